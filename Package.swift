@@ -1,0 +1,82 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layout: one module per pipeline stage (feeds → download → install → sync), each the only user of its C library.
+//   CCurl / CLibXML2 / CArchive   system libraries (module maps only)
+//   CCurlShim                     typed, non-variadic curl_easy_setopt / curl_easy_getinfo wrappers
+//   CDocSyncSys                   renameat2, syncfs, fallocate, OpenSSL SHA-256 behind a fixed-size state (C)
+//   DocSyncSupport                SHA-256, durable file helpers (the only CDocSyncSys user)
+//   DocSyncHTTP                   libcurl easy handles (the only libcurl user)
+//   DocSyncFeed                   feed parsing (the only libxml2 user)
+//   DocSyncDownload               the resumable downloader
+//   DocSyncInstall                safe extraction + atomic swap (the only libarchive user)
+//   DocSync                       the library product an indexing backend imports
+//   DocSyncCLI / docsync          the command-line interface
+let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+let package = Package(
+    name: "docsync",
+    products: [
+        .library(name: "DocSync", targets: ["DocSync"]),
+        .executable(name: "docsync", targets: ["docsync"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(
+            name: "CLibXML2", pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(
+            name: "CArchive", pkgConfig: "libarchive",
+            providers: [.apt(["libarchive-dev"])]),
+        .target(name: "CCurlShim", dependencies: ["CCurl"]),
+        .target(name: "CDocSyncSys", linkerSettings: [.linkedLibrary("crypto")]),
+
+        .target(name: "DocSyncSupport", dependencies: ["CDocSyncSys"], swiftSettings: strict),
+        .target(
+            name: "DocSyncHTTP",
+            dependencies: ["CCurl", "CCurlShim", "DocSyncSupport"], swiftSettings: strict),
+        .target(
+            name: "DocSyncFeed",
+            dependencies: ["CLibXML2", "DocSyncSupport", "DocSyncHTTP"], swiftSettings: strict),
+        .target(
+            name: "DocSyncDownload",
+            dependencies: ["DocSyncSupport", "DocSyncHTTP"], swiftSettings: strict),
+        .target(
+            name: "DocSyncInstall",
+            dependencies: ["CArchive", "DocSyncSupport"], swiftSettings: strict),
+        .target(
+            name: "DocSync",
+            dependencies: [
+                "DocSyncSupport", "DocSyncHTTP", "DocSyncFeed", "DocSyncDownload", "DocSyncInstall",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
+        .target(
+            name: "DocSyncCLI",
+            dependencies: [
+                "DocSync",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
+        .executableTarget(name: "docsync", dependencies: ["DocSyncCLI"], swiftSettings: strict),
+
+        .target(
+            name: "TestSupport", dependencies: ["DocSync"], path: "Tests/TestSupport", swiftSettings: strict),
+        .testTarget(name: "SupportTests", dependencies: ["DocSyncSupport", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "FeedTests", dependencies: ["DocSyncFeed", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "DownloadTests", dependencies: ["DocSyncDownload", "DocSyncCLI", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "InstallTests", dependencies: ["DocSyncInstall", "DocSyncCLI", "TestSupport"],
+            swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

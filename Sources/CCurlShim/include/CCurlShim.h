@@ -1,0 +1,27 @@
+// Typed, non-variadic wrappers around libcurl's variadic curl_easy_setopt / curl_easy_getinfo,
+// which Swift cannot call directly. Each wrapper passes exactly the argument type libcurl expects.
+#ifndef DOCSYNC_CCURLSHIM_H
+#define DOCSYNC_CCURLSHIM_H
+
+#include <curl/curl.h>
+
+typedef size_t (*ds_curl_data_cb)(char *ptr, size_t size, size_t nmemb, void *userdata);
+typedef int (*ds_curl_xferinfo_cb)(void *userdata, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+                                   curl_off_t ulnow);
+
+CURLcode ds_curl_setopt_long(CURL *handle, CURLoption option, long value);
+CURLcode ds_curl_setopt_off(CURL *handle, CURLoption option, curl_off_t value);
+CURLcode ds_curl_setopt_string(CURL *handle, CURLoption option, const char *value);
+CURLcode ds_curl_setopt_pointer(CURL *handle, CURLoption option, void *value);
+CURLcode ds_curl_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value);
+CURLcode ds_curl_setopt_data_callback(CURL *handle, CURLoption option, ds_curl_data_cb callback);
+CURLcode ds_curl_setopt_xferinfo_callback(CURL *handle, ds_curl_xferinfo_cb callback);
+
+CURLcode ds_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
+CURLcode ds_curl_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value);
+CURLcode ds_curl_getinfo_string(CURL *handle, CURLINFO info, const char **value);
+
+/// CURL_WRITEFUNC_ERROR where available (curl ≥ 7.87), else 0 (which also aborts as a short write).
+size_t ds_curl_writefunc_error(void);
+
+#endif

@@ -1,0 +1,54 @@
+#define _GNU_SOURCE
+#define OPENSSL_SUPPRESS_DEPRECATED 1
+#include "CDocSyncSys.h"
+
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <openssl/sha.h>
+
+#ifndef RENAME_EXCHANGE
+#define RENAME_EXCHANGE (1 << 1)
+#endif
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE (1 << 0)
+#endif
+
+const unsigned int DS_RENAME_EXCHANGE = RENAME_EXCHANGE;
+const unsigned int DS_RENAME_NOREPLACE = RENAME_NOREPLACE;
+
+int ds_renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, unsigned int flags) {
+    return (int)syscall(SYS_renameat2, olddirfd, oldpath, newdirfd, newpath, flags);
+}
+
+int ds_syncfs(int fd) { return syncfs(fd); }
+
+int ds_fallocate(int fd, int64_t offset, int64_t length) { return fallocate(fd, 0, (off_t)offset, (off_t)length); }
+
+_Static_assert(sizeof(SHA256_CTX) <= sizeof(((ds_sha256_state *)0)->bytes), "SHA256_CTX must fit ds_sha256_state");
+
+// The state is copied in and out with memcpy: the byte array carries no alignment guarantee.
+void ds_sha256_init(ds_sha256_state *state) {
+    SHA256_CTX ctx;
+    SHA256_Init(&ctx);
+    memset(state, 0, sizeof(*state));
+    memcpy(state->bytes, &ctx, sizeof(ctx));
+}
+
+void ds_sha256_update(ds_sha256_state *state, const void *data, size_t length) {
+    SHA256_CTX ctx;
+    memcpy(&ctx, state->bytes, sizeof(ctx));
+    SHA256_Update(&ctx, data, length);
+    memcpy(state->bytes, &ctx, sizeof(ctx));
+}
+
+void ds_sha256_final(const ds_sha256_state *state, uint8_t digest[32]) {
+    SHA256_CTX copy;
+    memcpy(&copy, state->bytes, sizeof(copy));
+    SHA256_Final(digest, &copy);
+}
+
+void ds_sha256(const void *data, size_t length, uint8_t digest[32]) { SHA256(data, length, digest); }

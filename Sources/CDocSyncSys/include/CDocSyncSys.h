@@ -1,0 +1,31 @@
+// Linux calls Swift's Glibc module does not export (they need _GNU_SOURCE), and OpenSSL's SHA-256
+// behind a fixed-size, copyable state so a hash in progress can be saved in a journal and resumed.
+#ifndef DOCSYNC_CDOCSYNCSYS_H
+#define DOCSYNC_CDOCSYNCSYS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// renameat2(2); flags 0 or DS_RENAME_EXCHANGE / DS_RENAME_NOREPLACE. Returns 0 or -1 with errno set.
+int ds_renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, unsigned int flags);
+extern const unsigned int DS_RENAME_EXCHANGE;
+extern const unsigned int DS_RENAME_NOREPLACE;
+
+/// syncfs(2): flush the whole filesystem holding fd. Returns 0 or -1 with errno set.
+int ds_syncfs(int fd);
+
+/// fallocate(2) with mode 0. Returns 0 or -1 with errno set.
+int ds_fallocate(int fd, int64_t offset, int64_t length);
+
+/// OpenSSL SHA256_CTX as plain bytes: a prefix hash can be serialised and continued later.
+typedef struct {
+    uint8_t bytes[112];
+} ds_sha256_state;
+
+void ds_sha256_init(ds_sha256_state *state);
+void ds_sha256_update(ds_sha256_state *state, const void *data, size_t length);
+void ds_sha256_final(const ds_sha256_state *state, uint8_t digest[32]);
+/// One-shot digest of a buffer.
+void ds_sha256(const void *data, size_t length, uint8_t digest[32]);
+
+#endif

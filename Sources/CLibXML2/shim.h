@@ -1,0 +1,4 @@
+#include <libxml/xmlreader.h>
+#include <libxml/parser.h>
+#include <libxml/uri.h>
+#include <libxml/xmlerror.h>

@@ -1,0 +1,13 @@
+import ArgumentParser
+
+/// `docsync`: keeps a folder of docsets in sync with publishers' feeds.
+public struct DocSyncCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "docsync",
+        abstract: "Keep a folder of documentation sets (docsets) in sync with their publishers' feeds.",
+        version: "0.1.0",
+        subcommands: [FeedCommand.self, FetchCommand.self, InstallCommand.self]
+    )
+
+    public init() {}
+}

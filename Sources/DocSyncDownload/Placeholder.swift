@@ -1,0 +1,1 @@
+// PLACEHOLDER: the Download stage lives here.

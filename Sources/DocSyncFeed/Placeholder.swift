@@ -1,0 +1,1 @@
+// PLACEHOLDER: the Feed stage lives here.

@@ -1,0 +1,167 @@
+import CCurl
+import CCurlShim
+import Foundation
+import Synchronization
+
+/// The only user of libcurl. Runs one request on an easy handle, on a thread of its own (never on Swift's
+/// cooperative pool), delivering header lines and body bytes to an `HTTPResponseReceiver`.
+public enum Curl {
+    private static let globalInit: Bool = curl_global_init(Int(CURL_GLOBAL_ALL)) == CURLE_OK
+
+    /// libcurl's version string, e.g. `7.88.1`.
+    public static var version: String { String(cString: curl_version()) }
+
+    /// Performs `request` and reports how the transport ended. Cancelling the task aborts the transfer promptly.
+    public static func perform(_ request: HTTPRequest, receiver: any HTTPResponseReceiver) async -> HTTPTransferResult {
+        let context = TransferContext(receiver: receiver)
+        let box = UncheckedBox(context)
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<HTTPTransferResult, Never>) in
+                let thread = Thread {
+                    continuation.resume(returning: performBlocking(request, context: box.value))
+                }
+                thread.name = "docsync-curl"
+                thread.stackSize = 1 << 20
+                thread.start()
+            }
+        } onCancel: {
+            context.cancelled.store(true, ordering: .relaxed)
+        }
+    }
+
+    private static func performBlocking(_ request: HTTPRequest, context: TransferContext) -> HTTPTransferResult {
+        precondition(globalInit, "curl_global_init failed")
+        guard let handle = curl_easy_init() else {
+            let error = HTTPTransportError(kind: .other, code: -1, message: "curl_easy_init failed", url: request.url)
+            return HTTPTransferResult(ending: .failed(error), status: 0, effectiveURL: request.url, bodyBytes: 0)
+        }
+        defer { curl_easy_cleanup(handle) }
+        var headerList: UnsafeMutablePointer<curl_slist>?
+        for header in request.headers { headerList = curl_slist_append(headerList, header) }
+        defer { curl_slist_free_all(headerList) }
+        var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+
+        let o = request.options
+        let unmanaged = Unmanaged.passUnretained(context).toOpaque()
+        let code: CURLcode = errorBuffer.withUnsafeMutableBufferPointer { errorPointer in
+            ds_curl_setopt_string(handle, CURLOPT_URL, request.url)
+            ds_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+            ds_curl_setopt_long(handle, CURLOPT_FAILONERROR, 0)
+            ds_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
+            ds_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+            ds_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, o.followRedirects ? 1 : 0)
+            ds_curl_setopt_long(handle, CURLOPT_MAXREDIRS, o.maxRedirects)
+            ds_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
+            ds_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
+            ds_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, o.connectTimeout)
+            ds_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, o.lowSpeedLimit)
+            ds_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, o.lowSpeedTime)
+            ds_curl_setopt_long(handle, CURLOPT_TIMEOUT, o.totalTimeout)
+            ds_curl_setopt_long(handle, CURLOPT_HTTP_CONTENT_DECODING, 0)  // bytes on disk are the bytes sent
+            ds_curl_setopt_long(handle, CURLOPT_BUFFERSIZE, 512 * 1024)
+            ds_curl_setopt_off(handle, CURLOPT_MAX_RECV_SPEED_LARGE, curl_off_t(o.maxReceiveRate))
+            ds_curl_setopt_string(handle, CURLOPT_USERAGENT, o.userAgent)
+            if let proxy = o.proxy { ds_curl_setopt_string(handle, CURLOPT_PROXY, proxy) }
+            ds_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList)
+            ds_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorPointer.baseAddress)
+            ds_curl_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION, headerCallback)
+            ds_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, unmanaged)
+            ds_curl_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION, writeCallback)
+            ds_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, unmanaged)
+            ds_curl_setopt_xferinfo_callback(handle, progressCallback)
+            ds_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, unmanaged)
+            ds_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0)
+            return curl_easy_perform(handle)
+        }
+
+        var status = 0
+        var effective = request.url
+        var longValue = 0
+        if ds_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &longValue) == CURLE_OK { status = longValue }
+        var urlPointer: UnsafePointer<CChar>?
+        if ds_curl_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &urlPointer) == CURLE_OK, let urlPointer {
+            effective = String(cString: urlPointer)
+        }
+        let message = errorBuffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let ending = classify(code, message: message, url: effective, context: context)
+        return HTTPTransferResult(ending: ending, status: status, effectiveURL: effective, bodyBytes: context.bodyBytes)
+    }
+
+    private static func classify(_ code: CURLcode, message: String, url: String, context: TransferContext)
+        -> HTTPTransferResult.Ending
+    {
+        if code == CURLE_OK { return .complete }
+        if context.receiverAborted { return .abortedByReceiver }
+        if context.cancelled.load(ordering: .relaxed) { return .cancelled }
+        let text = message.isEmpty ? String(cString: curl_easy_strerror(code)) : message
+        let kind: HTTPTransportError.Kind =
+            switch code {
+            case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY: .resolve
+            case CURLE_COULDNT_CONNECT: .connect
+            case CURLE_OPERATION_TIMEDOUT:
+                text.localizedCaseInsensitiveContains("less than") ? .stall : .timeout
+            case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_HTTP2,
+                CURLE_HTTP2_STREAM:
+                .closedEarly
+            case CURLE_TOO_MANY_REDIRECTS: .tooManyRedirects
+            case CURLE_URL_MALFORMAT: .badURL
+            case CURLE_UNSUPPORTED_PROTOCOL: .protocolNotAllowed
+            case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE: .tlsCertificate
+            case CURLE_SSL_CONNECT_ERROR: .tls
+            default: .other
+            }
+        return .failed(HTTPTransportError(kind: kind, code: Int32(code.rawValue), message: text, url: url))
+    }
+}
+
+/// State shared with libcurl's C callbacks through an unretained pointer; touched only on the transfer thread,
+/// except `cancelled`, which is atomic.
+private final class TransferContext: @unchecked Sendable {
+    let receiver: any HTTPResponseReceiver
+    let cancelled = Atomic<Bool>(false)
+    var parser = HTTPHeadParser()
+    var receiverAborted = false
+    var bodyBytes: Int64 = 0
+
+    init(receiver: any HTTPResponseReceiver) { self.receiver = receiver }
+}
+
+private struct UncheckedBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}
+
+private func headerCallback(_ pointer: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ user: UnsafeMutableRawPointer?)
+    -> Int
+{
+    guard let pointer, let user else { return 0 }
+    let context = Unmanaged<TransferContext>.fromOpaque(user).takeUnretainedValue()
+    let bytes = UnsafeRawBufferPointer(start: pointer, count: size * count)
+    let line = String(decoding: bytes, as: UTF8.self)
+    if let head = context.parser.consume(line) { context.receiver.head(head) }
+    return size * count
+}
+
+private func writeCallback(_ pointer: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ user: UnsafeMutableRawPointer?)
+    -> Int
+{
+    guard let pointer, let user else { return 0 }
+    let context = Unmanaged<TransferContext>.fromOpaque(user).takeUnretainedValue()
+    let length = size * count
+    if context.cancelled.load(ordering: .relaxed) { return ds_curl_writefunc_error() }
+    guard context.receiver.body(UnsafeRawBufferPointer(start: pointer, count: length)) else {
+        context.receiverAborted = true
+        return ds_curl_writefunc_error()
+    }
+    context.bodyBytes += Int64(length)
+    return length
+}
+
+private func progressCallback(
+    _ user: UnsafeMutableRawPointer?, _ dlTotal: curl_off_t, _ dlNow: curl_off_t, _ ulTotal: curl_off_t,
+    _ ulNow: curl_off_t
+) -> Int32 {
+    guard let user else { return 0 }
+    let context = Unmanaged<TransferContext>.fromOpaque(user).takeUnretainedValue()
+    return context.cancelled.load(ordering: .relaxed) ? 1 : 0
+}

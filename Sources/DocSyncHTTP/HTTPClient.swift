@@ -1,0 +1,62 @@
+import Foundation
+
+/// A whole HTTP response held in memory: for small documents such as feeds, never for archives.
+public struct HTTPResponse: Sendable {
+    public var head: HTTPResponseHead
+    public var body: [UInt8]
+    public var effectiveURL: String
+}
+
+/// Errors of `HTTPClient.get`.
+public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible {
+    case transport(HTTPTransportError)
+    case bodyTooLarge(url: String, limit: Int)
+    case noResponse(url: String)
+    case cancelled(url: String)
+
+    public var description: String {
+        switch self {
+        case .transport(let error): "\(error)"
+        case .bodyTooLarge(let url, let limit): "\(url): response body exceeds the limit of \(limit) bytes"
+        case .noResponse(let url): "\(url): no HTTP response"
+        case .cancelled(let url): "\(url): cancelled"
+        }
+    }
+}
+
+/// Plain GETs of small documents, e.g. feeds, with conditional request headers supplied by the caller.
+public enum HTTPClient {
+    /// GETs `request.url`, keeping at most `maxBodyBytes` of body. Any status is returned; judge it yourself.
+    public static func get(_ request: HTTPRequest, maxBodyBytes: Int) async throws(HTTPClientError) -> HTTPResponse {
+        let collector = Collector(limit: maxBodyBytes)
+        let result = await Curl.perform(request, receiver: collector)
+        switch result.ending {
+        case .complete:
+            guard let head = collector.finalHead else { throw .noResponse(url: request.url) }
+            return HTTPResponse(head: head, body: collector.body, effectiveURL: result.effectiveURL)
+        case .abortedByReceiver: throw .bodyTooLarge(url: request.url, limit: maxBodyBytes)
+        case .cancelled: throw .cancelled(url: request.url)
+        case .failed(let error): throw .transport(error)
+        }
+    }
+
+    private final class Collector: HTTPResponseReceiver {
+        let limit: Int
+        var finalHead: HTTPResponseHead?
+        var body: [UInt8] = []
+
+        init(limit: Int) { self.limit = limit }
+
+        func head(_ head: HTTPResponseHead) {
+            guard !head.isInterim else { return }
+            finalHead = head
+            body.removeAll(keepingCapacity: true)  // a redirect's body is never part of the answer
+        }
+
+        func body(_ chunk: UnsafeRawBufferPointer) -> Bool {
+            guard body.count + chunk.count <= limit else { return false }
+            body.append(contentsOf: chunk)
+            return true
+        }
+    }
+}

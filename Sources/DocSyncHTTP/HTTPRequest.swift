@@ -1,0 +1,33 @@
+/// One HTTP GET as libcurl will send it. Redirects are followed (http/https only) up to `maxRedirects`.
+public struct HTTPRequest: Sendable {
+    public var url: String
+    /// Extra request headers as `Name: value` lines (e.g. `Range`, `If-Range`, `If-None-Match`).
+    public var headers: [String]
+    public var options: HTTPOptions
+
+    public init(url: String, headers: [String] = [], options: HTTPOptions = HTTPOptions()) {
+        self.url = url
+        self.headers = headers
+        self.options = options
+    }
+}
+
+/// Transport settings shared by every request of a download or a feed refresh.
+public struct HTTPOptions: Sendable, Equatable {
+    /// Seconds allowed for the TCP + TLS connect.
+    public var connectTimeout: Int = 30
+    /// A transfer slower than `lowSpeedLimit` bytes/s for `lowSpeedTime` seconds is a stall (a transient error).
+    public var lowSpeedLimit: Int = 1024
+    public var lowSpeedTime: Int = 30
+    /// Upper bound for one attempt in seconds; 0 means none.
+    public var totalTimeout: Int = 0
+    public var followRedirects = true
+    public var maxRedirects: Int = 10
+    /// Explicit proxy URL; nil uses the standard `http_proxy` / `https_proxy` / `no_proxy` environment variables.
+    public var proxy: String?
+    /// Receive rate cap in bytes/s; 0 means unlimited.
+    public var maxReceiveRate: Int64 = 0
+    public var userAgent = "docsync/0.1"
+
+    public init() {}
+}

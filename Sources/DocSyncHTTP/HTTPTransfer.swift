@@ -1,0 +1,67 @@
+/// Receives one transfer's responses as they arrive, on the transfer's own thread.
+///
+/// `head(_:)` is called for every complete response head libcurl sees — redirects and 1xx interim responses
+/// included — so a receiver must judge only the last one before body bytes. `body(_:)` gets the final response's
+/// body; returning false aborts the transfer before anything else is delivered (nothing of that chunk is kept).
+public protocol HTTPResponseReceiver: AnyObject {
+    func head(_ head: HTTPResponseHead)
+    func body(_ chunk: UnsafeRawBufferPointer) -> Bool
+}
+
+/// How a transfer ended at the transport level. HTTP statuses are not errors here: the receiver judges them.
+public struct HTTPTransferResult: Sendable, Equatable {
+    public enum Ending: Sendable, Equatable {
+        /// The response ended as the transport expected (the body may still be wrong: the receiver decides).
+        case complete
+        /// The receiver refused a body chunk.
+        case abortedByReceiver
+        /// The task was cancelled.
+        case cancelled
+        /// A transport failure; `transient` tells whether trying again can help.
+        case failed(HTTPTransportError)
+    }
+
+    public var ending: Ending
+    /// Status of the final response (0 when none arrived).
+    public var status: Int
+    /// The URL of the final response, after redirects.
+    public var effectiveURL: String
+    public var bodyBytes: Int64
+
+    public init(ending: Ending, status: Int, effectiveURL: String, bodyBytes: Int64) {
+        self.ending = ending
+        self.status = status
+        self.effectiveURL = effectiveURL
+        self.bodyBytes = bodyBytes
+    }
+}
+
+/// A transport failure reported by libcurl, classified for retry decisions.
+public struct HTTPTransportError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable {
+        case resolve, connect, tls, timeout, stall, closedEarly, tooManyRedirects, badURL, protocolNotAllowed,
+            tlsCertificate, other
+    }
+
+    public var kind: Kind
+    public var code: Int32
+    public var message: String
+    public var url: String
+
+    public init(kind: Kind, code: Int32, message: String, url: String) {
+        self.kind = kind
+        self.code = code
+        self.message = message
+        self.url = url
+    }
+
+    /// Worth retrying (possibly on another mirror): DNS, connect, timeouts, stalls, dropped connections.
+    public var isTransient: Bool {
+        switch kind {
+        case .resolve, .connect, .timeout, .stall, .closedEarly, .tls, .other: true
+        case .tooManyRedirects, .badURL, .protocolNotAllowed, .tlsCertificate: false
+        }
+    }
+
+    public var description: String { "\(url): \(message) (\(kind.rawValue), curl error \(code))" }
+}

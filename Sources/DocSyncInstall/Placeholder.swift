@@ -1,0 +1,1 @@
+// PLACEHOLDER: the Install stage lives here.

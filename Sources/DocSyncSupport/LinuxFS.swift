@@ -1,0 +1,55 @@
+import CDocSyncSys
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The Linux file-system calls Swift's Glibc module lacks, and the durable-write steps built on them.
+/// The only user of `CDocSyncSys`'s system calls.
+public enum LinuxFS {
+    public enum RenameMode: Sendable {
+        case replace, exchange, noReplace
+
+        var flags: UInt32 {
+            switch self {
+            case .replace: 0
+            case .exchange: DS_RENAME_EXCHANGE
+            case .noReplace: DS_RENAME_NOREPLACE
+            }
+        }
+    }
+
+    /// `renameat2(2)`. `.exchange` swaps two existing entries atomically; EINVAL means the file system lacks it.
+    public static func rename(
+        from: String, in fromDir: Int32 = AT_FDCWD, to: String, in toDir: Int32 = AT_FDCWD, mode: RenameMode = .replace
+    ) throws(SystemError) {
+        if ds_renameat2(fromDir, from, toDir, to, mode.flags) != 0 {
+            throw SystemError("renameat2", path: "\(from) -> \(to)")
+        }
+    }
+
+    /// `syncfs(2)`: one flush of the whole file system holding `fd` (much cheaper than an fsync per file).
+    public static func syncFileSystem(_ fd: Int32, path: String) throws(SystemError) {
+        if ds_syncfs(fd) != 0 { throw SystemError("syncfs", path: path) }
+    }
+
+    /// `fallocate(2)` mode 0: reserves blocks so a later ENOSPC cannot strike mid-write.
+    public static func allocate(_ fd: Int32, offset: Int64, length: Int64, path: String) throws(SystemError) {
+        if ds_fallocate(fd, offset, length) != 0 { throw SystemError("fallocate", path: path) }
+    }
+
+    /// Opens a directory and fsyncs it, so a rename or create inside it is durable.
+    public static func syncDirectory(_ path: String) throws(SystemError) {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd < 0 { throw SystemError("open", path: path) }
+        defer { close(fd) }
+        if fsync(fd) != 0 { throw SystemError("fsync", path: path) }
+    }
+
+    /// Free bytes and inodes available to an unprivileged writer on the file system holding `path`.
+    public static func freeSpace(at path: String) throws(SystemError) -> (bytes: Int64, inodes: Int64) {
+        var st = statvfs()
+        if statvfs(path, &st) != 0 { throw SystemError("statvfs", path: path) }
+        return (Int64(st.f_bavail) * Int64(st.f_frsize), Int64(st.f_favail))
+    }
+}

@@ -1,0 +1,81 @@
+import CDocSyncSys
+import Foundation
+
+/// An incremental SHA-256 (OpenSSL) whose state is a plain value: it can be copied, saved in a journal and continued
+/// later, so a resumed download re-hashes only the bytes the journal cannot vouch for.
+public struct SHA256: Sendable {
+    public static let stateSize = MemoryLayout<ds_sha256_state>.size
+    private var state = ds_sha256_state()
+
+    public init() { ds_sha256_init(&state) }
+
+    /// Restores a state saved with `savedState`; nil when the bytes are not a saved state.
+    public init?(savedState: [UInt8]) {
+        guard savedState.count == Self.stateSize else { return nil }
+        withUnsafeMutableBytes(of: &state) { $0.copyBytes(from: savedState) }
+    }
+
+    public var savedState: [UInt8] { withUnsafeBytes(of: state) { Array($0) } }
+
+    public mutating func update(_ buffer: UnsafeRawBufferPointer) {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return }
+        ds_sha256_update(&state, base, buffer.count)
+    }
+
+    public mutating func update<Bytes: ContiguousBytes>(_ bytes: Bytes) {
+        bytes.withUnsafeBytes { update($0) }
+    }
+
+    /// The digest of everything so far; the hash can go on afterwards.
+    public func finalize() -> Digest {
+        var out = [UInt8](repeating: 0, count: 32)
+        withUnsafePointer(to: state) { ds_sha256_final($0, &out) }
+        return Digest(bytes: out)
+    }
+
+    public static func hash<Bytes: ContiguousBytes>(_ bytes: Bytes) -> Digest {
+        var out = [UInt8](repeating: 0, count: 32)
+        bytes.withUnsafeBytes { buffer in ds_sha256(buffer.baseAddress, buffer.count, &out) }
+        return Digest(bytes: out)
+    }
+
+    /// A SHA-256 digest; `description` is lowercase hex.
+    public struct Digest: Hashable, Sendable, CustomStringConvertible {
+        public let bytes: [UInt8]
+
+        public init(bytes: [UInt8]) { self.bytes = bytes }
+
+        /// Parses 64 hex digits (either case); nil otherwise.
+        public init?(hex: String) {
+            let chars = Array(hex.utf8)
+            guard chars.count == 64 else { return nil }
+            var out = [UInt8]()
+            out.reserveCapacity(32)
+            for i in stride(from: 0, to: 64, by: 2) {
+                guard let hi = Self.nibble(chars[i]), let lo = Self.nibble(chars[i + 1]) else { return nil }
+                out.append(hi << 4 | lo)
+            }
+            bytes = out
+        }
+
+        public var description: String {
+            let digits = Array("0123456789abcdef".utf8)
+            var out = [UInt8]()
+            out.reserveCapacity(64)
+            for b in bytes {
+                out.append(digits[Int(b >> 4)])
+                out.append(digits[Int(b & 0xF)])
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
+
+        private static func nibble(_ c: UInt8) -> UInt8? {
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+    }
+}

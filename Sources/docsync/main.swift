@@ -1,0 +1,3 @@
+import DocSyncCLI
+
+await DocSyncCommand.main()
