@@ -131,7 +131,9 @@ private struct UncheckedBox<T>: @unchecked Sendable {
     init(_ value: T) { self.value = value }
 }
 
-private func headerCallback(_ pointer: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ user: UnsafeMutableRawPointer?)
+private func headerCallback(
+    _ pointer: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ user: UnsafeMutableRawPointer?
+)
     -> Int
 {
     guard let pointer, let user else { return 0 }
@@ -142,7 +144,9 @@ private func headerCallback(_ pointer: UnsafeMutablePointer<CChar>?, _ size: Int
     return size * count
 }
 
-private func writeCallback(_ pointer: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ user: UnsafeMutableRawPointer?)
+private func writeCallback(
+    _ pointer: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ user: UnsafeMutableRawPointer?
+)
     -> Int
 {
     guard let pointer, let user else { return 0 }

@@ -20,7 +20,9 @@ import Testing
     }
 
     @Test func repeatedFieldsAreKeptApartAndFoldedLinesJoined() {
-        let result = heads(["HTTP/2 206", "content-range: bytes 0-1/2", "Content-Range: bytes 0-0/2", "X-A: one", " two", ""])
+        let result = heads([
+            "HTTP/2 206", "content-range: bytes 0-1/2", "Content-Range: bytes 0-0/2", "X-A: one", " two", "",
+        ])
         #expect(result[0].values("Content-Range").count == 2)
         #expect(result[0].value("Content-Range") == nil)
         #expect(result[0].value("x-a") == "one two")
