@@ -1,0 +1,76 @@
+/// Everything `docsync` needs to run, as loaded from `docsync.toml` (see `config/docsync.toml` for every key).
+public struct Configuration: Sendable, Equatable {
+    /// Where docsets are installed (`<root>/<NAME>.docset`); Zeal's docset folder.
+    public var root: String
+    /// Partial downloads and their journals.
+    public var staging: String
+    /// Feed cache (validators, bodies), last results, the sync lock.
+    public var state: String
+    public var feeds: [FeedSource]
+    public var network: Network
+    public var install: Install
+    /// Remove installed docsets that no feed lists any more (default: only report them).
+    public var prune: Bool
+    /// Shell command run after each install/update, with DOCSYNC_NAME, DOCSYNC_VERSION, DOCSYNC_PATH set.
+    public var postInstallHook: String?
+
+    public struct FeedSource: Sendable, Equatable {
+        /// A local path or an http(s) URL; Atom and Dash formats are told apart by content.
+        public var location: String
+        /// Folder name (`<name>.docset`) for the feed's docset; default: the Dash feed's name, the Atom entry title.
+        public var name: String?
+        /// Only this docset identifier of an Atom feed.
+        public var identifier: String?
+        /// Install exactly this version (`VERSION[/REVISION]`), never a newer one.
+        public var version: String?
+
+        public init(location: String, name: String? = nil, identifier: String? = nil, version: String? = nil) {
+            self.location = location
+            self.name = name
+            self.identifier = identifier
+            self.version = version
+        }
+
+        public var isRemote: Bool { location.hasPrefix("http://") || location.hasPrefix("https://") }
+    }
+
+    public struct Network: Sendable, Equatable {
+        /// Docsets processed at once, and at most this many requests to one host.
+        public var concurrency = 2
+        public var perHost = 2
+        /// Attempts per download before giving up (transient errors; progress resets the count).
+        public var retries = 8
+        public var connectTimeout: Duration = .seconds(30)
+        /// No byte for this long is a stall: the connection is dropped and the download resumed.
+        public var stallTimeout: Duration = .seconds(60)
+        /// Receive rate cap in bytes per second (0: unlimited).
+        public var rateLimit: Int64 = 0
+        /// Proxy URL; unset uses `http_proxy`, `https_proxy`, `no_proxy`.
+        public var proxy: String?
+
+        public init() {}
+    }
+
+    public struct Install: Sendable, Equatable {
+        /// How long a replaced version stays on disk for readers that still have it open.
+        public var gracePeriod: Duration = .seconds(600)
+        /// Extract while downloading (falls back to download-then-install when false).
+        public var streaming = true
+
+        public init() {}
+    }
+
+    public init(
+        root: String, staging: String, state: String, feeds: [FeedSource] = [], network: Network = Network(),
+        install: Install = Install(), prune: Bool = false, postInstallHook: String? = nil
+    ) {
+        self.root = root
+        self.staging = staging
+        self.state = state
+        self.feeds = feeds
+        self.network = network
+        self.install = install
+        self.prune = prune
+        self.postInstallHook = postInstallHook
+    }
+}

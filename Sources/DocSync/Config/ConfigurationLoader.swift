@@ -1,0 +1,238 @@
+import Foundation
+import TOMLKit
+
+/// Reads `docsync.toml` strictly: unknown keys, wrong types and bad values are errors naming the key.
+/// The only user of TOMLKit. Relative paths are taken relative to the file's directory; `~` and `$VAR` expand.
+public struct ConfigurationLoader: Sendable {
+    public var environment: [String: String]
+
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.environment = environment
+    }
+
+    /// The file to use when `--config` is absent, in order: `$DOCSYNC_CONFIG`, `$XDG_CONFIG_HOME/docsync/docsync.toml`
+    /// (default `~/.config`), each `$XDG_CONFIG_DIRS` entry (default `/etc/xdg`) + `/docsync/docsync.toml`, then
+    /// `/etc/docsync/docsync.toml`. Nil when none exists.
+    public func searchPath() -> [String] {
+        var candidates: [String] = []
+        if let explicit = environment["DOCSYNC_CONFIG"], !explicit.isEmpty { candidates.append(explicit) }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "\(home)/.config"
+        candidates.append("\(configHome)/docsync/docsync.toml")
+        let dirs = environment["XDG_CONFIG_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/etc/xdg"
+        candidates += dirs.split(separator: ":").map { "\($0)/docsync/docsync.toml" }
+        candidates.append("/etc/docsync/docsync.toml")
+        return candidates
+    }
+
+    public func locate() -> String? { searchPath().first { FileManager.default.fileExists(atPath: $0) } }
+
+    public func load(file: String) throws(ConfigurationError) -> Configuration {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw ConfigurationError(file: file, key: "", problem: "cannot read the file")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigurationError(file: file, key: "", problem: "not UTF-8 text")
+        }
+        let directory = (file as NSString).deletingLastPathComponent
+        return try parse(text, file: file, relativeTo: directory.isEmpty ? "." : directory)
+    }
+
+    /// The defaults used for keys a file leaves out (XDG base directories).
+    public func defaults() -> Configuration {
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        func xdg(_ name: String, _ fallback: String) -> String {
+            environment[name].flatMap { $0.isEmpty ? nil : $0 } ?? "\(home)/\(fallback)"
+        }
+        return Configuration(
+            root: "\(xdg("XDG_DATA_HOME", ".local/share"))/Zeal/Zeal/docsets",
+            staging: "\(xdg("XDG_CACHE_HOME", ".cache"))/docsync/staging",
+            state: "\(xdg("XDG_STATE_HOME", ".local/state"))/docsync")
+    }
+
+    public func parse(_ text: String, file: String, relativeTo directory: String) throws(ConfigurationError)
+        -> Configuration
+    {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            let at = error.source.begin
+            throw ConfigurationError(
+                file: file, key: "", problem: "line \(at.line), column \(at.column): \(error.description)")
+        } catch {
+            throw ConfigurationError(file: file, key: "", problem: "\(error)")
+        }
+        var reader = TableReader(file: file, prefix: "", table: table, loader: self, directory: directory)
+        var config = defaults()
+        config.root = try reader.path("root") ?? config.root
+        config.staging = try reader.path("staging") ?? config.staging
+        config.state = try reader.path("state") ?? config.state
+        config.prune = try reader.bool("prune") ?? config.prune
+        config.postInstallHook = try reader.string("post_install").flatMap { $0.isEmpty ? nil : $0 }
+        if var network = try reader.table("network") {
+            config.network.concurrency = try network.int("concurrency", in: 1...64) ?? config.network.concurrency
+            config.network.perHost = try network.int("per_host", in: 1...64) ?? config.network.perHost
+            config.network.retries = try network.int("retries", in: 0...1000) ?? config.network.retries
+            config.network.connectTimeout = try network.duration("connect_timeout") ?? config.network.connectTimeout
+            config.network.stallTimeout = try network.duration("stall_timeout") ?? config.network.stallTimeout
+            config.network.rateLimit = try network.byteSize("rate_limit") ?? config.network.rateLimit
+            config.network.proxy = try network.string("proxy").flatMap { $0.isEmpty ? nil : $0 }
+            try network.finish()
+        }
+        if var install = try reader.table("install") {
+            config.install.gracePeriod = try install.duration("grace_period") ?? config.install.gracePeriod
+            config.install.streaming = try install.bool("streaming") ?? config.install.streaming
+            try install.finish()
+        }
+        for (index, var feed) in try reader.tables("feed").enumerated() {
+            guard let location = try feed.string("url") else {
+                throw ConfigurationError(file: file, key: "feed[\(index + 1)].url", problem: "missing (a path or URL)")
+            }
+            let isRemote = location.hasPrefix("http://") || location.hasPrefix("https://")
+            if location.contains("://") && !isRemote {
+                throw ConfigurationError(
+                    file: file, key: "feed[\(index + 1)].url", problem: "only http, https and local paths are supported"
+                )
+            }
+            let resolved = isRemote ? location : try feed.resolvePath(location, key: "url")
+            let name = try feed.string("name")
+            if let name, DocsetName.safe(name) != name {
+                throw ConfigurationError(
+                    file: file, key: "feed[\(index + 1)].name",
+                    problem: "\"\(name)\" is not a safe folder name (try \"\(DocsetName.safe(name))\")")
+            }
+            config.feeds.append(
+                Configuration.FeedSource(
+                    location: resolved, name: name, identifier: try feed.string("identifier"),
+                    version: try feed.string("version")))
+            try feed.finish()
+        }
+        try reader.finish()
+        return config
+    }
+
+    func expand(_ value: String, file: String, key: String, directory: String) throws(ConfigurationError) -> String {
+        let expanded: String
+        do {
+            expanded = try ValueSyntax.expandPath(value, environment: environment)
+        } catch {
+            throw ConfigurationError(file: file, key: key, problem: "environment variable \(error.name) is not set")
+        }
+        guard !expanded.isEmpty else { throw ConfigurationError(file: file, key: key, problem: "empty path") }
+        let absolute = expanded.hasPrefix("/") ? expanded : "\(directory)/\(expanded)"
+        return (absolute as NSString).standardizingPath
+    }
+}
+
+/// Reads typed values from one TOML table and remembers which keys were used, so `finish()` can reject the rest.
+private struct TableReader {
+    let file: String
+    let prefix: String
+    let table: TOMLTable
+    let loader: ConfigurationLoader
+    let directory: String
+    var used: Set<String> = []
+
+    init(file: String, prefix: String, table: TOMLTable, loader: ConfigurationLoader, directory: String) {
+        self.file = file
+        self.prefix = prefix
+        self.table = table
+        self.loader = loader
+        self.directory = directory
+    }
+
+    func error(_ key: String, _ problem: String) -> ConfigurationError {
+        ConfigurationError(file: file, key: prefix + key, problem: problem)
+    }
+
+    mutating func value(_ key: String) -> (any TOMLValueConvertible)? {
+        used.insert(key)
+        return table[key]
+    }
+
+    mutating func typed<T>(_ key: String, _ kind: String, _ extract: (any TOMLValueConvertible) -> T?)
+        throws(ConfigurationError) -> T?
+    {
+        guard let raw = value(key) else { return nil }
+        guard let value = extract(raw) else { throw error(key, "expected \(kind), found \(raw.type)") }
+        return value
+    }
+
+    mutating func string(_ key: String) throws(ConfigurationError) -> String? {
+        try typed(key, "a string") { $0.string }
+    }
+
+    mutating func bool(_ key: String) throws(ConfigurationError) -> Bool? {
+        try typed(key, "true or false") { $0.type == .bool ? $0.bool : nil }
+    }
+
+    mutating func int(_ key: String, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int? {
+        guard let value = try typed(key, "an integer", { $0.int }) else { return nil }
+        guard range.contains(value) else {
+            throw error(key, "\(value) is out of range \(range.lowerBound)...\(range.upperBound)")
+        }
+        return value
+    }
+
+    mutating func duration(_ key: String) throws(ConfigurationError) -> Duration? {
+        if let seconds = table[key]?.int {
+            used.insert(key)
+            guard seconds >= 0 else { throw error(key, "must not be negative") }
+            return .seconds(seconds)
+        }
+        guard let text = try string(key) else { return nil }
+        guard let value = ValueSyntax.duration(text) else {
+            throw error(key, "\"\(text)\" is not a duration (e.g. \"90s\", \"10m\", \"6h\", \"1h30m\")")
+        }
+        return value
+    }
+
+    mutating func byteSize(_ key: String) throws(ConfigurationError) -> Int64? {
+        if let bytes = table[key]?.int {
+            used.insert(key)
+            guard bytes >= 0 else { throw error(key, "must not be negative") }
+            return Int64(bytes)
+        }
+        guard let text = try string(key) else { return nil }
+        guard let value = ValueSyntax.byteSize(text) else {
+            throw error(key, "\"\(text)\" is not a byte size (e.g. 0, \"512K\", \"5M\")")
+        }
+        return value
+    }
+
+    mutating func path(_ key: String) throws(ConfigurationError) -> String? {
+        guard let text = try string(key) else { return nil }
+        return try resolvePath(text, key: key)
+    }
+
+    func resolvePath(_ text: String, key: String) throws(ConfigurationError) -> String {
+        try loader.expand(text, file: file, key: prefix + key, directory: directory)
+    }
+
+    mutating func table(_ key: String) throws(ConfigurationError) -> TableReader? {
+        guard let inner = try typed(key, "a table", { $0.table }) else { return nil }
+        return TableReader(file: file, prefix: "\(prefix)\(key).", table: inner, loader: loader, directory: directory)
+    }
+
+    mutating func tables(_ key: String) throws(ConfigurationError) -> [TableReader] {
+        guard let array = try typed(key, "an array of tables ([[\(key)]])", { $0.array }) else { return [] }
+        var result: [TableReader] = []
+        for (index, element) in array.enumerated() {
+            guard let inner = element.table else {
+                throw error("\(key)[\(index + 1)]", "expected a table, found \(element.type)")
+            }
+            result.append(
+                TableReader(
+                    file: file, prefix: "\(prefix)\(key)[\(index + 1)].", table: inner, loader: loader,
+                    directory: directory))
+        }
+        return result
+    }
+
+    func finish() throws(ConfigurationError) {
+        if let unknown = table.keys.sorted().first(where: { !used.contains($0) }) {
+            throw error(unknown, "unknown key")
+        }
+    }
+}
