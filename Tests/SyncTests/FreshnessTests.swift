@@ -7,21 +7,22 @@ import Testing
     static let date = HTTPDate.format(received)
 
     /// Each row: headers of the stored response, seconds since it was received, fresh?
-    @Test(arguments: [
-        ("max-age within its lifetime is fresh", "max-age=600", nil, nil, 599.0, true),
-        ("max-age past its lifetime is stale", "max-age=600", nil, nil, 601.0, false),
-        ("max-age wins over Expires", "max-age=60", "+3600", nil, 120.0, false),
-        ("Expires minus Date gives the lifetime", nil, "+3600", nil, 3000.0, true),
-        ("Expires in the past is stale", nil, "-10", nil, 0.0, false),
-        ("an invalid Expires is stale", nil, "0", nil, 0.0, false),
-        ("no-cache always revalidates", "no-cache, max-age=600", nil, nil, 1.0, false),
-        ("no-store always revalidates", "no-store", nil, nil, 1.0, false),
-        ("no explicit lifetime: no heuristic", nil, nil, nil, 1.0, false),
-        ("Age counts against the lifetime", "max-age=600", nil, "500", 101.0, false),
-        ("Age within the lifetime", "max-age=600", nil, "500", 99.0, true),
-        ("a repeated max-age is stale", "max-age=600, max-age=900", nil, nil, 1.0, false),
-        ("quoted max-age is accepted", "max-age=\"600\"", nil, nil, 10.0, true),
-    ] as [(String, String?, String?, String?, Double, Bool)])
+    @Test(
+        arguments: [
+            ("max-age within its lifetime is fresh", "max-age=600", nil, nil, 599.0, true),
+            ("max-age past its lifetime is stale", "max-age=600", nil, nil, 601.0, false),
+            ("max-age wins over Expires", "max-age=60", "+3600", nil, 120.0, false),
+            ("Expires minus Date gives the lifetime", nil, "+3600", nil, 3000.0, true),
+            ("Expires in the past is stale", nil, "-10", nil, 0.0, false),
+            ("an invalid Expires is stale", nil, "0", nil, 0.0, false),
+            ("no-cache always revalidates", "no-cache, max-age=600", nil, nil, 1.0, false),
+            ("no-store always revalidates", "no-store", nil, nil, 1.0, false),
+            ("no explicit lifetime: no heuristic", nil, nil, nil, 1.0, false),
+            ("Age counts against the lifetime", "max-age=600", nil, "500", 101.0, false),
+            ("Age within the lifetime", "max-age=600", nil, "500", 99.0, true),
+            ("a repeated max-age is stale", "max-age=600, max-age=900", nil, nil, 1.0, false),
+            ("quoted max-age is accepted", "max-age=\"600\"", nil, nil, 10.0, true),
+        ] as [(String, String?, String?, String?, Double, Bool)])
     func rule(name: String, cacheControl: String?, expiresOffset: String?, age: String?, elapsed: Double, fresh: Bool) {
         let expires = expiresOffset.map { offset in
             Double(offset).map { HTTPDate.format(Self.received.addingTimeInterval($0)) } ?? offset

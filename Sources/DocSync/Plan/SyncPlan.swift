@@ -1,0 +1,35 @@
+/// What a sync will do, per docset: the pure result of comparing what feeds offer with what is installed.
+public struct SyncPlan: Sendable, Equatable {
+    public enum Action: Sendable, Equatable {
+        /// Not installed yet.
+        case install(DocsetCandidate)
+        /// Installed, and the feed offers a newer version (or the pinned one).
+        case update(DocsetCandidate, from: InstalledState)
+        /// Installed and current.
+        case unchanged(DocsetCandidate, installed: InstalledState)
+        /// Installed by docsync, but no feed offers it any more; removed only when pruning is on.
+        case orphan(InstalledState, prune: Bool)
+        /// The feed offers something that cannot be planned (e.g. a pinned version it does not have).
+        case skipped(name: String, feed: String, reason: String)
+
+        public var name: String {
+            switch self {
+            case .install(let c), .update(let c, _), .unchanged(let c, _): c.name
+            case .orphan(let installed, _): installed.name
+            case .skipped(let name, _, _): name
+            }
+        }
+
+        /// Whether this action downloads an archive.
+        public var needsDownload: Bool {
+            switch self {
+            case .install, .update: true
+            default: false
+            }
+        }
+    }
+
+    public var actions: [Action]
+
+    public init(actions: [Action]) { self.actions = actions }
+}
