@@ -1,0 +1,86 @@
+import DocSyncHTTP
+import Foundation
+
+/// Gets a feed's bytes the cheapest way HTTP allows: not at all while the stored copy is fresh (`max-age`,
+/// `Expires`), a conditional GET otherwise (a 304 costs no body bytes), a plain GET when nothing is stored.
+/// Local paths are read directly.
+public struct FeedFetcher: Sendable {
+    public enum Source: String, Sendable, Codable {
+        /// Read from a local file.
+        case local
+        /// The stored copy was still fresh: no request was sent.
+        case fresh
+        /// The server answered 304: the stored copy is current.
+        case notModified
+        /// A new body was downloaded.
+        case downloaded
+    }
+
+    public struct Result: Sendable {
+        public var bytes: [UInt8]
+        public var source: Source
+    }
+
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public let feed: String
+        public let reason: String
+        public var description: String { "\(feed): \(reason)" }
+    }
+
+    public let store: FeedCacheStore
+    public let options: HTTPOptions
+    public let maxBytes: Int
+
+    public init(store: FeedCacheStore, options: HTTPOptions, maxBytes: Int = 32 << 20) {
+        self.store = store
+        self.options = options
+        self.maxBytes = maxBytes
+    }
+
+    /// - Parameter refresh: ignore freshness and always ask the server (still conditionally).
+    public func fetch(_ location: String, refresh: Bool, now: @Sendable () -> Date = Date.init) async throws(Failure)
+        -> Result
+    {
+        guard location.hasPrefix("http://") || location.hasPrefix("https://") else {
+            guard let data = FileManager.default.contents(atPath: location) else {
+                throw Failure(feed: location, reason: "cannot read the file")
+            }
+            guard data.count <= maxBytes else {
+                throw Failure(feed: location, reason: "larger than the feed size limit of \(maxBytes) bytes")
+            }
+            return Result(bytes: [UInt8](data), source: .local)
+        }
+        let stored = store.load(url: location)
+        if let stored, !refresh, Freshness.isFresh(stored.entry, now: now()) {
+            return Result(bytes: stored.body, source: .fresh)
+        }
+        let request = HTTPRequest(url: location, headers: stored?.entry.conditionalHeaders ?? [], options: options)
+        let response: HTTPResponse
+        do {
+            response = try await HTTPClient.get(request, maxBodyBytes: maxBytes)
+        } catch {
+            throw Failure(feed: location, reason: "\(error)")
+        }
+        let fields = Dictionary(
+            response.head.fields.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+        switch response.head.status {
+        case 304:
+            guard let stored else { throw Failure(feed: location, reason: "HTTP 304 to an unconditional request") }
+            try? store.save(stored.entry.freshened(byNotModified: fields, at: now()), body: nil)
+            return Result(bytes: stored.body, source: .notModified)
+        case 200:
+            let entry = FeedCacheEntry(
+                url: location, etag: fields["etag"], lastModified: fields["last-modified"],
+                cacheControl: fields["cache-control"], expires: fields["expires"], date: fields["date"],
+                age: fields["age"], storedAt: now())
+            try? store.save(entry, body: response.body)
+            return Result(bytes: response.body, source: .downloaded)
+        default:
+            throw Failure(feed: location, reason: "HTTP \(response.head.status) \(reason(response.head.statusLine))")
+        }
+    }
+
+    private func reason(_ statusLine: String) -> String {
+        statusLine.split(separator: " ", maxSplits: 2).dropFirst(2).first.map(String.init) ?? ""
+    }
+}

@@ -1,0 +1,32 @@
+/// At most `limit` concurrent holders per key (a host): an async semaphore per key, FIFO.
+actor HostLimiter {
+    private let limit: Int
+    private var active: [String: Int] = [:]
+    private var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
+
+    init(limit: Int) { self.limit = max(1, limit) }
+
+    func acquire(_ key: String) async {
+        if active[key, default: 0] < limit {
+            active[key, default: 0] += 1
+            return
+        }
+        await withCheckedContinuation { waiting[key, default: []].append($0) }
+    }
+
+    func release(_ key: String) {
+        if var queue = waiting[key], !queue.isEmpty {
+            let next = queue.removeFirst()
+            waiting[key] = queue
+            next.resume()  // the slot passes straight to the next waiter
+        } else {
+            active[key, default: 1] -= 1
+        }
+    }
+
+    static func host(of url: String) -> String {
+        guard let schemeEnd = url.range(of: "://") else { return url }
+        let rest = url[schemeEnd.upperBound...]
+        return String(rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }).lowercased()
+    }
+}

@@ -1,0 +1,274 @@
+import DocSyncDownload
+import DocSyncFeed
+import DocSyncHTTP
+import DocSyncInstall
+import Foundation
+
+/// The docsync service as a library: refresh feeds, plan, download and install, report events. The CLI's `sync`,
+/// `status`, `remove` and `daemon`, and an indexing backend that links `DocSync`, all go through this type.
+///
+/// ```swift
+/// let engine = SyncEngine(configuration: try ConfigurationLoader().load(file: path))
+/// for try await event in engine.sync() {
+///     if case .installed(let docset) = event { index(docset.indexPath) }
+/// }
+/// ```
+public struct SyncEngine: Sendable {
+    public let configuration: Configuration
+
+    public init(configuration: Configuration) { self.configuration = configuration }
+
+    /// Docsets in the root, each with the resolved path of its current version (stable while you read it).
+    public func installedDocsets() throws -> [InstalledDocset] { try installer.installedDocsets() }
+
+    /// Removes `<root>/<name>.docset` atomically (readers holding the old version keep it for the grace period).
+    public func remove(name: String) async throws {
+        let lock = try await SyncLock.acquire(stateDirectory: configuration.state, wait: true)
+        defer { withExtendedLifetime(lock) {} }
+        try await installer.remove(name: name)
+    }
+
+    /// Runs one sync. The stream ends after `.summary`, or throws when the run could not start (lock busy,
+    /// unusable directories). Per-docset and per-feed failures are events, never thrown: one bad feed or archive
+    /// never stops the others. Cancelling the consuming task checkpoints downloads in flight.
+    public func sync(_ options: SyncOptions = SyncOptions()) -> AsyncThrowingStream<SyncEvent, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    try await run(options) { continuation.yield($0) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    var installer: Installer {
+        Installer(root: configuration.root, configuration: InstallConfiguration(gracePeriod: configuration.install.gracePeriod))
+    }
+
+    var httpOptions: HTTPOptions {
+        var options = HTTPOptions()
+        options.connectTimeout = Int(configuration.network.connectTimeout.components.seconds)
+        options.lowSpeedLimit = 1
+        options.lowSpeedTime = max(1, Int(configuration.network.stallTimeout.components.seconds))
+        options.maxReceiveRate = configuration.network.rateLimit
+        options.proxy = configuration.network.proxy
+        return options
+    }
+
+    private func run(_ options: SyncOptions, emit: @escaping @Sendable (SyncEvent) -> Void) async throws {
+        let started = ContinuousClock.now
+        let lock = try await SyncLock.acquire(stateDirectory: configuration.state, wait: options.wait)
+        defer { withExtendedLifetime(lock) {} }
+        var summary = SyncSummary()
+
+        // 1. Feeds: fresh copies cost nothing, the rest are conditional GETs; a failed feed is an event.
+        let feeds = await refreshFeeds(refresh: options.refresh, emit: emit)
+        summary.feedsFailed = feeds.failed.count
+
+        // 2. Plan against what is installed.
+        let installed = try installer.installedDocsets().map(Self.state(of:))
+        var plan = Planner.plan(
+            offers: feeds.offers, skipped: feeds.skipped, failedFeeds: feeds.failed, installed: installed,
+            prune: configuration.prune)
+        if !options.only.isEmpty { plan.actions = plan.actions.filter { options.only.contains($0.name) } }
+        emit(.planned(plan))
+
+        // 3. Act.
+        if !options.dryRun {
+            summary = await execute(plan, summary: summary, emit: emit)
+        }
+        summary.seconds = (ContinuousClock.now - started) / .seconds(1)
+        if !options.dryRun {
+            try? SyncRecord(finishedAt: Date(), feeds: feeds.results, summary: summary)
+                .save(stateDirectory: configuration.state)
+        }
+        emit(.summary(summary))
+    }
+
+    private struct FeedRound: Sendable {
+        var offers: [DocsetCandidate] = []
+        var skipped: [SyncPlan.Action] = []
+        var failed: Set<String> = []
+        var results: [SyncRecord.FeedResult] = []
+    }
+
+    private func refreshFeeds(refresh: Bool, emit: @escaping @Sendable (SyncEvent) -> Void) async -> FeedRound {
+        let fetcher = FeedFetcher(store: FeedCacheStore(stateDirectory: configuration.state), options: httpOptions)
+        let results = await withTaskGroup(of: (Int, Result<FeedFetcher.Result, any Error>).self) { group in
+            var next = 0
+            var results: [(Int, Result<FeedFetcher.Result, any Error>)] = []
+            func add() {
+                let index = next
+                let source = configuration.feeds[index]
+                next += 1
+                group.addTask {
+                    do {
+                        return (index, .success(try await fetcher.fetch(source.location, refresh: refresh)))
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            for _ in 0..<min(8, configuration.feeds.count) { add() }
+            for await result in group {
+                results.append(result)
+                if next < configuration.feeds.count { add() }
+            }
+            return results.sorted { $0.0 < $1.0 }
+        }
+        var round = FeedRound()
+        for (index, result) in results {
+            let source = configuration.feeds[index]
+            do {
+                let fetched = try result.get()
+                let document = try FeedParser.parse(bytes: fetched.bytes, documentURL: documentURL(source.location))
+                let selection = CandidateSelector.select(document, source: source)
+                round.offers += selection.offers
+                round.skipped += selection.skipped
+                emit(.feedChecked(feed: source.location, source: fetched.source, docsets: selection.offers.count))
+                round.results.append(.init(feed: source.location, ok: true, detail: fetched.source.rawValue))
+            } catch {
+                round.failed.insert(source.location)
+                emit(.feedFailed(feed: source.location, reason: "\(error)"))
+                round.results.append(.init(feed: source.location, ok: false, detail: "\(error)"))
+            }
+        }
+        return round
+    }
+
+    private func documentURL(_ location: String) -> String {
+        location.contains("://") ? location : URL(fileURLWithPath: location).absoluteString
+    }
+
+    private func execute(_ plan: SyncPlan, summary start: SyncSummary, emit: @escaping @Sendable (SyncEvent) -> Void)
+        async -> SyncSummary
+    {
+        var summary = start
+        var work: [SyncPlan.Action] = []
+        for action in plan.actions {
+            switch action {
+            case .install, .update: work.append(action)
+            case .unchanged(let candidate, _):
+                summary.unchanged += 1
+                emit(.unchanged(name: candidate.name, version: candidate.version.description))
+            case .skipped(let name, _, let reason):
+                summary.failed += 1
+                emit(.skipped(name: name, reason: reason))
+            case .orphan(let docset, let prune):
+                guard prune else {
+                    emit(.orphaned(name: docset.name))
+                    continue
+                }
+                do {
+                    try await installer.remove(name: docset.name)
+                    summary.removed += 1
+                    emit(.removed(name: docset.name))
+                } catch {
+                    summary.failed += 1
+                    emit(.failed(name: docset.name, reason: "remove: \(error)"))
+                }
+            }
+        }
+        let limiter = HostLimiter(limit: configuration.network.perHost)
+        let outcomes = await withTaskGroup(of: Bool?.self) { group in
+            var index = 0
+            var outcomes: [Bool?] = []
+            func add() {
+                let action = work[index]
+                index += 1
+                group.addTask { await self.fetchAndInstall(action, limiter: limiter, emit: emit) }
+            }
+            for _ in 0..<min(configuration.network.concurrency, work.count) { add() }
+            for await outcome in group {
+                outcomes.append(outcome)
+                if index < work.count { add() }
+            }
+            return outcomes
+        }
+        for outcome in outcomes {
+            switch outcome {
+            case .some(true): summary.installed += 1
+            case .some(false): summary.updated += 1
+            case .none: summary.failed += 1
+            }
+        }
+        return summary
+    }
+
+    /// true: installed, false: updated, nil: failed (reported).
+    private func fetchAndInstall(
+        _ action: SyncPlan.Action, limiter: HostLimiter, emit: @escaping @Sendable (SyncEvent) -> Void
+    ) async -> Bool? {
+        let candidate: DocsetCandidate
+        let previous: InstalledState?
+        switch action {
+        case .install(let c): (candidate, previous) = (c, nil)
+        case .update(let c, let from): (candidate, previous) = (c, from)
+        default: return nil
+        }
+        let name = candidate.name
+        let key = "\(candidate.identifier ?? name)@\(candidate.version)"
+        let host = HostLimiter.host(of: candidate.archives[0])
+        let archive = "\(configuration.staging)/complete/\(StagingName.forKey(key)).archive"
+        do {
+            try FileManager.default.createDirectory(
+                atPath: "\(configuration.staging)/complete", withIntermediateDirectories: true)
+            await limiter.acquire(host)
+            let downloaded: DownloadResult
+            do {
+                let downloader = Downloader(
+                    configuration: DownloadConfiguration(stagingDirectory: configuration.staging, http: httpOptions))
+                downloaded = try await downloader.download(
+                    DownloadRequest(
+                        key: key, mirrors: candidate.archives, destination: archive,
+                        expectedSHA256: candidate.sha256)
+                ) { progress in
+                    emit(
+                        .progress(
+                            DocsetProgress(
+                                name: name, phase: .downloading, bytes: progress.bytes, total: progress.total,
+                                rate: progress.rate)))
+                }
+                await limiter.release(host)
+            } catch {
+                await limiter.release(host)
+                throw error
+            }
+            let request = InstallRequest(
+                name: name, title: candidate.title, version: candidate.version.version,
+                revision: candidate.version.revision.isEmpty ? nil : candidate.version.revision,
+                feedURL: candidate.feed, urls: candidate.archives, identifier: candidate.identifier,
+                sourceURL: downloaded.url, archiveSHA256: downloaded.sha256, updated: candidate.updated)
+            let docset = try await installer.install(archive: archive, as: request)
+            try? FileManager.default.removeItem(atPath: archive)
+            let report = DocsetReport(
+                name: name, version: candidate.version.description, identifier: candidate.identifier,
+                path: docset.path, indexPath: docset.indexPath)
+            if let previous {
+                emit(.updated(report, from: previous.version.description))
+            } else {
+                emit(.installed(report))
+            }
+            if let command = configuration.postInstallHook,
+                let failure = await PostInstallHook(command: command).run(for: report)
+            {
+                emit(.hookFailed(name: name, reason: failure))
+            }
+            return previous == nil
+        } catch {
+            emit(.failed(name: name, reason: "\(error)"))
+            return nil
+        }
+    }
+
+    static func state(of docset: InstalledDocset) -> InstalledState {
+        InstalledState(
+            name: docset.name, identifier: docset.identifier,
+            version: DocsetVersion(version: docset.version ?? "", revision: docset.revision ?? ""),
+            updated: docset.updated, feed: docset.feedURL)
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// What a sync reports as it goes: the CLI prints these, `--json` writes one per line, and an indexing backend
+/// reacts to `installed` / `updated` / `removed`.
+public enum SyncEvent: Sendable, Equatable {
+    case feedChecked(feed: String, source: FeedFetcher.Source, docsets: Int)
+    case feedFailed(feed: String, reason: String)
+    case planned(SyncPlan)
+    case progress(DocsetProgress)
+    /// A docset that was not installed before is now.
+    case installed(DocsetReport)
+    /// A new version replaced the installed one.
+    case updated(DocsetReport, from: String)
+    case unchanged(name: String, version: String)
+    case removed(name: String)
+    /// Installed by docsync, offered by no feed, kept because pruning is off.
+    case orphaned(name: String)
+    case skipped(name: String, reason: String)
+    case failed(name: String, reason: String)
+    /// The post-install hook failed; the docset itself is installed.
+    case hookFailed(name: String, reason: String)
+    case summary(SyncSummary)
+}
+
+/// An installed docset as an indexing backend needs it.
+public struct DocsetReport: Sendable, Equatable, Codable {
+    public var name: String
+    public var version: String
+    public var identifier: String?
+    /// The resolved folder of this version: stays valid and unchanged while a reader uses it.
+    public var path: String
+    /// `path/Contents/Resources/docSet.dsidx`.
+    public var indexPath: String
+}
+
+public struct DocsetProgress: Sendable, Equatable, Codable {
+    public enum Phase: String, Sendable, Codable { case downloading, installing }
+    public var name: String
+    public var phase: Phase
+    public var bytes: Int64
+    public var total: Int64?
+    /// Bytes per second.
+    public var rate: Double
+}
+
+public struct SyncSummary: Sendable, Equatable, Codable {
+    public var installed = 0
+    public var updated = 0
+    public var unchanged = 0
+    public var removed = 0
+    public var failed = 0
+    public var feedsFailed = 0
+    public var seconds: Double = 0
+
+    public var isSuccess: Bool { failed == 0 && feedsFailed == 0 }
+}

@@ -1,0 +1,18 @@
+/// How one `sync()` run behaves (the CLI's flags).
+public struct SyncOptions: Sendable, Equatable {
+    /// Ask servers even for feeds still fresh by their caching headers (conditional requests all the same).
+    public var refresh = false
+    /// Only these docset folder names (empty: all).
+    public var only: Set<String> = []
+    /// Plan only: no download, install or removal.
+    public var dryRun = false
+    /// Queue behind a running sync instead of failing.
+    public var wait = false
+
+    public init(refresh: Bool = false, only: Set<String> = [], dryRun: Bool = false, wait: Bool = false) {
+        self.refresh = refresh
+        self.only = only
+        self.dryRun = dryRun
+        self.wait = wait
+    }
+}

@@ -1,0 +1,76 @@
+import ArgumentParser
+import DocSync
+import Logging
+import ServiceLifecycle
+
+/// `docsync daemon`: sync now, then every interval (± jitter) until SIGTERM or SIGINT.
+struct DaemonCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "daemon",
+        abstract: "Sync now and then every --interval until SIGTERM/SIGINT.",
+        discussion: """
+            On SIGTERM or SIGINT the sync in flight stops gracefully: downloads are checkpointed (the next run \
+            resumes them) and an install in flight either completes or never shows.
+            """)
+
+    @OptionGroup var configOptions: ConfigOptions
+
+    @Option(help: "Time between syncs (e.g. 6h, 90m).", transform: Self.duration)
+    var interval: Duration = .seconds(6 * 3600)
+
+    @Option(help: "Random extra delay of up to this much before each later sync (e.g. 10m).", transform: Self.duration)
+    var jitter: Duration = .seconds(600)
+
+    @Flag(help: "Newline-delimited JSON events instead of text.")
+    var json = false
+
+    static func duration(_ text: String) throws -> Duration {
+        guard let value = ValueSyntax.duration(text) else {
+            throw ValidationError("'\(text)' is not a duration (e.g. 90s, 10m, 6h, 1h30m)")
+        }
+        return value
+    }
+
+    func run() async throws {
+        let config = try configOptions.load()
+        var logger = Logger(label: "docsync.daemon")
+        logger.logLevel = .notice
+        let service = PeriodicSync(config: config, interval: interval, jitter: jitter, json: json, logger: logger)
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [.init(service: service)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+}
+
+/// The daemon's one service: its whole contract is `run()`; graceful shutdown cancels the sync in flight.
+struct PeriodicSync: Service {
+    let config: Configuration
+    let interval: Duration
+    let jitter: Duration
+    let json: Bool
+    let logger: Logger
+
+    func run() async throws {
+        try await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    let options = SyncOptions(wait: true)
+                    _ = try await SyncCommand.runOnce(config: config, options: options, json: json)
+                } catch is CancellationError {
+                    break
+                } catch {
+                    logger.error("sync failed: \(error)")
+                }
+                let extra = Double.random(in: 0...1) * Double(jitter.components.seconds)
+                let delay = interval + .seconds(extra)
+                logger.notice("next sync in \(delay)")
+                do {
+                    try await Task.sleep(for: delay)
+                } catch {
+                    break  // graceful shutdown while waiting
+                }
+            }
+        }
+    }
+}

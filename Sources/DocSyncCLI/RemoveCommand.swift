@@ -1,0 +1,25 @@
+import ArgumentParser
+import DocSync
+
+/// `docsync remove NAME`: atomic, like install.
+struct RemoveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove",
+        abstract: "Remove an installed docset (readers that have it open keep it for the grace period).")
+
+    @OptionGroup var configOptions: ConfigOptions
+
+    @Argument(help: "The docset's folder name, without .docset.")
+    var name: String
+
+    func run() async throws {
+        let config = try configOptions.load()
+        do {
+            try await SyncEngine(configuration: config).remove(name: name)
+            print("removed \(name)")
+        } catch {
+            printError("docsync: cannot remove \(name): \(error)")
+            throw ExitStatus.dataError
+        }
+    }
+}

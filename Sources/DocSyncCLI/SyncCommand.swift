@@ -1,0 +1,64 @@
+import ArgumentParser
+import DocSync
+import Foundation
+
+/// `docsync sync`: the main job.
+struct SyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Refresh every feed, then download and install new or updated docsets.",
+        discussion: """
+            Exit status: 0 when everything synced, 3 when some docsets or feeds failed (the others still synced), \
+            75 when another sync is running (use --wait), 78 for a configuration error.
+            """)
+
+    @OptionGroup var configOptions: ConfigOptions
+
+    @Flag(help: "Wait for a running sync to finish instead of exiting with status 75.")
+    var wait = false
+
+    @Flag(help: "Ask servers even for feeds still fresh by their Cache-Control / Expires headers.")
+    var refresh = false
+
+    @Option(parsing: .upToNextOption, help: "Only these docsets (folder names without .docset).")
+    var only: [String] = []
+
+    @Flag(help: "Print the plan and stop: nothing is downloaded, installed or removed.")
+    var dryRun = false
+
+    @Flag(help: "Download first, then install (no extraction while downloading).")
+    var noStreaming = false
+
+    @Flag(help: "Newline-delimited JSON events on standard output instead of text.")
+    var json = false
+
+    func run() async throws {
+        var config = try configOptions.load()
+        if noStreaming { config.install.streaming = false }
+        let options = SyncOptions(refresh: refresh, only: Set(only), dryRun: dryRun, wait: wait)
+        let summary = try await Self.runOnce(config: config, options: options, json: json)
+        if !summary.isSuccess { throw ExitStatus.partialFailure }
+    }
+
+    /// One sync with output; shared with `daemon`. Throws an `ExitCode` for a busy lock.
+    static func runOnce(config: Configuration, options: SyncOptions, json: Bool) async throws -> SyncSummary {
+        let reporter = json ? nil : SyncReporter()
+        var summary = SyncSummary()
+        do {
+            for try await event in SyncEngine(configuration: config).sync(options) {
+                if let reporter {
+                    reporter.handle(event, dryRun: options.dryRun)
+                } else {
+                    print(SyncEventJSON.line(event))
+                    fflush(stdout)
+                }
+                if case .summary(let s) = event { summary = s }
+            }
+        } catch let error as SyncLock.Failure {
+            printError("docsync: \(error)")
+            if case .busy = error { throw ExitStatus.busy }
+            throw ExitStatus.ioError
+        }
+        return summary
+    }
+}

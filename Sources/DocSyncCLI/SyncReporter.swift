@@ -1,0 +1,151 @@
+import DocSync
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Prints sync events for people: result lines on standard output; on a terminal, one live line per active docset
+/// (bytes, rate, ETA) and a total on standard error, redrawn in place; on a pipe, plain progress log lines every
+/// 10 s. Colour only on a terminal and only when `NO_COLOR` is unset.
+final class SyncReporter {
+    private let live: Bool
+    private let color: Bool
+    private var active: [String: DocsetProgress] = [:]
+    private var order: [String] = []
+    private var drawnLines = 0
+    private var lastDraw = ContinuousClock.now - .seconds(1)
+    private var lastLog: [String: ContinuousClock.Instant] = [:]
+
+    init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        live = isatty(STDERR_FILENO) == 1 && environment["TERM"] != "dumb"
+        color = isatty(STDOUT_FILENO) == 1 && environment["NO_COLOR"].map(\.isEmpty) ?? true
+    }
+
+    func handle(_ event: SyncEvent, dryRun: Bool) {
+        switch event {
+        case .feedChecked(let feed, let source, let docsets):
+            say("feed      \(feed): \(source.rawValue), \(docsets) docset\(docsets == 1 ? "" : "s")", dim: true)
+        case .feedFailed(let feed, let reason):
+            say("\(paint("feed failed", 31)) \(feed): \(reason)")
+        case .planned(let plan):
+            guard dryRun else { return }
+            for action in plan.actions { say("plan      \(describe(action))") }
+        case .progress(let progress):
+            track(progress)
+        case .installed(let report):
+            finish(report.name)
+            say("\(paint("installed", 32)) \(report.name) \(report.version)")
+        case .updated(let report, let from):
+            finish(report.name)
+            say("\(paint("updated  ", 32)) \(report.name) \(from) → \(report.version)")
+        case .unchanged(let name, let version):
+            say("unchanged \(name) \(version)", dim: true)
+        case .removed(let name):
+            say("\(paint("removed  ", 33)) \(name)")
+        case .orphaned(let name):
+            say("\(paint("orphaned ", 33)) \(name): no feed offers it any more (set prune = true to remove)")
+        case .skipped(let name, let reason):
+            say("\(paint("skipped  ", 33)) \(name): \(reason)")
+        case .failed(let name, let reason):
+            finish(name)
+            say("\(paint("failed   ", 31)) \(name): \(reason)")
+        case .hookFailed(let name, let reason):
+            say("\(paint("hook failed", 31)) \(name): \(reason)")
+        case .summary(let s):
+            clearLive()
+            let text =
+                "\(s.installed) installed, \(s.updated) updated, \(s.unchanged) unchanged, \(s.removed) removed, "
+                + "\(s.failed) failed, \(s.feedsFailed) feed\(s.feedsFailed == 1 ? "" : "s") failed "
+                + "(\(String(format: "%.1f", s.seconds)) s)"
+            say(s.isSuccess ? text : paint(text, 31))
+        }
+    }
+
+    private func describe(_ action: SyncPlan.Action) -> String {
+        switch action {
+        case .install(let c): "install   \(c.name) \(c.version) from \(c.archives[0])"
+        case .update(let c, let from): "update    \(c.name) \(from.version) → \(c.version) from \(c.archives[0])"
+        case .unchanged(let c, _): "unchanged \(c.name) \(c.version)"
+        case .orphan(let i, let prune): prune ? "remove    \(i.name)" : "orphan    \(i.name)"
+        case .skipped(let name, _, let reason): "skip      \(name): \(reason)"
+        }
+    }
+
+    private func track(_ progress: DocsetProgress) {
+        if active[progress.name] == nil { order.append(progress.name) }
+        active[progress.name] = progress
+        let now = ContinuousClock.now
+        if live {
+            if now - lastDraw >= .milliseconds(200) {
+                lastDraw = now
+                draw()
+            }
+        } else if now - (lastLog[progress.name] ?? now - .seconds(11)) >= .seconds(10) {
+            lastLog[progress.name] = now
+            say("progress  \(line(progress))", dim: true)
+        }
+    }
+
+    private func finish(_ name: String) {
+        active[name] = nil
+        order.removeAll { $0 == name }
+        lastLog[name] = nil
+    }
+
+    private func line(_ p: DocsetProgress) -> String {
+        let total = p.total.map { " / \(ByteFormat.string($0))" } ?? ""
+        var eta = ""
+        if let t = p.total, p.rate > 0 {
+            let seconds = Int(Double(t - p.bytes) / p.rate)
+            eta = String(format: "  ETA %d:%02d", seconds / 60, seconds % 60)
+        }
+        return "\(p.name)  \(ByteFormat.string(p.bytes))\(total)  \(ByteFormat.string(Int64(p.rate)))/s\(eta)"
+    }
+
+    private func draw() {
+        var out = drawnLines > 0 ? "\u{1B}[\(drawnLines)F\u{1B}[J" : ""
+        var bytes: Int64 = 0
+        var rate = 0.0
+        for name in order {
+            guard let p = active[name] else { continue }
+            out += "  \(line(p))\n"
+            bytes += p.bytes
+            rate += p.rate
+        }
+        out += "  total \(ByteFormat.string(bytes))  \(ByteFormat.string(Int64(rate)))/s\n"
+        drawnLines = order.count + 1
+        writeErr(out)
+    }
+
+    private func clearLive() {
+        guard live, drawnLines > 0 else { return }
+        writeErr("\u{1B}[\(drawnLines)F\u{1B}[J")
+        drawnLines = 0
+    }
+
+    private func say(_ text: String, dim: Bool = false) {
+        clearLive()
+        print(dim && color ? "\u{1B}[2m\(text)\u{1B}[0m" : text)
+        fflush(stdout)
+        if live, !order.isEmpty { draw() }
+    }
+
+    private func paint(_ text: String, _ code: Int) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+
+    private func writeErr(_ text: String) { _ = text.withCString { write(STDERR_FILENO, $0, strlen($0)) } }
+}
+
+/// Human byte counts: `512 B`, `12.3 MB` (decimal units, like curl and most download tools).
+enum ByteFormat {
+    static func string(_ bytes: Int64) -> String {
+        let units = ["B", "kB", "MB", "GB", "TB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1000, unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        return unit == 0 ? "\(bytes) B" : String(format: "%.1f %@", value, units[unit])
+    }
+}
