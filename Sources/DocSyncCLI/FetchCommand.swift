@@ -1,7 +1,89 @@
 import ArgumentParser
+import DocSync
+import Foundation
 
-// PLACEHOLDER: replaced by the stage's real command.
+/// `docsync fetch`: one resumable, verified download.
 struct FetchCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "fetch")
-    func run() async throws { throw ValidationError("not built yet") }
+    static let configuration = CommandConfiguration(
+        commandName: "fetch",
+        abstract: "Download one file resumably; FILE appears only when it is complete and verified.",
+        discussion: """
+            Running the same command again after an interruption (network failure, Ctrl-C, kill -9, reboot) \
+            resumes from the last durable chunk. Partial state lives in the staging directory, by default \
+            .docsync-staging next to FILE.
+            """)
+
+    @Argument(help: "The URL to download.")
+    var url: String
+
+    @Option(name: .customLong("mirror"), help: "Another URL serving the same file (repeatable, tried in order).")
+    var mirrors: [String] = []
+
+    @Option(name: [.short, .long], help: "Where the finished file goes.")
+    var output: String
+
+    @Option(help: "Directory for the partial file and its journal (default: .docsync-staging next to FILE).")
+    var staging: String?
+
+    @Option(help: "Expected SHA-256 of the file (64 hex digits).")
+    var sha256: String?
+
+    @Flag(help: "Print one JSON object describing the result on standard output.")
+    var json = false
+
+    func validate() throws {
+        if let sha256, SHA256.Digest(hex: sha256) == nil {
+            throw ValidationError("--sha256 must be 64 hexadecimal digits")
+        }
+        if output.hasSuffix("/") { throw ValidationError("--output must name a file, not a directory") }
+    }
+
+    func run() async throws {
+        let destination = output.hasPrefix("/") ? output : FileManager.default.currentDirectoryPath + "/" + output
+        let stagingDirectory = staging ?? Self.parent(of: destination) + "/.docsync-staging"
+        let downloader = Downloader(configuration: DownloadConfiguration(stagingDirectory: stagingDirectory))
+        let request = DownloadRequest(
+            key: "", mirrors: [url] + mirrors, destination: destination, expectedSHA256: sha256?.lowercased())
+        let renderer = ProgressRenderer(label: Self.fileName(of: destination))
+        let result: DownloadResult
+        do {
+            result = try await downloader.download(request) { renderer.update($0) }
+        } catch {
+            renderer.finish()
+            printError("docsync fetch: \(error)")
+            throw Self.exitCode(for: error)
+        }
+        renderer.finish()
+        if json {
+            print(Self.json(result, requested: url))
+        }
+    }
+
+    static func exitCode(for error: DownloadError) -> ExitCode {
+        switch error.kind {
+        case .verification, .badResponse, .tooManyRestarts: ExitStatus.dataError
+        case .disk, .insufficientSpace: ExitStatus.ioError
+        case .invalidRequest: ExitCode.validationFailure
+        case .http, .transport, .locked, .cancelled: ExitStatus.unavailable
+        }
+    }
+
+    static func json(_ result: DownloadResult, requested: String) -> String {
+        let object: [String: Any] = [
+            "url": requested, "mirror": result.url, "bytes": result.bytes, "sha256": result.sha256,
+            "resumedFrom": result.resumedFrom, "attempts": result.attempts,
+            "seconds": (result.seconds * 1000).rounded() / 1000, "path": result.path,
+        ]
+        let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        return data.map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    static func fileName(of path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+    }
 }

@@ -1,7 +1,65 @@
 import ArgumentParser
+import DocSync
+import Foundation
 
-// PLACEHOLDER: replaced by the stage's real command.
+/// `docsync install`: unpacks an archive safely and makes it `<root>/<NAME>.docset` in one atomic step.
 struct InstallCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "install")
-    func run() async throws { throw ValidationError("not built yet") }
+    static let configuration = CommandConfiguration(
+        commandName: "install",
+        abstract: "Install a docset archive (tgz, tar.bz2/xz/zst, tar, zip, xar) as <root>/<NAME>.docset atomically.",
+        discussion: """
+            Exit status: 0 when the new version is in place; 65 when the archive is rejected (unsafe entry, \
+            unreadable, not a docset); 74 on an I/O error. On any failure the installed version is unchanged.
+            """)
+
+    @Argument(help: "The archive file (format detected from its content).")
+    var archive: String
+
+    @Option(help: "The docset root folder (created if missing).")
+    var root: String
+
+    @Option(help: "The docset name: installs <root>/<NAME>.docset.")
+    var name: String
+
+    @Option(help: "The version recorded in meta.json.")
+    var version: String?
+
+    @Option(help: "The revision recorded in meta.json.")
+    var revision: String?
+
+    @Option(help: "The title recorded in meta.json (default: the name).")
+    var title: String?
+
+    @Option(help: "Seconds a replaced version is kept for readers before it is deleted.")
+    var graceSeconds: Int = 600
+
+    @Flag(help: "Print the installed docset as JSON on standard output.")
+    var json = false
+
+    func run() async throws {
+        var configuration = InstallConfiguration()
+        configuration.gracePeriod = .seconds(max(graceSeconds, 0))
+        let installer = Installer(root: root, configuration: configuration)
+        let request = InstallRequest(name: name, title: title, version: version, revision: revision)
+        let installed: InstalledDocset
+        do {
+            installed = try await installer.install(archive: archive, as: request)
+        } catch {
+            printError("docsync install: \(archive): \(error)")
+            throw error.isArchiveRejection ? ExitStatus.dataError : ExitStatus.ioError
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            encoder.dateEncodingStrategy = .iso8601
+            print(String(decoding: try encoder.encode(installed), as: UTF8.self))
+        } else {
+            let version = installed.version.map { " \($0)" } ?? ""
+            let files = installed.fileCount.map { "\($0) files" } ?? ""
+            print(
+                "installed \(installed.name)\(version) (\(files), \(installed.sizeOnDisk ?? 0) bytes) at \(installed.path)"
+            )
+        }
+        await installer.waitForBackgroundWork()
+    }
 }

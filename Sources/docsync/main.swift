@@ -1,3 +1,4 @@
 import DocSyncCLI
 
-await DocSyncCommand.main()
+// `DocSyncCommand.main()` here would pick ParsableCommand's synchronous overload, which refuses async commands.
+await DocSyncCommand.runAsync()

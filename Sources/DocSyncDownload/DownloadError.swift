@@ -1,0 +1,62 @@
+import DocSyncHTTP
+import DocSyncSupport
+
+/// Why a download failed: what went wrong, at which URL and status, and whether trying later can help.
+public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable {
+        /// The server answered with a status that ends the download (e.g. 404 on every mirror).
+        case http
+        /// libcurl could not complete the transfer (DNS, connect, TLS, timeout, stall, dropped connection).
+        case transport
+        /// The server's answer broke the rules (bad Content-Range, wrong bytes, encoded or multipart body).
+        case badResponse
+        /// The finished file's SHA-256 or length is not the expected one.
+        case verification
+        /// A local file-system failure (ENOSPC, EIO, …).
+        case disk
+        /// Not enough free space for what is left.
+        case insufficientSpace
+        /// Another process holds the partial download.
+        case locked
+        /// The server kept sending a different representation.
+        case tooManyRestarts
+        case cancelled
+        case invalidRequest
+    }
+
+    public var kind: Kind
+    public var url: String?
+    public var status: Int?
+    public var reason: String
+    /// Worth trying again later (the partial file is kept).
+    public var isTransient: Bool
+
+    public init(_ kind: Kind, url: String? = nil, status: Int? = nil, reason: String, isTransient: Bool) {
+        self.kind = kind
+        self.url = url
+        self.status = status
+        self.reason = reason
+        self.isTransient = isTransient
+    }
+
+    public var description: String {
+        var text = ""
+        if let url { text += "\(url): " }
+        if let status, status > 0 { text += "HTTP \(status): " }
+        return text + reason
+    }
+
+    static func disk(_ error: SystemError) -> DownloadError {
+        let transient = error.code == ENOSPC || error.code == EIO || error.code == EDQUOT
+        return DownloadError(.disk, reason: error.description, isTransient: transient)
+    }
+
+    static func transport(_ error: HTTPTransportError) -> DownloadError {
+        DownloadError(.transport, url: error.url, reason: "\(error.message) (\(error.kind.rawValue))",
+            isTransient: error.isTransient)
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#endif

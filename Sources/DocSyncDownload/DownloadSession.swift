@@ -1,0 +1,290 @@
+import DocSyncHTTP
+import DocSyncSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One run of `Downloader.download`: the attempt loop with its retry, restart and mirror bookkeeping.
+final class DownloadSession {
+    private let configuration: DownloadConfiguration
+    private let request: DownloadRequest
+    private let key: String
+    private let expected: SHA256.Digest?
+    private let staging: StagingFile
+    private let meter: ProgressMeter
+
+    private var journal: Journal
+    private var resumedFrom: Int64 = 0
+    private var attempts = 0
+    private var failuresInARow = 0
+    private var restarts = 0
+    private var digestRestarts = 0
+    private var rejectsInARow = 0
+    private var reResolves = 0
+    private var spliced = false
+    private var forceFresh = false
+    private var mirror = 0
+    private var mirrorFaults = 0
+    private var deadMirrors: Set<Int> = []
+    private var lastError: DownloadError?
+
+    init(
+        configuration: DownloadConfiguration, request: DownloadRequest, key: String, expected: SHA256.Digest?,
+        staging: StagingFile, meter: ProgressMeter
+    ) {
+        self.configuration = configuration
+        self.request = request
+        self.key = key
+        self.expected = expected
+        self.staging = staging
+        self.meter = meter
+        journal = Journal.empty(key: key, chunkSize: configuration.chunkSize)
+    }
+
+    private var retry: RetryPolicy { configuration.retry }
+    private var url: String { request.mirrors[mirror] }
+
+    func run() async throws(DownloadError) -> DownloadResult {
+        if let done = try finishedByEarlierRun() { return done }
+        do throws(SystemError) {
+            journal = try staging.recover(key: key, chunkSize: configuration.chunkSize)
+        } catch {
+            throw .disk(error)
+        }
+        resumedFrom = journal.committed
+        spliced = resumedFrom > 0
+        request.committed?(journal.committed)
+        while true {
+            if Task.isCancelled { throw DownloadError(.cancelled, url: url, reason: "cancelled", isTransient: true) }
+            let state = ResumeState(
+                committed: journal.committed, length: journal.length, validator: journal.validator,
+                digestKnown: expected != nil, overlap: configuration.overlap)
+            var plan = RequestPolicy.plan(state)
+            if forceFresh, plan != .finalize { plan = .fresh(discardPartial: state.committed > 0) }
+            if plan == .finalize {
+                if let result = try finalize() { return result }
+                continue
+            }
+            try checkFreeSpace()
+            try await attempt(plan: plan, state: state)
+        }
+    }
+
+    // MARK: - One request
+
+    private func attempt(plan: RequestPlan, state: ResumeState) async throws(DownloadError) {
+        attempts += 1
+        let before = journal.committed
+        let context = ResponsePolicy.Context(
+            state: state, plan: plan, expectedLength: request.expectedLength)
+        let sink = TransferSink(
+            staging: staging, journal: journal, context: context, mirrorURL: url,
+            commitInterval: configuration.commitInterval, meter: meter,
+            committed: request.committed)
+        let http = HTTPRequest(url: url, headers: plan.headers, options: configuration.http)
+        let result = await Curl.perform(http, receiver: sink)
+        sink.finish()
+        journal = sink.journal
+        if sink.discardedPartial { try countRestart("\(sink.finalHead?.status ?? 0) replaced the partial file") }
+        if plan.isRange, sink.bytesWritten > 0 { spliced = true }
+        let progressed = sink.bytesWritten > 0 && journal.committed > before || sink.discardedPartial
+        if progressed {
+            failuresInARow = 0
+            reResolves = 0
+        }
+        let status = sink.finalHead?.status ?? result.status
+
+        if let failure = sink.failure {
+            switch failure {
+            case .overlapMismatch(let offset):
+                return try restartFromZero("bytes at \(offset) differ from the file: the server sends another version")
+            case .overlong(let limit):
+                rejectsInARow += 1
+                let error = DownloadError(
+                    .badResponse, url: url, status: status, reason: "body runs past byte \(limit)", isTransient: true)
+                return try await fault(error, retryAfter: nil)
+            case .disk(let error): throw .disk(error)
+            case .insufficientSpace(let needed, let available):
+                throw DownloadError(
+                    .insufficientSpace,
+                    reason: "\(needed) bytes needed in \(staging.directory), \(available) available", isTransient: true)
+            }
+        }
+        if result.ending == .cancelled { throw DownloadError(.cancelled, url: url, reason: "cancelled", isTransient: true) }
+        if case .failed(let error) = result.ending, sink.finalHead == nil || sink.decision.writes {
+            return try await transportFailure(error, status: status)
+        }
+        switch sink.decision {
+        case .write(let accepted):
+            rejectsInARow = 0
+            if case .failed(let error) = result.ending { return try await transportFailure(error, status: status) }
+            if accepted.total == nil {
+                do throws(SystemError) { try sink.adoptLengthAtEnd() } catch { throw .disk(error) }
+                journal = sink.journal
+            } else if let end = accepted.end, journal.committed < end {
+                let error = DownloadError(
+                    .badResponse, url: url, status: status,
+                    reason: "body ended at byte \(journal.committed), before the declared \(end)", isTransient: true)
+                return try await fault(error, retryAfter: nil)
+            }
+        case .complete:
+            return
+        case .restart(let reason):
+            return try restartFromZero(reason, status: status)
+        case .reject(let reason):
+            rejectsInARow += 1
+            if rejectsInARow >= 2, plan.isRange {  // this server cannot do ranges: fetch it whole
+                rejectsInARow = 0
+                return try restartFromZero(reason, status: status)
+            }
+            let error = DownloadError(.badResponse, url: url, status: status, reason: reason, isTransient: true)
+            return try await fault(error, retryAfter: nil)
+        case .retryLater(let after, let reason):
+            let error = DownloadError(.http, url: url, status: status, reason: reason, isTransient: true)
+            return try await fault(error, retryAfter: after)
+        case .nextMirror(let reason):
+            let error = DownloadError(.http, url: url, status: status, reason: reason, isTransient: false)
+            return try abandonMirror(error)
+        case .reResolve(let reason):
+            reResolves += 1
+            let error = DownloadError(
+                .http, url: result.effectiveURL, status: status, reason: reason, isTransient: true)
+            if reResolves > retry.maxReResolves { return try abandonMirror(error) }
+            lastError = error  // the next attempt starts again from the original URL
+        case .ignore:
+            let error = DownloadError(
+                .badResponse, url: url, status: status, reason: "no final response", isTransient: true)
+            return try await fault(error, retryAfter: nil)
+        }
+    }
+
+    private func transportFailure(_ error: HTTPTransportError, status: Int) async throws(DownloadError) {
+        var failure = DownloadError.transport(error)
+        failure.status = status
+        if !error.isTransient { return try abandonMirror(failure) }
+        try await fault(failure, retryAfter: nil)
+    }
+
+    // MARK: - Bookkeeping
+
+    /// A failure worth retrying: back off, move on to the next mirror after repeated faults, give up when the budget
+    /// of attempts without progress is spent.
+    private func fault(_ error: DownloadError, retryAfter: Int64?) async throws(DownloadError) {
+        lastError = error
+        failuresInARow += 1
+        mirrorFaults += 1
+        if failuresInARow >= retry.maxAttempts { throw error }
+        if mirrorFaults >= 2, let next = nextLiveMirror(after: mirror) {
+            mirror = next
+            mirrorFaults = 0
+        }
+        let delay = retry.delay(attempt: failuresInARow, retryAfter: retryAfter, jitter: Double.random(in: 0..<0.5))
+        do {
+            try await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+        } catch {
+            throw DownloadError(.cancelled, url: url, reason: "cancelled", isTransient: true)
+        }
+    }
+
+    private func abandonMirror(_ error: DownloadError) throws(DownloadError) {
+        lastError = error
+        deadMirrors.insert(mirror)
+        guard let next = nextLiveMirror(after: mirror) else { throw error }
+        mirror = next
+        mirrorFaults = 0
+        reResolves = 0
+    }
+
+    private func nextLiveMirror(after index: Int) -> Int? {
+        let count = request.mirrors.count
+        for step in 1..<(count + 1) {
+            let candidate = (index + step) % count
+            if candidate != index, !deadMirrors.contains(candidate) { return candidate }
+        }
+        return nil
+    }
+
+    private func countRestart(_ reason: String, status: Int? = nil) throws(DownloadError) {
+        restarts += 1
+        if restarts > retry.maxRestarts {
+            throw DownloadError(
+                .tooManyRestarts, url: url, status: status,
+                reason: "restarted from zero \(restarts - 1) times; last: \(reason)", isTransient: true)
+        }
+    }
+
+    /// Throws the partial away durably and starts over with a plain GET.
+    private func restartFromZero(_ reason: String, status: Int? = nil) throws(DownloadError) {
+        lastError = DownloadError(.badResponse, url: url, status: status, reason: reason, isTransient: true)
+        if journal.committed > 0 { try countRestart(reason, status: status) }
+        try resetPartial()
+        forceFresh = true
+    }
+
+    private func resetPartial() throws(DownloadError) {
+        journal = Journal.empty(key: key, chunkSize: configuration.chunkSize)
+        do throws(SystemError) { try staging.truncate(to: 0, journal: journal) } catch { throw .disk(error) }
+        request.committed?(0)
+    }
+
+    private func checkFreeSpace() throws(DownloadError) {
+        guard let length = journal.length else { return }
+        let needed = length - journal.committed
+        let available: Int64
+        do throws(SystemError) { available = try LinuxFS.freeSpace(at: staging.directory).bytes } catch {
+            throw .disk(error)
+        }
+        if needed > available {
+            throw DownloadError(
+                .insufficientSpace, url: url,
+                reason: "\(needed) bytes needed in \(staging.directory), \(available) available", isTransient: true)
+        }
+    }
+
+    // MARK: - Finish
+
+    /// P == L: check length and digest, then move the file into place (A13, I64). Nil when verification failed
+    /// and one fresh download is worth a try.
+    private func finalize() throws(DownloadError) -> DownloadResult? {
+        let digest = SHA256(savedState: journal.hashState)?.finalize() ?? SHA256().finalize()
+        if let length = request.expectedLength, length != journal.committed {
+            try verificationFailed("length is \(journal.committed), expected \(length)")
+            return nil
+        }
+        if let expected, expected != digest {
+            try verificationFailed("SHA-256 is \(digest), expected \(expected)")
+            return nil
+        }
+        do throws(SystemError) { try staging.finalize(to: request.destination) } catch { throw .disk(error) }
+        meter.report(bytes: journal.committed, total: journal.length, force: true)
+        return DownloadResult(
+            url: journal.url.isEmpty ? url : journal.url, bytes: journal.committed, sha256: digest.description,
+            resumedFrom: resumedFrom, attempts: attempts, seconds: meter.elapsed, path: request.destination)
+    }
+
+    /// Deletes the staging file; a spliced file earns one fresh download (F51), a fresh one fails at once (H63).
+    private func verificationFailed(_ reason: String) throws(DownloadError) {
+        let error = DownloadError(.verification, url: journal.url, reason: reason, isTransient: false)
+        do throws(SystemError) { try staging.discard() } catch { throw .disk(error) }
+        guard spliced, digestRestarts == 0 else { throw error }
+        digestRestarts += 1
+        spliced = false
+        do throws(SystemError) { try staging.openPart() } catch { throw .disk(error) }
+        try resetPartial()
+        forceFresh = true
+    }
+
+    /// A run killed between the final rename and the journal's removal left a complete destination (A13, I66).
+    private func finishedByEarlierRun() throws(DownloadError) -> DownloadResult? {
+        guard !staging.partExists, let old = staging.readJournal(), old.key == key, let length = old.length,
+            old.committed == length, access(request.destination, F_OK) == 0,
+            let digest = SHA256(savedState: old.hashState)?.finalize(), expected == nil || expected == digest,
+            (try? FileDigest.sha256(of: request.destination)) == digest
+        else { return nil }
+        do throws(SystemError) { try staging.discard() } catch { throw .disk(error) }
+        return DownloadResult(
+            url: old.url, bytes: length, sha256: digest.description, resumedFrom: length, attempts: 0,
+            seconds: meter.elapsed, path: request.destination)
+    }
+}

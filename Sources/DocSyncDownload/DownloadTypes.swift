@@ -1,0 +1,101 @@
+import DocSyncHTTP
+
+/// Settings shared by every download of one `Downloader`.
+public struct DownloadConfiguration: Sendable {
+    /// Where `<name>.part`, `<name>.journal` and `<name>.lock` live; best on the destination's file system.
+    public var stagingDirectory: String
+    public var http: HTTPOptions
+    public var retry: RetryPolicy
+    /// Bytes per checkpoint: the journal is committed (fdatasync + journal rename) every `chunkSize` bytes.
+    public var chunkSize: Int64
+    /// Seconds between commits on a slow link, so a kill loses at most this long's worth of bytes (or a chunk).
+    public var commitInterval: Double
+    /// W: bytes re-fetched below the committed count and compared before a resume writes anything.
+    public var overlap: Int64
+
+    public init(
+        stagingDirectory: String, http: HTTPOptions = HTTPOptions(), retry: RetryPolicy = RetryPolicy(),
+        chunkSize: Int64 = 8 << 20, commitInterval: Double = 1, overlap: Int64 = 64 << 10
+    ) {
+        self.stagingDirectory = stagingDirectory
+        self.http = http
+        self.retry = retry
+        self.chunkSize = chunkSize
+        self.commitInterval = commitInterval
+        self.overlap = overlap
+    }
+}
+
+/// One file to fetch.
+public struct DownloadRequest: Sendable {
+    /// Stable identity of the resource (docset identifier + version); empty means "the first mirror URL".
+    /// Never a redirect target: signed URLs change on every request.
+    public var key: String
+    /// Mirror URLs in feed order; the first is tried first.
+    public var mirrors: [String]
+    /// Output path: it exists only once the file is complete and verified.
+    public var destination: String
+    /// Trusted SHA-256 (hex) the finished file must have.
+    public var expectedSHA256: String?
+    /// Length the finished file must have.
+    public var expectedLength: Int64?
+    /// Called on the transfer thread after every durable commit with the committed byte count. A consumer
+    /// reading the partial file while it grows must never read past this count (it may go back to 0 on a restart).
+    public var committed: (@Sendable (Int64) -> Void)?
+
+    public init(
+        key: String, mirrors: [String], destination: String, expectedSHA256: String? = nil,
+        expectedLength: Int64? = nil, committed: (@Sendable (Int64) -> Void)? = nil
+    ) {
+        self.key = key
+        self.mirrors = mirrors
+        self.destination = destination
+        self.expectedSHA256 = expectedSHA256
+        self.expectedLength = expectedLength
+        self.committed = committed
+    }
+}
+
+/// Progress of a download, reported a few times a second.
+public struct DownloadProgress: Sendable, Equatable {
+    /// Bytes of the file on disk so far.
+    public var bytes: Int64
+    /// The file's length, when known.
+    public var total: Int64?
+    /// Receive rate of this run, bytes per second.
+    public var rate: Double
+
+    public init(bytes: Int64, total: Int64?, rate: Double) {
+        self.bytes = bytes
+        self.total = total
+        self.rate = rate
+    }
+}
+
+/// A finished, verified download.
+public struct DownloadResult: Sendable, Equatable {
+    /// The mirror URL whose bytes finished the file.
+    public var url: String
+    public var bytes: Int64
+    /// Lowercase hex SHA-256 of the file.
+    public var sha256: String
+    /// Bytes the journal vouched for when this run started.
+    public var resumedFrom: Int64
+    /// HTTP requests made.
+    public var attempts: Int
+    public var seconds: Double
+    /// Where the file is (the request's destination).
+    public var path: String
+
+    public init(
+        url: String, bytes: Int64, sha256: String, resumedFrom: Int64, attempts: Int, seconds: Double, path: String
+    ) {
+        self.url = url
+        self.bytes = bytes
+        self.sha256 = sha256
+        self.resumedFrom = resumedFrom
+        self.attempts = attempts
+        self.seconds = seconds
+        self.path = path
+    }
+}

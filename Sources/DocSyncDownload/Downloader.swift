@@ -1,0 +1,35 @@
+import DocSyncHTTP
+import DocSyncSupport
+
+/// Fetches one file from its mirrors into the staging directory, resuming after any interruption, and moves it to
+/// the destination only once it is complete and verified. Many downloads may run at once (one per key).
+public struct Downloader: Sendable {
+    public let configuration: DownloadConfiguration
+
+    public init(configuration: DownloadConfiguration) { self.configuration = configuration }
+
+    public func download(
+        _ request: DownloadRequest, progress: (@Sendable (DownloadProgress) -> Void)? = nil
+    ) async throws(DownloadError) -> DownloadResult {
+        guard !request.mirrors.isEmpty else {
+            throw DownloadError(.invalidRequest, reason: "no URL to download from", isTransient: false)
+        }
+        var expected: SHA256.Digest?
+        if let hex = request.expectedSHA256 {
+            guard let digest = SHA256.Digest(hex: hex) else {
+                throw DownloadError(.invalidRequest, reason: "'\(hex)' is not a SHA-256 (64 hex digits)", isTransient: false)
+            }
+            expected = digest
+        }
+        guard configuration.chunkSize > 0, configuration.overlap >= 0 else {
+            throw DownloadError(.invalidRequest, reason: "chunk size and overlap must be positive", isTransient: false)
+        }
+        let key = request.key.isEmpty ? request.mirrors[0] : request.key
+        let staging = try StagingFile(
+            directory: configuration.stagingDirectory, name: StagingName.forKey(key))
+        let session = DownloadSession(
+            configuration: configuration, request: request, key: key, expected: expected, staging: staging,
+            meter: ProgressMeter(callback: progress))
+        return try await session.run()
+    }
+}

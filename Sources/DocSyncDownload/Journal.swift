@@ -1,0 +1,152 @@
+import DocSyncSupport
+
+/// The durable record of a partial download: what `<key>.part` holds and how to continue it.
+///
+/// Binary layout (little endian): magic `DSJ`, version byte, fields, then the SHA-256 of everything before it,
+/// so a torn or flipped journal is detected and the partial discarded, never adopted.
+struct Journal: Sendable, Equatable {
+    static let version: UInt8 = 1
+    private static let magic: [UInt8] = Array("DSJ".utf8)
+
+    /// A chunk boundary: the SHA-256 state of the whole prefix up to the end of the chunk.
+    struct Checkpoint: Sendable, Equatable {
+        var offset: Int64
+        var state: [UInt8]
+    }
+
+    var key: String
+    /// The URL the recorded representation came from (informational: identity is the key plus L and V).
+    var url: String
+    /// L, when known.
+    var length: Int64?
+    var validator: Validator
+    /// P: bytes durably in the staging file.
+    var committed: Int64
+    var chunkSize: Int64
+    /// The whole-file SHA-256 state at P.
+    var hashState: [UInt8]
+    /// One checkpoint per full chunk below P, in order.
+    var checkpoints: [Checkpoint]
+
+    static func empty(key: String, chunkSize: Int64) -> Journal {
+        Journal(
+            key: key, url: "", length: nil, validator: Validator(), committed: 0, chunkSize: chunkSize,
+            hashState: SHA256().savedState, checkpoints: [])
+    }
+
+    func encoded() -> [UInt8] {
+        var out = ByteWriter()
+        out.bytes(Self.magic)
+        out.byte(Self.version)
+        out.string(key)
+        out.string(url)
+        out.int64(length ?? -1)
+        out.string(validator.etag ?? "")
+        out.byte(validator.etag == nil ? 0 : 1)
+        out.string(validator.lastModified ?? "")
+        out.byte(validator.lastModified == nil ? 0 : 1)
+        out.byte(validator.lastModifiedIsStrong ? 1 : 0)
+        out.int64(committed)
+        out.int64(chunkSize)
+        out.blob(hashState)
+        out.int64(Int64(checkpoints.count))
+        for checkpoint in checkpoints {
+            out.int64(checkpoint.offset)
+            out.blob(checkpoint.state)
+        }
+        out.bytes(SHA256.hash(out.data).bytes)
+        return out.data
+    }
+
+    /// Decodes and checks a journal; nil when it is torn, corrupt, from another version or inconsistent.
+    init?(decoding data: [UInt8]) {
+        guard data.count > 36 else { return nil }
+        let body = Array(data[..<(data.count - 32)])
+        guard SHA256.hash(body).bytes == Array(data[(data.count - 32)...]) else { return nil }
+        var reader = ByteReader(body)
+        guard reader.bytes(3) == Self.magic, reader.byte() == Self.version,
+            let key = reader.string(), let url = reader.string(), let length = reader.int64(),
+            let etag = reader.string(), let hasETag = reader.byte(),
+            let modified = reader.string(), let hasModified = reader.byte(), let strong = reader.byte(),
+            let committed = reader.int64(), let chunkSize = reader.int64(), let hashState = reader.blob(),
+            let count = reader.int64(), count >= 0, count <= 1 << 20
+        else { return nil }
+        var checkpoints: [Checkpoint] = []
+        for _ in 0..<count {
+            guard let offset = reader.int64(), let state = reader.blob() else { return nil }
+            checkpoints.append(Checkpoint(offset: offset, state: state))
+        }
+        guard reader.atEnd else { return nil }
+        self.init(
+            key: key, url: url, length: length < 0 ? nil : length,
+            validator: Validator(
+                etag: hasETag == 1 ? etag : nil, lastModified: hasModified == 1 ? modified : nil,
+                lastModifiedIsStrong: strong == 1),
+            committed: committed, chunkSize: chunkSize, hashState: hashState, checkpoints: checkpoints)
+        guard isConsistent else { return nil }
+    }
+
+    init(
+        key: String, url: String, length: Int64?, validator: Validator, committed: Int64, chunkSize: Int64,
+        hashState: [UInt8], checkpoints: [Checkpoint]
+    ) {
+        self.key = key
+        self.url = url
+        self.length = length
+        self.validator = validator
+        self.committed = committed
+        self.chunkSize = chunkSize
+        self.hashState = hashState
+        self.checkpoints = checkpoints
+    }
+
+    /// Checkpoints fall exactly on chunk boundaries below P; P ≤ L; states have the right size.
+    private var isConsistent: Bool {
+        guard chunkSize > 0, committed >= 0, hashState.count == SHA256.stateSize else { return false }
+        if let length, committed > length { return false }
+        guard Int64(checkpoints.count) == committed / chunkSize else { return false }
+        for (index, checkpoint) in checkpoints.enumerated() {
+            guard checkpoint.offset == Int64(index + 1) * chunkSize, checkpoint.state.count == SHA256.stateSize
+            else { return false }
+        }
+        return true
+    }
+}
+
+private struct ByteWriter {
+    var data: [UInt8] = []
+
+    mutating func byte(_ value: UInt8) { data.append(value) }
+    mutating func bytes(_ value: [UInt8]) { data.append(contentsOf: value) }
+    mutating func int64(_ value: Int64) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
+    mutating func blob(_ value: [UInt8]) {
+        int64(Int64(value.count))
+        bytes(value)
+    }
+    mutating func string(_ value: String) { blob(Array(value.utf8)) }
+}
+
+private struct ByteReader {
+    let data: [UInt8]
+    var position = 0
+
+    init(_ data: [UInt8]) { self.data = data }
+
+    var atEnd: Bool { position == data.count }
+
+    mutating func bytes(_ count: Int) -> [UInt8]? {
+        guard count >= 0, data.count - position >= count else { return nil }
+        defer { position += count }
+        return Array(data[position..<(position + count)])
+    }
+    mutating func byte() -> UInt8? { bytes(1)?.first }
+    mutating func int64() -> Int64? {
+        guard let raw = bytes(8) else { return nil }
+        return raw.reversed().reduce(Int64(0)) { $0 << 8 | Int64($1) }
+    }
+    mutating func blob() -> [UInt8]? {
+        guard let count = int64(), count <= 1 << 20 else { return nil }
+        return bytes(Int(count))
+    }
+    mutating func string() -> String? { blob().map { String(decoding: $0, as: UTF8.self) } }
+}

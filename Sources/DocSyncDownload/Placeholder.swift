@@ -1,1 +1,0 @@
-// PLACEHOLDER: the Download stage lives here.

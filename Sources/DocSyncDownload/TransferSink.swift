@@ -1,0 +1,188 @@
+import DocSyncHTTP
+import DocSyncSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Receives one transfer on libcurl's thread: judges every response head with `ResponsePolicy`, compares the
+/// overlap, writes accepted bytes with `pwrite` at explicit offsets, hashes them once, and commits the journal at
+/// every chunk boundary. Nothing of a refused response reaches the file (C31, J68).
+final class TransferSink: HTTPResponseReceiver {
+    enum Failure: Equatable {
+        /// The re-fetched bytes below P differ from the file: another representation.
+        case overlapMismatch(offset: Int64)
+        /// More body than the response declared.
+        case overlong(limit: Int64)
+        case disk(SystemError)
+        case insufficientSpace(needed: Int64, available: Int64)
+    }
+
+    let staging: StagingFile
+    private let base: ResponsePolicy.Context
+    private let mirrorURL: String
+    private let committedCallback: (@Sendable (Int64) -> Void)?
+    private let meter: ProgressMeter
+    private let commitInterval: Double
+    private var lastCommit = ProgressMeter.now()
+
+    /// The journal as last made durable.
+    private(set) var journal: Journal
+    private(set) var decision: ResponseDecision = .ignore
+    private(set) var finalHead: HTTPResponseHead?
+    private(set) var failure: Failure?
+    /// True when this transfer threw away an earlier partial (a 200 to a range request, or a fresh GET).
+    private(set) var discardedPartial = false
+    /// Bytes written this transfer (the overlap is compared, not written).
+    private(set) var bytesWritten: Int64 = 0
+
+    private var redirected = false
+    private var plan: WritePlan?
+    private var position: Int64 = 0
+    private var written: Int64 = 0
+    private var hasher = SHA256()
+    private var overlapBytes: [UInt8] = []
+
+    init(
+        staging: StagingFile, journal: Journal, context: ResponsePolicy.Context, mirrorURL: String,
+        commitInterval: Double, meter: ProgressMeter, committed: (@Sendable (Int64) -> Void)?
+    ) {
+        self.commitInterval = commitInterval
+        self.staging = staging
+        self.mirrorURL = mirrorURL
+        self.journal = journal
+        self.base = context
+        self.meter = meter
+        self.committedCallback = committed
+    }
+
+    /// The write plan of the accepted response, if any.
+    var acceptedPlan: WritePlan? { plan }
+
+    func head(_ head: HTTPResponseHead) {
+        var context = base
+        context.redirected = redirected
+        decision = ResponsePolicy.decide(head, context)
+        if head.isRedirect { redirected = true }
+        guard !head.isInterim, !(head.isRedirect && decision == .ignore) else { return }
+        finalHead = head
+        if case .write(let accepted) = decision { prepare(accepted) }
+    }
+
+    private func prepare(_ accepted: WritePlan) {
+        plan = accepted
+        do throws(SystemError) {
+            if accepted.truncateFirst {
+                let size = try staging.size()
+                discardedPartial = journal.committed > 0 || size > 0
+                var fresh = Journal.empty(key: journal.key, chunkSize: journal.chunkSize)
+                fresh.url = mirrorURL
+                fresh.length = accepted.total
+                fresh.validator = accepted.validator
+                try staging.truncate(to: 0, journal: fresh)  // C24: durable before P moves
+                journal = fresh
+                committedCallback?(0)
+            }
+            written = journal.committed
+            hasher = SHA256(savedState: journal.hashState) ?? SHA256()
+            position = accepted.from
+            if accepted.overlap > 0 {
+                let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(accepted.overlap), alignment: 16)
+                defer { raw.deallocate() }
+                if try staging.read(into: raw, at: accepted.from) {
+                    overlapBytes = Array(raw)
+                } else {
+                    failure = .overlapMismatch(offset: accepted.from)
+                }
+            }
+            if let total = accepted.total {
+                let needed = total - written
+                let available = try LinuxFS.freeSpace(at: staging.directory).bytes
+                if needed > available { failure = .insufficientSpace(needed: needed, available: available) }
+            }
+        } catch {
+            failure = .disk(error)
+        }
+    }
+
+    func body(_ chunk: UnsafeRawBufferPointer) -> Bool {
+        guard let plan, failure == nil else { return false }
+        meter.received(chunk.count)
+        var data = chunk
+        if position < written {  // the overlap: compare, never write (B18)
+            let count = Int(min(Int64(data.count), written - position))
+            let start = Int(position - plan.from)
+            let same = overlapBytes.withUnsafeBytes { memcmp($0.baseAddress! + start, data.baseAddress!, count) == 0 }
+            guard same else {
+                failure = .overlapMismatch(offset: position)
+                return false
+            }
+            position += Int64(count)
+            data = UnsafeRawBufferPointer(rebasing: data[count...])
+        }
+        var overlong = false
+        if let limit = plan.end ?? plan.total, position + Int64(data.count) > limit {  // E47, D41
+            data = UnsafeRawBufferPointer(rebasing: data[..<Int(max(0, limit - position))])
+            overlong = true
+        }
+        while !data.isEmpty {
+            let boundary = (written / journal.chunkSize + 1) * journal.chunkSize
+            let count = Int(min(Int64(data.count), boundary - written))
+            let piece = UnsafeRawBufferPointer(rebasing: data[..<count])
+            do throws(SystemError) {
+                try staging.write(piece, at: written)
+            } catch {
+                failure = .disk(error)
+                return false
+            }
+            hasher.update(piece)
+            written += Int64(count)
+            position += Int64(count)
+            bytesWritten += Int64(count)
+            data = UnsafeRawBufferPointer(rebasing: data[count...])
+            if written == boundary {
+                guard commit(checkpoint: true) else { return false }
+            }
+        }
+        meter.report(bytes: written, total: plan.total)
+        if written > journal.committed, ProgressMeter.now() - lastCommit >= commitInterval {
+            guard commit(checkpoint: false) else { return false }
+        }
+        if overlong {
+            failure = .overlong(limit: plan.end ?? plan.total ?? 0)
+            return false
+        }
+        return true
+    }
+
+    /// Commits whatever was written since the last commit (E46). Call once the transfer has ended.
+    func finish() {
+        guard written > journal.committed else { return }
+        _ = commit(checkpoint: false)
+    }
+
+    /// Records the length of a body that declared none, once it ended cleanly (E48).
+    func adoptLengthAtEnd() throws(SystemError) {
+        var next = journal
+        next.length = written
+        try staging.commit(next)
+        journal = next
+    }
+
+    private func commit(checkpoint: Bool) -> Bool {
+        var next = journal
+        next.committed = written
+        next.hashState = hasher.savedState
+        if checkpoint { next.checkpoints.append(Journal.Checkpoint(offset: written, state: next.hashState)) }
+        do throws(SystemError) {
+            try staging.commit(next)
+        } catch {
+            if failure == nil { failure = .disk(error) }
+            return false
+        }
+        journal = next
+        lastCommit = ProgressMeter.now()
+        committedCallback?(written)
+        return true
+    }
+}

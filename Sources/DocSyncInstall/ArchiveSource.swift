@@ -1,0 +1,62 @@
+import DocSyncSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Where archive bytes come from. The reader pulls blocks through `read(into:)`; a source that can seek (a complete
+/// file) lets libarchive's zip reader use the central directory. A source fed by a download still in progress can
+/// implement `read` by waiting for more bytes and return `nil` from `seek`.
+public protocol ArchiveSource: AnyObject, Sendable {
+    /// Fills the front of `buffer`; returns the byte count, 0 at the end of the archive.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int
+    /// Moves the read position (`whence` as in lseek); nil when the source cannot seek.
+    func seek(to offset: Int64, whence: Int32) -> Int64?
+    /// The archive's full size when known (used for the expansion-ratio cap and the free-space estimate).
+    var byteCount: Int64? { get }
+    /// A name for error messages.
+    var displayName: String { get }
+}
+
+/// A complete archive file on disk.
+public final class FileArchiveSource: ArchiveSource {
+    public let path: String
+    public let byteCount: Int64?
+    private let fd: Int32
+
+    public init(path: String) throws(SystemError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 { throw SystemError("open", path: path) }
+        var st = stat()
+        if fstat(fd, &st) != 0 {
+            let error = SystemError("fstat", path: path)
+            close(fd)
+            throw error
+        }
+        if (st.st_mode & S_IFMT) != S_IFREG {
+            close(fd)
+            throw SystemError("open", path: path, code: EINVAL)
+        }
+        self.fd = fd
+        self.path = path
+        self.byteCount = Int64(st.st_size)
+        _ = posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL)
+    }
+
+    deinit { close(fd) }
+
+    public var displayName: String { path }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+        while true {
+            let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            if n >= 0 { return n }
+            if errno != EINTR { throw SystemError("read", path: path) }
+        }
+    }
+
+    public func seek(to offset: Int64, whence: Int32) -> Int64? {
+        let position = lseek(fd, off_t(offset), whence)
+        return position < 0 ? nil : Int64(position)
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// `meta.json` at the docset root, in Zeal's format (`name`, `title`, `version`, `revision` as a string, `feed_url`,
+/// `urls`, `extra`). docsync's own record lives in `extra.docsync`, where Zeal ignores it:
+/// `{"identifier", "version", "source_url", "archive_sha256", "archive_size", "unpacked_bytes", "file_count",
+/// "installed_at" (RFC 3339)}`.
+struct DocsetMetadata: Codable, Equatable {
+    var name: String
+    var title: String
+    var version: String?
+    var revision: String?
+    var feedURL: String?
+    var urls: [String]?
+    var extra: Extra?
+
+    struct Extra: Codable, Equatable {
+        var docsync: Record?
+    }
+
+    struct Record: Codable, Equatable {
+        var identifier: String?
+        var version: String?
+        var sourceURL: String?
+        var archiveSHA256: String?
+        var archiveSize: Int64
+        var unpackedBytes: Int64
+        var fileCount: Int
+        var installedAt: String
+
+        enum CodingKeys: String, CodingKey {
+            case identifier, version
+            case sourceURL = "source_url"
+            case archiveSHA256 = "archive_sha256"
+            case archiveSize = "archive_size"
+            case unpackedBytes = "unpacked_bytes"
+            case fileCount = "file_count"
+            case installedAt = "installed_at"
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name, title, version, revision, urls, extra
+        case feedURL = "feed_url"
+    }
+
+    static let fileName = "meta.json"
+
+    init(request: InstallRequest, record: Record) {
+        name = request.name
+        title = request.title ?? request.name
+        version = request.version?.isEmpty == false ? request.version : nil
+        // Zeal writes the revision only when it is > 0.
+        let revision = request.revision?.trimmingCharacters(in: .whitespaces)
+        self.revision = revision.flatMap { $0.isEmpty || $0 == "0" ? nil : $0 }
+        feedURL = request.feedURL
+        urls = request.urls
+        extra = Extra(docsync: record)
+    }
+
+    func encoded() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return Array((try? encoder.encode(self)) ?? Data("{}".utf8)) + [UInt8(ascii: "\n")]
+    }
+
+    static func decode(_ data: Data) -> DocsetMetadata? { try? JSONDecoder().decode(DocsetMetadata.self, from: data) }
+
+    static func timestamp(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
+
+    static func date(_ timestamp: String) -> Date? { ISO8601DateFormatter().date(from: timestamp) }
+}

@@ -1,0 +1,40 @@
+import DocSyncSupport
+
+/// Why an install or removal failed. Whatever the case, the installed version (if any) is unchanged.
+public enum InstallError: Error, Sendable, CustomStringConvertible {
+    /// An entry broke a safety rule.
+    case rejected(entry: String, rule: EntryRule)
+    /// The archive is not a supported format, or is corrupt or truncated.
+    case unreadableArchive(String)
+    /// The unpacked tree is not a docset: these required paths are missing.
+    case notADocset(missing: [String])
+    /// The docset name cannot be a folder name.
+    case invalidName(String, reason: String)
+    /// Not enough free space (bytes or inodes) on the root's file system.
+    case insufficientSpace(what: String, needed: Int64, available: Int64)
+    /// A system call failed.
+    case io(SystemError)
+    /// `remove(name:)` of a docset that is not installed.
+    case notInstalled(String)
+
+    /// True when the archive itself is at fault (CLI exit status 65).
+    public var isArchiveRejection: Bool {
+        switch self {
+        case .rejected, .unreadableArchive, .notADocset: true
+        default: false
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .rejected(let entry, let rule): "archive entry '\(entry)' rejected: \(rule)"
+        case .unreadableArchive(let reason): "unreadable archive: \(reason)"
+        case .notADocset(let missing): "not a docset: missing \(missing.joined(separator: ", "))"
+        case .invalidName(let name, let reason): "invalid docset name '\(name)': \(reason)"
+        case .insufficientSpace(let what, let needed, let available):
+            "not enough free \(what): need about \(needed), \(available) available"
+        case .io(let error): "\(error)"
+        case .notInstalled(let name): "\(name).docset is not installed"
+        }
+    }
+}

@@ -1,0 +1,60 @@
+/// What to install an archive as. `name` is the folder name without `.docset` (`C++` → `C++.docset`).
+public struct InstallRequest: Sendable, Equatable {
+    public var name: String
+    public var title: String?
+    public var version: String?
+    public var revision: String?
+    public var feedURL: String?
+    public var urls: [String]
+    /// The docset's bundle identifier (from an Apple feed's `docset:identifier`).
+    public var identifier: String?
+    /// Where the archive was downloaded from.
+    public var sourceURL: String?
+    /// The archive's SHA-256 when the caller already computed it (lowercase hex); computed here otherwise.
+    public var archiveSHA256: String?
+
+    public init(
+        name: String, title: String? = nil, version: String? = nil, revision: String? = nil, feedURL: String? = nil,
+        urls: [String] = [], identifier: String? = nil, sourceURL: String? = nil, archiveSHA256: String? = nil
+    ) {
+        self.name = name
+        self.title = title
+        self.version = version
+        self.revision = revision
+        self.feedURL = feedURL
+        self.urls = urls
+        self.identifier = identifier
+        self.sourceURL = sourceURL
+        self.archiveSHA256 = archiveSHA256
+    }
+
+    /// Why `name` cannot be a docset folder name, or nil when it can.
+    static func problem(with name: String) -> String? {
+        if name.isEmpty { return "empty" }
+        if name.utf8.count > 200 { return "longer than 200 bytes" }
+        if name.hasPrefix(".") { return "starts with '.'" }
+        if name.contains("/") || name.utf8.contains(0) { return "contains '/' or NUL" }
+        return nil
+    }
+}
+
+/// How an `Installer` behaves.
+public struct InstallConfiguration: Sendable, Equatable {
+    public var limits: InstallLimits
+    /// How long a replaced or removed version stays on disk for readers that resolved it earlier.
+    public var gracePeriod: Duration
+    /// Free-space preflight: unpacked size assumed per archive byte (a tgz of HTML unpacks to ~4–5×).
+    public var assumedExpansion: Int64
+    /// Free-space preflight: inodes assumed per archive byte (one file per this many archive bytes).
+    public var archiveBytesPerFile: Int64
+
+    public init(
+        limits: InstallLimits = InstallLimits(), gracePeriod: Duration = .seconds(600), assumedExpansion: Int64 = 4,
+        archiveBytesPerFile: Int64 = 2048
+    ) {
+        self.limits = limits
+        self.gracePeriod = gracePeriod
+        self.assumedExpansion = assumedExpansion
+        self.archiveBytesPerFile = archiveBytesPerFile
+    }
+}

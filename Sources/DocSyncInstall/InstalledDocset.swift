@@ -1,0 +1,22 @@
+import Foundation
+
+/// An installed docset as a reader should use it. `path` is the resolved folder of one immutable version: it keeps
+/// the same content while the reader uses it, even if a newer version is installed meanwhile (the replaced version
+/// is kept for the installer's grace period).
+public struct InstalledDocset: Sendable, Equatable, Codable {
+    public var name: String
+    public var title: String
+    public var version: String?
+    public var revision: String?
+    public var identifier: String?
+    /// The resolved docset folder (`<root>/.docsync/versions/<NAME>@<id>`, or `<root>/<NAME>.docset` for a docset
+    /// installed by something else).
+    public var path: String
+    /// `path` + `/Contents/Resources/docSet.dsidx`.
+    public var indexPath: String
+    public var installedAt: Date?
+    public var archiveSHA256: String?
+    /// Bytes of file data unpacked (recorded at install time; nil when not installed by docsync).
+    public var sizeOnDisk: Int64?
+    public var fileCount: Int?
+}

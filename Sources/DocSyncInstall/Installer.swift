@@ -1,0 +1,185 @@
+import DocSyncSupport
+import Foundation
+
+/// Installs docset archives into a root folder safely and atomically (see `VersionStore` for the layout and the
+/// crash-safety argument, `EntryPolicy` for what an archive may contain).
+///
+/// All blocking work runs on dedicated threads, never on Swift's cooperative pool. Changes to a root are serialised
+/// by a lock file, also across processes. Deleting replaced versions happens after their grace period, in the
+/// background, after an install has finished — never between a deletion and the next extraction.
+public final class Installer: Sendable {
+    public let root: String
+    public let configuration: InstallConfiguration
+    private let background = DispatchGroup()
+
+    public init(root: String, configuration: InstallConfiguration = InstallConfiguration()) {
+        self.root = root.hasPrefix("/") ? root : FileManager.default.currentDirectoryPath + "/" + root
+        self.configuration = configuration
+    }
+
+    /// Makes the archive `<root>/<request.name>.docset`, all at once. On error nothing visible changes.
+    public func install(archive: String, as request: InstallRequest) async throws(InstallError) -> InstalledDocset {
+        let source: FileArchiveSource
+        do { source = try FileArchiveSource(path: archive) } catch { throw .io(error) }
+        return try await install(source: source, as: request)
+    }
+
+    /// As `install(archive:as:)`, reading from any `ArchiveSource`.
+    public func install(source: any ArchiveSource, as request: InstallRequest) async throws(InstallError)
+        -> InstalledDocset
+    {
+        if let problem = InstallRequest.problem(with: request.name) {
+            throw .invalidName(request.name, reason: problem)
+        }
+        let (installed, garbage) = try await onThread("docsync-install") { () throws(InstallError) in
+            try self.installBlocking(source, request)
+        }
+        if garbage { emptyTrashInBackground() }
+        return installed
+    }
+
+    /// Takes `<root>/<name>.docset` away atomically; its files are deleted after the grace period.
+    public func remove(name: String) async throws(InstallError) {
+        if let problem = InstallRequest.problem(with: name) { throw .invalidName(name, reason: problem) }
+        let garbage = try await onThread("docsync-remove") { () throws(InstallError) in
+            let store = try VersionStore(root: self.root)
+            try store.lock()
+            try store.recover()
+            try store.unpublish(name)
+            return try store.collectExpired(grace: self.configuration.gracePeriod)
+        }
+        if garbage { emptyTrashInBackground() }
+    }
+
+    /// Every `*.docset` in the root, as readers see it now, sorted by name. Takes no lock.
+    public func installedDocsets() throws(InstallError) -> [InstalledDocset] {
+        guard FileManager.default.fileExists(atPath: root) else { return [] }
+        let rootHandle = try DirectoryHandle.open(root)
+        var result: [InstalledDocset] = []
+        for entry in try rootHandle.entries() where entry.name.hasSuffix(".docset") && !entry.name.hasPrefix(".") {
+            let stem = String(entry.name.dropLast(".docset".count))
+            guard let path = resolve(entry.name, in: rootHandle) else { continue }
+            let meta = (try? Data(contentsOf: URL(fileURLWithPath: "\(path)/\(DocsetMetadata.fileName)")))
+                .flatMap(DocsetMetadata.decode)
+            let record = meta?.extra?.docsync
+            result.append(
+                InstalledDocset(
+                    name: meta?.name ?? stem, title: meta?.title ?? stem, version: meta?.version,
+                    revision: meta?.revision, identifier: record?.identifier, path: path,
+                    indexPath: "\(path)/\(DocsetValidator.index)",
+                    installedAt: record.flatMap { DocsetMetadata.date($0.installedAt) },
+                    archiveSHA256: record?.archiveSHA256, sizeOnDisk: record?.unpackedBytes,
+                    fileCount: record?.fileCount))
+        }
+        return result.sorted { $0.name < $1.name }
+    }
+
+    /// Waits until background deletions started so far have finished (a CLI calls this before exiting).
+    public func waitForBackgroundWork() async {
+        await withCheckedContinuation { continuation in
+            background.notify(queue: .global()) { continuation.resume() }
+        }
+    }
+
+    // MARK: Internals
+
+    private func resolve(_ linkName: String, in rootHandle: DirectoryHandle) -> String? {
+        guard let st = try? rootHandle.status(linkName) else { return nil }
+        if st.st_mode & S_IFMT == S_IFDIR { return "\(root)/\(linkName)" }
+        guard st.st_mode & S_IFMT == S_IFLNK, let resolved = realpath("\(root)/\(linkName)", nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    private func installBlocking(_ source: any ArchiveSource, _ request: InstallRequest) throws(InstallError)
+        -> (InstalledDocset, Bool)
+    {
+        let store = try VersionStore(root: root)
+        try store.lock()
+        try store.recover()
+        try checkFreeSpace(for: source.byteCount ?? 0)
+        let (stagingName, staging) = try store.makeStaging()
+        let installed: InstalledDocset
+        do throws(InstallError) {
+            let result = try Extractor.extract(
+                source, into: staging.fd, rootPath: staging.path, limits: configuration.limits)
+            let missing = DocsetValidator.missing(in: staging.fd)
+            if !missing.isEmpty { throw InstallError.notADocset(missing: missing) }
+            var digest = request.archiveSHA256 ?? result.archiveDigest?.description
+            if digest == nil, let file = source as? FileArchiveSource { digest = try Self.hash(file.path) }
+            let now = Date()
+            let record = DocsetMetadata.Record(
+                identifier: request.identifier, version: request.version, sourceURL: request.sourceURL,
+                archiveSHA256: digest, archiveSize: source.byteCount ?? 0, unpackedBytes: result.bytesWritten,
+                fileCount: result.fileCount, installedAt: DocsetMetadata.timestamp(now))
+            let meta = DocsetMetadata(request: request, record: record)
+            try staging.writeFile(DocsetMetadata.fileName, meta.encoded())
+            let version = try store.publish(staging: stagingName, handle: staging, as: request.name)
+            let path = "\(root)/\(VersionStore.stateName)/versions/\(version)"
+            installed = InstalledDocset(
+                name: request.name, title: meta.title, version: meta.version, revision: meta.revision,
+                identifier: request.identifier, path: path, indexPath: "\(path)/\(DocsetValidator.index)",
+                installedAt: DocsetMetadata.date(record.installedAt), archiveSHA256: digest,
+                sizeOnDisk: result.bytesWritten, fileCount: result.fileCount)
+        } catch {
+            store.discardStaging(stagingName)
+            throw error
+        }
+        let garbage = (try? store.collectExpired(grace: configuration.gracePeriod)) ?? false
+        return (installed, garbage)
+    }
+
+    /// A preflight estimate (the archive's unpacked size is unknown until it is read); a disk that fills anyway
+    /// fails the install with `.insufficientSpace` and leaves the installed version as it was.
+    private func checkFreeSpace(for archiveBytes: Int64) throws(InstallError) {
+        let free: (bytes: Int64, inodes: Int64)
+        do { free = try LinuxFS.freeSpace(at: root) } catch { throw .io(error) }
+        let bytes = archiveBytes.multipliedReportingOverflow(by: configuration.assumedExpansion).partialValue
+        if free.bytes < bytes { throw .insufficientSpace(what: "space (bytes)", needed: bytes, available: free.bytes) }
+        let inodes = archiveBytes / max(configuration.archiveBytesPerFile, 1)
+        // File systems without inode accounting (btrfs) report 0.
+        if free.inodes > 0, free.inodes < inodes {
+            throw .insufficientSpace(what: "inodes", needed: inodes, available: free.inodes)
+        }
+    }
+
+    private static func hash(_ path: String) throws(InstallError) -> String {
+        let source: FileArchiveSource
+        do { source = try FileArchiveSource(path: path) } catch { throw .io(error) }
+        var hash = SHA256()
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let n: Int
+            do { n = try source.read(into: buffer) } catch { throw .io(error) }
+            if n == 0 { break }
+            hash.update(UnsafeRawBufferPointer(rebasing: buffer[..<n]))
+        }
+        return hash.finalize().description
+    }
+
+    private func emptyTrashInBackground() {
+        background.enter()
+        let root = self.root
+        let group = background
+        let thread = Thread {
+            VersionStore.emptyTrash(root: root)
+            group.leave()
+        }
+        thread.name = "docsync-trash"
+        thread.start()
+    }
+
+    /// Runs blocking work on a dedicated thread and resumes the caller with its result.
+    private func onThread<T: Sendable>(_ name: String, _ body: @escaping @Sendable () throws(InstallError) -> T)
+        async throws(InstallError) -> T
+    {
+        let result: Result<T, InstallError> = await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: Result(catching: body)) }
+            thread.name = name
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+        return try result.get()
+    }
+}

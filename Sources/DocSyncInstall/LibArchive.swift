@@ -1,0 +1,313 @@
+import CArchive
+import DocSyncSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+// The only file that imports libarchive. libarchive is used to READ (ArchiveReader); ArchiveWriter builds archives
+// for tests and tools. archive_write_disk is never used: it changes the process umask per entry and may chdir.
+
+/// A libarchive failure: the operation and libarchive's own message.
+public struct ArchiveFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}
+
+private let AE_IFMT: UInt32 = 0o170000
+private let AE_IFREG: UInt32 = 0o100000
+private let AE_IFDIR: UInt32 = 0o040000
+private let AE_IFLNK: UInt32 = 0o120000
+private let AE_IFCHR: UInt32 = 0o020000
+private let AE_IFBLK: UInt32 = 0o060000
+private let AE_IFIFO: UInt32 = 0o010000
+private let AE_IFSOCK: UInt32 = 0o140000
+
+private func message(_ archive: OpaquePointer, _ what: String) -> String {
+    if let text = archive_error_string(archive) { return "\(what): \(String(cString: text))" }
+    return what
+}
+
+/// Reads archive entries from an `ArchiveSource`: formats tar (all variants libarchive's tar reader knows), zip and
+/// xar; filters gzip, bzip2, xz and zstd, each through its linked library (an external program is refused).
+/// Detects the format from content. Not thread-safe: one thread uses it at a time.
+final class ArchiveReader {
+    private let archive: OpaquePointer
+    private let context: Unmanaged<ReadContext>
+    private var entry: OpaquePointer?
+
+    /// Owns the block buffer libarchive reads from, and hashes what is read while reads are sequential.
+    final class ReadContext {
+        let source: any ArchiveSource
+        let buffer: UnsafeMutableRawBufferPointer
+        var hash = SHA256()
+        var position: Int64 = 0
+        var sequential = true
+        var error: SystemError?
+
+        init(source: any ArchiveSource) {
+            self.source = source
+            buffer = .allocate(byteCount: 1 << 20, alignment: 64)
+        }
+
+        deinit { buffer.deallocate() }
+    }
+
+    init(source: any ArchiveSource) throws(ArchiveFailure) {
+        guard let archive = archive_read_new() else { throw ArchiveFailure(message: "archive_read_new failed") }
+        self.archive = archive
+        context = Unmanaged.passRetained(ReadContext(source: source))
+        let enable: [(String, (OpaquePointer?) -> Int32)] = [
+            ("gzip", archive_read_support_filter_gzip), ("bzip2", archive_read_support_filter_bzip2),
+            ("xz", archive_read_support_filter_xz), ("zstd", archive_read_support_filter_zstd),
+            ("tar", archive_read_support_format_tar), ("zip", archive_read_support_format_zip),
+            ("xar", archive_read_support_format_xar),
+        ]
+        for (name, call) in enable where call(archive) != ARCHIVE_OK {
+            // ARCHIVE_WARN here means "will run an external program": refused.
+            let failure = ArchiveFailure(message: message(archive, "libarchive cannot read \(name) in-process"))
+            archive_read_free(archive)
+            context.release()
+            throw failure
+        }
+        archive_read_set_callback_data(archive, context.toOpaque())
+        archive_read_set_read_callback(archive) { _, data, out in
+            let context = Unmanaged<ReadContext>.fromOpaque(data!).takeUnretainedValue()
+            do throws(SystemError) {
+                let n = try context.source.read(into: context.buffer)
+                if context.sequential { context.hash.update(UnsafeRawBufferPointer(rebasing: context.buffer[..<n])) }
+                context.position += Int64(n)
+                out?.pointee = UnsafeRawPointer(context.buffer.baseAddress)
+                return n
+            } catch {
+                context.error = error
+                return -1
+            }
+        }
+        if source.seek(to: 0, whence: SEEK_CUR) != nil {
+            archive_read_set_seek_callback(archive) { _, data, offset, whence in
+                let context = Unmanaged<ReadContext>.fromOpaque(data!).takeUnretainedValue()
+                guard let position = context.source.seek(to: offset, whence: whence) else { return -1 }
+                if position != context.position { context.sequential = false }
+                context.position = position
+                return position
+            }
+        }
+        if archive_read_open1(archive) != ARCHIVE_OK {
+            let failure = ArchiveFailure(message: message(archive, "cannot open \(source.displayName)"))
+            archive_read_free(archive)
+            context.release()
+            throw failure
+        }
+    }
+
+    deinit {
+        archive_read_free(archive)
+        context.release()
+    }
+
+    private func failure(_ what: String) -> ArchiveFailure {
+        if let error = context.takeUnretainedValue().error { return ArchiveFailure(message: "\(what): \(error)") }
+        return ArchiveFailure(message: message(archive, what))
+    }
+
+    /// The next entry's metadata, or nil at the end of the archive.
+    func next() throws(ArchiveFailure) -> ArchiveEntryMetadata? {
+        var entry: OpaquePointer?
+        let status = archive_read_next_header(archive, &entry)
+        if status == ARCHIVE_EOF { return nil }
+        guard status == ARCHIVE_OK || status == ARCHIVE_WARN, let entry else {
+            throw failure("unreadable archive entry")
+        }
+        self.entry = entry
+        let path = Self.bytes(archive_entry_pathname_utf8(entry)) ?? Self.bytes(archive_entry_pathname(entry)) ?? []
+        let type = UInt32(archive_entry_filetype(entry)) & AE_IFMT
+        let kind: ArchiveEntryMetadata.Kind
+        if let target = Self.bytes(archive_entry_hardlink_utf8(entry)) ?? Self.bytes(archive_entry_hardlink(entry)) {
+            kind = .hardlink(target: target)
+        } else {
+            switch type {
+            case AE_IFREG: kind = .regular
+            case AE_IFDIR: kind = .directory
+            case AE_IFLNK:
+                let target = Self.bytes(archive_entry_symlink_utf8(entry)) ?? Self.bytes(archive_entry_symlink(entry))
+                kind = .symlink(target: target ?? [])
+            case AE_IFCHR: kind = .characterDevice
+            case AE_IFBLK: kind = .blockDevice
+            case AE_IFIFO: kind = .fifo
+            case AE_IFSOCK: kind = .socket
+            default: kind = .unknown(type)
+            }
+        }
+        let size: Int64? = archive_entry_size_is_set(entry) != 0 ? archive_entry_size(entry) : nil
+        return ArchiveEntryMetadata(
+            path: path, kind: kind, permissions: UInt32(archive_entry_perm(entry)) & 0o7777, size: size)
+    }
+
+    /// Reads the current entry's data (holes of sparse files come back as zeros); 0 at the entry's end.
+    func readData(into buffer: UnsafeMutableRawBufferPointer) throws(ArchiveFailure) -> Int {
+        let n = archive_read_data(archive, buffer.baseAddress, buffer.count)
+        if n < 0 { throw failure("corrupt or truncated data") }
+        return n
+    }
+
+    /// Compressed bytes consumed from the source so far.
+    var bytesConsumed: Int64 { archive_filter_bytes(archive, -1) }
+
+    /// Reads the source to its end and returns the SHA-256 of the whole archive, or nil when libarchive sought
+    /// (the caller hashes the file again).
+    func finishDigest() throws(SystemError) -> SHA256.Digest? {
+        let context = context.takeUnretainedValue()
+        guard context.sequential else { return nil }
+        while true {
+            let n = try context.source.read(into: context.buffer)
+            if n == 0 { break }
+            context.hash.update(UnsafeRawBufferPointer(rebasing: context.buffer[..<n]))
+        }
+        return context.hash.finalize()
+    }
+
+    private static func bytes(_ pointer: UnsafePointer<CChar>?) -> [UInt8]? {
+        guard let pointer else { return nil }
+        return Array(UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)))
+    }
+}
+
+/// Writes archives with libarchive — for tests and tools that need real (including hostile) archives.
+public final class ArchiveWriter {
+    public enum Format: Sendable { case pax, gnutar, ustar, zip, xar }
+    public enum Filter: Sendable { case none, gzip, bzip2, xz, zstd }
+
+    /// One entry to write. Any combination is allowed, so hostile archives can be built on purpose.
+    public struct Entry: Sendable {
+        public enum Kind: Sendable {
+            case file(data: [UInt8])
+            case directory
+            case symlink(target: String)
+            case hardlink(target: String, data: [UInt8] = [])
+            case characterDevice, blockDevice, fifo, socket
+            /// A sparse file declaring `size` bytes with `data` at offset 0.
+            case sparse(size: Int64, data: [UInt8])
+        }
+
+        public var path: String
+        public var kind: Kind
+        public var permissions: UInt32
+        public var xattrs: [(name: String, value: [UInt8])]
+
+        public init(
+            _ path: String, _ kind: Kind, permissions: UInt32? = nil, xattrs: [(name: String, value: [UInt8])] = []
+        ) {
+            self.path = path
+            self.kind = kind
+            if let permissions {
+                self.permissions = permissions
+            } else if case .directory = kind {
+                self.permissions = 0o755
+            } else {
+                self.permissions = 0o644
+            }
+            self.xattrs = xattrs
+        }
+
+        public static func file(_ path: String, _ text: String, permissions: UInt32 = 0o644) -> Entry {
+            Entry(path, .file(data: Array(text.utf8)), permissions: permissions)
+        }
+
+        public static func directory(_ path: String) -> Entry { Entry(path, .directory) }
+    }
+
+    private let archive: OpaquePointer
+    private let path: String
+    private var closed = false
+
+    public init(path: String, format: Format, filter: Filter = .none) throws(ArchiveFailure) {
+        guard let archive = archive_write_new() else { throw ArchiveFailure(message: "archive_write_new failed") }
+        self.archive = archive
+        self.path = path
+        var status: Int32
+        switch format {
+        case .pax: status = archive_write_set_format_pax(archive)
+        case .gnutar: status = archive_write_set_format_gnutar(archive)
+        case .ustar: status = archive_write_set_format_ustar(archive)
+        case .zip: status = archive_write_set_format_zip(archive)
+        case .xar: status = archive_write_set_format_xar(archive)
+        }
+        if status == ARCHIVE_OK {
+            switch filter {
+            case .none: status = ARCHIVE_OK
+            case .gzip: status = archive_write_add_filter_gzip(archive)
+            case .bzip2: status = archive_write_add_filter_bzip2(archive)
+            case .xz: status = archive_write_add_filter_xz(archive)
+            case .zstd: status = archive_write_add_filter_zstd(archive)
+            }
+        }
+        if status == ARCHIVE_OK { status = archive_write_open_filename(archive, path) }
+        if status != ARCHIVE_OK {
+            let failure = ArchiveFailure(message: message(archive, "cannot create \(path)"))
+            archive_write_free(archive)
+            throw failure
+        }
+    }
+
+    deinit {
+        if !closed { archive_write_close(archive) }
+        archive_write_free(archive)
+    }
+
+    public func add(_ item: Entry) throws(ArchiveFailure) {
+        guard let entry = archive_entry_new() else { throw ArchiveFailure(message: "archive_entry_new failed") }
+        defer { archive_entry_free(entry) }
+        archive_entry_set_pathname(entry, item.path)
+        archive_entry_set_perm(entry, mode_t(item.permissions))
+        archive_entry_set_mtime(entry, 1_700_000_000, 0)
+        for xattr in item.xattrs {
+            xattr.value.withUnsafeBytes { archive_entry_xattr_add_entry(entry, xattr.name, $0.baseAddress, $0.count) }
+        }
+        var data: [UInt8] = []
+        switch item.kind {
+        case .file(let bytes):
+            archive_entry_set_filetype(entry, AE_IFREG)
+            archive_entry_set_size(entry, Int64(bytes.count))
+            data = bytes
+        case .directory:
+            archive_entry_set_filetype(entry, AE_IFDIR)
+        case .symlink(let target):
+            archive_entry_set_filetype(entry, AE_IFLNK)
+            archive_entry_set_symlink(entry, target)
+        case .hardlink(let target, let bytes):
+            archive_entry_set_filetype(entry, AE_IFREG)
+            archive_entry_set_hardlink(entry, target)
+            archive_entry_set_size(entry, Int64(bytes.count))
+            data = bytes
+        case .characterDevice:
+            archive_entry_set_filetype(entry, AE_IFCHR)
+            archive_entry_set_rdevmajor(entry, 1)
+            archive_entry_set_rdevminor(entry, 3)
+        case .blockDevice:
+            archive_entry_set_filetype(entry, AE_IFBLK)
+            archive_entry_set_rdevmajor(entry, 7)
+        case .fifo: archive_entry_set_filetype(entry, AE_IFIFO)
+        case .socket: archive_entry_set_filetype(entry, AE_IFSOCK)
+        case .sparse(let size, let bytes):
+            archive_entry_set_filetype(entry, AE_IFREG)
+            archive_entry_set_size(entry, size)
+            archive_entry_sparse_add_entry(entry, 0, Int64(bytes.count))
+            data = bytes
+        }
+        if archive_write_header(archive, entry) < ARCHIVE_WARN {
+            throw ArchiveFailure(message: message(archive, "cannot write header for \(item.path)"))
+        }
+        if !data.isEmpty {
+            let written = data.withUnsafeBytes { archive_write_data(archive, $0.baseAddress, $0.count) }
+            if written < 0 { throw ArchiveFailure(message: message(archive, "cannot write data for \(item.path)")) }
+        }
+    }
+
+    public func close() throws(ArchiveFailure) {
+        closed = true
+        if archive_write_close(archive) != ARCHIVE_OK {
+            throw ArchiveFailure(message: message(archive, "cannot finish \(path)"))
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// PLACEHOLDER: the Install stage lives here.

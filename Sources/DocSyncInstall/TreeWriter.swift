@@ -1,0 +1,182 @@
+import DocSyncSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Creates accepted entries under a staging directory, relative to cached directory descriptors: no path is ever
+/// resolved from the root again, nothing is followed (`O_NOFOLLOW` on every open, directories opened with
+/// `O_DIRECTORY | O_NOFOLLOW`), files are created with `O_EXCL`, and modes are exactly 0644/0755 whatever the umask.
+///
+/// Duplicates: a later regular file replaces an earlier regular file, a later link an earlier link (last wins, as
+/// tar does); a directory repeated is kept; any change of type (file ↔ directory ↔ link) is rejected.
+/// Used by one thread.
+final class TreeWriter {
+    private let rootFD: Int32
+    private let rootPath: String
+    private let fixModes: Bool
+    /// Open descriptors of the directory chain used last, `stack[i]` for `components[0...i]`.
+    private var stack: [(name: [UInt8], fd: Int32)] = []
+    private var openFile: (fd: Int32, entry: PlannedEntry)?
+    private(set) var fileCount = 0
+    private(set) var directoryCount = 0
+    private(set) var bytesWritten: Int64 = 0
+
+    init(rootFD: Int32, rootPath: String) {
+        self.rootFD = rootFD
+        self.rootPath = rootPath
+        fixModes = ProcessUmask.value & 0o755 != 0
+    }
+
+    deinit {
+        if let openFile { close(openFile.fd) }
+        for item in stack { close(item.fd) }
+    }
+
+    func apply(_ item: ExtractionItem) throws(InstallError) {
+        switch item {
+        case .begin(let entry, let data, let complete):
+            switch entry.action {
+            case .directory:
+                _ = try directory(entry.components[...], for: entry)
+                directoryCount += 1
+            case .symlink(let target):
+                try symlink(entry, target: target)
+            case .file(let mode):
+                let fd = try createFile(entry, mode: mode)
+                openFile = (fd, entry)
+                try write(data)
+                if complete { try closeFile() }
+            }
+        case .more(let data, let complete):
+            try write(data)
+            if complete { try closeFile() }
+        }
+    }
+
+    private func fail(_ entry: PlannedEntry, _ rule: EntryRule) -> InstallError {
+        .rejected(entry: entry.archivePath, rule: rule)
+    }
+
+    private func ioError(_ call: String, _ entry: PlannedEntry, code: Int32 = errno) -> InstallError {
+        if code == ENOSPC || code == EDQUOT {
+            return .insufficientSpace(what: "space", needed: bytesWritten, available: 0)
+        }
+        return .io(SystemError(call, path: "\(rootPath)/\(entry.relativePath)", code: code))
+    }
+
+    /// The descriptor of the directory `components`, creating missing directories (0755) on the way.
+    private func directory(_ components: ArraySlice<[UInt8]>, for entry: PlannedEntry) throws(InstallError) -> Int32 {
+        var common = 0
+        while common < stack.count, common < components.count,
+            stack[common].name == components[components.startIndex + common]
+        {
+            common += 1
+        }
+        while stack.count > common { close(stack.removeLast().fd) }
+        var parent = stack.last?.fd ?? rootFD
+        for name in components.dropFirst(common) {
+            let fd = try openDirectory(name, in: parent, for: entry)
+            stack.append((name, fd))
+            parent = fd
+        }
+        return parent
+    }
+
+    private func openDirectory(_ name: [UInt8], in parent: Int32, for entry: PlannedEntry) throws(InstallError) -> Int32
+    {
+        let flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
+        var fd = withCName(name) { openat(parent, $0, flags) }
+        if fd < 0 && errno == ENOENT {
+            if withCName(name, { mkdirat(parent, $0, 0o755) }) != 0 && errno != EEXIST {
+                throw ioError("mkdirat", entry)
+            }
+            fd = withCName(name) { openat(parent, $0, flags) }
+            if fd >= 0 && fixModes { fchmod(fd, 0o755) }
+        }
+        if fd < 0 {
+            if errno == ELOOP || errno == ENOTDIR { throw fail(entry, .writeThroughSymlink) }
+            throw ioError("openat", entry)
+        }
+        return fd
+    }
+
+    private func createFile(_ entry: PlannedEntry, mode: UInt32) throws(InstallError) -> Int32 {
+        let parent = try directory(entry.components.dropLast(), for: entry)
+        let name = entry.components[entry.components.count - 1]
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+        var fd = withCName(name) { openat(parent, $0, flags, mode_t(mode)) }
+        if fd < 0 && errno == EEXIST {
+            try replaceExisting(name, in: parent, ifType: S_IFREG, for: entry)
+            fd = withCName(name) { openat(parent, $0, flags, mode_t(mode)) }
+        }
+        if fd < 0 { throw ioError("openat", entry) }
+        if fixModes && mode_t(mode) & ProcessUmask.value != 0 { fchmod(fd, mode_t(mode)) }
+        fileCount += 1
+        return fd
+    }
+
+    private func symlink(_ entry: PlannedEntry, target: [UInt8]) throws(InstallError) {
+        let parent = try directory(entry.components.dropLast(), for: entry)
+        let name = entry.components[entry.components.count - 1]
+        let create = { withCName(target) { t in withCName(name) { symlinkat(t, parent, $0) } } }
+        if create() != 0 {
+            guard errno == EEXIST else { throw ioError("symlinkat", entry) }
+            try replaceExisting(name, in: parent, ifType: S_IFLNK, for: entry)
+            if create() != 0 { throw ioError("symlinkat", entry) }
+        }
+    }
+
+    /// Last wins for an existing entry of the same type; a different type is a conflicting duplicate.
+    private func replaceExisting(_ name: [UInt8], in parent: Int32, ifType type: mode_t, for entry: PlannedEntry)
+        throws(InstallError)
+    {
+        var st = stat()
+        if withCName(name, { fstatat(parent, $0, &st, AT_SYMLINK_NOFOLLOW) }) != 0 { throw ioError("fstatat", entry) }
+        guard st.st_mode & S_IFMT == type else { throw fail(entry, .conflictingDuplicate) }
+        if withCName(name, { unlinkat(parent, $0, 0) }) != 0 { throw ioError("unlinkat", entry) }
+    }
+
+    private func write(_ data: [UInt8]) throws(InstallError) {
+        guard let (fd, entry) = openFile else { return }
+        var error: Int32 = 0
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    error = errno
+                    return
+                }
+                offset += n
+            }
+        }
+        if error != 0 { throw ioError("write", entry, code: error) }
+        bytesWritten += Int64(data.count)
+    }
+
+    private func closeFile() throws(InstallError) {
+        guard let (fd, entry) = openFile else { return }
+        openFile = nil
+        if close(fd) != 0 { throw ioError("close", entry) }
+    }
+
+    /// Closes every cached descriptor (before the staging directory is synced and renamed).
+    func finish() throws(InstallError) {
+        try closeFile()
+        while let item = stack.popLast() { close(item.fd) }
+    }
+}
+
+/// Calls `body` with `bytes` as a NUL-terminated C string.
+@inline(__always)
+func withCName<R>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> R) -> R {
+    withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { buffer in
+        bytes.withUnsafeBytes { source in
+            UnsafeMutableRawBufferPointer(buffer).copyMemory(from: source)
+        }
+        buffer[bytes.count] = 0
+        return body(buffer.baseAddress!)
+    }
+}

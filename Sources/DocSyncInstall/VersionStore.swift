@@ -1,0 +1,240 @@
+import DocSyncSupport
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The layout of a docset root and the steps that change it.
+///
+/// ```
+/// <root>/NAME.docset -> .docsync/versions/NAME@ID    a relative symlink: what Zeal and other readers open
+/// <root>/.docsync/lock                               flock()ed by whoever changes the root
+/// <root>/.docsync/versions/NAME@ID/                  immutable versions (never end in ".docset")
+/// <root>/.docsync/staging/ID/                        an extraction in progress
+/// <root>/.docsync/retired/NAME@ID                    empty marker: its mtime is when NAME@ID stopped being current
+/// <root>/.docsync/trash/                             being deleted in the background
+/// ```
+/// Everything but the `NAME.docset` links is under one dot-directory on the root's file system, so renames between
+/// them are atomic and Zeal's scan (folders ending in `.docset`, dot-entries skipped) never sees work in progress.
+///
+/// Crash safety. The only step a reader can observe is `rename(.docsync/link-ID, NAME.docset)`, which replaces the
+/// old symlink by the new one atomically (rename(2) guarantees NAME.docset names the old or the new link at every
+/// instant, and after a crash). Before it: the new version is built in staging, made durable (one syncfs of the
+/// file system, fsync of the staging directory), renamed into versions/ and both directories fsynced — so the link
+/// can only ever point at a complete, durable tree. The old version is never modified; it stays where the old link
+/// pointed until the grace period has passed. After the rename the root is fsynced, so the flip itself survives a
+/// power cut. A crash (or SIGKILL) at any point therefore leaves NAME.docset pointing at one complete version, plus
+/// garbage that nothing references: staging folders, an unflipped `link-ID`, or an unreferenced version. The next
+/// run, under the lock, moves staging leftovers to trash, removes stray links, and gives unreferenced versions a
+/// retired marker so they are deleted only after the grace period (a reader may hold one).
+///
+/// A NAME.docset that is a real directory (installed by another tool) is replaced with
+/// `renameat2(RENAME_EXCHANGE)` against the new link — also atomic. Where the file system lacks RENAME_EXCHANGE
+/// (EINVAL: NFS, FUSE), the old directory is first renamed away, then the link renamed in: a reader may find
+/// NAME.docset missing for that instant, but never a mixed or incomplete tree. That happens once per docset: from
+/// then on it is a link.
+final class VersionStore {
+    static let stateName = ".docsync"
+    let rootPath: String
+    let root: DirectoryHandle
+    let state: DirectoryHandle
+    let versions: DirectoryHandle
+    let staging: DirectoryHandle
+    let retired: DirectoryHandle
+    let trash: DirectoryHandle
+    private var lockFD: Int32 = -1
+
+    /// Opens (creating if needed) the root and its state folders.
+    init(root rootPath: String) throws(InstallError) {
+        if mkdir(rootPath, 0o755) != 0 && errno != EEXIST { throw .io(SystemError("mkdir", path: rootPath)) }
+        self.rootPath = rootPath
+        root = try DirectoryHandle.open(rootPath)
+        state = try root.directory(Self.stateName, create: true)
+        versions = try state.directory("versions", create: true)
+        staging = try state.directory("staging", create: true)
+        retired = try state.directory("retired", create: true)
+        trash = try state.directory("trash", create: true)
+    }
+
+    deinit { if lockFD >= 0 { close(lockFD) } }
+
+    /// Takes the root's lock (blocking); released when this store is released. The kernel drops it if we crash.
+    func lock() throws(InstallError) {
+        let fd = openat(state.fd, "lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        if fd < 0 { throw state.error("openat", "lock") }
+        while flock(fd, LOCK_EX) != 0 {
+            if errno != EINTR {
+                let error = state.error("flock", "lock")
+                close(fd)
+                throw error
+            }
+        }
+        lockFD = fd
+    }
+
+    static func linkName(_ name: String) -> String { "\(name).docset" }
+
+    static func newID() -> String {
+        let millis = UInt64(Date().timeIntervalSince1970 * 1000)
+        return "\(String(millis, radix: 36))-\(String(UInt32.random(in: 0...UInt32.max), radix: 36))"
+    }
+
+    /// The version folder NAME.docset currently points at (nil: not a docsync link).
+    func currentVersion(of name: String) -> String? {
+        guard let target = root.linkTarget(Self.linkName(name)) else { return nil }
+        let prefix = "\(Self.stateName)/versions/"
+        guard target.hasPrefix(prefix) else { return nil }
+        let version = String(target.dropFirst(prefix.count))
+        return version.isEmpty || version.contains("/") ? nil : version
+    }
+
+    /// Versions referenced by some `*.docset` link in the root.
+    func referencedVersions() throws(InstallError) -> Set<String> {
+        var result = Set<String>()
+        for entry in try root.entries() where entry.name.hasSuffix(".docset") && !entry.name.hasPrefix(".") {
+            if let version = currentVersion(of: String(entry.name.dropLast(".docset".count))) { result.insert(version) }
+        }
+        return result
+    }
+
+    // MARK: Recovery and garbage
+
+    /// Under the lock: moves crash leftovers out of the way (instant renames) and retires versions nothing uses.
+    func recover() throws(InstallError) {
+        for entry in try staging.entries() {
+            try staging.rename(entry.name, to: trash, as: "staging-\(entry.name)-\(Self.newID())")
+        }
+        for entry in try state.entries() where entry.name.hasPrefix("link-") {
+            if entry.type == DT_DIR {
+                // Crash right after an exchange: the replaced foreign directory, kept for the grace period.
+                try state.rename(entry.name, to: versions, as: "legacy@\(Self.newID())")
+            } else {
+                try state.unlink(entry.name)
+            }
+        }
+        let referenced = try referencedVersions()
+        for entry in try versions.entries() where !referenced.contains(entry.name) {
+            if try retired.status(entry.name) == nil { try retire(entry.name) }
+        }
+    }
+
+    /// Starts the grace period of a version that is no longer current.
+    func retire(_ version: String) throws(InstallError) {
+        try retired.writeFile(version, [])
+    }
+
+    /// Moves versions retired longer than `grace` into the trash. Returns true when the trash has something.
+    func collectExpired(grace: Duration) throws(InstallError) -> Bool {
+        let referenced = try referencedVersions()
+        let now = Date().timeIntervalSince1970
+        let graceSeconds = Double(grace.components.seconds) + Double(grace.components.attoseconds) / 1e18
+        for entry in try retired.entries() {
+            guard let marker = try retired.status(entry.name) else { continue }
+            let exists = try versions.status(entry.name) != nil
+            if referenced.contains(entry.name) || !exists {
+                try retired.unlink(entry.name)
+                continue
+            }
+            let retiredAt = Double(marker.st_mtim.tv_sec) + Double(marker.st_mtim.tv_nsec) / 1e9
+            guard now - retiredAt >= graceSeconds else { continue }
+            try versions.rename(entry.name, to: trash, as: "version-\(entry.name)-\(Self.newID())")
+            try retired.unlink(entry.name)
+        }
+        return try !trash.entries().isEmpty
+    }
+
+    /// Deletes the trash's contents (called on a background thread; uses its own descriptor).
+    static func emptyTrash(root rootPath: String) {
+        let fd = open("\(rootPath)/\(stateName)/trash", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        if fd >= 0 { TreeRemover.emptyDirectory(fd) }
+    }
+
+    // MARK: Install steps
+
+    /// A new empty staging folder (dot-prefixed parent, never ending in ".docset").
+    func makeStaging() throws(InstallError) -> (name: String, handle: DirectoryHandle) {
+        let name = Self.newID()
+        return (name, try staging.directory(name, create: true))
+    }
+
+    /// Moves a failed staging folder to the trash.
+    func discardStaging(_ name: String) {
+        try? staging.rename(name, to: trash, as: "staging-\(name)")
+    }
+
+    /// Makes the staged tree durable and the current version of `name`. Returns the version folder name.
+    func publish(staging name: String, handle: DirectoryHandle, as docsetName: String) throws(InstallError) -> String {
+        do {
+            try LinuxFS.syncFileSystem(handle.fd, path: handle.path)
+        } catch {
+            throw .io(error)
+        }
+        try handle.sync()
+        let version = "\(docsetName)@\(Self.newID())"
+        try staging.rename(name, to: versions, as: version)
+        try versions.sync()
+        try staging.sync()
+
+        let previous = currentVersion(of: docsetName)
+        let link = "link-\(Self.newID())"
+        if symlinkat("\(Self.stateName)/versions/\(version)", state.fd, link) != 0 {
+            throw state.error("symlinkat", link)
+        }
+        try state.sync()
+        let linkName = Self.linkName(docsetName)
+        do {
+            try LinuxFS.rename(from: link, in: state.fd, to: linkName, in: root.fd)
+        } catch  where error.code == EISDIR || error.code == ENOTEMPTY || error.code == EEXIST {
+            try replaceForeignDirectory(linkName, with: link)
+        } catch {
+            try? state.unlink(link)
+            throw .io(error)
+        }
+        try root.sync()
+        try state.sync()
+        if let previous { try retire(previous) }
+        return version
+    }
+
+    /// NAME.docset is a real directory: exchange it with the new link atomically, or (EINVAL) move it away first.
+    private func replaceForeignDirectory(_ linkName: String, with link: String) throws(InstallError) {
+        let legacy = "legacy@\(Self.newID())"
+        do {
+            try LinuxFS.rename(from: link, in: state.fd, to: linkName, in: root.fd, mode: .exchange)
+        } catch  where error.code == EINVAL {
+            try root.rename(linkName, to: versions, as: legacy)
+            try state.rename(link, to: root, as: linkName)
+            try versions.sync()
+            try retire(legacy)
+            return
+        } catch {
+            try? state.unlink(link)
+            throw .io(error)
+        }
+        // The foreign directory now sits at .docsync/link-ID.
+        try state.rename(link, to: versions, as: legacy)
+        try versions.sync()
+        try retire(legacy)
+    }
+
+    /// Takes NAME.docset out of the root atomically; its version is retired, not deleted.
+    func unpublish(_ docsetName: String) throws(InstallError) {
+        let linkName = Self.linkName(docsetName)
+        guard let st = try root.status(linkName) else { throw .notInstalled(docsetName) }
+        if st.st_mode & S_IFMT == S_IFLNK {
+            let previous = currentVersion(of: docsetName)
+            try root.unlink(linkName)
+            try root.sync()
+            if let previous { try retire(previous) }
+        } else if st.st_mode & S_IFMT == S_IFDIR {
+            let legacy = "legacy@\(Self.newID())"
+            try root.rename(linkName, to: versions, as: legacy)
+            try root.sync()
+            try versions.sync()
+            try retire(legacy)
+        } else {
+            throw .notInstalled(docsetName)
+        }
+    }
+}

@@ -1,0 +1,86 @@
+/// One scripted HTTP response of the `FaultServer`: every header and body byte is exactly what the test says.
+public struct FaultResponse: Sendable {
+    public var status: Int
+    public var reason: String
+    /// Header fields, sent verbatim and in order (nothing is added except `Connection: close`).
+    public var headers: [(String, String)]
+    public var body: [UInt8]
+    /// Send the body with `Transfer-Encoding: chunked` framing (the caller adds the header).
+    public var chunked = false
+    /// Close the connection after this many body bytes (a dropped connection).
+    public var closeAfter: Int?
+    /// Stop sending for `stall.seconds` after `stall.after` body bytes, then close.
+    public var stall: (after: Int, seconds: Double)?
+
+    public init(status: Int, reason: String = "", headers: [(String, String)] = [], body: [UInt8] = []) {
+        self.status = status
+        self.reason = reason
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A conforming answer for `content`: a 206 for a satisfiable `Range: bytes=N-`, 416 beyond the end, else 200;
+    /// with `etag` (and `If-Range` honoured against it) when given.
+    public static func serve(
+        _ content: [UInt8], to request: FaultRequest, etag: String? = "\"v1\"", extraHeaders: [(String, String)] = []
+    ) -> FaultResponse {
+        var headers = extraHeaders
+        if let etag { headers.append(("ETag", etag)) }
+        headers.append(("Accept-Ranges", "bytes"))
+        let ifRangeOK = request.header("If-Range").map { $0 == etag } ?? true
+        if let start = request.rangeStart, ifRangeOK {
+            guard start < content.count else {
+                return FaultResponse(status: 416, headers: headers + [("Content-Range", "bytes */\(content.count)")])
+            }
+            let body = Array(content[start...])
+            headers += [
+                ("Content-Range", "bytes \(start)-\(content.count - 1)/\(content.count)"),
+                ("Content-Length", "\(body.count)"),
+            ]
+            return FaultResponse(status: 206, headers: headers, body: body)
+        }
+        return FaultResponse(status: 200, headers: headers + [("Content-Length", "\(content.count)")], body: content)
+    }
+
+    /// A response whose connection drops after `bytes` body bytes.
+    public func closing(after bytes: Int) -> FaultResponse {
+        var copy = self
+        copy.closeAfter = bytes
+        return copy
+    }
+
+    /// This response with header `name` replaced (or removed when `value` is nil).
+    public func replacing(_ name: String, with value: String?) -> FaultResponse {
+        var copy = self
+        copy.headers.removeAll { $0.0.lowercased() == name.lowercased() }
+        if let value { copy.headers.append((name, value)) }
+        return copy
+    }
+}
+
+/// A request as the `FaultServer` received it.
+public struct FaultRequest: Sendable, Equatable {
+    public var method: String
+    public var path: String
+    /// Header lines in arrival order.
+    public var headers: [String]
+
+    public func header(_ name: String) -> String? {
+        let prefix = name.lowercased() + ":"
+        return headers.first { $0.lowercased().hasPrefix(prefix) }.map {
+            String($0.dropFirst(prefix.count)).trimmingCharacters()
+        }
+    }
+
+    /// N of `Range: bytes=N-`, when the request has exactly that form.
+    public var rangeStart: Int? {
+        guard let range = header("Range"), range.hasPrefix("bytes="), range.hasSuffix("-") else { return nil }
+        return Int(range.dropFirst(6).dropLast())
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters() -> String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " || $0 == "\r" }.reversed())
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+/// A real nginx serving a directory on a free 127.0.0.1 port, with its own temporary prefix and configuration.
+/// Stopped by `stop()` or when released.
+public final class Nginx: Sendable {
+    /// One line of the access log.
+    public struct LogEntry: Sendable, Equatable {
+        public var method: String
+        public var uri: String
+        public var status: Int
+        /// `$bytes_sent`: everything sent on the wire for this request, headers included.
+        public var bytesSent: Int64
+        /// `$body_bytes_sent`.
+        public var bodyBytesSent: Int64
+        public var range: String
+    }
+
+    public let port: UInt16
+    public let prefix: TemporaryDirectory
+    private let process: Process
+
+    /// Starts nginx serving `root` at `/`. `limitRate` (bytes/s) slows every response; `locations` adds
+    /// `location` blocks (or any server-level directives) verbatim.
+    public init(root: String, limitRate: Int? = nil, locations: String = "") throws {
+        let prefix = try TemporaryDirectory("docsync-nginx")
+        var lastError: (any Error)?
+        for _ in 0..<5 {
+            let port = try Loopback.freePort()
+            let config = Self.configuration(
+                prefix: prefix.path, root: root, port: port, limitRate: limitRate, locations: locations)
+            try config.write(toFile: prefix.appending("nginx.conf"), atomically: true, encoding: .utf8)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Self.executable)
+            process.arguments = ["-p", prefix.path, "-c", prefix.appending("nginx.conf"), "-e", prefix.appending("error.log")]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let deadline = Date().addingTimeInterval(10)
+            while process.isRunning, !Loopback.isListening(port), Date() < deadline { usleep(20_000) }
+            if process.isRunning, Loopback.isListening(port) {
+                self.port = port
+                self.prefix = prefix
+                self.process = process
+                return
+            }
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+            lastError = TestServerError("nginx did not start: \(Self.read(prefix.appending("error.log")))")
+        }
+        prefix.remove()
+        throw lastError ?? TestServerError("nginx did not start")
+    }
+
+    deinit { stop() }
+
+    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(path.drop { $0 == "/" })" }
+
+    /// Stops nginx and removes its prefix (idempotent).
+    public func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        prefix.remove()
+    }
+
+    /// The access log so far, oldest first.
+    public func accessLog() -> [LogEntry] {
+        Self.read(prefix.appending("access.log")).split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 6, let status = Int(fields[2]), let sent = Int64(fields[3]),
+                let body = Int64(fields[4])
+            else { return nil }
+            return LogEntry(
+                method: fields[0], uri: fields[1], status: status, bytesSent: sent, bodyBytesSent: body,
+                range: fields[5])
+        }
+    }
+
+    private static var executable: String {
+        ["/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx"].first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        } ?? "nginx"
+    }
+
+    private static func read(_ path: String) -> String {
+        (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    }
+
+    private static func configuration(
+        prefix: String, root: String, port: UInt16, limitRate: Int?, locations: String
+    ) -> String {
+        let temp = "\(prefix)/tmp"
+        try? FileManager.default.createDirectory(atPath: temp, withIntermediateDirectories: true)
+        return """
+            daemon off;
+            master_process off;
+            worker_processes 1;
+            pid \(prefix)/nginx.pid;
+            error_log \(prefix)/error.log warn;
+            events { worker_connections 256; }
+            http {
+                log_format counts "$request_method\\t$request_uri\\t$status\\t$bytes_sent\\t$body_bytes_sent\\t$http_range";
+                access_log \(prefix)/access.log counts;
+                client_body_temp_path \(temp);
+                proxy_temp_path \(temp);
+                fastcgi_temp_path \(temp);
+                uwsgi_temp_path \(temp);
+                scgi_temp_path \(temp);
+                default_type application/octet-stream;
+                sendfile on;
+                server {
+                    listen 127.0.0.1:\(port);
+                    root \(root);
+                    \(limitRate.map { "limit_rate \($0);" } ?? "")
+                    \(locations)
+                }
+            }
+            """
+    }
+}
