@@ -97,10 +97,10 @@ public struct SyncEngine: Sendable {
     }
 
     private func refreshFeeds(refresh: Bool, emit: @escaping @Sendable (SyncEvent) -> Void) async -> FeedRound {
-        let fetcher = FeedFetcher(store: FeedCacheStore(stateDirectory: configuration.state), options: httpOptions)
-        let results = await withTaskGroup(of: (Int, Result<FeedFetcher.Result, any Error>).self) { group in
+        let fetcher = FeedRefresher(store: FeedCacheStore(stateDirectory: configuration.state), options: httpOptions)
+        let results = await withTaskGroup(of: (Int, Result<FeedRefresher.Result, any Error>).self) { group in
             var next = 0
-            var results: [(Int, Result<FeedFetcher.Result, any Error>)] = []
+            var results: [(Int, Result<FeedRefresher.Result, any Error>)] = []
             func add() {
                 let index = next
                 let source = configuration.feeds[index]

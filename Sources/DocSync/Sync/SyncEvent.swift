@@ -3,7 +3,7 @@ import Foundation
 /// What a sync reports as it goes: the CLI prints these, `--json` writes one per line, and an indexing backend
 /// reacts to `installed` / `updated` / `removed`.
 public enum SyncEvent: Sendable, Equatable {
-    case feedChecked(feed: String, source: FeedFetcher.Source, docsets: Int)
+    case feedChecked(feed: String, source: FeedRefresher.Source, docsets: Int)
     case feedFailed(feed: String, reason: String)
     case planned(SyncPlan)
     case progress(DocsetProgress)

@@ -4,7 +4,7 @@ import Foundation
 /// Gets a feed's bytes the cheapest way HTTP allows: not at all while the stored copy is fresh (`max-age`,
 /// `Expires`), a conditional GET otherwise (a 304 costs no body bytes), a plain GET when nothing is stored.
 /// Local paths are read directly.
-public struct FeedFetcher: Sendable {
+public struct FeedRefresher: Sendable {
     public enum Source: String, Sendable, Codable {
         /// Read from a local file.
         case local
