@@ -1,3 +1,3 @@
 import DocSyncCLI
 
-await DocSyncCommand.main()
+await DocSyncCommand.runAsync()
