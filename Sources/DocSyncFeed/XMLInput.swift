@@ -29,6 +29,10 @@ final class XMLInput {
     /// counting UTF-8 characters).
     private(set) var endLine = 1
     private(set) var endColumn = 1
+    /// The position just after the last byte that is not whitespace: an error at or after it has nothing but
+    /// whitespace left to parse.
+    private(set) var contentEndLine = 1
+    private(set) var contentEndColumn = 1
 
     /// Opens `path` for reading; throws the errno on failure.
     init(fileAt path: String, limit: Int) throws(XMLInputFailure) {
@@ -83,16 +87,38 @@ final class XMLInput {
     }
 
     private func advancePosition(over bytes: UnsafeRawBufferPointer) {
-        guard let base = bytes.baseAddress else { return }
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        let startColumn = endColumn
         var lineStart = 0
-        while lineStart < bytes.count,
-            let newline = memchr(base + lineStart, 0x0A, bytes.count - lineStart)
-        {
+        while lineStart < bytes.count, let newline = memchr(base + lineStart, 0x0A, bytes.count - lineStart) {
             endLine += 1
             endColumn = 1
             lineStart = base.distance(to: UnsafeRawPointer(newline)) + 1
         }
-        for byte in bytes[lineStart...] where byte & 0xC0 != 0x80 { endColumn += 1 }
+        endColumn += Self.characters(in: UnsafeRawBufferPointer(rebasing: bytes[lineStart...]))
+
+        // Where the content ends: just after the last byte that is not XML whitespace.
+        guard let last = bytes.lastIndex(where: { !Self.isWhitespace($0) }) else { return }
+        let trailing = UnsafeRawBufferPointer(rebasing: bytes[(last + 1)...])
+        let trailingNewlines = trailing.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        contentEndLine = endLine - trailingNewlines
+        if trailingNewlines == 0 {
+            contentEndColumn = endColumn - trailing.count
+        } else if let newline = bytes[..<last].lastIndex(of: 0x0A) {
+            contentEndColumn = 1 + Self.characters(in: UnsafeRawBufferPointer(rebasing: bytes[(newline + 1)...last]))
+        } else {
+            // Every newline of the chunk trails the content, so the content ends on the chunk's first line.
+            contentEndColumn = startColumn + Self.characters(in: UnsafeRawBufferPointer(rebasing: bytes[...last]))
+        }
+    }
+
+    /// UTF-8 characters (bytes that are not continuation bytes).
+    private static func characters(in bytes: UnsafeRawBufferPointer) -> Int {
+        bytes.reduce(0) { $0 + ($1 & 0xC0 != 0x80 ? 1 : 0) }
+    }
+
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     private func fail(_ failure: XMLInputFailure) -> Int {

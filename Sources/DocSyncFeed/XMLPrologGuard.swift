@@ -9,7 +9,7 @@ struct XMLPrologGuard: Sendable, Equatable {
         case undecided
         /// The root element (or something that is not a prolog) began: nothing more to check.
         case passed
-        /// A DOCTYPE starts at this 1-based line and column (columns count bytes).
+        /// A DOCTYPE starts at this 1-based line and column (columns count UTF-8 characters).
         case doctype(line: Int, column: Int)
     }
 
@@ -41,18 +41,19 @@ struct XMLPrologGuard: Sendable, Equatable {
     }
 
     private mutating func step(_ byte: UInt8) {
+        if case .start(let bomBytes) = state, bomBytes < 3, byte == [0xEF, 0xBB, 0xBF][bomBytes] {
+            state = bomBytes == 2 ? .between : .start(bomBytes: bomBytes + 1)
+            return  // a BOM takes no column
+        }
         if byte == UInt8(ascii: "\n") {
             line += 1
             column = 0
-        } else {
-            column += 1
+        } else if byte & 0xC0 != 0x80 {
+            column += 1  // columns count characters, as libxml2's do
         }
         switch state {
         case .start(let bomBytes):
-            let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
-            if bomBytes < 3, byte == bom[bomBytes] {
-                state = bomBytes == 2 ? .between : .start(bomBytes: bomBytes + 1)
-            } else if bomBytes == 0, byte == 0x00 || byte == 0xFE || byte == 0xFF {
+            if bomBytes == 0, byte == 0x00 || byte == 0xFE || byte == 0xFF {
                 verdict = .passed  // UTF-16/32: not ours to read
             } else {
                 state = .between

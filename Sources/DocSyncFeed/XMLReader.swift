@@ -5,8 +5,8 @@ enum XMLReaderError: Error, Sendable, Equatable {
     /// The input refused to hand out more bytes (size cap, DOCTYPE in the prolog, read error).
     case input(XMLInputFailure)
     /// libxml2 reported the document not well-formed. `inputEnded` tells whether the root element had begun,
-    /// every input byte had been handed to libxml2 and the error sits at the very end of the input: the parser ran
-    /// out of document in the middle of it.
+    /// every input byte had been handed to libxml2 and nothing but whitespace follows the error position: the
+    /// parser ran out of document in the middle of it.
     case malformed(code: Int32, message: String, line: Int, column: Int, inputEnded: Bool)
     /// A DOCTYPE node reached the reader (input the prolog guard does not read, such as UTF-16).
     case doctype(line: Int)
@@ -73,8 +73,8 @@ final class XMLReader {
         if let error = firstError {
             throw .malformed(
                 code: error.code, message: error.message, line: error.line, column: error.column,
-                inputEnded: input.isAtEnd && elementSeen && error.line == input.endLine
-                    && error.column >= input.endColumn)
+                inputEnded: input.isAtEnd && elementSeen
+                    && (error.line, error.column) >= (input.contentEndLine, input.contentEndColumn))
         }
         guard status == 1 else {
             if status == 0 { return false }
