@@ -1,7 +1,10 @@
 import ArgumentParser
 
-// PLACEHOLDER: replaced by the stage's real command.
+/// `docsync feed …`: feed discovery.
 struct FeedCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "feed")
-    func run() async throws { throw ValidationError("not built yet") }
+    static let configuration = CommandConfiguration(
+        commandName: "feed",
+        abstract: "Read docset feeds (Atom with Apple's docset extension, or Dash/Zeal XML).",
+        subcommands: [FeedParseCommand.self]
+    )
 }

@@ -1,4 +1,3 @@
 import DocSyncCLI
 
-// `DocSyncCommand.main()` here would pick ParsableCommand's synchronous overload, which refuses async commands.
 await DocSyncCommand.runAsync()

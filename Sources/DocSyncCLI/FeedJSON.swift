@@ -1,0 +1,102 @@
+import DocSync
+
+/// The `feed parse --json` contract: exactly one object, keys in contract order, absent values omitted, dates as
+/// `YYYY-MM-DDTHH:MM:SSZ`, lengths as numbers.
+enum FeedJSON {
+    static func encode(_ document: FeedDocument) -> String {
+        object(document).rendered(indent: "")
+    }
+
+    static func object(_ document: FeedDocument) -> FeedJSONValue {
+        .object([
+            ("format", .string(document.format.rawValue)),
+            ("id", document.id.map(FeedJSONValue.string)),
+            ("title", document.title.map(FeedJSONValue.string)),
+            ("updated", document.updated.map { .string(FeedDate.format($0)) }),
+            ("links", .array(document.links.map(object))),
+            ("entries", .array(document.entries.map(object))),
+        ])
+    }
+
+    static func object(_ entry: FeedEntry) -> FeedJSONValue {
+        .object([
+            ("id", entry.id.map(FeedJSONValue.string)),
+            ("title", entry.title.map(FeedJSONValue.string)),
+            ("updated", entry.updated.map { .string(FeedDate.format($0)) }),
+            ("identifier", entry.identifier.map(FeedJSONValue.string)),
+            ("version", entry.version.map(FeedJSONValue.string)),
+            ("revision", entry.revision.map(FeedJSONValue.string)),
+            ("links", .array(entry.links.map(object))),
+            ("archives", .array(entry.archives.map(object))),
+            ("sha256", entry.sha256.map(FeedJSONValue.string)),
+        ])
+    }
+
+    static func object(_ link: FeedLink) -> FeedJSONValue {
+        .object([
+            ("href", .string(link.href)),
+            ("rel", .string(link.rel)),
+            ("type", link.type.map(FeedJSONValue.string)),
+            ("length", link.length.map(FeedJSONValue.number)),
+            ("title", link.title.map(FeedJSONValue.string)),
+            ("hreflang", link.hreflang.map(FeedJSONValue.string)),
+        ])
+    }
+
+    static func object(_ archive: FeedArchive) -> FeedJSONValue {
+        .object([
+            ("url", .string(archive.url)),
+            ("type", archive.type.map(FeedJSONValue.string)),
+            ("length", archive.length.map(FeedJSONValue.number)),
+        ])
+    }
+}
+
+/// A JSON value whose objects keep their key order (members whose value is nil are left out).
+indirect enum FeedJSONValue: Equatable {
+    case string(String)
+    case number(Int64)
+    case array([FeedJSONValue])
+    case object([(String, FeedJSONValue?)])
+
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.rendered(indent: "") == rhs.rendered(indent: "") }
+
+    /// Pretty-printed with two-space indentation.
+    func rendered(indent: String) -> String {
+        let inner = indent + "  "
+        switch self {
+        case .string(let text): return Self.quoted(text)
+        case .number(let value): return String(value)
+        case .array(let items):
+            guard !items.isEmpty else { return "[]" }
+            return "[\n" + items.map { inner + $0.rendered(indent: inner) }.joined(separator: ",\n") + "\n\(indent)]"
+        case .object(let members):
+            let present = members.compactMap { key, value in value.map { (key, $0) } }
+            guard !present.isEmpty else { return "{}" }
+            return "{\n"
+                + present.map { "\(inner)\(Self.quoted($0)): \($1.rendered(indent: inner))" }.joined(separator: ",\n")
+                + "\n\(indent)}"
+        }
+    }
+
+    /// RFC 8259 string: `"` and `\` escaped, control characters as `\n`, `\t`, … or `\u00XX`.
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "\u{08}": result += "\\b"
+            case "\u{0C}": result += "\\f"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

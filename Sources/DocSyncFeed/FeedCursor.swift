@@ -1,0 +1,49 @@
+import Foundation
+
+/// An `XMLReader` seen by a feed parser: reader failures become `FeedError`s naming the feed.
+struct FeedCursor {
+    let reader: XMLReader
+    /// The feed's URL or path, as errors name it.
+    let feed: String
+
+    func read() throws(FeedError) -> Bool {
+        do throws(XMLReaderError) { return try reader.read() } catch { throw FeedError(error, feed: feed) }
+    }
+
+    /// The current element's character content with whitespace collapsed; nil when empty.
+    func text() throws(FeedError) -> String? {
+        let text: String
+        do throws(XMLReaderError) { text = try reader.readText() } catch { throw FeedError(error, feed: feed) }
+        let collapsed = FeedText.collapsingWhitespace(text)
+        return collapsed.isEmpty ? nil : collapsed
+    }
+
+    /// The current element's text as an RFC 3339 date (nil when empty), or an `invalidDate` error at its line.
+    func date(element: String) throws(FeedError) -> Date? {
+        let line = reader.line
+        guard let text = try text() else { return nil }
+        guard let date = FeedDate.parse(text) else {
+            throw FeedError(feed: feed, line: line, reason: .invalidDate(element: element, value: text))
+        }
+        return date
+    }
+
+    /// The current element's text as a SHA-256 (nil when empty), or an `invalidChecksum` error at its line.
+    func sha256(element: String) throws(FeedError) -> String? {
+        let line = reader.line
+        guard let text = try text() else { return nil }
+        guard let digest = FeedChecksum.normalizedSHA256(text) else {
+            throw FeedError(feed: feed, line: line, reason: .invalidChecksum(element: element, value: text))
+        }
+        return digest
+    }
+
+    func error(_ reason: FeedError.Reason, line: Int? = nil) -> FeedError {
+        FeedError(feed: feed, line: line ?? reader.line, reason: reason)
+    }
+
+    /// True when the current node is an element named `name` in `namespace` (nil: no namespace).
+    func isElement(_ name: String, in namespace: String?) -> Bool {
+        reader.kind == .element && reader.localName == name && reader.namespaceURI == namespace
+    }
+}

@@ -1,0 +1,59 @@
+/// Turns a feed document (Atom + docset extension, or Dash XML) plus its URL into docset entries.
+///
+/// Streaming (libxml2's `xmlTextReader`): memory stays flat however large the feed. Parsing never fetches
+/// anything; `FeedFetcher` does the HTTP part. Every failure is a `FeedError` naming the feed and, where known,
+/// the line and column.
+public enum FeedParser {
+    /// Parses the file at `path`. `documentURL` (the URL the feed was published at) is the base for relative
+    /// references; without it they are resolved against `xml:base` only. Errors name `path`.
+    public static func parse(
+        fileAt path: String, documentURL: String?, limits: FeedLimits = .init()
+    ) throws(FeedError) -> FeedDocument {
+        let input: XMLInput
+        do throws(XMLInputFailure) {
+            input = try XMLInput(fileAt: path, limit: limits.maxBytes)
+        } catch {
+            throw FeedError(.input(error), feed: path)
+        }
+        return try parse(input: input, feed: path, documentURL: documentURL, path: path, limits: limits)
+    }
+
+    /// Parses `bytes`, e.g. a body fetched from `documentURL`. Errors name `documentURL` (or `<memory>`).
+    public static func parse(
+        bytes: [UInt8], documentURL: String?, limits: FeedLimits = .init()
+    ) throws(FeedError) -> FeedDocument {
+        try parse(bytes: bytes, documentURL: documentURL, feed: documentURL ?? "<memory>", limits: limits)
+    }
+
+    /// As `parse(bytes:documentURL:limits:)`, with errors naming `feed`.
+    static func parse(
+        bytes: [UInt8], documentURL: String?, feed: String, limits: FeedLimits
+    ) throws(FeedError) -> FeedDocument {
+        let input = XMLInput(bytes: bytes, limit: limits.maxBytes)
+        return try parse(input: input, feed: feed, documentURL: documentURL, path: nil, limits: limits)
+    }
+
+    private static func parse(
+        input: XMLInput, feed: String, documentURL: String?, path: String?, limits: FeedLimits
+    ) throws(FeedError) -> FeedDocument {
+        guard let reader = XMLReader(input: input, documentURL: documentURL, maxDepth: limits.maxDepth) else {
+            throw FeedError(feed: feed, reason: .notXML(code: -1, message: "libxml2 could not create a reader"))
+        }
+        let cursor = FeedCursor(reader: reader, feed: feed)
+        while try cursor.read() {
+            guard reader.kind == .element else { continue }
+            var document: FeedDocument
+            if cursor.isElement("feed", in: FeedNamespace.atom) {
+                document = try AtomFeedParser(cursor: cursor).parse()
+            } else if cursor.isElement("entry", in: nil) {
+                let name = DashFeedName.name(documentURL: documentURL, path: path)
+                document = try DashFeedParser(cursor: cursor, name: name).parse()
+            } else {
+                throw cursor.error(.unknownRootElement(name: reader.localName, namespace: reader.namespaceURI))
+            }
+            while try cursor.read() {}  // the rest must be well-formed too (comments, PIs, whitespace)
+            return document
+        }
+        throw FeedError(feed: feed, line: 1, column: 1, reason: .notXML(code: 4, message: "Document is empty"))
+    }
+}

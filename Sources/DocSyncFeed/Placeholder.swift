@@ -1,1 +1,0 @@
-// PLACEHOLDER: the Feed stage lives here.

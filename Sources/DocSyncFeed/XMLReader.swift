@@ -1,0 +1,159 @@
+import CLibXML2
+
+/// What an `XMLReader` stopped on.
+enum XMLReaderError: Error, Sendable, Equatable {
+    /// The input refused to hand out more bytes (size cap, DOCTYPE in the prolog, read error).
+    case input(XMLInputFailure)
+    /// libxml2 reported the document not well-formed. `inputEnded` tells whether the root element had begun,
+    /// every input byte had been handed to libxml2 and nothing but whitespace follows the error position: the
+    /// parser ran out of document in the middle of it.
+    case malformed(code: Int32, message: String, line: Int, column: Int, inputEnded: Bool)
+    /// A DOCTYPE node reached the reader (input the prolog guard does not read, such as UTF-16).
+    case doctype(line: Int)
+    /// An element deeper than the depth cap.
+    case tooDeep(limit: Int, line: Int)
+}
+
+/// The only user of libxml2: a streaming `xmlTextReader` over an `XMLInput`, never building a tree.
+///
+/// Parsing options are `XML_PARSE_NONET` (no network), `XML_PARSE_NOCDATA` (CDATA arrives as text) and
+/// `XML_PARSE_BIG_LINES`; never `NOENT`, `DTDLOAD`, `DTDVALID`, `XINCLUDE`, `HUGE` or `RECOVER`. Entities are not
+/// substituted, external subsets and entities are never loaded, and any DOCTYPE is refused.
+final class XMLReader {
+    enum NodeKind: Sendable, Equatable {
+        case element, endElement, text, documentType, other
+    }
+
+    private let reader: OpaquePointer
+    private let input: XMLInput
+    private let maxDepth: Int
+    private var firstError: (code: Int32, message: String, line: Int, column: Int)?
+    private var elementSeen = false
+
+    private static let options: Int32 =
+        Int32(XML_PARSE_NONET.rawValue) | Int32(XML_PARSE_NOCDATA.rawValue) | Int32(XML_PARSE_BIG_LINES.rawValue)
+        | Int32(XML_PARSE_NOERROR.rawValue) | Int32(XML_PARSE_NOWARNING.rawValue)
+
+    /// `documentURL` is the document's base URI (nil: relative references stay relative to `xml:base` only).
+    init?(input: XMLInput, documentURL: String?, maxDepth: Int) {
+        let context = Unmanaged.passUnretained(input).toOpaque()
+        guard
+            let reader = xmlReaderForIO(
+                { context, buffer, length in
+                    guard let context, let buffer, length > 0 else { return -1 }
+                    let input = Unmanaged<XMLInput>.fromOpaque(context).takeUnretainedValue()
+                    return Int32(input.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(length))))
+                }, nil, context, documentURL, nil, Self.options)
+        else { return nil }
+        self.reader = reader
+        self.input = input
+        self.maxDepth = maxDepth
+        xmlTextReaderSetStructuredErrorHandler(
+            reader,
+            { context, error in
+                guard let context, let error else { return }
+                let me = Unmanaged<XMLReader>.fromOpaque(context).takeUnretainedValue()
+                me.record(error.pointee)
+            }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    deinit { xmlFreeTextReader(reader) }
+
+    private func record(_ error: xmlError) {
+        guard firstError == nil, error.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+        var message = error.message.map { String(cString: $0) } ?? "error \(error.code)"
+        while message.last?.isWhitespace == true { message.removeLast() }
+        firstError = (error.code, message, Int(error.line), Int(error.int2))
+    }
+
+    /// Moves to the next node; false at the end of the document.
+    func read() throws(XMLReaderError) -> Bool {
+        let status = xmlTextReaderRead(reader)
+        if let failure = input.failure { throw .input(failure) }
+        if let error = firstError {
+            throw .malformed(
+                code: error.code, message: error.message, line: error.line, column: error.column,
+                inputEnded: input.isAtEnd && elementSeen
+                    && (error.line, error.column) >= (input.contentEndLine, input.contentEndColumn))
+        }
+        guard status == 1 else {
+            if status == 0 { return false }
+            throw .malformed(code: -1, message: "the reader failed", line: line, column: 0, inputEnded: false)
+        }
+        switch kind {
+        case .documentType: throw .doctype(line: line)
+        case .element where depth >= maxDepth: throw .tooDeep(limit: maxDepth, line: line)
+        case .element:
+            elementSeen = true
+            return true
+        default: return true
+        }
+    }
+
+    var kind: NodeKind {
+        switch xmlTextReaderNodeType(reader) {
+        case Int32(XML_READER_TYPE_ELEMENT.rawValue): .element
+        case Int32(XML_READER_TYPE_END_ELEMENT.rawValue): .endElement
+        case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue),
+            Int32(XML_READER_TYPE_WHITESPACE.rawValue), Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue):
+            .text
+        case Int32(XML_READER_TYPE_DOCUMENT_TYPE.rawValue): .documentType
+        default: .other
+        }
+    }
+
+    /// The root element has depth 0.
+    var depth: Int { Int(xmlTextReaderDepth(reader)) }
+
+    var localName: String { Self.string(xmlTextReaderConstLocalName(reader)) ?? "" }
+
+    /// Nil for elements in no namespace.
+    var namespaceURI: String? { Self.string(xmlTextReaderConstNamespaceUri(reader)) }
+
+    /// The text of a text node.
+    var value: String { Self.string(xmlTextReaderConstValue(reader)) ?? "" }
+
+    var isEmptyElement: Bool { xmlTextReaderIsEmptyElement(reader) == 1 }
+
+    /// The line of the current node (the parser's line if the node does not know it).
+    var line: Int {
+        if let node = xmlTextReaderCurrentNode(reader) {
+            let line = xmlGetLineNo(node)
+            if line > 0, line < 65535 { return line }
+        }
+        return Int(xmlTextReaderGetParserLineNumber(reader))
+    }
+
+    /// The value of the current element's attribute `name` in no namespace, or in `namespace`.
+    func attribute(_ name: String, namespace: String? = nil) -> String? {
+        let value =
+            if let namespace {
+                xmlTextReaderGetAttributeNs(reader, name, namespace)
+            } else {
+                xmlTextReaderGetAttribute(reader, name)
+            }
+        return Self.take(value)
+    }
+
+    /// The current node's base URI: the document URL combined with every `xml:base` in scope.
+    var baseURI: String? { Self.take(xmlTextReaderBaseUri(reader)) }
+
+    /// Resolves `reference` against the current base URI (RFC 3986 §5, by `xmlBuildURI`, then `URIReference`).
+    func resolve(_ reference: String) -> String {
+        let base = baseURI
+        if let resolved = Self.take(xmlBuildURI(reference, base)) { return URIReference.removingDotSegments(resolved) }
+        let escaped = URIReference.escapingInvalidCharacters(reference)
+        if let resolved = Self.take(xmlBuildURI(escaped, base)) { return URIReference.removingDotSegments(resolved) }
+        return escaped
+    }
+
+    private static func string(_ pointer: UnsafePointer<xmlChar>?) -> String? {
+        pointer.map { String(cString: $0) }
+    }
+
+    private static func take(_ pointer: UnsafeMutablePointer<xmlChar>?) -> String? {
+        guard let pointer else { return nil }
+        defer { ds_xml_free(pointer) }
+        return String(cString: pointer)
+    }
+}
