@@ -52,7 +52,7 @@ struct PeriodicSync: Service {
     let logger: Logger
 
     func run() async throws {
-        try await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 do {
                     let options = SyncOptions(wait: true)

@@ -6,7 +6,10 @@ public struct DocSyncCommand: AsyncParsableCommand {
         commandName: "docsync",
         abstract: "Keep a folder of documentation sets (docsets) in sync with their publishers' feeds.",
         version: "0.1.0",
-        subcommands: [FeedCommand.self, FetchCommand.self, InstallCommand.self]
+        subcommands: [
+            SyncCommand.self, StatusCommand.self, RemoveCommand.self, DaemonCommand.self, FeedCommand.self,
+            FetchCommand.self, InstallCommand.self,
+        ]
     )
 
     public init() {}

@@ -49,8 +49,7 @@ struct SyncCommand: AsyncParsableCommand {
                 if let reporter {
                     reporter.handle(event, dryRun: options.dryRun)
                 } else {
-                    print(SyncEventJSON.line(event))
-                    fflush(stdout)
+                    printLine(SyncEventJSON.line(event))
                 }
                 if case .summary(let s) = event { summary = s }
             }

@@ -25,9 +25,9 @@ enum SyncEventJSON {
             ]
             if let total = p.total { o["total"] = total }
             return o
-        case .installed(let report): return report(report, event: "installed")
-        case .updated(let report, let from):
-            var o = self.report(report, event: "updated")
+        case .installed(let docset): return report(docset, event: "installed")
+        case .updated(let docset, let from):
+            var o = report(docset, event: "updated")
             o["from"] = from
             return o
         case .unchanged(let name, let version): return ["event": "unchanged", "name": name, "version": version]

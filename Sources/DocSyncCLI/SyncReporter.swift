@@ -126,8 +126,7 @@ final class SyncReporter {
 
     private func say(_ text: String, dim: Bool = false) {
         clearLive()
-        print(dim && color ? "\u{1B}[2m\(text)\u{1B}[0m" : text)
-        fflush(stdout)
+        printLine(dim && color ? "\u{1B}[2m\(text)\u{1B}[0m" : text)
         if live, !order.isEmpty { draw() }
     }
 

@@ -3,7 +3,7 @@ import Foundation
 /// `meta.json` at the docset root, in Zeal's format (`name`, `title`, `version`, `revision` as a string, `feed_url`,
 /// `urls`, `extra`). docsync's own record lives in `extra.docsync`, where Zeal ignores it:
 /// `{"identifier", "version", "source_url", "archive_sha256", "archive_size", "unpacked_bytes", "file_count",
-/// "installed_at" (RFC 3339)}`.
+/// "installed_at" (RFC 3339), "entry_updated" (the feed entry's `updated`, RFC 3339)}`.
 struct DocsetMetadata: Codable, Equatable {
     var name: String
     var title: String
@@ -26,6 +26,7 @@ struct DocsetMetadata: Codable, Equatable {
         var unpackedBytes: Int64
         var fileCount: Int
         var installedAt: String
+        var entryUpdated: String? = nil
 
         enum CodingKeys: String, CodingKey {
             case identifier, version
@@ -35,6 +36,7 @@ struct DocsetMetadata: Codable, Equatable {
             case unpackedBytes = "unpacked_bytes"
             case fileCount = "file_count"
             case installedAt = "installed_at"
+            case entryUpdated = "entry_updated"
         }
     }
 

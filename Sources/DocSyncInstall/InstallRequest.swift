@@ -1,3 +1,5 @@
+import Foundation
+
 /// What to install an archive as. `name` is the folder name without `.docset` (`C++` → `C++.docset`).
 public struct InstallRequest: Sendable, Equatable {
     public var name: String
@@ -12,10 +14,13 @@ public struct InstallRequest: Sendable, Equatable {
     public var sourceURL: String?
     /// The archive's SHA-256 when the caller already computed it (lowercase hex); computed here otherwise.
     public var archiveSHA256: String?
+    /// The feed entry's `updated` date, recorded so a republished entry of the same version is recognised as new.
+    public var updated: Date?
 
     public init(
         name: String, title: String? = nil, version: String? = nil, revision: String? = nil, feedURL: String? = nil,
-        urls: [String] = [], identifier: String? = nil, sourceURL: String? = nil, archiveSHA256: String? = nil
+        urls: [String] = [], identifier: String? = nil, sourceURL: String? = nil, archiveSHA256: String? = nil,
+        updated: Date? = nil
     ) {
         self.name = name
         self.title = title
@@ -26,6 +31,7 @@ public struct InstallRequest: Sendable, Equatable {
         self.identifier = identifier
         self.sourceURL = sourceURL
         self.archiveSHA256 = archiveSHA256
+        self.updated = updated
     }
 
     /// Why `name` cannot be a docset folder name, or nil when it can.

@@ -19,4 +19,10 @@ public struct InstalledDocset: Sendable, Equatable, Codable {
     /// Bytes of file data unpacked (recorded at install time; nil when not installed by docsync).
     public var sizeOnDisk: Int64?
     public var fileCount: Int?
+    /// The feed it was installed from (Zeal's `feed_url`).
+    public var feedURL: String? = nil
+    /// The archive URL it was downloaded from.
+    public var sourceURL: String? = nil
+    /// The feed entry's `updated` date at install time (Atom republications of one version compare by it).
+    public var updated: Date? = nil
 }

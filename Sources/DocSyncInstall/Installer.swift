@@ -69,7 +69,8 @@ public final class Installer: Sendable {
                     indexPath: "\(path)/\(DocsetValidator.index)",
                     installedAt: record.flatMap { DocsetMetadata.date($0.installedAt) },
                     archiveSHA256: record?.archiveSHA256, sizeOnDisk: record?.unpackedBytes,
-                    fileCount: record?.fileCount))
+                    fileCount: record?.fileCount, feedURL: meta?.feedURL, sourceURL: record?.sourceURL,
+                    updated: record?.entryUpdated.flatMap(DocsetMetadata.date)))
         }
         return result.sorted { $0.name < $1.name }
     }
@@ -111,7 +112,8 @@ public final class Installer: Sendable {
             let record = DocsetMetadata.Record(
                 identifier: request.identifier, version: request.version, sourceURL: request.sourceURL,
                 archiveSHA256: digest, archiveSize: source.byteCount ?? 0, unpackedBytes: result.bytesWritten,
-                fileCount: result.fileCount, installedAt: DocsetMetadata.timestamp(now))
+                fileCount: result.fileCount, installedAt: DocsetMetadata.timestamp(now),
+                entryUpdated: request.updated.map(DocsetMetadata.timestamp))
             let meta = DocsetMetadata(request: request, record: record)
             try staging.writeFile(DocsetMetadata.fileName, meta.encoded())
             let version = try store.publish(staging: stagingName, handle: staging, as: request.name)
@@ -120,7 +122,8 @@ public final class Installer: Sendable {
                 name: request.name, title: meta.title, version: meta.version, revision: meta.revision,
                 identifier: request.identifier, path: path, indexPath: "\(path)/\(DocsetValidator.index)",
                 installedAt: DocsetMetadata.date(record.installedAt), archiveSHA256: digest,
-                sizeOnDisk: result.bytesWritten, fileCount: result.fileCount)
+                sizeOnDisk: result.bytesWritten, fileCount: result.fileCount, feedURL: request.feedURL,
+                sourceURL: request.sourceURL, updated: request.updated)
         } catch {
             store.discardStaging(stagingName)
             throw error

@@ -65,7 +65,7 @@ public enum CandidateSelector {
         var skipped: [SyncPlan.Action] = []
         for identifier in order {
             var entries = groups[identifier]!
-            let name = DocsetName.safe(source.name ?? title)
+            let name = DocsetName.safe(source.name ?? entries.last?.title ?? identifier)
             if let pin = source.version {
                 entries = entries.filter { version(of: $0) == DocsetVersion(dash: pin) }
                 if entries.isEmpty {

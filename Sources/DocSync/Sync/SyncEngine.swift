@@ -21,6 +21,9 @@ public struct SyncEngine: Sendable {
     /// Docsets in the root, each with the resolved path of its current version (stable while you read it).
     public func installedDocsets() throws -> [InstalledDocset] { try installer.installedDocsets() }
 
+    /// Downloads interrupted earlier, resumed by the next sync.
+    public func partialDownloads() -> [PartialDownload] { PartialDownload.list(in: configuration.staging) }
+
     /// Removes `<root>/<name>.docset` atomically (readers holding the old version keep it for the grace period).
     public func remove(name: String) async throws {
         let lock = try await SyncLock.acquire(stateDirectory: configuration.state, wait: true)

@@ -52,5 +52,7 @@ public struct SyncSummary: Sendable, Equatable, Codable {
     public var feedsFailed = 0
     public var seconds: Double = 0
 
+    public init() {}
+
     public var isSuccess: Bool { failed == 0 && feedsFailed == 0 }
 }
