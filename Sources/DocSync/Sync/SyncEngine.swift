@@ -136,8 +136,11 @@ public struct SyncEngine: Sendable {
                 round.results.append(.init(feed: source.location, ok: true, detail: fetched.source.rawValue))
             } catch {
                 round.failed.insert(source.location)
-                emit(.feedFailed(feed: source.location, reason: "\(error)"))
-                round.results.append(.init(feed: source.location, ok: false, detail: "\(error)"))
+                // Errors name their feed already; the event carries the feed separately.
+                var reason = "\(error)"
+                if reason.hasPrefix("\(source.location): ") { reason.removeFirst(source.location.count + 2) }
+                emit(.feedFailed(feed: source.location, reason: reason))
+                round.results.append(.init(feed: source.location, ok: false, detail: reason))
             }
         }
         return round
