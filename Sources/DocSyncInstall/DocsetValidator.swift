@@ -26,7 +26,7 @@ enum DocsetValidator {
         let parts = path.split(separator: "/").map(String.init)
         var dir = fd
         var opened: [Int32] = []
-        defer { opened.forEach { close($0) } }
+        defer { for fd in opened { close(fd) } }
         for part in parts.dropLast() {
             let next = openat(dir, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             guard next >= 0 else { return false }

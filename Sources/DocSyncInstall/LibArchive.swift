@@ -14,14 +14,17 @@ public struct ArchiveFailure: Error, Sendable, Equatable, CustomStringConvertibl
     public var description: String { message }
 }
 
-private let AE_IFMT: UInt32 = 0o170000
-private let AE_IFREG: UInt32 = 0o100000
-private let AE_IFDIR: UInt32 = 0o040000
-private let AE_IFLNK: UInt32 = 0o120000
-private let AE_IFCHR: UInt32 = 0o020000
-private let AE_IFBLK: UInt32 = 0o060000
-private let AE_IFIFO: UInt32 = 0o010000
-private let AE_IFSOCK: UInt32 = 0o140000
+/// libarchive's AE_IF* file-type values (C macros with casts, not imported).
+private enum EntryType {
+    static let typeMask: UInt32 = 0o170000
+    static let regular: UInt32 = 0o100000
+    static let directory: UInt32 = 0o040000
+    static let symlink: UInt32 = 0o120000
+    static let characterDevice: UInt32 = 0o020000
+    static let blockDevice: UInt32 = 0o060000
+    static let fifo: UInt32 = 0o010000
+    static let socket: UInt32 = 0o140000
+}
 
 private func message(_ archive: OpaquePointer, _ what: String) -> String {
     if let text = archive_error_string(archive) { return "\(what): \(String(cString: text))" }
@@ -121,21 +124,21 @@ final class ArchiveReader {
         }
         self.entry = entry
         let path = Self.bytes(archive_entry_pathname_utf8(entry)) ?? Self.bytes(archive_entry_pathname(entry)) ?? []
-        let type = UInt32(archive_entry_filetype(entry)) & AE_IFMT
+        let type = UInt32(archive_entry_filetype(entry)) & EntryType.typeMask
         let kind: ArchiveEntryMetadata.Kind
         if let target = Self.bytes(archive_entry_hardlink_utf8(entry)) ?? Self.bytes(archive_entry_hardlink(entry)) {
             kind = .hardlink(target: target)
         } else {
             switch type {
-            case AE_IFREG: kind = .regular
-            case AE_IFDIR: kind = .directory
-            case AE_IFLNK:
+            case EntryType.regular: kind = .regular
+            case EntryType.directory: kind = .directory
+            case EntryType.symlink:
                 let target = Self.bytes(archive_entry_symlink_utf8(entry)) ?? Self.bytes(archive_entry_symlink(entry))
                 kind = .symlink(target: target ?? [])
-            case AE_IFCHR: kind = .characterDevice
-            case AE_IFBLK: kind = .blockDevice
-            case AE_IFIFO: kind = .fifo
-            case AE_IFSOCK: kind = .socket
+            case EntryType.characterDevice: kind = .characterDevice
+            case EntryType.blockDevice: kind = .blockDevice
+            case EntryType.fifo: kind = .fifo
+            case EntryType.socket: kind = .socket
             default: kind = .unknown(type)
             }
         }
@@ -267,30 +270,30 @@ public final class ArchiveWriter {
         var data: [UInt8] = []
         switch item.kind {
         case .file(let bytes):
-            archive_entry_set_filetype(entry, AE_IFREG)
+            archive_entry_set_filetype(entry, EntryType.regular)
             archive_entry_set_size(entry, Int64(bytes.count))
             data = bytes
         case .directory:
-            archive_entry_set_filetype(entry, AE_IFDIR)
+            archive_entry_set_filetype(entry, EntryType.directory)
         case .symlink(let target):
-            archive_entry_set_filetype(entry, AE_IFLNK)
+            archive_entry_set_filetype(entry, EntryType.symlink)
             archive_entry_set_symlink(entry, target)
         case .hardlink(let target, let bytes):
-            archive_entry_set_filetype(entry, AE_IFREG)
+            archive_entry_set_filetype(entry, EntryType.regular)
             archive_entry_set_hardlink(entry, target)
             archive_entry_set_size(entry, Int64(bytes.count))
             data = bytes
         case .characterDevice:
-            archive_entry_set_filetype(entry, AE_IFCHR)
+            archive_entry_set_filetype(entry, EntryType.characterDevice)
             archive_entry_set_rdevmajor(entry, 1)
             archive_entry_set_rdevminor(entry, 3)
         case .blockDevice:
-            archive_entry_set_filetype(entry, AE_IFBLK)
+            archive_entry_set_filetype(entry, EntryType.blockDevice)
             archive_entry_set_rdevmajor(entry, 7)
-        case .fifo: archive_entry_set_filetype(entry, AE_IFIFO)
-        case .socket: archive_entry_set_filetype(entry, AE_IFSOCK)
+        case .fifo: archive_entry_set_filetype(entry, EntryType.fifo)
+        case .socket: archive_entry_set_filetype(entry, EntryType.socket)
         case .sparse(let size, let bytes):
-            archive_entry_set_filetype(entry, AE_IFREG)
+            archive_entry_set_filetype(entry, EntryType.regular)
             archive_entry_set_size(entry, size)
             archive_entry_sparse_add_entry(entry, 0, Int64(bytes.count))
             data = bytes

@@ -1,0 +1,64 @@
+import DocSync
+import Foundation
+
+public struct ToolFailure: Error, CustomStringConvertible {
+    public let command: String
+    public let output: String
+    public var description: String { "\(command) failed: \(output)" }
+}
+
+/// Runs a command-line tool and collects its output.
+public enum Tool {
+    public struct Result: Sendable {
+        public let status: Int32
+        public let standardOutput: String
+        public let standardError: String
+    }
+
+    public static func run(_ executable: String, _ arguments: [String]) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, standardOutput: String(decoding: outData, as: UTF8.self),
+            standardError: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// The `docsync` executable built beside the test bundle (`.build/<config>/docsync`).
+    public static var docsyncBinary: String {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+        return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("docsync").path
+    }
+}
+
+/// A manifest of a directory tree: relative path → "dir 755", "file 644 <sha256>" or "link <target>".
+public enum TreeManifest {
+    public static func of(_ root: String, excluding excluded: Set<String> = ["meta.json"]) throws -> [String: String] {
+        var manifest: [String: String] = [:]
+        let fm = FileManager.default
+        guard let walker = fm.enumerator(atPath: root) else { return [:] }
+        while let relative = walker.nextObject() as? String {
+            if excluded.contains(relative) { continue }
+            let path = "\(root)/\(relative)"
+            let attributes = try fm.attributesOfItem(atPath: path)
+            let mode = String((attributes[.posixPermissions] as? Int) ?? 0, radix: 8)
+            switch attributes[.type] as? FileAttributeType {
+            case .typeDirectory: manifest[relative] = "dir \(mode)"
+            case .typeSymbolicLink: manifest[relative] = "link \(try fm.destinationOfSymbolicLink(atPath: path))"
+            case .typeRegular:
+                let data = try Data(contentsOf: URL(fileURLWithPath: path))
+                manifest[relative] = "file \(mode) \(SHA256.hash(data))"
+            default: manifest[relative] = "other"
+            }
+        }
+        return manifest
+    }
+}

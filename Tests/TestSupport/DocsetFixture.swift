@@ -1,0 +1,83 @@
+import DocSync
+import Foundation
+
+/// A small docset described in memory — files with contents and modes under the docset root — that tests pack
+/// into real archives (with libarchive's writer) and compare against what an install produced.
+public struct DocsetFixture: Sendable {
+    /// Path inside the docset → (contents, permission bits as archived).
+    public var files: [String: (data: [UInt8], mode: UInt32)]
+    /// Extra directories (parents of files are implied).
+    public var directories: Set<String>
+
+    /// A Dash-style docset: Info.plist naming `version`, a real SQLite `docSet.dsidx` with `indexRows` rows, and
+    /// `documents` HTML files (one executable) in `Contents/Resources/<documentsFolder>/`.
+    public static func make(
+        version: String, documents: Int = 6, indexRows: Int = 3, documentsFolder: String = "Documents",
+        bytesPerDocument: Int = 600
+    ) throws -> DocsetFixture {
+        var files: [String: (data: [UInt8], mode: UInt32)] = [:]
+        let plist = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>CFBundleIdentifier</key><string>org.example.fixture</string>
+            <key>CFBundleName</key><string>Fixture</string>
+            <key>CFBundleVersion</key><string>\(version)</string>
+            <key>DocSetPlatformFamily</key><string>fixture</string>
+            </dict></plist>
+            """
+        files["Contents/Info.plist"] = (Array(plist.utf8), 0o644)
+        files["Contents/Resources/docSet.dsidx"] = (try SQLiteIndex.make(rows: indexRows), 0o644)
+        for i in 0..<documents {
+            let folder = "Contents/Resources/\(documentsFolder)/\(i % 3 == 0 ? "" : "section\(i % 3)/")"
+            var html = "<html><body><h1>\(version) page \(i)</h1>"
+            while html.utf8.count < bytesPerDocument { html += "<p>Version \(version), paragraph \(html.count).</p>" }
+            files["\(folder)page\(i).html"] = (Array((html + "</body></html>\n").utf8), i == 1 ? 0o755 : 0o644)
+        }
+        return DocsetFixture(files: files, directories: ["Contents/Resources/\(documentsFolder)"])
+    }
+
+    /// Every directory implied by the files, plus the explicit ones, parents first.
+    public var allDirectories: [String] {
+        var result = directories
+        for path in files.keys {
+            var parts = path.split(separator: "/").dropLast()
+            while !parts.isEmpty {
+                result.insert(parts.joined(separator: "/"))
+                parts = parts.dropLast()
+            }
+        }
+        return result.sorted()
+    }
+
+    /// Archive entries: directories, then files, each path prefixed with `prefix` (e.g. "X.docset/").
+    public func entries(prefix: String = "Fixture.docset/") -> [ArchiveWriter.Entry] {
+        var entries: [ArchiveWriter.Entry] = []
+        if !prefix.isEmpty { entries.append(.directory(String(prefix.dropLast()))) }
+        entries += allDirectories.map { .directory(prefix + $0) }
+        entries += files.keys.sorted().map { path in
+            let file = files[path]!
+            return ArchiveWriter.Entry(prefix + path, .file(data: file.data), permissions: file.mode)
+        }
+        return entries
+    }
+
+    /// Writes an archive of this docset, with `before` and `after` entries around it (hostile or odd extras).
+    public func writeArchive(
+        to path: String, format: ArchiveWriter.Format = .pax, filter: ArchiveWriter.Filter = .gzip,
+        prefix: String = "Fixture.docset/", before: [ArchiveWriter.Entry] = [], after: [ArchiveWriter.Entry] = []
+    ) throws {
+        try ArchiveFixture.write(to: path, format: format, filter: filter, before + entries(prefix: prefix) + after)
+    }
+
+    /// What an install must produce: path → "mode sha256" for files and "dir" for directories (meta.json excluded,
+    /// modes normalised to 0644/0755).
+    public var expectedManifest: [String: String] {
+        var manifest: [String: String] = [:]
+        for dir in allDirectories { manifest[dir] = "dir 755" }
+        for (path, file) in files {
+            let mode = file.mode & 0o111 != 0 ? "755" : "644"
+            manifest[path] = "file \(mode) \(SHA256.hash(file.data))"
+        }
+        return manifest
+    }
+}
