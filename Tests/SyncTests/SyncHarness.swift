@@ -1,0 +1,100 @@
+import DocSync
+import Foundation
+import TestSupport
+
+/// A publisher and a user on one machine: a temp folder whose `www/` a real nginx serves (feeds and archives),
+/// and a docsync configuration whose root, staging and state live beside it.
+final class SyncHarness: Sendable {
+    let dir: TemporaryDirectory
+    let nginx: Nginx
+    var www: String { dir.appending("www") }
+    var root: String { dir.appending("root") }
+    var state: String { dir.appending("state") }
+    var configPath: String { dir.appending("docsync.toml") }
+
+    init(limitRate: Int? = nil, locations: String = "") throws {
+        dir = try TemporaryDirectory("sync")
+        try FileManager.default.createDirectory(atPath: dir.appending("www"), withIntermediateDirectories: true)
+        nginx = try Nginx(root: dir.appending("www"), limitRate: limitRate, locations: locations)
+    }
+
+    deinit {
+        nginx.stop()
+        dir.remove()
+    }
+
+    struct AtomEntry {
+        var identifier: String
+        var title: String
+        var version: String
+        var archive: String
+        var updated = "2026-11-01T10:00:00Z"
+        var sha256: String?
+    }
+
+    /// Writes an archive of `fixture` (top folder `<folder>.docset/`) into www and returns its file name and SHA-256.
+    @discardableResult
+    func publishArchive(_ fixture: DocsetFixture, as file: String, folder: String = "Fixture") throws -> String {
+        try fixture.writeArchive(to: "\(www)/\(file)", prefix: "\(folder).docset/")
+        return try SHA256.hash(Data(contentsOf: URL(fileURLWithPath: "\(www)/\(file)"))).description
+    }
+
+    func writeAtomFeed(_ file: String, _ entries: [AtomEntry]) throws {
+        var xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <feed xmlns="http://www.w3.org/2005/Atom" xmlns:docset="http://developer.apple.com/rss/docset_extensions">
+            <id>tag:test,2026:feed</id><title>Test feed</title><updated>2026-11-01T10:00:00Z</updated>
+
+            """
+        for e in entries {
+            xml += """
+                <entry><id>tag:test,2026:\(e.identifier)/\(e.version)</id><title>\(e.title)</title>
+                <updated>\(e.updated)</updated>
+                <link rel="enclosure" href="\(e.archive)"/>
+                <docset:identifier>\(e.identifier)</docset:identifier><docset:version>\(e.version)</docset:version>
+                \(e.sha256.map { "<docset:sha256>\($0)</docset:sha256>" } ?? "")
+                </entry>
+
+                """
+        }
+        xml += "</feed>\n"
+        try xml.write(toFile: "\(www)/\(file)", atomically: true, encoding: .utf8)
+    }
+
+    func writeDashFeed(_ file: String, version: String, mirrors: [String]) throws {
+        let urls = mirrors.map { "<url>\($0)</url>" }.joined()
+        try "<entry><version>\(version)</version>\(urls)</entry>\n"
+            .write(toFile: "\(www)/\(file)", atomically: true, encoding: .utf8)
+    }
+
+    func writeConfig(feeds: [String], extra: String = "") throws {
+        var toml = "root = \"root\"\nstaging = \"staging\"\nstate = \"state\"\n\(extra)\n"
+        for feed in feeds { toml += "\n[[feed]]\nurl = \"\(feed.contains("://") ? feed : nginx.url(feed))\"\n" }
+        try toml.write(toFile: configPath, atomically: true, encoding: .utf8)
+    }
+
+    func configuration() throws -> Configuration { try ConfigurationLoader().load(file: configPath) }
+
+    /// Runs the real `docsync` binary with `--config` appended.
+    func run(_ arguments: [String]) throws -> Tool.Result {
+        try Tool.run(Tool.docsyncBinary, arguments + ["--config", configPath])
+    }
+
+    /// The JSON events a `sync --json` run printed.
+    static func events(_ result: Tool.Result) -> [[String: Any]] {
+        result.standardOutput.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    static func names(_ events: [[String: Any]], _ kind: String) -> [String] {
+        events.filter { $0["event"] as? String == kind }.compactMap { $0["name"] as? String }.sorted()
+    }
+
+    /// The manifest of `<root>/<name>.docset` as a reader sees it through the symlink (nil when absent).
+    func installedManifest(_ name: String) -> [String: String]? {
+        let path = "\(root)/\(name).docset"
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        return try? TreeManifest.of(URL(fileURLWithPath: path).resolvingSymlinksInPath().path)
+    }
+}
