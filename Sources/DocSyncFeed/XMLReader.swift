@@ -34,8 +34,15 @@ final class XMLReader {
         Int32(XML_PARSE_NONET.rawValue) | Int32(XML_PARSE_NOCDATA.rawValue) | Int32(XML_PARSE_BIG_LINES.rawValue)
         | Int32(XML_PARSE_NOERROR.rawValue) | Int32(XML_PARSE_NOWARNING.rawValue)
 
+    /// libxml2 2.9 wants `xmlInitParser` once before threads parse concurrently; a static `let` runs it once.
+    private static let libraryInitialized: Bool = {
+        xmlInitParser()
+        return true
+    }()
+
     /// `documentURL` is the document's base URI (nil: relative references stay relative to `xml:base` only).
     init?(input: XMLInput, documentURL: String?, maxDepth: Int) {
+        precondition(Self.libraryInitialized)
         let context = Unmanaged.passUnretained(input).toOpaque()
         guard
             let reader = xmlReaderForIO(

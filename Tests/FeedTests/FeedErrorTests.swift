@@ -128,6 +128,9 @@ struct FeedErrorTests {
         #expect(error.description == "Feeds/x.atom:3:7: the document ends too early (truncated)")
         let noPosition = FeedError(feed: "https://h/x.xml", reason: .httpStatus(404))
         #expect(noPosition.description == "https://h/x.xml: fetch failed: HTTP status 404")
+        let long = FeedError(
+            feed: "f", line: 1, reason: .invalidDate(element: "updated", value: String(repeating: "9", count: 1000)))
+        #expect(long.description == "f:1: <updated> is not an RFC 3339 date: \"\(String(repeating: "9", count: 80))…\"")
     }
 
     @Test func keepsGoingAfterAFailedFeed() throws {
