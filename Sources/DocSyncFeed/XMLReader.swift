@@ -29,6 +29,8 @@ final class XMLReader {
     private let maxDepth: Int
     private var firstError: (code: Int32, message: String, line: Int, column: Int)?
     private var elementSeen = false
+    /// The thread's own structured error handler, restored in `deinit`.
+    private let savedThreadHandler: (handler: xmlStructuredErrorFunc?, context: UnsafeMutableRawPointer?)
 
     private static let options: Int32 =
         Int32(XML_PARSE_NONET.rawValue) | Int32(XML_PARSE_NOCDATA.rawValue) | Int32(XML_PARSE_BIG_LINES.rawValue)
@@ -55,21 +57,30 @@ final class XMLReader {
         self.reader = reader
         self.input = input
         self.maxDepth = maxDepth
-        xmlTextReaderSetStructuredErrorHandler(
-            reader,
-            { context, error in
-                guard let context, let error else { return }
-                let me = Unmanaged<XMLReader>.fromOpaque(context).takeUnretainedValue()
-                me.record(error.pointee)
-            }, Unmanaged.passUnretained(self).toOpaque())
+        self.savedThreadHandler = (__xmlStructuredError().pointee, __xmlStructuredErrorContext().pointee)
+        let recorder: xmlStructuredErrorFunc = { context, error in
+            guard let context, let error else { return }
+            Unmanaged<XMLReader>.fromOpaque(context).takeUnretainedValue().record(error.pointee)
+        }
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        xmlTextReaderSetStructuredErrorHandler(reader, recorder, me)
+        // Encoding and I/O errors are raised without the parser context and would go to libxml2's generic
+        // handler, which prints to stderr: the thread's structured handler takes them instead. A reader lives
+        // within one synchronous parse, so it is created and freed on the same thread.
+        xmlSetStructuredErrorFunc(me, recorder)
     }
 
-    deinit { xmlFreeTextReader(reader) }
+    deinit {
+        xmlFreeTextReader(reader)
+        __xmlStructuredError().pointee = savedThreadHandler.handler
+        __xmlStructuredErrorContext().pointee = savedThreadHandler.context
+    }
 
     private func record(_ error: xmlError) {
         guard firstError == nil, error.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
         var message = error.message.map { String(cString: $0) } ?? "error \(error.code)"
         while message.last?.isWhitespace == true { message.removeLast() }
+        // Errors raised outside the parser (encoding, I/O) carry no position: line 0, reported as unknown.
         firstError = (error.code, message, Int(error.line), Int(error.int2))
     }
 

@@ -78,6 +78,22 @@ struct FeedCommandLineTests {
         }
     }
 
+    /// libxml2 raises encoding errors outside the parser, through a handler that would print to stderr.
+    @Test func printsOnlyItsOwnMessageForAnUndecodableFeed() throws {
+        let directory = try TemporaryDirectoryForFeeds()
+        defer { directory.remove() }
+        let path = directory.write(
+            "sjis.atom",
+            bytes: Array("<?xml version=\"1.0\" encoding=\"Shift_JIS\"?>\n<feed><title>".utf8) + [0xFF, 0xFF]
+                + Array("</title></feed>".utf8))
+        let result = try FeedCommandLine.run(["feed", "parse", path])
+        #expect(result.status == 65)
+        #expect(
+            result.stderr
+                == "docsync: \(path): not well-formed XML: input conversion failed due to input error, "
+                + "bytes 0xFF 0xFF 0x3C 0x2F (libxml2 error 6003)\n")
+    }
+
     @Test func neverPrintsAFileNamedByAnEntity() throws {
         let directory = try TemporaryDirectoryForFeeds()
         defer { directory.remove() }
