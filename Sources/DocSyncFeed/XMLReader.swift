@@ -75,12 +75,14 @@ final class XMLReader {
 
     /// Keeps the first error-level report of libxml2. It is both the reader's handler and, while the reader
     /// lives, the thread's structured handler: encoding and I/O errors are raised without the parser context and
-    /// would otherwise go to libxml2's generic handler, which prints to stderr. A reader lives within one
-    /// synchronous parse, so it is installed and uninstalled on the same thread.
+    /// would otherwise go to libxml2's generic handler, which prints to stderr (the few lines printed straight to
+    /// the generic handler are discarded meanwhile). A reader lives within one synchronous parse, so it is
+    /// installed and uninstalled on the same thread.
     private final class ErrorLog {
         /// Errors raised outside the parser (encoding, I/O) carry no position: line 0, reported as unknown.
         var first: (code: Int32, message: String, line: Int, column: Int)?
         private var saved: (handler: xmlStructuredErrorFunc?, context: UnsafeMutableRawPointer?)?
+        private var savedGeneric: ds_xml_generic_error_state?
 
         static let handler: xmlStructuredErrorFunc = { context, error in
             guard let context, let error else { return }
@@ -90,6 +92,7 @@ final class XMLReader {
         func install() {
             saved = (__xmlStructuredError().pointee, __xmlStructuredErrorContext().pointee)
             xmlSetStructuredErrorFunc(Unmanaged.passUnretained(self).toOpaque(), Self.handler)
+            savedGeneric = ds_xml_discard_generic_errors()
         }
 
         func uninstall() {
@@ -97,6 +100,8 @@ final class XMLReader {
             __xmlStructuredError().pointee = saved.handler
             __xmlStructuredErrorContext().pointee = saved.context
             self.saved = nil
+            if let savedGeneric { ds_xml_restore_generic_errors(savedGeneric) }
+            savedGeneric = nil
         }
 
         private func record(_ error: xmlError) {
