@@ -11,7 +11,7 @@ extension FeedError {
         case .tooDeep(let limit, let line): self.init(feed: feed, line: line, reason: .tooDeep(limit: limit))
         case .malformed(let code, let message, let line, let column, let inputEnded):
             self.init(
-                feed: feed, line: line, column: column,
+                feed: feed, line: line > 0 ? line : nil, column: line > 0 && column > 0 ? column : nil,
                 reason: Self.reason(code: code, message: message, inputEnded: inputEnded))
         }
     }

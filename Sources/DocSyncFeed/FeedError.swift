@@ -60,11 +60,18 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
             "unknown root element <\(name)>\(namespace.map { " in namespace \($0)" } ?? ""): "
                 + "expected an Atom <feed> or a Dash <entry>"
         case .missingRequiredElement(let name): "required element <\(name)> is missing"
-        case .invalidDate(let element, let value): "<\(element)> is not an RFC 3339 date: \"\(value)\""
-        case .invalidChecksum(let element, let value): "<\(element)> is not a SHA-256 (64 hex digits): \"\(value)\""
+        case .invalidDate(let element, let value):
+            "<\(element)> is not an RFC 3339 date: \"\(Self.abbreviated(value))\""
+        case .invalidChecksum(let element, let value):
+            "<\(element)> is not a SHA-256 (64 hex digits): \"\(Self.abbreviated(value))\""
         case .unreadable(let errno, let message): "cannot read the file: \(message) (errno \(errno))"
         case .transport(let message): "fetch failed: \(message)"
         case .httpStatus(let status): "fetch failed: HTTP status \(status)"
         }
+    }
+
+    /// A hostile feed's value can be megabytes long: messages quote at most 80 characters of it.
+    static func abbreviated(_ value: String) -> String {
+        value.count <= 80 ? value : value.prefix(80) + "…"
     }
 }

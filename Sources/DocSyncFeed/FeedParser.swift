@@ -36,8 +36,11 @@ public enum FeedParser {
     private static func parse(
         input: XMLInput, feed: String, documentURL: String?, path: String?, limits: FeedLimits
     ) throws(FeedError) -> FeedDocument {
-        guard let reader = XMLReader(input: input, documentURL: documentURL, maxDepth: limits.maxDepth) else {
-            throw FeedError(feed: feed, reason: .notXML(code: -1, message: "libxml2 could not create a reader"))
+        let reader: XMLReader
+        do throws(XMLReaderError) {
+            reader = try XMLReader(input: input, documentURL: documentURL, maxDepth: limits.maxDepth)
+        } catch {
+            throw FeedError(error, feed: feed)
         }
         let cursor = FeedCursor(reader: reader, feed: feed)
         while try cursor.read() {

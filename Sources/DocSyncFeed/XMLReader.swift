@@ -16,9 +16,11 @@ enum XMLReaderError: Error, Sendable, Equatable {
 
 /// The only user of libxml2: a streaming `xmlTextReader` over an `XMLInput`, never building a tree.
 ///
-/// Parsing options are `XML_PARSE_NONET` (no network), `XML_PARSE_NOCDATA` (CDATA arrives as text) and
-/// `XML_PARSE_BIG_LINES`; never `NOENT`, `DTDLOAD`, `DTDVALID`, `XINCLUDE`, `HUGE` or `RECOVER`. Entities are not
-/// substituted, external subsets and entities are never loaded, and any DOCTYPE is refused.
+/// Parsing options are `XML_PARSE_NONET` (no network), `XML_PARSE_NOCDATA` (CDATA arrives as text),
+/// `XML_PARSE_BIG_LINES` and `NOERROR`/`NOWARNING` (errors come to `record(_:)`, never to stderr); never `NOENT`,
+/// `DTDLOAD`, `DTDVALID`, `XINCLUDE`, `HUGE` or `RECOVER`. Entities are not substituted, external subsets and
+/// entities are never loaded, and any DOCTYPE is refused (`XMLPrologGuard` withholds it from libxml2; a DOCTYPE
+/// node that still arrives is refused here).
 final class XMLReader {
     enum NodeKind: Sendable, Equatable {
         case element, endElement, text, documentType, other
@@ -27,50 +29,94 @@ final class XMLReader {
     private let reader: OpaquePointer
     private let input: XMLInput
     private let maxDepth: Int
-    private var firstError: (code: Int32, message: String, line: Int, column: Int)?
+    private let errors: ErrorLog
     private var elementSeen = false
 
     private static let options: Int32 =
         Int32(XML_PARSE_NONET.rawValue) | Int32(XML_PARSE_NOCDATA.rawValue) | Int32(XML_PARSE_BIG_LINES.rawValue)
         | Int32(XML_PARSE_NOERROR.rawValue) | Int32(XML_PARSE_NOWARNING.rawValue)
 
+    /// libxml2 2.9 wants `xmlInitParser` once before threads parse concurrently; a static `let` runs it once.
+    private static let libraryInitialized: Bool = {
+        xmlInitParser()
+        return true
+    }()
+
     /// `documentURL` is the document's base URI (nil: relative references stay relative to `xml:base` only).
-    init?(input: XMLInput, documentURL: String?, maxDepth: Int) {
-        let context = Unmanaged.passUnretained(input).toOpaque()
+    init(input: XMLInput, documentURL: String?, maxDepth: Int) throws(XMLReaderError) {
+        precondition(Self.libraryInitialized)
+        let errors = ErrorLog()
+        errors.install()  // before the reader exists: creating it already parses the first bytes
         guard
             let reader = xmlReaderForIO(
                 { context, buffer, length in
                     guard let context, let buffer, length > 0 else { return -1 }
                     let input = Unmanaged<XMLInput>.fromOpaque(context).takeUnretainedValue()
                     return Int32(input.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(length))))
-                }, nil, context, documentURL, nil, Self.options)
-        else { return nil }
+                }, nil, Unmanaged.passUnretained(input).toOpaque(), documentURL, nil, Self.options)
+        else {
+            errors.uninstall()
+            if let failure = input.failure { throw .input(failure) }
+            let first = errors.first ?? (code: -1, message: "libxml2 could not create a reader", line: 0, column: 0)
+            throw .malformed(
+                code: first.code, message: first.message, line: first.line, column: first.column, inputEnded: false)
+        }
         self.reader = reader
         self.input = input
         self.maxDepth = maxDepth
-        xmlTextReaderSetStructuredErrorHandler(
-            reader,
-            { context, error in
-                guard let context, let error else { return }
-                let me = Unmanaged<XMLReader>.fromOpaque(context).takeUnretainedValue()
-                me.record(error.pointee)
-            }, Unmanaged.passUnretained(self).toOpaque())
+        self.errors = errors
+        xmlTextReaderSetStructuredErrorHandler(reader, ErrorLog.handler, Unmanaged.passUnretained(errors).toOpaque())
     }
 
-    deinit { xmlFreeTextReader(reader) }
+    deinit {
+        xmlFreeTextReader(reader)
+        errors.uninstall()
+    }
 
-    private func record(_ error: xmlError) {
-        guard firstError == nil, error.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
-        var message = error.message.map { String(cString: $0) } ?? "error \(error.code)"
-        while message.last?.isWhitespace == true { message.removeLast() }
-        firstError = (error.code, message, Int(error.line), Int(error.int2))
+    /// Keeps the first error-level report of libxml2. It is both the reader's handler and, while the reader
+    /// lives, the thread's structured handler: encoding and I/O errors are raised without the parser context and
+    /// would otherwise go to libxml2's generic handler, which prints to stderr (the few lines printed straight to
+    /// the generic handler are discarded meanwhile). A reader lives within one synchronous parse, so it is
+    /// installed and uninstalled on the same thread.
+    private final class ErrorLog {
+        /// Errors raised outside the parser (encoding, I/O) carry no position: line 0, reported as unknown.
+        var first: (code: Int32, message: String, line: Int, column: Int)?
+        private var saved: (handler: xmlStructuredErrorFunc?, context: UnsafeMutableRawPointer?)?
+        private var savedGeneric: ds_xml_generic_error_state?
+
+        static let handler: xmlStructuredErrorFunc = { context, error in
+            guard let context, let error else { return }
+            Unmanaged<ErrorLog>.fromOpaque(context).takeUnretainedValue().record(error.pointee)
+        }
+
+        func install() {
+            saved = (__xmlStructuredError().pointee, __xmlStructuredErrorContext().pointee)
+            xmlSetStructuredErrorFunc(Unmanaged.passUnretained(self).toOpaque(), Self.handler)
+            savedGeneric = ds_xml_discard_generic_errors()
+        }
+
+        func uninstall() {
+            guard let saved else { return }
+            __xmlStructuredError().pointee = saved.handler
+            __xmlStructuredErrorContext().pointee = saved.context
+            self.saved = nil
+            if let savedGeneric { ds_xml_restore_generic_errors(savedGeneric) }
+            savedGeneric = nil
+        }
+
+        private func record(_ error: xmlError) {
+            guard first == nil, error.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+            var message = error.message.map { String(cString: $0) } ?? "error \(error.code)"
+            while message.last?.isWhitespace == true { message.removeLast() }
+            first = (error.code, message, Int(error.line), Int(error.int2))
+        }
     }
 
     /// Moves to the next node; false at the end of the document.
     func read() throws(XMLReaderError) -> Bool {
         let status = xmlTextReaderRead(reader)
         if let failure = input.failure { throw .input(failure) }
-        if let error = firstError {
+        if let error = errors.first {
             throw .malformed(
                 code: error.code, message: error.message, line: error.line, column: error.column,
                 inputEnded: input.isAtEnd && elementSeen

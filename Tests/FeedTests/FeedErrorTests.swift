@@ -83,6 +83,12 @@ struct FeedErrorTests {
             xml: "<entry><version>1</version><url>u</url></entry>\n<entry/>",
             error: error(2, 1, .notXML(code: 5, message: "Extra content at the end of the document"))),
         Row(
+            rule: "bytes that do not decode in the declared encoding (no position: libxml2 has none)",
+            xml: "<?xml version=\"1.0\" encoding=\"Shift_JIS\"?>\n\(FeedXML.atom("<title>\u{FFFF}</title>"))",
+            error: error(
+                nil, nil,
+                .notXML(code: 6003, message: "input conversion failed due to input error, bytes 0xEF 0xBF 0xBF 0x3C"))),
+        Row(
             rule: "deeper than the depth cap",
             xml: nested(70),
             error: error(1, .tooDeep(limit: 64))),
@@ -128,6 +134,9 @@ struct FeedErrorTests {
         #expect(error.description == "Feeds/x.atom:3:7: the document ends too early (truncated)")
         let noPosition = FeedError(feed: "https://h/x.xml", reason: .httpStatus(404))
         #expect(noPosition.description == "https://h/x.xml: fetch failed: HTTP status 404")
+        let long = FeedError(
+            feed: "f", line: 1, reason: .invalidDate(element: "updated", value: String(repeating: "9", count: 1000)))
+        #expect(long.description == "f:1: <updated> is not an RFC 3339 date: \"\(String(repeating: "9", count: 80))…\"")
     }
 
     @Test func keepsGoingAfterAFailedFeed() throws {
