@@ -119,7 +119,17 @@ final class DownloadSession {
         case .write(let accepted):
             rejectsInARow = 0
             if case .failed(let error) = result.ending { return try await transportFailure(error, status: status) }
-            if accepted.total == nil {
+            if accepted.total == nil {  // E48: only a chunked end or a digest can prove such a body complete
+                let chunked = sink.finalHead?.values("Transfer-Encoding").contains {
+                    $0.lowercased().contains("chunked")
+                }
+                guard chunked == true || expected != nil else {
+                    throw DownloadError(
+                        .badResponse, url: url, status: status,
+                        reason: "body without Content-Length or chunked framing: its end cannot be verified "
+                            + "without a SHA-256", isTransient: false)
+                }
+                if chunked != true { spliced = true }  // a cut connection looks like the end: allow one retry
                 do throws(SystemError) { try sink.adoptLengthAtEnd() } catch { throw .disk(error) }
                 journal = sink.journal
             } else if let end = accepted.end, journal.committed < end {
@@ -217,7 +227,7 @@ final class DownloadSession {
     /// Throws the partial away durably and starts over with a plain GET.
     private func restartFromZero(_ reason: String, status: Int? = nil) throws(DownloadError) {
         lastError = DownloadError(.badResponse, url: url, status: status, reason: reason, isTransient: true)
-        if journal.committed > 0 { try countRestart(reason, status: status) }
+        try countRestart(reason, status: status)
         try resetPartial()
         forceFresh = true
     }
