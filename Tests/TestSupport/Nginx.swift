@@ -43,7 +43,7 @@ public final class Nginx: Sendable {
                 self.process = process
                 return
             }
-            if process.isRunning { process.terminate() }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
             lastError = TestServerError("nginx did not start: \(Self.read(prefix.appending("error.log")))")
         }
@@ -58,7 +58,8 @@ public final class Nginx: Sendable {
     /// Stops nginx and removes its prefix (idempotent).
     public func stop() {
         if process.isRunning {
-            process.terminate()
+            // SIGKILL: a single-process nginx started from a test runner may have SIGTERM blocked (inherited mask).
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
         prefix.remove()
