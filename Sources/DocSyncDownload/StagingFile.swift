@@ -37,8 +37,16 @@ final class StagingFile {
         }
     }
 
-    deinit {
+    private var released = false
+
+    deinit { release() }
+
+    /// Closes the partial and releases the lock now (rather than whenever the last reference goes away).
+    func release() {
+        guard !released else { return }
+        released = true
         if fd >= 0 { close(fd) }
+        fd = -1
         close(lockFD)  // releases the flock
     }
 

@@ -25,6 +25,9 @@ final class TransferSink: HTTPResponseReceiver {
     private let meter: ProgressMeter
     private let commitInterval: Double
     private var lastCommit = ProgressMeter.now()
+    private var queue: CommitQueue?
+    /// The last journal handed to the queue (durable once the queue says so).
+    private var latest: Journal
 
     /// The journal as last made durable.
     private(set) var journal: Journal
@@ -49,6 +52,7 @@ final class TransferSink: HTTPResponseReceiver {
     ) {
         self.commitInterval = commitInterval
         self.staging = staging
+        self.latest = journal
         self.mirrorURL = mirrorURL
         self.journal = journal
         self.base = context
@@ -103,6 +107,8 @@ final class TransferSink: HTTPResponseReceiver {
         } catch {
             failure = .disk(error)
         }
+        latest = journal
+        if failure == nil { queue = CommitQueue(staging: staging, durable: journal, callback: committedCallback) }
     }
 
     func body(_ chunk: UnsafeRawBufferPointer) -> Bool {
@@ -141,12 +147,12 @@ final class TransferSink: HTTPResponseReceiver {
             bytesWritten += Int64(count)
             data = UnsafeRawBufferPointer(rebasing: data[count...])
             if written == boundary {
-                guard commit(checkpoint: true) else { return false }
+                guard commit(checkpoint: true, wait: true) else { return false }
             }
         }
         meter.report(bytes: written, total: plan.total)
-        if written > journal.committed, ProgressMeter.now() - lastCommit >= commitInterval {
-            guard commit(checkpoint: false) else { return false }
+        if written > latest.committed, ProgressMeter.now() - lastCommit >= commitInterval {
+            guard commit(checkpoint: false, wait: false) else { return false }
         }
         if overlong {
             failure = .overlong(limit: plan.end ?? plan.total ?? 0)
@@ -155,10 +161,15 @@ final class TransferSink: HTTPResponseReceiver {
         return true
     }
 
-    /// Commits whatever was written since the last commit (E46). Call once the transfer has ended.
+    /// Commits whatever was written since the last commit (E46) and waits until it is durable. Call once the
+    /// transfer has ended.
     func finish() {
-        guard written > journal.committed else { return }
-        _ = commit(checkpoint: false)
+        guard let queue else { return }
+        if written > latest.committed { _ = commit(checkpoint: false, wait: true) }
+        let (durable, error) = queue.close()
+        journal = durable
+        if let error, failure == nil { failure = .disk(error) }
+        self.queue = nil
     }
 
     /// Records the length of a body that declared none, once it ended cleanly (E48).
@@ -169,20 +180,22 @@ final class TransferSink: HTTPResponseReceiver {
         journal = next
     }
 
-    private func commit(checkpoint: Bool) -> Bool {
-        var next = journal
+    /// Hands the state at `written` to the commit queue; `wait` false skips it when a commit is in flight.
+    private func commit(checkpoint: Bool, wait: Bool) -> Bool {
+        guard let queue else { return false }
+        var next = latest
         next.committed = written
         next.hashState = hasher.savedState
         if checkpoint { next.checkpoints.append(Journal.Checkpoint(offset: written, state: next.hashState)) }
-        do throws(SystemError) {
-            try staging.commit(next)
-        } catch {
+        let (accepted, error) = wait || checkpoint ? (true, queue.submit(next)) : queue.offer(next)
+        if let error {
             if failure == nil { failure = .disk(error) }
             return false
         }
-        journal = next
-        lastCommit = ProgressMeter.now()
-        committedCallback?(written)
+        if accepted {
+            latest = next
+            lastCommit = ProgressMeter.now()
+        }
         return true
     }
 }

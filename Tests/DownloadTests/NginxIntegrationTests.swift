@@ -116,7 +116,7 @@ import TestSupport
         var kills = 0
         while kills < 20 {
             let process = try DocSyncProcess(fetch: arguments)
-            let delay = Double.random(in: 0.2...1.5, using: &generator)
+            let delay = Double.random(in: 0.2...1.2, using: &generator)
             let deadline = Date().addingTimeInterval(delay)
             while process.process.isRunning, Date() < deadline { usleep(10_000) }
             guard process.process.isRunning else {
