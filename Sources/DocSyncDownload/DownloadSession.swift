@@ -111,7 +111,9 @@ final class DownloadSession {
                     reason: "\(needed) bytes needed in \(staging.directory), \(available) available", isTransient: true)
             }
         }
-        if result.ending == .cancelled { throw DownloadError(.cancelled, url: url, reason: "cancelled", isTransient: true) }
+        if result.ending == .cancelled {
+            throw DownloadError(.cancelled, url: url, reason: "cancelled", isTransient: true)
+        }
         if case .failed(let error) = result.ending, sink.finalHead == nil || sink.decision.writes {
             return try await transportFailure(error, status: status)
         }

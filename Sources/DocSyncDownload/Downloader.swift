@@ -17,7 +17,8 @@ public struct Downloader: Sendable {
         var expected: SHA256.Digest?
         if let hex = request.expectedSHA256 {
             guard let digest = SHA256.Digest(hex: hex) else {
-                throw DownloadError(.invalidRequest, reason: "'\(hex)' is not a SHA-256 (64 hex digits)", isTransient: false)
+                throw DownloadError(
+                    .invalidRequest, reason: "'\(hex)' is not a SHA-256 (64 hex digits)", isTransient: false)
             }
             expected = digest
         }

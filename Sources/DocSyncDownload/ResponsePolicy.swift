@@ -23,7 +23,9 @@ public enum ResponsePolicy {
     public static func decide(_ head: HTTPResponseHead, _ context: Context) -> ResponseDecision {
         let status = head.status
         if head.isInterim { return .ignore }  // C30
-        if head.isRedirect { return head.value("Location") == nil ? .nextMirror("\(status) without Location") : .ignore }
+        if head.isRedirect {
+            return head.value("Location") == nil ? .nextMirror("\(status) without Location") : .ignore
+        }
         switch status {
         case 200: return full(head, context)
         case 206: return partial(head, context)
@@ -66,7 +68,8 @@ public enum ResponsePolicy {
         let ranges = head.values("Content-Range")
         guard !ranges.isEmpty else { return .reject("206 without Content-Range") }  // D32
         guard ranges.count == 1 else { return .reject("206 with \(ranges.count) Content-Range fields") }  // D33
-        guard let range = ContentRange(parsing: ranges[0]), case .satisfied(let first, let last, let complete) = range.form
+        guard let range = ContentRange(parsing: ranges[0]),
+            case .satisfied(let first, let last, let complete) = range.form
         else { return .reject("malformed Content-Range '\(ranges[0])'") }  // D34, D36
         let state = context.state
         if first != asked { return .restart("206 starts at byte \(first), asked for \(asked)") }  // D35

@@ -31,7 +31,8 @@ final class StagingFile {
             let code = errno
             close(lockFD)
             if code == EWOULDBLOCK {
-                throw DownloadError(.locked, reason: "another process is downloading into \(partPath)", isTransient: true)
+                throw DownloadError(
+                    .locked, reason: "another process is downloading into \(partPath)", isTransient: true)
             }
             throw .disk(SystemError("flock", path: lockPath, code: code))
         }

@@ -4,7 +4,8 @@ import TestSupport
 /// The `docsync` executable built beside the test bundle, run as a child process.
 struct DocSyncProcess {
     static var executable: String {
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let me =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var directory = URL(fileURLWithPath: me).deletingLastPathComponent()
         // The bundle may be a directory (…/docsyncPackageTests.xctest/…) on some toolchains.
         while directory.path != "/", !FileManager.default.isExecutableFile(atPath: directory.path + "/docsync") {

@@ -1,8 +1,8 @@
 import DocSyncDownload
 import DocSyncSupport
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Hostile servers: every mode ends in the origin's exact bytes or a clear error with no output file.
 @Suite struct FaultServerTests {
@@ -105,7 +105,8 @@ import TestSupport
             return FaultResponse(
                 status: 206,
                 headers: [
-                    ("Content-Range", "bytes \(start)-\(last)/\(content.count)"), ("Content-Length", "\(last - start + 1)"),
+                    ("Content-Range", "bytes \(start)-\(last)/\(content.count)"),
+                    ("Content-Length", "\(last - start + 1)"),
                     ("ETag", "\"v1\""),
                 ],
                 body: Array(content[start...last]))
@@ -159,7 +160,8 @@ import TestSupport
             let response = FaultResponse.serve(content, to: request)
             if index == 0 { return response.closing(after: Self.cut) }
             guard let start = request.rangeStart else { return response }
-            return response.replacing("Content-Range", with: "bytes \(start)-\(content.count - 1)/\(content.count + 10)")
+            return response.replacing(
+                "Content-Range", with: "bytes \(start)-\(content.count - 1)/\(content.count + 10)")
         }
         expectOrigin(f, outcome)
         #expect(requests.count == 3 && !requests[2].hasRange)
@@ -288,7 +290,8 @@ import TestSupport
         let (outcome, requests) = try await run(f) { request, index in
             if index == 0 { return FaultResponse.serve(content, to: request).closing(after: Self.cut) }
             guard let start = request.rangeStart else { return FaultResponse.serve(content, to: request) }
-            let part = Array("--BOUND\r\nContent-Range: bytes \(start)-\(content.count - 1)/\(content.count)\r\n\r\n".utf8)
+            let part = Array(
+                "--BOUND\r\nContent-Range: bytes \(start)-\(content.count - 1)/\(content.count)\r\n\r\n".utf8)
             let body = part + content[start...] + Array("\r\n--BOUND--\r\n".utf8)
             return FaultResponse(
                 status: 206,

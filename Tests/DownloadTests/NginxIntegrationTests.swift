@@ -1,8 +1,8 @@
 import DocSyncDownload
 import DocSyncSupport
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Against a real nginx on loopback: the library, the `docsync fetch` binary, SIGKILL and tampering.
 @Suite struct NginxIntegrationTests {

@@ -2,8 +2,8 @@ import DocSyncDownload
 import DocSyncSupport
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// What a restart keeps of a partial (checklist A): only bytes the journal vouches for and that still hash right.
 @Suite struct RecoveryTests {
@@ -12,7 +12,9 @@ import TestSupport
     static let w = 65_536
 
     /// Leaves a partial of P bytes in `fixture`'s staging directory, as a dropped connection would.
-    private func interrupt(_ fixture: DownloadFixture, key: String = "docset/1.0", url path: String = "file") async throws {
+    private func interrupt(_ fixture: DownloadFixture, key: String = "docset/1.0", url path: String = "file")
+        async throws
+    {
         let content = fixture.content
         let server = try FaultServer { request, _ in FaultResponse.serve(content, to: request).closing(after: Self.p) }
         defer { server.stop() }

@@ -31,7 +31,9 @@ public final class Nginx: Sendable {
             try config.write(toFile: prefix.appending("nginx.conf"), atomically: true, encoding: .utf8)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: Self.executable)
-            process.arguments = ["-p", prefix.path, "-c", prefix.appending("nginx.conf"), "-e", prefix.appending("error.log")]
+            process.arguments = [
+                "-p", prefix.path, "-c", prefix.appending("nginx.conf"), "-e", prefix.appending("error.log"),
+            ]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
