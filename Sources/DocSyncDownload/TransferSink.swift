@@ -6,7 +6,7 @@ import DocSyncSupport
 #endif
 
 /// Receives one transfer on libcurl's thread: judges every response head with `ResponsePolicy`, compares the
-/// overlap, writes accepted bytes with `pwrite` at explicit offsets, hashes them once, and commits the journal at
+/// overlap and writes accepted bytes with `pwrite` at explicit offsets; a `HashWorker` hashes and commits them at
 /// every chunk boundary. Nothing of a refused response reaches the file (C31, J68).
 final class TransferSink: HTTPResponseReceiver {
     enum Failure: Equatable {
@@ -24,10 +24,7 @@ final class TransferSink: HTTPResponseReceiver {
     private let committedCallback: (@Sendable (Int64) -> Void)?
     private let meter: ProgressMeter
     private let commitInterval: Double
-    private var lastCommit = ProgressMeter.now()
-    private var queue: CommitQueue?
-    /// The last journal handed to the queue (durable once the queue says so).
-    private var latest: Journal
+    private var worker: HashWorker?
 
     /// The journal as last made durable.
     private(set) var journal: Journal
@@ -43,7 +40,6 @@ final class TransferSink: HTTPResponseReceiver {
     private var plan: WritePlan?
     private var position: Int64 = 0
     private var written: Int64 = 0
-    private var hasher = SHA256()
     private var overlapBytes: [UInt8] = []
 
     init(
@@ -52,7 +48,6 @@ final class TransferSink: HTTPResponseReceiver {
     ) {
         self.commitInterval = commitInterval
         self.staging = staging
-        self.latest = journal
         self.mirrorURL = mirrorURL
         self.journal = journal
         self.base = context
@@ -88,7 +83,6 @@ final class TransferSink: HTTPResponseReceiver {
                 committedCallback?(0)
             }
             written = journal.committed
-            hasher = SHA256(savedState: journal.hashState) ?? SHA256()
             position = accepted.from
             if accepted.overlap > 0 {
                 let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(accepted.overlap), alignment: 16)
@@ -107,8 +101,10 @@ final class TransferSink: HTTPResponseReceiver {
         } catch {
             failure = .disk(error)
         }
-        latest = journal
-        if failure == nil { queue = CommitQueue(staging: staging, durable: journal, callback: committedCallback) }
+        if failure == nil {
+            worker = HashWorker(
+                staging: staging, durable: journal, commitInterval: commitInterval, callback: committedCallback)
+        }
     }
 
     func body(_ chunk: UnsafeRawBufferPointer) -> Bool {
@@ -131,29 +127,22 @@ final class TransferSink: HTTPResponseReceiver {
             data = UnsafeRawBufferPointer(rebasing: data[..<Int(max(0, limit - position))])
             overlong = true
         }
-        while !data.isEmpty {
-            let boundary = (written / journal.chunkSize + 1) * journal.chunkSize
-            let count = Int(min(Int64(data.count), boundary - written))
-            let piece = UnsafeRawBufferPointer(rebasing: data[..<count])
+        if !data.isEmpty, let worker {
             do throws(SystemError) {
-                try staging.write(piece, at: written)
+                try staging.write(data, at: written)
             } catch {
                 failure = .disk(error)
                 return false
             }
-            hasher.update(piece)
-            written += Int64(count)
-            position += Int64(count)
-            bytesWritten += Int64(count)
-            data = UnsafeRawBufferPointer(rebasing: data[count...])
-            if written == boundary {
-                guard commit(checkpoint: true, wait: true) else { return false }
+            written += Int64(data.count)
+            position += Int64(data.count)
+            bytesWritten += Int64(data.count)
+            if let error = worker.advance(to: written) {
+                failure = .disk(error)
+                return false
             }
         }
         meter.report(bytes: written, total: plan.total)
-        if written > latest.committed, ProgressMeter.now() - lastCommit >= commitInterval {
-            guard commit(checkpoint: false, wait: false) else { return false }
-        }
         if overlong {
             failure = .overlong(limit: plan.end ?? plan.total ?? 0)
             return false
@@ -161,15 +150,13 @@ final class TransferSink: HTTPResponseReceiver {
         return true
     }
 
-    /// Commits whatever was written since the last commit (E46) and waits until it is durable. Call once the
-    /// transfer has ended.
+    /// Commits whatever was written (E46) and waits until it is durable. Call once the transfer has ended.
     func finish() {
-        guard let queue else { return }
-        if written > latest.committed { _ = commit(checkpoint: false, wait: true) }
-        let (durable, error) = queue.close()
+        guard let worker else { return }
+        let (durable, error) = worker.close()
         journal = durable
         if let error, failure == nil { failure = .disk(error) }
-        self.queue = nil
+        self.worker = nil
     }
 
     /// Records the length of a body that declared none, once it ended cleanly (E48).
@@ -178,24 +165,5 @@ final class TransferSink: HTTPResponseReceiver {
         next.length = written
         try staging.commit(next)
         journal = next
-    }
-
-    /// Hands the state at `written` to the commit queue; `wait` false skips it when a commit is in flight.
-    private func commit(checkpoint: Bool, wait: Bool) -> Bool {
-        guard let queue else { return false }
-        var next = latest
-        next.committed = written
-        next.hashState = hasher.savedState
-        if checkpoint { next.checkpoints.append(Journal.Checkpoint(offset: written, state: next.hashState)) }
-        let (accepted, error) = wait || checkpoint ? (true, queue.submit(next)) : queue.offer(next)
-        if let error {
-            if failure == nil { failure = .disk(error) }
-            return false
-        }
-        if accepted {
-            latest = next
-            lastCommit = ProgressMeter.now()
-        }
-        return true
     }
 }
