@@ -178,4 +178,31 @@ import Testing
         #expect(!overran.withLock { $0 })
         #expect(f.outputSHA256 == f.sha256)
     }
+
+    @Test func a13InterruptedFinalizeIsRedoneWithoutARequest() async throws {
+        let f = try DownloadFixture()
+        defer { f.remove() }
+        let content = f.content
+        let server = try FaultServer { request, _ in FaultResponse.serve(content, to: request) }
+        defer { server.stop() }
+        // The destination's directory is missing: every byte is durable (P == L) but the rename fails.
+        var request = f.request([server.url()], sha256: f.sha256)
+        request.destination = f.directory.appending("missing/out.bin")
+        let downloader = Downloader(configuration: f.configuration())
+        await #expect(throws: DownloadError.self) { try await downloader.download(request) }
+        let journal = f.stagingPath("docset/1.0", "journal")
+        let saved = try Data(contentsOf: URL(fileURLWithPath: journal))
+        // B20: P == L sends no request, only the finalize is redone.
+        try FileManager.default.createDirectory(
+            atPath: f.directory.appending("missing"), withIntermediateDirectories: true)
+        let finished = try await downloader.download(request)
+        #expect(server.requests.count == 1)
+        #expect(finished.sha256 == f.sha256 && finished.resumedFrom == Int64(content.count))
+        // Killed after the rename but before the journal was removed: the destination is recognised as done.
+        try saved.write(to: URL(fileURLWithPath: journal))
+        let again = try await downloader.download(request)
+        #expect(again.sha256 == f.sha256 && again.attempts == 0)
+        #expect(server.requests.count == 1)
+        #expect(!FileManager.default.fileExists(atPath: journal))
+    }
 }
