@@ -90,6 +90,8 @@ final class HashWorker: @unchecked Sendable {
             }
             hasher.update(UnsafeRawBufferPointer(slice))
             let end = start + Int64(count)
+            // Start writeback now so the commit's fdatasync mostly waits for I/O already under way (best effort).
+            try? LinuxFS.startWriteback(staging.fd, offset: start, length: Int64(count), path: staging.partPath)
             if end == boundary {
                 problem = commit(at: end, checkpoint: true, wait: true)
                 lastCommit = ProgressMeter.now()
