@@ -23,7 +23,8 @@ final class DownloadSession {
     private var rejectsInARow = 0
     private var reResolves = 0
     private var spliced = false
-    private var forceFresh = false
+    /// The mirror whose bytes were written last.
+    private var usedMirror: String?
     private var mirror = 0
     private var mirrorFaults = 0
     private var deadMirrors: Set<Int> = []
@@ -60,8 +61,7 @@ final class DownloadSession {
             let state = ResumeState(
                 committed: journal.committed, length: journal.length, validator: journal.validator,
                 digestKnown: expected != nil, overlap: configuration.overlap)
-            var plan = RequestPolicy.plan(state)
-            if forceFresh, plan != .finalize { plan = .fresh(discardPartial: state.committed > 0) }
+            let plan = RequestPolicy.plan(state)
             if plan == .finalize {
                 if let result = try finalize() { return result }
                 continue
@@ -88,6 +88,7 @@ final class DownloadSession {
         journal = sink.journal
         if sink.discardedPartial { try countRestart("\(sink.finalHead?.status ?? 0) replaced the partial file") }
         if plan.isRange, sink.bytesWritten > 0 { spliced = true }
+        if sink.bytesWritten > 0 { usedMirror = url }
         let progressed = sink.bytesWritten > 0 && journal.committed > before || sink.discardedPartial
         if progressed {
             failuresInARow = 0
@@ -230,8 +231,7 @@ final class DownloadSession {
     private func restartFromZero(_ reason: String, status: Int? = nil) throws(DownloadError) {
         lastError = DownloadError(.badResponse, url: url, status: status, reason: reason, isTransient: true)
         try countRestart(reason, status: status)
-        try resetPartial()
-        forceFresh = true
+        try resetPartial()  // P = 0: the next request is a plain GET
     }
 
     private func resetPartial() throws(DownloadError) {
@@ -271,7 +271,8 @@ final class DownloadSession {
         do throws(SystemError) { try staging.finalize(to: request.destination) } catch { throw .disk(error) }
         meter.report(bytes: journal.committed, total: journal.length, force: true)
         return DownloadResult(
-            url: journal.url.isEmpty ? url : journal.url, bytes: journal.committed, sha256: digest.description,
+            url: usedMirror ?? (journal.url.isEmpty ? url : journal.url), bytes: journal.committed,
+            sha256: digest.description,
             resumedFrom: resumedFrom, attempts: attempts, seconds: meter.elapsed, path: request.destination)
     }
 
@@ -284,7 +285,6 @@ final class DownloadSession {
         spliced = false
         do throws(SystemError) { try staging.openPart() } catch { throw .disk(error) }
         try resetPartial()
-        forceFresh = true
     }
 
     /// A run killed between the final rename and the journal's removal left a complete destination (A13, I66).
