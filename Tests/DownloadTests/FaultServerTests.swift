@@ -443,4 +443,15 @@ import Testing
         #expect(requests.count == 1)
         if case .failure(let error) = outcome { #expect(error.status == 404 && !error.isTransient) }
     }
+
+    @Test func g59RedirectLoopEndsWithAClearError() async throws {
+        let f = try DownloadFixture()
+        defer { f.remove() }
+        let (outcome, requests) = try await run(f) { request, _ in
+            FaultResponse(status: 302, headers: [("Location", request.path == "/file" ? "/loop" : "/file")])
+        }
+        expectFailure(f, outcome, [.transport])
+        if case .failure(let error) = outcome { #expect(!error.isTransient) }
+        #expect(requests.count == 11)  // the first request and at most 10 redirects, once
+    }
 }
