@@ -122,17 +122,8 @@ final class DownloadSession {
         case .write(let accepted):
             rejectsInARow = 0
             if case .failed(let error) = result.ending { return try await transportFailure(error, status: status) }
-            if accepted.total == nil {  // E48: only a chunked end or a digest can prove such a body complete
-                let chunked = sink.finalHead?.values("Transfer-Encoding").contains {
-                    $0.lowercased().contains("chunked")
-                }
-                guard chunked == true || expected != nil else {
-                    throw DownloadError(
-                        .badResponse, url: url, status: status,
-                        reason: "body without Content-Length or chunked framing: its end cannot be verified "
-                            + "without a SHA-256", isTransient: false)
-                }
-                if chunked != true { spliced = true }  // a cut connection looks like the end: allow one retry
+            if accepted.total == nil {  // E48: the policy let it through only if framed or a digest will check it
+                if let head = sink.finalHead, !ResponsePolicy.isFramed(head) { spliced = true }  // one retry if cut
                 do throws(SystemError) { try sink.adoptLengthAtEnd() } catch { throw .disk(error) }
                 journal = sink.journal
             } else if let end = accepted.end, journal.committed < end {

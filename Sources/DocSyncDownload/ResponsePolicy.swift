@@ -53,6 +53,9 @@ public enum ResponsePolicy {
         if let expected = context.expectedLength, let total, total != expected {
             return .nextMirror("Content-Length \(total) is not the expected length \(expected)")
         }
+        if total == nil, !isFramed(head), !context.state.digestKnown {  // E48
+            return .nextMirror("200 without Content-Length or chunked framing: its end cannot be verified")
+        }
         return .write(
             WritePlan(
                 from: 0, end: total, total: total, truncateFirst: true, overlap: 0, validator: Validator(head: head)))
@@ -111,6 +114,13 @@ public enum ResponsePolicy {
         let encodings = head.values("Content-Encoding").flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters() }.filter { !$0.isEmpty && $0 != "identity" }
         return encodings.isEmpty ? nil : "\(head.status) with Content-Encoding \(encodings.joined(separator: ", "))"
+    }
+
+    /// True when the body's end is framed (chunked, or HTTP/2 and later), so a cut connection is not taken for the
+    /// end of a body without Content-Length.
+    public static func isFramed(_ head: HTTPResponseHead) -> Bool {
+        if head.statusLine.hasPrefix("HTTP/2") || head.statusLine.hasPrefix("HTTP/3") { return true }
+        return head.values("Transfer-Encoding").contains { $0.lowercased().contains("chunked") }
     }
 
     /// `Retry-After` as delta-seconds, or an HTTP-date relative to the response's `Date`.

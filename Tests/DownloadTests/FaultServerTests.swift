@@ -89,7 +89,7 @@ import Testing
         let g = try DownloadFixture()
         defer { g.remove() }
         let (unverified, _) = try await run(g, handler: handler)
-        expectFailure(g, unverified, [.badResponse])
+        expectFailure(g, unverified, [.http])
     }
 
     @Test func d39Short206AsksForTheRest() async throws {

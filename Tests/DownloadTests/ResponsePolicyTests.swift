@@ -74,6 +74,17 @@ import Testing
                         from: 0, end: nil, total: nil, truncateFirst: true, overlap: 0,
                         validator: Validator())))),
         Row(
+            rule: "E48 a close-delimited 200 without a digest cannot be verified",
+            head: head(200, []), context: fresh, expect: .nextMirror),
+        Row(
+            rule: "E48 a close-delimited 200 with a digest is taken (the digest decides)",
+            head: head(200, []),
+            context: .init(state: ResumeState(digestKnown: true), plan: .fresh(discardPartial: false)),
+            expect: .write),
+        Row(
+            rule: "E48 an HTTP/2 200 without Content-Length is framed",
+            head: HTTPResponseHead(status: 200, statusLine: "HTTP/2 200"), context: fresh, expect: .write),
+        Row(
             rule: "C25 416 with the durable length is complete",
             head: head(416, [("Content-Range", "bytes */\(l)")]),
             context: .init(state: ResumeState(committed: l, length: l), plan: .range(from: l - 10, ifRange: nil)),
