@@ -1,17 +1,19 @@
 import DocSyncDownload
 import DocSyncSupport
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
 /// Against a real nginx on loopback: the library, the `docsync fetch` binary, SIGKILL and tampering.
 @Suite struct NginxIntegrationTests {
     /// A fixture whose content nginx serves at `/file.bin`, and at `/slow/file.bin` at `rate` bytes/s.
-    private func serve(_ fixture: DownloadFixture, rate: Int = 4 << 20) throws -> Nginx {
+    private func serve(_ fixture: DownloadFixture, rate: Int = 4 << 20, http2: Bool = false) throws -> Nginx {
         let root = fixture.directory.appending("www")
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         try Data(fixture.content).write(to: URL(fileURLWithPath: root + "/file.bin"))
-        return try Nginx(root: root, locations: "location /slow/ { alias \(root)/; limit_rate \(rate); }")
+        return try Nginx(
+            root: root, locations: "location /slow/ { alias \(root)/; limit_rate \(rate); }", http2: http2)
     }
 
     @Test func fullDownloadWithTheLibrary() async throws {
@@ -105,10 +107,10 @@ import Testing
     }
 
     @Test func sigkillLoopStaysWithinTheByteBudget() async throws {
-        let size = 48 << 20
+        let size = 64 << 20
         let f = try DownloadFixture(size: size, seed: 3)
         defer { f.remove() }
-        let rate = 8 << 20
+        let rate = 4 << 20
         let nginx = try serve(f, rate: rate)
         defer { nginx.stop() }
         let arguments = [nginx.url("slow/file.bin"), "--output", f.destination]
@@ -130,12 +132,39 @@ import Testing
         let run = try DocSyncProcess.run(arguments)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(f.outputSHA256 == f.sha256)
-        // Each kill may waste the overlap plus one commit interval: 1 s of transfer, at most a chunk (8 MiB).
+        // Each kill may waste the overlap plus one unsynced interval: the CLI commits every 0.25 s or 8 MiB; allow
+        // 1 s of transfer for that, the commit's own sync time and process start-up.
         let interval = min(8 << 20, rate)
         let served = nginx.accessLog().reduce(Int64(0)) { $0 + $1.bodyBytesSent }
         let budget = Int64(size + kills * (65_536 + interval))
         #expect(served <= budget, "served \(served) bytes, budget \(budget)")
         #expect(served >= Int64(size))
+    }
+
+    @Test func j72RangeResumeOverHTTP2() async throws {
+        let f = try DownloadFixture(size: 12 << 20)
+        defer { f.remove() }
+        let nginx = try serve(f, rate: 4 << 20, http2: true)
+        defer { nginx.stop() }
+        var configuration = f.configuration()
+        configuration.http.httpVersion = .http2PriorKnowledge
+        let downloader = Downloader(configuration: configuration)
+        let committed = Mutex<Int64>(0)
+        var request = f.request([nginx.url("slow/file.bin")], sha256: f.sha256)
+        request.committed = { count in committed.withLock { $0 = max($0, count) } }
+        let first = request
+        let interrupted = Task { try await downloader.download(first) }
+        while committed.withLock({ $0 }) < 1 << 20 { try await Task.sleep(nanoseconds: 20_000_000) }
+        interrupted.cancel()
+        await #expect(throws: DownloadError.self) { try await interrupted.value }
+        #expect(!f.outputExists)
+        request.mirrors = [nginx.url("file.bin")]
+        let result = try await downloader.download(request)
+        #expect(result.resumedFrom >= 1 << 20)
+        #expect(f.outputSHA256 == f.sha256)
+        let log = nginx.accessLog()
+        #expect(log.count == 2 && log.allSatisfy { $0.proto == "HTTP/2.0" })
+        #expect(log.last?.status == 206 && log.last?.range == "bytes=\(result.resumedFrom - 65_536)-")
     }
 
     private func killMidTransfer(_ arguments: [String], after seconds: Double) throws {

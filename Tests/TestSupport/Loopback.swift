@@ -53,8 +53,3 @@ public enum Loopback {
         }
     }
 }
-
-public struct TestServerError: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
-}
