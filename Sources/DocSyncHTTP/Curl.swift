@@ -63,7 +63,7 @@ public enum Curl {
             ds_curl_setopt_string(handle, CURLOPT_USERAGENT, o.userAgent)
             switch o.httpVersion {
             case .automatic: break
-            case .http1_1: ds_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
+            case .http11: ds_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
             case .http2PriorKnowledge:
                 ds_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE)
             }
