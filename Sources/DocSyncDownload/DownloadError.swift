@@ -52,7 +52,8 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     static func transport(_ error: HTTPTransportError) -> DownloadError {
-        DownloadError(.transport, url: error.url, reason: "\(error.message) (\(error.kind.rawValue))",
+        DownloadError(
+            .transport, url: error.url, reason: "\(error.message) (\(error.kind.rawValue))",
             isTransient: error.isTransient)
     }
 }

@@ -23,7 +23,8 @@ final class DownloadSession {
     private var rejectsInARow = 0
     private var reResolves = 0
     private var spliced = false
-    private var forceFresh = false
+    /// The mirror whose bytes were written last.
+    private var usedMirror: String?
     private var mirror = 0
     private var mirrorFaults = 0
     private var deadMirrors: Set<Int> = []
@@ -60,8 +61,7 @@ final class DownloadSession {
             let state = ResumeState(
                 committed: journal.committed, length: journal.length, validator: journal.validator,
                 digestKnown: expected != nil, overlap: configuration.overlap)
-            var plan = RequestPolicy.plan(state)
-            if forceFresh, plan != .finalize { plan = .fresh(discardPartial: state.committed > 0) }
+            let plan = RequestPolicy.plan(state)
             if plan == .finalize {
                 if let result = try finalize() { return result }
                 continue
@@ -88,6 +88,7 @@ final class DownloadSession {
         journal = sink.journal
         if sink.discardedPartial { try countRestart("\(sink.finalHead?.status ?? 0) replaced the partial file") }
         if plan.isRange, sink.bytesWritten > 0 { spliced = true }
+        if sink.bytesWritten > 0 { usedMirror = url }
         let progressed = sink.bytesWritten > 0 && journal.committed > before || sink.discardedPartial
         if progressed {
             failuresInARow = 0
@@ -111,7 +112,9 @@ final class DownloadSession {
                     reason: "\(needed) bytes needed in \(staging.directory), \(available) available", isTransient: true)
             }
         }
-        if result.ending == .cancelled { throw DownloadError(.cancelled, url: url, reason: "cancelled", isTransient: true) }
+        if result.ending == .cancelled {
+            throw DownloadError(.cancelled, url: url, reason: "cancelled", isTransient: true)
+        }
         if case .failed(let error) = result.ending, sink.finalHead == nil || sink.decision.writes {
             return try await transportFailure(error, status: status)
         }
@@ -119,7 +122,8 @@ final class DownloadSession {
         case .write(let accepted):
             rejectsInARow = 0
             if case .failed(let error) = result.ending { return try await transportFailure(error, status: status) }
-            if accepted.total == nil {
+            if accepted.total == nil {  // E48: the policy let it through only if framed or a digest will check it
+                if let head = sink.finalHead, !ResponsePolicy.isFramed(head) { spliced = true }  // one retry if cut
                 do throws(SystemError) { try sink.adoptLengthAtEnd() } catch { throw .disk(error) }
                 journal = sink.journal
             } else if let end = accepted.end, journal.committed < end {
@@ -217,9 +221,8 @@ final class DownloadSession {
     /// Throws the partial away durably and starts over with a plain GET.
     private func restartFromZero(_ reason: String, status: Int? = nil) throws(DownloadError) {
         lastError = DownloadError(.badResponse, url: url, status: status, reason: reason, isTransient: true)
-        if journal.committed > 0 { try countRestart(reason, status: status) }
-        try resetPartial()
-        forceFresh = true
+        try countRestart(reason, status: status)
+        try resetPartial()  // P = 0: the next request is a plain GET
     }
 
     private func resetPartial() throws(DownloadError) {
@@ -259,7 +262,8 @@ final class DownloadSession {
         do throws(SystemError) { try staging.finalize(to: request.destination) } catch { throw .disk(error) }
         meter.report(bytes: journal.committed, total: journal.length, force: true)
         return DownloadResult(
-            url: journal.url.isEmpty ? url : journal.url, bytes: journal.committed, sha256: digest.description,
+            url: usedMirror ?? (journal.url.isEmpty ? url : journal.url), bytes: journal.committed,
+            sha256: digest.description,
             resumedFrom: resumedFrom, attempts: attempts, seconds: meter.elapsed, path: request.destination)
     }
 
@@ -272,7 +276,6 @@ final class DownloadSession {
         spliced = false
         do throws(SystemError) { try staging.openPart() } catch { throw .disk(error) }
         try resetPartial()
-        forceFresh = true
     }
 
     /// A run killed between the final rename and the journal's removal left a complete destination (A13, I66).

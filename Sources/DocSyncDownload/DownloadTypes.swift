@@ -15,7 +15,7 @@ public struct DownloadConfiguration: Sendable {
 
     public init(
         stagingDirectory: String, http: HTTPOptions = HTTPOptions(), retry: RetryPolicy = RetryPolicy(),
-        chunkSize: Int64 = 8 << 20, commitInterval: Double = 1, overlap: Int64 = 64 << 10
+        chunkSize: Int64 = 8 << 20, commitInterval: Double = 0.25, overlap: Int64 = 64 << 10
     ) {
         self.stagingDirectory = stagingDirectory
         self.http = http

@@ -17,7 +17,8 @@ public struct Downloader: Sendable {
         var expected: SHA256.Digest?
         if let hex = request.expectedSHA256 {
             guard let digest = SHA256.Digest(hex: hex) else {
-                throw DownloadError(.invalidRequest, reason: "'\(hex)' is not a SHA-256 (64 hex digits)", isTransient: false)
+                throw DownloadError(
+                    .invalidRequest, reason: "'\(hex)' is not a SHA-256 (64 hex digits)", isTransient: false)
             }
             expected = digest
         }
@@ -27,6 +28,7 @@ public struct Downloader: Sendable {
         let key = request.key.isEmpty ? request.mirrors[0] : request.key
         let staging = try StagingFile(
             directory: configuration.stagingDirectory, name: StagingName.forKey(key))
+        defer { staging.release() }
         let session = DownloadSession(
             configuration: configuration, request: request, key: key, expected: expected, staging: staging,
             meter: ProgressMeter(callback: progress))

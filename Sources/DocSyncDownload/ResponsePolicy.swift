@@ -23,7 +23,9 @@ public enum ResponsePolicy {
     public static func decide(_ head: HTTPResponseHead, _ context: Context) -> ResponseDecision {
         let status = head.status
         if head.isInterim { return .ignore }  // C30
-        if head.isRedirect { return head.value("Location") == nil ? .nextMirror("\(status) without Location") : .ignore }
+        if head.isRedirect {
+            return head.value("Location") == nil ? .nextMirror("\(status) without Location") : .ignore
+        }
         switch status {
         case 200: return full(head, context)
         case 206: return partial(head, context)
@@ -51,6 +53,9 @@ public enum ResponsePolicy {
         if let expected = context.expectedLength, let total, total != expected {
             return .nextMirror("Content-Length \(total) is not the expected length \(expected)")
         }
+        if total == nil, !isFramed(head), !context.state.digestKnown {  // E48
+            return .nextMirror("200 without Content-Length or chunked framing: its end cannot be verified")
+        }
         return .write(
             WritePlan(
                 from: 0, end: total, total: total, truncateFirst: true, overlap: 0, validator: Validator(head: head)))
@@ -66,7 +71,8 @@ public enum ResponsePolicy {
         let ranges = head.values("Content-Range")
         guard !ranges.isEmpty else { return .reject("206 without Content-Range") }  // D32
         guard ranges.count == 1 else { return .reject("206 with \(ranges.count) Content-Range fields") }  // D33
-        guard let range = ContentRange(parsing: ranges[0]), case .satisfied(let first, let last, let complete) = range.form
+        guard let range = ContentRange(parsing: ranges[0]),
+            case .satisfied(let first, let last, let complete) = range.form
         else { return .reject("malformed Content-Range '\(ranges[0])'") }  // D34, D36
         let state = context.state
         if first != asked { return .restart("206 starts at byte \(first), asked for \(asked)") }  // D35
@@ -108,6 +114,13 @@ public enum ResponsePolicy {
         let encodings = head.values("Content-Encoding").flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters() }.filter { !$0.isEmpty && $0 != "identity" }
         return encodings.isEmpty ? nil : "\(head.status) with Content-Encoding \(encodings.joined(separator: ", "))"
+    }
+
+    /// True when the body's end is framed (chunked, or HTTP/2 and later), so a cut connection is not taken for the
+    /// end of a body without Content-Length.
+    public static func isFramed(_ head: HTTPResponseHead) -> Bool {
+        if head.statusLine.hasPrefix("HTTP/2") || head.statusLine.hasPrefix("HTTP/3") { return true }
+        return head.values("Transfer-Encoding").contains { $0.lowercased().contains("chunked") }
     }
 
     /// `Retry-After` as delta-seconds, or an HTTP-date relative to the response's `Date`.

@@ -31,14 +31,23 @@ final class StagingFile {
             let code = errno
             close(lockFD)
             if code == EWOULDBLOCK {
-                throw DownloadError(.locked, reason: "another process is downloading into \(partPath)", isTransient: true)
+                throw DownloadError(
+                    .locked, reason: "another process is downloading into \(partPath)", isTransient: true)
             }
             throw .disk(SystemError("flock", path: lockPath, code: code))
         }
     }
 
-    deinit {
+    private var released = false
+
+    deinit { release() }
+
+    /// Closes the partial and releases the lock now (rather than whenever the last reference goes away).
+    func release() {
+        guard !released else { return }
+        released = true
         if fd >= 0 { close(fd) }
+        fd = -1
         close(lockFD)  // releases the flock
     }
 

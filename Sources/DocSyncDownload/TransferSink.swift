@@ -6,7 +6,7 @@ import DocSyncSupport
 #endif
 
 /// Receives one transfer on libcurl's thread: judges every response head with `ResponsePolicy`, compares the
-/// overlap, writes accepted bytes with `pwrite` at explicit offsets, hashes them once, and commits the journal at
+/// overlap and writes accepted bytes with `pwrite` at explicit offsets; a `HashWorker` hashes and commits them at
 /// every chunk boundary. Nothing of a refused response reaches the file (C31, J68).
 final class TransferSink: HTTPResponseReceiver {
     enum Failure: Equatable {
@@ -24,7 +24,7 @@ final class TransferSink: HTTPResponseReceiver {
     private let committedCallback: (@Sendable (Int64) -> Void)?
     private let meter: ProgressMeter
     private let commitInterval: Double
-    private var lastCommit = ProgressMeter.now()
+    private var worker: HashWorker?
 
     /// The journal as last made durable.
     private(set) var journal: Journal
@@ -40,7 +40,6 @@ final class TransferSink: HTTPResponseReceiver {
     private var plan: WritePlan?
     private var position: Int64 = 0
     private var written: Int64 = 0
-    private var hasher = SHA256()
     private var overlapBytes: [UInt8] = []
 
     init(
@@ -84,7 +83,6 @@ final class TransferSink: HTTPResponseReceiver {
                 committedCallback?(0)
             }
             written = journal.committed
-            hasher = SHA256(savedState: journal.hashState) ?? SHA256()
             position = accepted.from
             if accepted.overlap > 0 {
                 let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(accepted.overlap), alignment: 16)
@@ -102,6 +100,10 @@ final class TransferSink: HTTPResponseReceiver {
             }
         } catch {
             failure = .disk(error)
+        }
+        if failure == nil {
+            worker = HashWorker(
+                staging: staging, durable: journal, commitInterval: commitInterval, callback: committedCallback)
         }
     }
 
@@ -125,29 +127,22 @@ final class TransferSink: HTTPResponseReceiver {
             data = UnsafeRawBufferPointer(rebasing: data[..<Int(max(0, limit - position))])
             overlong = true
         }
-        while !data.isEmpty {
-            let boundary = (written / journal.chunkSize + 1) * journal.chunkSize
-            let count = Int(min(Int64(data.count), boundary - written))
-            let piece = UnsafeRawBufferPointer(rebasing: data[..<count])
+        if !data.isEmpty, let worker {
             do throws(SystemError) {
-                try staging.write(piece, at: written)
+                try staging.write(data, at: written)
             } catch {
                 failure = .disk(error)
                 return false
             }
-            hasher.update(piece)
-            written += Int64(count)
-            position += Int64(count)
-            bytesWritten += Int64(count)
-            data = UnsafeRawBufferPointer(rebasing: data[count...])
-            if written == boundary {
-                guard commit(checkpoint: true) else { return false }
+            written += Int64(data.count)
+            position += Int64(data.count)
+            bytesWritten += Int64(data.count)
+            if let error = worker.advance(to: written) {
+                failure = .disk(error)
+                return false
             }
         }
         meter.report(bytes: written, total: plan.total)
-        if written > journal.committed, ProgressMeter.now() - lastCommit >= commitInterval {
-            guard commit(checkpoint: false) else { return false }
-        }
         if overlong {
             failure = .overlong(limit: plan.end ?? plan.total ?? 0)
             return false
@@ -155,10 +150,13 @@ final class TransferSink: HTTPResponseReceiver {
         return true
     }
 
-    /// Commits whatever was written since the last commit (E46). Call once the transfer has ended.
+    /// Commits whatever was written (E46) and waits until it is durable. Call once the transfer has ended.
     func finish() {
-        guard written > journal.committed else { return }
-        _ = commit(checkpoint: false)
+        guard let worker else { return }
+        let (durable, error) = worker.close()
+        journal = durable
+        if let error, failure == nil { failure = .disk(error) }
+        self.worker = nil
     }
 
     /// Records the length of a body that declared none, once it ended cleanly (E48).
@@ -167,22 +165,5 @@ final class TransferSink: HTTPResponseReceiver {
         next.length = written
         try staging.commit(next)
         journal = next
-    }
-
-    private func commit(checkpoint: Bool) -> Bool {
-        var next = journal
-        next.committed = written
-        next.hashState = hasher.savedState
-        if checkpoint { next.checkpoints.append(Journal.Checkpoint(offset: written, state: next.hashState)) }
-        do throws(SystemError) {
-            try staging.commit(next)
-        } catch {
-            if failure == nil { failure = .disk(error) }
-            return false
-        }
-        journal = next
-        lastCommit = ProgressMeter.now()
-        committedCallback?(written)
-        return true
     }
 }

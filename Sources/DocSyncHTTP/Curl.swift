@@ -61,6 +61,12 @@ public enum Curl {
             ds_curl_setopt_long(handle, CURLOPT_BUFFERSIZE, 512 * 1024)
             ds_curl_setopt_off(handle, CURLOPT_MAX_RECV_SPEED_LARGE, curl_off_t(o.maxReceiveRate))
             ds_curl_setopt_string(handle, CURLOPT_USERAGENT, o.userAgent)
+            switch o.httpVersion {
+            case .automatic: break
+            case .http11: ds_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
+            case .http2PriorKnowledge:
+                ds_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE)
+            }
             if let proxy = o.proxy { ds_curl_setopt_string(handle, CURLOPT_PROXY, proxy) }
             ds_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList)
             ds_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorPointer.baseAddress)

@@ -28,6 +28,7 @@ public struct HTTPOptions: Sendable, Equatable {
     /// Receive rate cap in bytes/s; 0 means unlimited.
     public var maxReceiveRate: Int64 = 0
     public var userAgent = "docsync/0.1"
+    public var httpVersion: HTTPVersion = .automatic
 
     public init() {}
 }

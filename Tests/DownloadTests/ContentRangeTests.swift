@@ -10,9 +10,15 @@ import Testing
     }
 
     static let rows: [Row] = [
-        Row(rule: "D34 a plain range", value: "bytes 0-499/1234", expected: .satisfied(first: 0, last: 499, complete: 1234)),
-        Row(rule: "D34 unit is case-insensitive", value: "Bytes 5-9/10", expected: .satisfied(first: 5, last: 9, complete: 10)),
-        Row(rule: "D37 unknown complete length", value: "bytes 5-9/*", expected: .satisfied(first: 5, last: 9, complete: nil)),
+        Row(
+            rule: "D34 a plain range", value: "bytes 0-499/1234",
+            expected: .satisfied(first: 0, last: 499, complete: 1234)),
+        Row(
+            rule: "D34 unit is case-insensitive", value: "Bytes 5-9/10",
+            expected: .satisfied(first: 5, last: 9, complete: 10)),
+        Row(
+            rule: "D37 unknown complete length", value: "bytes 5-9/*",
+            expected: .satisfied(first: 5, last: 9, complete: nil)),
         Row(rule: "C25 unsatisfied range of a 416", value: "bytes */1234", expected: .unsatisfied(complete: 1234)),
         Row(rule: "D34 unit missing (aria2 leniency)", value: "100-199/200", expected: nil),
         Row(rule: "D34 another unit", value: "items 0-1/2", expected: nil),
@@ -33,7 +39,9 @@ import Testing
         Row(rule: "D36 last before first", value: "bytes 10-5/20", expected: nil),
         Row(rule: "D36 complete equals last", value: "bytes 0-9/9", expected: nil),
         Row(rule: "D40 complete below last", value: "bytes 0-9/5", expected: nil),
-        Row(rule: "D36 a one-byte range is valid", value: "bytes 9-9/10", expected: .satisfied(first: 9, last: 9, complete: 10)),
+        Row(
+            rule: "D36 a one-byte range is valid", value: "bytes 9-9/10",
+            expected: .satisfied(first: 9, last: 9, complete: 10)),
     ]
 
     @Test(arguments: rows) func parses(_ row: Row) {

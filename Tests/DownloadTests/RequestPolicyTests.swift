@@ -15,34 +15,45 @@ import Testing
     }
 
     static let rows: [Row] = [
-        Row(rule: "B15 resume sends Range from P-W with a strong If-Range",
+        Row(
+            rule: "B15 resume sends Range from P-W with a strong If-Range",
             state: ResumeState(committed: 1_000_000, length: 2_000_000, validator: strong),
             plan: .range(from: 1_000_000 - 65_536, ifRange: "\"abc\"")),
-        Row(rule: "B16 a weak ETag is never sent; with D known the range goes without If-Range",
+        Row(
+            rule: "B16 a weak ETag is never sent; with D known the range goes without If-Range",
             state: ResumeState(committed: 1_000_000, length: 2_000_000, validator: weak, digestKnown: true),
             plan: .range(from: 1_000_000 - 65_536, ifRange: nil)),
-        Row(rule: "B16 strong Last-Modified is used when there is no ETag",
+        Row(
+            rule: "B16 strong Last-Modified is used when there is no ETag",
             state: ResumeState(committed: 100_000, length: 200_000, validator: strongDate),
             plan: .range(from: 100_000 - 65_536, ifRange: "Sun, 06 Nov 1994 08:49:37 GMT")),
-        Row(rule: "B16 a weak Last-Modified is not a validator",
+        Row(
+            rule: "B16 a weak Last-Modified is not a validator",
             state: ResumeState(committed: 100_000, length: 200_000, validator: weakDate),
             plan: .fresh(discardPartial: true)),
-        Row(rule: "B17 no validator and no digest: restart from 0",
+        Row(
+            rule: "B17 no validator and no digest: restart from 0",
             state: ResumeState(committed: 100_000, length: 200_000, validator: Validator()),
             plan: .fresh(discardPartial: true)),
-        Row(rule: "B17 no validator but a trusted digest: range resume",
+        Row(
+            rule: "B17 no validator but a trusted digest: range resume",
             state: ResumeState(committed: 100_000, length: 200_000, validator: Validator(), digestKnown: true),
             plan: .range(from: 100_000 - 65_536, ifRange: nil)),
-        Row(rule: "B18 overlap never reaches below 0",
+        Row(
+            rule: "B18 overlap never reaches below 0",
             state: ResumeState(committed: 1000, length: 200_000, validator: strong),
             plan: .range(from: 0, ifRange: "\"abc\"")),
-        Row(rule: "B19 P == 0: plain GET",
+        Row(
+            rule: "B19 P == 0: plain GET",
             state: ResumeState(committed: 0, length: 200_000, validator: strong), plan: .fresh(discardPartial: false)),
-        Row(rule: "B20 P == L: no request, finalize",
+        Row(
+            rule: "B20 P == L: no request, finalize",
             state: ResumeState(committed: 200_000, length: 200_000, validator: strong), plan: .finalize),
-        Row(rule: "E48 unknown length: no resume",
+        Row(
+            rule: "E48 unknown length: no resume",
             state: ResumeState(committed: 100, length: nil, validator: strong), plan: .fresh(discardPartial: true)),
-        Row(rule: "I65 zero-length resource starts with a plain GET",
+        Row(
+            rule: "I65 zero-length resource starts with a plain GET",
             state: ResumeState(committed: 0, length: nil), plan: .fresh(discardPartial: false)),
     ]
 

@@ -9,6 +9,8 @@ public struct FaultResponse: Sendable {
     public var chunked = false
     /// Close the connection after this many body bytes (a dropped connection).
     public var closeAfter: Int?
+    /// Raw bytes sent before the status line, e.g. interim `HTTP/1.1 103 Early Hints` responses.
+    public var preamble = ""
     /// Stop sending for `stall.seconds` after `stall.after` body bytes, then close.
     public var stall: (after: Int, seconds: Double)?
 

@@ -83,7 +83,9 @@ public final class FaultServer: Sendable {
             return state.requests.count - 1
         }
         let response = handler(request, index)
-        var head = "HTTP/1.1 \(response.status) \(response.reason.isEmpty ? "Status" : response.reason)\r\n"
+        var head =
+            response.preamble
+            + "HTTP/1.1 \(response.status) \(response.reason.isEmpty ? "Status" : response.reason)\r\n"
         for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
         head += "Connection: close\r\n\r\n"
         guard send(fd, Array(head.utf8)) else { return }
@@ -139,5 +141,7 @@ public final class FaultServer: Sendable {
 }
 
 extension Array where Element == UInt8 {
-    fileprivate func ends(with suffix: [UInt8]) -> Bool { count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix }
+    fileprivate func ends(with suffix: [UInt8]) -> Bool {
+        count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix
+    }
 }

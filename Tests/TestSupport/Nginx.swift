@@ -13,6 +13,8 @@ public final class Nginx: Sendable {
         /// `$body_bytes_sent`.
         public var bodyBytesSent: Int64
         public var range: String
+        /// `$server_protocol`, e.g. `HTTP/1.1` or `HTTP/2.0`.
+        public var proto: String
     }
 
     public let port: UInt16
@@ -20,18 +22,21 @@ public final class Nginx: Sendable {
     private let process: Process
 
     /// Starts nginx serving `root` at `/`. `limitRate` (bytes/s) slows every response; `locations` adds
-    /// `location` blocks (or any server-level directives) verbatim.
-    public init(root: String, limitRate: Int? = nil, locations: String = "") throws {
+    /// `location` blocks (or any server-level directives) verbatim. `http2` serves cleartext HTTP/2 (prior
+    /// knowledge) instead of HTTP/1.1.
+    public init(root: String, limitRate: Int? = nil, locations: String = "", http2: Bool = false) throws {
         let prefix = try TemporaryDirectory("docsync-nginx")
         var lastError: (any Error)?
         for _ in 0..<5 {
             let port = try Loopback.freePort()
             let config = Self.configuration(
-                prefix: prefix.path, root: root, port: port, limitRate: limitRate, locations: locations)
+                prefix: prefix.path, root: root, port: port, limitRate: limitRate, locations: locations, http2: http2)
             try config.write(toFile: prefix.appending("nginx.conf"), atomically: true, encoding: .utf8)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: Self.executable)
-            process.arguments = ["-p", prefix.path, "-c", prefix.appending("nginx.conf"), "-e", prefix.appending("error.log")]
+            process.arguments = [
+                "-p", prefix.path, "-c", prefix.appending("nginx.conf"), "-e", prefix.appending("error.log"),
+            ]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
@@ -43,7 +48,7 @@ public final class Nginx: Sendable {
                 self.process = process
                 return
             }
-            if process.isRunning { process.terminate() }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
             lastError = TestServerError("nginx did not start: \(Self.read(prefix.appending("error.log")))")
         }
@@ -58,7 +63,8 @@ public final class Nginx: Sendable {
     /// Stops nginx and removes its prefix (idempotent).
     public func stop() {
         if process.isRunning {
-            process.terminate()
+            // SIGKILL: a single-process nginx started from a test runner may have SIGTERM blocked (inherited mask).
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
         prefix.remove()
@@ -68,12 +74,12 @@ public final class Nginx: Sendable {
     public func accessLog() -> [LogEntry] {
         Self.read(prefix.appending("access.log")).split(separator: "\n").compactMap { line in
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard fields.count == 6, let status = Int(fields[2]), let sent = Int64(fields[3]),
+            guard fields.count == 7, let status = Int(fields[2]), let sent = Int64(fields[3]),
                 let body = Int64(fields[4])
             else { return nil }
             return LogEntry(
                 method: fields[0], uri: fields[1], status: status, bytesSent: sent, bodyBytesSent: body,
-                range: fields[5])
+                range: fields[5], proto: fields[6])
         }
     }
 
@@ -88,7 +94,7 @@ public final class Nginx: Sendable {
     }
 
     private static func configuration(
-        prefix: String, root: String, port: UInt16, limitRate: Int?, locations: String
+        prefix: String, root: String, port: UInt16, limitRate: Int?, locations: String, http2: Bool
     ) -> String {
         let temp = "\(prefix)/tmp"
         try? FileManager.default.createDirectory(atPath: temp, withIntermediateDirectories: true)
@@ -100,7 +106,7 @@ public final class Nginx: Sendable {
             error_log \(prefix)/error.log warn;
             events { worker_connections 256; }
             http {
-                log_format counts "$request_method\\t$request_uri\\t$status\\t$bytes_sent\\t$body_bytes_sent\\t$http_range";
+                log_format counts "$request_method\\t$request_uri\\t$status\\t$bytes_sent\\t$body_bytes_sent\\t$http_range\\t$server_protocol";
                 access_log \(prefix)/access.log counts;
                 client_body_temp_path \(temp);
                 proxy_temp_path \(temp);
@@ -110,7 +116,7 @@ public final class Nginx: Sendable {
                 default_type application/octet-stream;
                 sendfile on;
                 server {
-                    listen 127.0.0.1:\(port);
+                    listen 127.0.0.1:\(port)\(http2 ? " http2" : "");
                     root \(root);
                     \(limitRate.map { "limit_rate \($0);" } ?? "")
                     \(locations)

@@ -17,6 +17,10 @@ int ds_syncfs(int fd);
 /// fallocate(2) with mode 0. Returns 0 or -1 with errno set.
 int ds_fallocate(int fd, int64_t offset, int64_t length);
 
+/// sync_file_range(2) with SYNC_FILE_RANGE_WRITE: starts writeback of a range without waiting (no durability by
+/// itself: a later fdatasync still decides that). Returns 0 or -1 with errno set.
+int ds_start_writeback(int fd, int64_t offset, int64_t length);
+
 /// OpenSSL SHA256_CTX as plain bytes: a prefix hash can be serialised and continued later.
 typedef struct {
     uint8_t bytes[112];

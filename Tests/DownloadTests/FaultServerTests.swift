@@ -1,0 +1,457 @@
+import DocSyncDownload
+import DocSyncSupport
+import Foundation
+import TestSupport
+import Testing
+
+/// Hostile servers: every mode ends in the origin's exact bytes or a clear error with no output file.
+@Suite struct FaultServerTests {
+    /// Where the first response drops the connection; the journal then holds P = cut.
+    static let cut = 1_500_000
+    static let asked = cut - 65_536
+
+    /// Runs a download against a server scripted by `handler`; returns the outcome and the requests seen.
+    private func run(
+        _ fixture: DownloadFixture, sha256: String? = nil, maxAttempts: Int = 8, maxRestarts: Int = 5,
+        path: String = "file", handler: @escaping FaultServer.Handler
+    ) async throws -> (Result<DownloadResult, DownloadError>, [FaultRequest]) {
+        let server = try FaultServer(handler: handler)
+        defer { server.stop() }
+        do {
+            let result = try await fixture.download(
+                [server.url(path)], sha256: sha256, maxAttempts: maxAttempts, maxRestarts: maxRestarts)
+            return (.success(result), server.requests)
+        } catch {
+            return (.failure(error), server.requests)
+        }
+    }
+
+    private func expectOrigin(_ fixture: DownloadFixture, _ outcome: Result<DownloadResult, DownloadError>) {
+        if case .failure(let error) = outcome { Issue.record("download failed: \(error)") }
+        #expect(fixture.outputSHA256 == fixture.sha256)
+    }
+
+    private func expectFailure(
+        _ fixture: DownloadFixture, _ outcome: Result<DownloadResult, DownloadError>, _ kinds: Set<DownloadError.Kind>
+    ) {
+        guard case .failure(let error) = outcome else {
+            Issue.record("expected an error, got success")
+            return
+        }
+        #expect(kinds.contains(error.kind), "\(error)")
+        #expect(!fixture.outputExists)
+    }
+
+    @Test func e46ConnectionClosedEarlyResumesWithExactHeaders() async throws {
+        let f = try DownloadFixture()
+        defer { f.remove() }
+        let content = f.content
+        let (outcome, requests) = try await run(f) { request, index in
+            let response = FaultResponse.serve(content, to: request)
+            return index == 0 ? response.closing(after: Self.cut) : response
+        }
+        expectOrigin(f, outcome)
+        try #require(requests.count == 2)
+        #expect(!requests[0].hasRange)  // B19
+        #expect(requests[0].header("If-Range") == nil)
+        #expect(requests[1].header("Range") == "bytes=\(Self.asked)-")  // B15, B18
+        #expect(requests[1].header("If-Range") == "\"v1\"")
+        #expect(requests[1].header("Accept-Encoding") == "identity")
+        #expect((try? outcome.get().resumedFrom) == 0)
+    }
+
+    @Test func c23IgnoresRangeWithLength() async throws {
+        let f = try DownloadFixture()
+        defer { f.remove() }
+        let content = f.content
+        let (outcome, requests) = try await run(f) { _, index in
+            let whole = FaultResponse(
+                status: 200, headers: [("Content-Length", "\(content.count)"), ("ETag", "\"v1\"")], body: content)
+            return index == 0 ? whole.closing(after: Self.cut) : whole
+        }
+        expectOrigin(f, outcome)
+        #expect(requests.count == 2 && requests[1].hasRange)  // asked for a range, got 200: rewritten from 0
+    }
+
+    @Test func e48IgnoresRangeWithoutLengthNeedsTheDigest() async throws {
+        let f = try DownloadFixture()
+        defer { f.remove() }
+        let content = f.content
+        let handler: FaultServer.Handler = { _, index in
+            let whole = FaultResponse(status: 200, headers: [("ETag", "\"v1\"")], body: content)
+            return index == 0 ? whole.closing(after: Self.cut) : whole
+        }
+        // With a digest: the cut body fails verification, one fresh download succeeds, no Range is ever sent.
+        let (outcome, requests) = try await run(f, sha256: f.sha256, handler: handler)
+        expectOrigin(f, outcome)
+        #expect(requests.count == 2 && requests.allSatisfy { !$0.hasRange })
+        // Without one: a close-delimited body cannot be proven complete.
+        let g = try DownloadFixture()
+        defer { g.remove() }
+        let (unverified, _) = try await run(g, handler: handler)
+        expectFailure(g, unverified, [.http])
+    }
+
+    @Test func d39Short206AsksForTheRest() async throws {
+        let f = try DownloadFixture()
+        defer { f.remove() }
+        let content = f.content
+        let slice = 512 * 1024
+        let (outcome, requests) = try await run(f) { request, index in
+            guard index > 0, let start = request.rangeStart else {
+                return FaultResponse.serve(content, to: request).closing(after: Self.cut)
+            }
+            let last = min(content.count, start + slice) - 1
+            return FaultResponse(
+                status: 206,
+                headers: [
+                    ("Content-Range", "bytes \(start)-\(last)/\(content.count)"),
+                    ("Content-Length", "\(last - start + 1)"),
+                    ("ETag", "\"v1\""),
+                ],
+                body: Array(content[start...last]))
+        }
+        expectOrigin(f, outcome)
+        #expect(requests.count > 3)
+        #expect(requests.dropFirst().allSatisfy { $0.hasRange })
+    }
+
+    @Test(arguments: [-4096, 1]) func d35WrongFirstByteRestarts(shift: Int) async throws {
+        let f = try DownloadFixture()
+        defer { f.remove() }
+        let content = f.content
+        let (outcome, requests) = try await run(f) { request, index in
+            if index == 0 { return FaultResponse.serve(content, to: request).closing(after: Self.cut) }
+            guard let start = request.rangeStart else { return FaultResponse.serve(content, to: request) }
+            let first = start + shift
+            return FaultResponse(
+                status: 206,
+                headers: [
+                    ("Content-Range", "bytes \(first)-\(content.count - 1)/\(content.count)"),
+                    ("Content-Length", "\(content.count - first)"), ("ETag", "\"v1\""),
+                ],
+                body: Array(content[first...]))
+        }
+        expectOrigin(f, outcome)
+        #expect(requests.count == 3 && requests[1].hasRange && !requests[2].hasRange)
+    }
+
+    @Test func b18BodyNotMatchingItsContentRangeFailsTheOverlap() async throws {
+        let f = try DownloadFixture()
+        defer { f.remove() }
+        let content = f.content
+        let (outcome, requests) = try await run(f) { request, index in
+            var response = FaultResponse.serve(content, to: request)
+            if index == 0 { return response.closing(after: Self.cut) }
+            if let start = request.rangeStart {  // right headers, bytes from 1000 further on
+                response.body = Array(content[(start + 1000)...]) + [UInt8](repeating: 7, count: 1000)
+            }
+            return response
+        }
+        expectOrigin(f, outcome)
+        #expect(requests.count == 3 && !requests[2].hasRange)
+    }
+
+    @Test func d38WrongTotalRestarts() async throws {
+        let f = try DownloadFixture()
+        defer { f.remove() }
+        let content = f.content
+        let (outcome, requests) = try await run(f) { request, index in
+            let response = FaultResponse.serve(content, to: request)
+            if index == 0 { return response.closing(after: Self.cut) }
+            guard let start = request.rangeStart else { return response }
+            return response.replacing(
+                "Content-Range", with: "bytes \(start)-\(content.count - 1)/\(content.count + 10)")
+        }
+        expectOrigin(f, outcome)
+        #expect(requests.count == 3 && !requests[2].hasRange)
+    }
+
+    @Test func e47OverlongChunked206IsCutAtTheDeclaredEnd() async throws {
+        let f = try DownloadFixture()
+        defer { f.remove() }
+        let content = f.content
+        let (outcome, _) = try await run(f) { request, index in
+            var response = FaultResponse.serve(content, to: request)
+            if index == 0 { return response.closing(after: Self.cut) }
+            guard request.hasRange else { return response }
+            response = response.replacing("Content-Length", with: nil).replacing("Transfer-Encoding", with: "chunked")
+            response.chunked = true
+            response.body += [UInt8](repeating: 0xEE, count: 5000)
+            return response
+        }
+        expectOrigin(f, outcome)
+    }
+
+    @Test func e47Overlong200BodyNeverReachesTheFile() async throws {
+        let f = try DownloadFixture()
+        defer { f.remove() }
+        let content = f.content
+        let (outcome, _) = try await run(f) { request, _ in
+            var response = FaultResponse.serve(content, to: request)
+            response.body += [UInt8](repeating: 0xEE, count: 5000)
+            return response
+        }
+        expectOrigin(f, outcome)
+    }
+
+    @Test func c25Always416FailsWithoutOutput() async throws {
+        let f = try DownloadFixture()
+        defer { f.remove() }
+        let content = f.content
+        let (outcome, requests) = try await run(f) { request, index in
+            if index == 0 { return FaultResponse.serve(content, to: request).closing(after: Self.cut) }
+            return FaultResponse(
+                status: 416, headers: [("Content-Type", "text/html")], body: Array("<h1>416</h1>".utf8))
+        }
+        expectFailure(f, outcome, [.tooManyRestarts])
+        #expect(requests.count <= 8)  // H62: bounded
+        let part = try? Data(contentsOf: URL(fileURLWithPath: f.stagingPath("docset/1.0", "part")))
+        #expect(part.map { !String(decoding: $0, as: UTF8.self).contains("<h1>") } ?? true)  // C31
+    }
+
+    @Test func d43ETagChangesBetweenRequestsNeverMixesVersions() async throws {
+        let f = try DownloadFixture()
+        defer { f.remove() }
+        let old = f.content
+        let new = DownloadFixture.randomBytes(old.count, seed: 99)
+        let (outcome, requests) = try await run(f) { request, index in
+            if index == 0 { return FaultResponse.serve(old, to: request).closing(after: Self.cut) }
+            return FaultResponse.serve(new, to: request, etag: "\"v\(index + 1)\"")  // If-Range "v1" fails: 200
+        }
+        if case .failure(let error) = outcome { Issue.record("\(error)") }
+        #expect(f.outputSHA256 == SHA256.hash(new).description)
+        #expect(requests.count == 2)
+    }
+
+    @Test func b16WeakETagOnlyIsNeverSentInIfRange() async throws {
+        let f = try DownloadFixture()
+        defer { f.remove() }
+        let content = f.content
+        let handler: FaultServer.Handler = { request, index in
+            let response = FaultResponse.serve(content, to: request, etag: "W/\"weak\"")
+            return index == 0 ? response.closing(after: Self.cut) : response
+        }
+        // B17: with a trusted digest the range goes without If-Range.
+        let (outcome, requests) = try await run(f, sha256: f.sha256, handler: handler)
+        expectOrigin(f, outcome)
+        #expect(requests.count == 2 && requests[1].hasRange)
+        #expect(requests.allSatisfy { ($0.header("If-Range") ?? "").contains("W/") == false })
+        #expect(requests.allSatisfy { $0.header("If-Range") == nil })
+        // B17: without one, no resume at all.
+        let g = try DownloadFixture()
+        defer { g.remove() }
+        let (fresh, freshRequests) = try await run(g, handler: handler)
+        expectOrigin(g, fresh)
+        #expect(freshRequests.count == 2 && !freshRequests[1].hasRange)
+    }
+
+    @Test func h62AlternatingETagsThatAlwaysDropEndWithAClearError() async throws {
+        let f = try DownloadFixture()
+        defer { f.remove() }
+        let content = f.content
+        let (outcome, requests) = try await run(f, maxRestarts: 3) { request, index in
+            FaultResponse.serve(content, to: request, etag: index % 2 == 0 ? "\"a\"" : "\"b\"")
+                .closing(after: content.count / 2)
+        }
+        expectFailure(f, outcome, [.tooManyRestarts, .transport])
+        #expect(requests.count < 12)
+    }
+
+    @Test func f53AlternatingETagsStillFinishInOnePass() async throws {
+        let f = try DownloadFixture()
+        defer { f.remove() }
+        let content = f.content
+        let (outcome, requests) = try await run(f) { request, index in
+            let response = FaultResponse.serve(content, to: request, etag: index % 2 == 0 ? "\"a\"" : "\"b\"")
+            return index == 0 ? response.closing(after: Self.cut) : response
+        }
+        expectOrigin(f, outcome)
+        #expect(requests.count == 2)
+    }
+
+    @Test func d44GzipEncoded206Restarts() async throws {
+        let f = try DownloadFixture()
+        defer { f.remove() }
+        let content = f.content
+        let (outcome, requests) = try await run(f) { request, index in
+            let response = FaultResponse.serve(content, to: request)
+            if index == 0 { return response.closing(after: Self.cut) }
+            return request.hasRange ? response.replacing("Content-Encoding", with: "gzip") : response
+        }
+        expectOrigin(f, outcome)
+        #expect(requests.count == 3 && !requests[2].hasRange)
+    }
+
+    @Test func d42MultipartAnswerIsNeverWritten() async throws {
+        let f = try DownloadFixture()
+        defer { f.remove() }
+        let content = f.content
+        let (outcome, requests) = try await run(f) { request, index in
+            if index == 0 { return FaultResponse.serve(content, to: request).closing(after: Self.cut) }
+            guard let start = request.rangeStart else { return FaultResponse.serve(content, to: request) }
+            let part = Array(
+                "--BOUND\r\nContent-Range: bytes \(start)-\(content.count - 1)/\(content.count)\r\n\r\n".utf8)
+            let body = part + content[start...] + Array("\r\n--BOUND--\r\n".utf8)
+            return FaultResponse(
+                status: 206,
+                headers: [
+                    ("Content-Type", "multipart/byteranges; boundary=BOUND"), ("Content-Length", "\(body.count)"),
+                    ("ETag", "\"v1\""),
+                ],
+                body: body)
+        }
+        expectOrigin(f, outcome)
+        #expect(requests.last.map { !$0.hasRange } == true)
+    }
+
+    @Test func e49StallMidBodyResumes() async throws {
+        let f = try DownloadFixture()
+        defer { f.remove() }
+        let content = f.content
+        let (outcome, requests) = try await run(f) { request, index in
+            var response = FaultResponse.serve(content, to: request)
+            if index == 0 { response.stall = (Self.cut, 4) }
+            return response
+        }
+        expectOrigin(f, outcome)
+        #expect(requests.count == 2 && requests[1].header("Range") == "bytes=\(Self.asked)-")
+    }
+
+    @Test func c29RetryAfterIsHonoured() async throws {
+        let f = try DownloadFixture()
+        defer { f.remove() }
+        let content = f.content
+        let start = Date()
+        let (outcome, requests) = try await run(f) { request, index in
+            index == 0
+                ? FaultResponse(status: 503, headers: [("Retry-After", "1")], body: Array("busy".utf8))
+                : FaultResponse.serve(content, to: request)
+        }
+        expectOrigin(f, outcome)
+        #expect(requests.count == 2)
+        #expect(Date().timeIntervalSince(start) >= 1)
+    }
+
+    @Test func g56SignedURLValidForOneRequestIsResolvedAgain() async throws {
+        let f = try DownloadFixture()
+        defer { f.remove() }
+        let content = f.content
+        // /file redirects to /signed?sig=N; each signature works once. The second redirect hands out a stale one.
+        let (outcome, requests) = try await run(f) { request, index in
+            if request.path == "/file" {
+                let signature = index == 2 ? 0 : index
+                return FaultResponse(status: 302, headers: [("Location", "/signed?sig=\(signature)&x=%7E~")])
+            }
+            let used = request.path.contains("sig=0&") && index > 1
+            if used { return FaultResponse(status: 403, body: Array("expired".utf8)) }
+            let response = FaultResponse.serve(content, to: request)
+            return index == 1 ? response.closing(after: Self.cut) : response
+        }
+        expectOrigin(f, outcome)
+        #expect(requests.filter { $0.path == "/file" }.count == 3)
+        #expect(requests.contains { $0.path == "/signed?sig=0&x=%7E~" })  // G58: Location passed through unchanged
+        #expect(requests.last?.header("Range") == "bytes=\(Self.asked)-")  // the partial survived the 403
+    }
+
+    @Test func g57RedirectOnResume() async throws {
+        let f = try DownloadFixture()
+        defer { f.remove() }
+        let content = f.content
+        let (outcome, requests) = try await run(f) { request, index in
+            if index == 0 { return FaultResponse.serve(content, to: request).closing(after: Self.cut) }
+            if request.path == "/file" { return FaultResponse(status: 307, headers: [("Location", "/elsewhere/file")]) }
+            return FaultResponse.serve(content, to: request)
+        }
+        expectOrigin(f, outcome)
+        #expect(requests.count == 3 && requests[2].header("Range") == "bytes=\(Self.asked)-")
+    }
+
+    @Test func f52IgnoresIfRangeAndServesNewBytesAs206() async throws {
+        let f = try DownloadFixture()
+        defer { f.remove() }
+        let old = f.content
+        let new = DownloadFixture.randomBytes(old.count, seed: 7)
+        let (outcome, requests) = try await run(f) { request, index in
+            if index == 0 { return FaultResponse.serve(old, to: request).closing(after: Self.cut) }
+            return FaultResponse.serve(new, to: request)  // new bytes, old ETag, as a 206
+        }
+        if case .failure(let error) = outcome { Issue.record("\(error)") }
+        #expect(f.outputSHA256 == SHA256.hash(new).description)  // the overlap caught the splice
+        #expect(requests.count == 3 && !requests[2].hasRange, "\(requests)")
+    }
+
+    @Test func f51SameETagNewBytesBeyondTheOverlapAreCaughtByTheDigest() async throws {
+        let f = try DownloadFixture()
+        defer { f.remove() }
+        let old = f.content
+        var new = old
+        for i in stride(from: Self.cut + 1000, to: new.count, by: 4096) { new[i] ^= 0xFF }
+        let changed = new
+        let (outcome, requests) = try await run(f, sha256: f.sha256) { request, index in
+            let response = FaultResponse.serve(index == 0 ? old : changed, to: request)
+            return index == 0 ? response.closing(after: Self.cut) : response
+        }
+        expectFailure(f, outcome, [.verification])  // spliced → one fresh download → still wrong → fail loudly
+        #expect(requests.count == 3 && !requests[2].hasRange)
+        #expect(!FileManager.default.fileExists(atPath: f.stagingPath("docset/1.0", "part")))  // A14: staging deleted
+        if case .failure(let error) = outcome {
+            #expect(error.reason.contains(f.sha256))  // names expected and actual
+        }
+    }
+
+    @Test func c30InterimResponsesAreSkipped() async throws {
+        let f = try DownloadFixture()
+        defer { f.remove() }
+        let content = f.content
+        let (outcome, _) = try await run(f) { request, _ in
+            var response = FaultResponse.serve(content, to: request)
+            response.preamble = "HTTP/1.1 103 Early Hints\r\nLink: </x>; rel=preload\r\nETag: \"hint\"\r\n\r\n"
+            return response
+        }
+        expectOrigin(f, outcome)
+    }
+
+    @Test func i64RightSizeWrongContentLeavesNoFile() async throws {
+        let f = try DownloadFixture()
+        defer { f.remove() }
+        let other = DownloadFixture.randomBytes(f.content.count, seed: 5)
+        let (outcome, requests) = try await run(f, sha256: f.sha256) { request, _ in
+            FaultResponse.serve(other, to: request)
+        }
+        expectFailure(f, outcome, [.verification])  // H63: a fresh download with a wrong digest is fatal
+        #expect(requests.count == 1)
+        if case .failure(let error) = outcome {
+            #expect(error.reason.contains(f.sha256) && error.reason.contains(SHA256.hash(other).description))
+        }
+    }
+
+    @Test func a12InsufficientSpaceFailsBeforeWriting() async throws {
+        let f = try DownloadFixture()
+        defer { f.remove() }
+        let (outcome, _) = try await run(f) { _, _ in
+            FaultResponse(status: 200, headers: [("Content-Length", "\(1 << 50)")], body: [])
+        }
+        expectFailure(f, outcome, [.insufficientSpace])
+    }
+
+    @Test func c28NotFoundOnEveryMirrorIsFatal() async throws {
+        let f = try DownloadFixture()
+        defer { f.remove() }
+        let (outcome, requests) = try await run(f) { _, _ in FaultResponse(status: 404, body: Array("no".utf8)) }
+        expectFailure(f, outcome, [.http])
+        #expect(requests.count == 1)
+        if case .failure(let error) = outcome { #expect(error.status == 404 && !error.isTransient) }
+    }
+
+    @Test func g59RedirectLoopEndsWithAClearError() async throws {
+        let f = try DownloadFixture()
+        defer { f.remove() }
+        let (outcome, requests) = try await run(f) { request, _ in
+            FaultResponse(status: 302, headers: [("Location", request.path == "/file" ? "/loop" : "/file")])
+        }
+        expectFailure(f, outcome, [.transport])
+        if case .failure(let error) = outcome { #expect(!error.isTransient) }
+        #expect(requests.count == 11)  // the first request and at most 10 redirects, once
+    }
+}

@@ -1,0 +1,176 @@
+import DocSyncDownload
+import DocSyncSupport
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+/// Against a real nginx on loopback: the library, the `docsync fetch` binary, SIGKILL and tampering.
+@Suite struct NginxIntegrationTests {
+    /// A fixture whose content nginx serves at `/file.bin`, and at `/slow/file.bin` at `rate` bytes/s.
+    private func serve(_ fixture: DownloadFixture, rate: Int = 4 << 20, http2: Bool = false) throws -> Nginx {
+        let root = fixture.directory.appending("www")
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try Data(fixture.content).write(to: URL(fileURLWithPath: root + "/file.bin"))
+        return try Nginx(
+            root: root, locations: "location /slow/ { alias \(root)/; limit_rate \(rate); }", http2: http2)
+    }
+
+    @Test func fullDownloadWithTheLibrary() async throws {
+        let f = try DownloadFixture(size: 12 << 20)
+        defer { f.remove() }
+        let nginx = try serve(f)
+        defer { nginx.stop() }
+        let result = try await f.download([nginx.url("file.bin")], sha256: f.sha256)
+        #expect(f.outputSHA256 == f.sha256)
+        #expect(result.bytes == Int64(f.content.count) && result.resumedFrom == 0 && result.attempts == 1)
+        #expect(result.url == nginx.url("file.bin") && result.path == f.destination)
+        #expect(nginx.accessLog().map(\.range) == ["-"])
+    }
+
+    @Test func fetchPrintsJSONAndUsesTheNextMirror() async throws {
+        let f = try DownloadFixture(size: 3 << 20)
+        defer { f.remove() }
+        let nginx = try serve(f)
+        defer { nginx.stop() }
+        let dead = "http://127.0.0.1:\(try Loopback.freePort())/file.bin"  // connection refused
+        let run = try DocSyncProcess.run([
+            dead, "--mirror", nginx.url("file.bin"), "--output", f.destination, "--sha256", f.sha256, "--json",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        #expect(object?["url"] as? String == dead)
+        #expect(object?["mirror"] as? String == nginx.url("file.bin"))
+        #expect(object?["bytes"] as? Int == f.content.count)
+        #expect(object?["sha256"] as? String == f.sha256)
+        #expect(object?["resumedFrom"] as? Int == 0)
+        #expect((object?["attempts"] as? Int ?? 0) >= 2)
+        #expect(object?["seconds"] is Double || object?["seconds"] is Int)
+        #expect(f.outputSHA256 == f.sha256)
+        #expect(run.stderr.isEmpty)  // not a TTY: quiet
+    }
+
+    @Test func fetchWithAWrongChecksumLeavesNoFile() async throws {
+        let f = try DownloadFixture(size: 1 << 20)
+        defer { f.remove() }
+        let nginx = try serve(f)
+        defer { nginx.stop() }
+        let wrong = String(repeating: "0", count: 64)
+        let run = try DocSyncProcess.run([nginx.url("file.bin"), "--output", f.destination, "--sha256", wrong])
+        #expect(run.status == 65)
+        #expect(run.stderr.contains(wrong) && run.stderr.contains(f.sha256))
+        #expect(!f.outputExists)
+    }
+
+    @Test func resumeAfterSIGKILLAndAfterTampering() async throws {
+        let f = try DownloadFixture(size: 24 << 20)
+        defer { f.remove() }
+        let nginx = try serve(f, rate: 6 << 20)
+        defer { nginx.stop() }
+        let arguments = [nginx.url("slow/file.bin"), "--output", f.destination, "--json"]
+        let key = nginx.url("slow/file.bin")
+        // Kill once mid-transfer, after at least one commit.
+        try killMidTransfer(arguments, after: 2.2)
+        let part = "\(f.directory.path)/.docsync-staging/\(StagingName.forKey(key)).part"
+        let size = try #require(FileManager.default.attributesOfItem(atPath: part)[.size] as? Int)
+        #expect(size > 1 << 20 && size < f.content.count)
+        #expect(!f.outputExists)
+        // Kill again, then flip a byte inside the first chunk: the resume must catch it.
+        try killMidTransfer(arguments, after: 1.2)
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: part))
+        try handle.seek(toOffset: 1000)
+        handle.write(Data([f.content[1000] ^ 0xFF]))
+        try handle.close()
+        let run = try DocSyncProcess.run(arguments)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(f.outputSHA256 == f.sha256)
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        #expect(object?["resumedFrom"] as? Int == 0)  // the flipped byte sent it back to the first chunk
+        #expect(nginx.accessLog().count == 3)
+    }
+
+    @Test func resumeAfterSIGKILLKeepsTheDurablePrefix() async throws {
+        let f = try DownloadFixture(size: 24 << 20)
+        defer { f.remove() }
+        let nginx = try serve(f, rate: 6 << 20)
+        defer { nginx.stop() }
+        let arguments = [nginx.url("slow/file.bin"), "--output", f.destination, "--json"]
+        try killMidTransfer(arguments, after: 2.2)
+        let run = try DocSyncProcess.run(arguments)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(f.outputSHA256 == f.sha256)
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        let resumedFrom = object?["resumedFrom"] as? Int ?? 0
+        #expect(resumedFrom > 0)
+        let log = nginx.accessLog()
+        #expect(log.count == 2 && log[1].range == "bytes=\(resumedFrom - 65_536)-")
+    }
+
+    @Test func sigkillLoopStaysWithinTheByteBudget() async throws {
+        let size = 64 << 20
+        let f = try DownloadFixture(size: size, seed: 3)
+        defer { f.remove() }
+        let rate = 4 << 20
+        let nginx = try serve(f, rate: rate)
+        defer { nginx.stop() }
+        let arguments = [nginx.url("slow/file.bin"), "--output", f.destination]
+        var generator = SystemRandomNumberGenerator()
+        var kills = 0
+        while kills < 20 {
+            let process = try DocSyncProcess(fetch: arguments)
+            let delay = Double.random(in: 0.2...1.2, using: &generator)
+            let deadline = Date().addingTimeInterval(delay)
+            while process.process.isRunning, Date() < deadline { usleep(10_000) }
+            guard process.process.isRunning else {
+                Issue.record("the download finished before 20 kills (\(kills) so far)")
+                break
+            }
+            process.kill()
+            kills += 1
+            #expect(!f.outputExists)
+        }
+        let run = try DocSyncProcess.run(arguments)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(f.outputSHA256 == f.sha256)
+        // Each kill may waste the overlap plus one unsynced interval: the CLI commits every 0.25 s or 8 MiB; allow
+        // 1 s of transfer for that, the commit's own sync time and process start-up.
+        let interval = min(8 << 20, rate)
+        let served = nginx.accessLog().reduce(Int64(0)) { $0 + $1.bodyBytesSent }
+        let budget = Int64(size + kills * (65_536 + interval))
+        #expect(served <= budget, "served \(served) bytes, budget \(budget)")
+        #expect(served >= Int64(size))
+    }
+
+    @Test func j72RangeResumeOverHTTP2() async throws {
+        let f = try DownloadFixture(size: 12 << 20)
+        defer { f.remove() }
+        let nginx = try serve(f, rate: 4 << 20, http2: true)
+        defer { nginx.stop() }
+        var configuration = f.configuration()
+        configuration.http.httpVersion = .http2PriorKnowledge
+        let downloader = Downloader(configuration: configuration)
+        let committed = Mutex<Int64>(0)
+        var request = f.request([nginx.url("slow/file.bin")], sha256: f.sha256)
+        request.committed = { count in committed.withLock { $0 = max($0, count) } }
+        let first = request
+        let interrupted = Task { try await downloader.download(first) }
+        while committed.withLock({ $0 }) < 1 << 20 { try await Task.sleep(nanoseconds: 20_000_000) }
+        interrupted.cancel()
+        await #expect(throws: DownloadError.self) { try await interrupted.value }
+        #expect(!f.outputExists)
+        request.mirrors = [nginx.url("file.bin")]
+        let result = try await downloader.download(request)
+        #expect(result.resumedFrom >= 1 << 20)
+        #expect(f.outputSHA256 == f.sha256)
+        let log = nginx.accessLog()
+        #expect(log.count == 2 && log.allSatisfy { $0.proto == "HTTP/2.0" })
+        #expect(log.last?.status == 206 && log.last?.range == "bytes=\(result.resumedFrom - 65_536)-")
+    }
+
+    private func killMidTransfer(_ arguments: [String], after seconds: Double) throws {
+        let process = try DocSyncProcess(fetch: arguments)
+        usleep(UInt32(seconds * 1_000_000))
+        #expect(process.process.isRunning)
+        process.kill()
+    }
+}
