@@ -68,10 +68,8 @@ final class ArchiveReader {
         ]
         for (name, call) in enable where call(archive) != ARCHIVE_OK {
             // ARCHIVE_WARN here means "will run an external program": refused.
-            let failure = ArchiveFailure(message: message(archive, "libarchive cannot read \(name) in-process"))
-            archive_read_free(archive)
-            context.release()
-            throw failure
+            // deinit frees the archive: every stored property is set, so a throwing init still runs it.
+            throw ArchiveFailure(message: message(archive, "libarchive cannot read \(name) in-process"))
         }
         archive_read_set_callback_data(archive, context.toOpaque())
         archive_read_set_read_callback(archive) { _, data, out in
@@ -97,10 +95,7 @@ final class ArchiveReader {
             }
         }
         if archive_read_open1(archive) != ARCHIVE_OK {
-            let failure = ArchiveFailure(message: message(archive, "cannot open \(source.displayName)"))
-            archive_read_free(archive)
-            context.release()
-            throw failure
+            throw ArchiveFailure(message: message(archive, "cannot open \(source.displayName)"))
         }
     }
 
@@ -247,9 +242,8 @@ public final class ArchiveWriter {
         }
         if status == ARCHIVE_OK { status = archive_write_open_filename(archive, path) }
         if status != ARCHIVE_OK {
-            let failure = ArchiveFailure(message: message(archive, "cannot create \(path)"))
-            archive_write_free(archive)
-            throw failure
+            closed = true  // deinit only frees
+            throw ArchiveFailure(message: message(archive, "cannot create \(path)"))
         }
     }
 

@@ -67,7 +67,8 @@ private let policyRows: [PolicyRow] = [
         name: "socket", entry: ArchiveEntryMetadata("X.docset/sock", kind: .socket),
         expected: .reject(.specialFile("socket"))),
     PolicyRow(
-        name: "hard link", entry: ArchiveEntryMetadata("X.docset/h", kind: .hardlink(target: Array("/etc/shadow".utf8))),
+        name: "hard link",
+        entry: ArchiveEntryMetadata("X.docset/h", kind: .hardlink(target: Array("/etc/shadow".utf8))),
         expected: .reject(.hardlink)),
     PolicyRow(
         name: "symlink to an absolute path", entry: link("X.docset/Contents/l", "/etc/passwd"),
@@ -93,7 +94,8 @@ private let policyRows: [PolicyRow] = [
         name: "sticky directory is a plain directory", entry: dir("X.docset/Contents", mode: 0o1777),
         expected: accept("Contents", .directory, from: "X.docset/Contents")),
     PolicyRow(
-        name: "file over the size cap", entry: file("X.docset/big", size: 101), limits: limits { $0.maxFileBytes = 100 },
+        name: "file over the size cap", entry: file("X.docset/big", size: 101),
+        limits: limits { $0.maxFileBytes = 100 },
         expected: .reject(.fileTooLarge(limit: 100))),
     PolicyRow(
         name: "total bytes cap", before: [file("X.docset/a", size: 60)], entry: file("X.docset/b", size: 60),
