@@ -33,7 +33,8 @@ final class TreeWriter {
         for item in stack { close(item.fd) }
     }
 
-    func apply(_ item: ExtractionItem) throws(InstallError) {
+    /// Creates what `item` describes; file data is read from `block`.
+    func apply(_ item: ExtractionItem, block: UnsafeMutableRawBufferPointer) throws(InstallError) {
         switch item {
         case .begin(let entry, let data, let complete):
             switch entry.action {
@@ -45,11 +46,11 @@ final class TreeWriter {
             case .file(let mode):
                 let fd = try createFile(entry, mode: mode)
                 openFile = (fd, entry)
-                try write(data)
+                try write(UnsafeRawBufferPointer(rebasing: block[data]))
                 if complete { try closeFile() }
             }
         case .more(let data, let complete):
-            try write(data)
+            try write(UnsafeRawBufferPointer(rebasing: block[data]))
             if complete { try closeFile() }
         }
     }
@@ -145,23 +146,18 @@ final class TreeWriter {
         if withCName(name, { unlinkat(parent, $0, 0) }) != 0 { throw ioError("unlinkat", entry) }
     }
 
-    private func write(_ data: [UInt8]) throws(InstallError) {
-        guard let (fd, entry) = openFile else { return }
-        var error: Int32 = 0
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    error = errno
-                    return
-                }
-                offset += n
+    private func write(_ buffer: UnsafeRawBufferPointer) throws(InstallError) {
+        guard let (fd, entry) = openFile, let base = buffer.baseAddress else { return }
+        var offset = 0
+        while offset < buffer.count {
+            let n = Glibc.write(fd, base + offset, buffer.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ioError("write", entry)
             }
+            offset += n
         }
-        if error != 0 { throw ioError("write", entry, code: error) }
-        bytesWritten += Int64(data.count)
+        bytesWritten += Int64(buffer.count)
     }
 
     private func closeFile() throws(InstallError) {
