@@ -162,7 +162,8 @@ enum Extractor {
         while filled < count {
             let n: Int
             do {
-                n = try reader.readData(into: UnsafeMutableRawBufferPointer(rebasing: block[(offset + filled)..<(offset + count)]))
+                n = try reader.readData(
+                    into: UnsafeMutableRawBufferPointer(rebasing: block[(offset + filled)..<(offset + count)]))
             } catch {
                 throw .unreadableArchive("\(entry.displayPath): \(error.message)")
             }
