@@ -144,4 +144,27 @@ import Testing
         }
         #expect(try h.snapshot() == before)
     }
+
+    /// A source that cannot seek and delivers a few bytes per read, like a download still in progress.
+    final class TrickleSource: ArchiveSource {
+        let file: FileArchiveSource
+        init(_ path: String) throws { file = try FileArchiveSource(path: path) }
+        var byteCount: Int64? { file.byteCount }
+        var displayName: String { "trickle" }
+        func seek(to offset: Int64, whence: Int32) -> Int64? { nil }
+        func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+            try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer.prefix(777)))
+        }
+    }
+
+    @Test func installsFromANonSeekableTrickleSource() async throws {
+        let h = try InstallHarness()
+        defer { h.dir.remove() }
+        let fixture = try DocsetFixture.make(version: "1")
+        let path = h.archive("trickle.tgz")
+        try fixture.writeArchive(to: path)
+        let installed = try await h.installer.install(source: try TrickleSource(path), as: InstallRequest(name: h.name))
+        #expect(try TreeManifest.of(installed.path) == fixture.expectedManifest)
+        #expect(installed.archiveSHA256 == SHA256.hash(try Data(contentsOf: URL(fileURLWithPath: path))).description)
+    }
 }
