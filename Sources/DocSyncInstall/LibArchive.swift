@@ -118,17 +118,19 @@ final class ArchiveReader {
             throw failure("unreadable archive entry")
         }
         self.entry = entry
-        let path = Self.bytes(archive_entry_pathname_utf8(entry)) ?? Self.bytes(archive_entry_pathname(entry)) ?? []
+        // The raw name first (no charset conversion: cheap, and exactly the bytes archived); the UTF-8 form when the
+        // name cannot be represented in the current locale (pax names with non-ASCII characters under "C").
+        let path = Self.bytes(archive_entry_pathname(entry)) ?? Self.bytes(archive_entry_pathname_utf8(entry)) ?? []
         let type = UInt32(archive_entry_filetype(entry)) & EntryType.typeMask
         let kind: ArchiveEntryMetadata.Kind
-        if let target = Self.bytes(archive_entry_hardlink_utf8(entry)) ?? Self.bytes(archive_entry_hardlink(entry)) {
+        if let target = Self.bytes(archive_entry_hardlink(entry)) ?? Self.bytes(archive_entry_hardlink_utf8(entry)) {
             kind = .hardlink(target: target)
         } else {
             switch type {
             case EntryType.regular: kind = .regular
             case EntryType.directory: kind = .directory
             case EntryType.symlink:
-                let target = Self.bytes(archive_entry_symlink_utf8(entry)) ?? Self.bytes(archive_entry_symlink(entry))
+                let target = Self.bytes(archive_entry_symlink(entry)) ?? Self.bytes(archive_entry_symlink_utf8(entry))
                 kind = .symlink(target: target ?? [])
             case EntryType.characterDevice: kind = .characterDevice
             case EntryType.blockDevice: kind = .blockDevice
