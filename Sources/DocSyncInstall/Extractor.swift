@@ -31,7 +31,9 @@ enum Extractor {
         let reader = Thread {
             defer { done.signal() }
             do throws(InstallError) {
-                let result = try read(source, limits: limits, into: queue)
+                let result = try ArchiveReader.withUTF8Locale { () throws(InstallError) in
+                    try read(source, limits: limits, into: queue)
+                }
                 outcome.withLock { $0 = result }
                 queue.finish()
             } catch {

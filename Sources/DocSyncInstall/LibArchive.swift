@@ -104,6 +104,19 @@ final class ArchiveReader {
         context.release()
     }
 
+    /// Runs `body` with this thread's LC_CTYPE set to C.UTF-8 (uselocale: this thread only). libarchive converts
+    /// names between UTF-8 (xar, pax, zip) and the current locale; under the default "C" locale a non-ASCII name
+    /// comes back empty. Call it on a dedicated thread, around the reader's whole life.
+    static func withUTF8Locale<T>(_ body: () throws(InstallError) -> T) throws(InstallError) -> T {
+        guard let utf8 = newlocale(1 << LC_CTYPE, "C.UTF-8", nil) else { return try body() }
+        let previous = uselocale(utf8)
+        defer {
+            uselocale(previous)
+            freelocale(utf8)
+        }
+        return try body()
+    }
+
     private func failure(_ what: String) -> ArchiveFailure {
         if let error = context.takeUnretainedValue().error { return ArchiveFailure(message: "\(what): \(error)") }
         return ArchiveFailure(message: message(archive, what))
@@ -120,17 +133,17 @@ final class ArchiveReader {
         self.entry = entry
         // The raw name first (no charset conversion: cheap, and exactly the bytes archived); the UTF-8 form when the
         // name cannot be represented in the current locale (pax names with non-ASCII characters under "C").
-        let path = Self.bytes(archive_entry_pathname(entry)) ?? Self.bytes(archive_entry_pathname_utf8(entry)) ?? []
+        let path = Self.name(archive_entry_pathname(entry), archive_entry_pathname_utf8(entry)) ?? []
         let type = UInt32(archive_entry_filetype(entry)) & EntryType.typeMask
         let kind: ArchiveEntryMetadata.Kind
-        if let target = Self.bytes(archive_entry_hardlink(entry)) ?? Self.bytes(archive_entry_hardlink_utf8(entry)) {
+        if let target = Self.name(archive_entry_hardlink(entry), archive_entry_hardlink_utf8(entry)) {
             kind = .hardlink(target: target)
         } else {
             switch type {
             case EntryType.regular: kind = .regular
             case EntryType.directory: kind = .directory
             case EntryType.symlink:
-                let target = Self.bytes(archive_entry_symlink(entry)) ?? Self.bytes(archive_entry_symlink_utf8(entry))
+                let target = Self.name(archive_entry_symlink(entry), archive_entry_symlink_utf8(entry))
                 kind = .symlink(target: target ?? [])
             case EntryType.characterDevice: kind = .characterDevice
             case EntryType.blockDevice: kind = .blockDevice
@@ -165,6 +178,14 @@ final class ArchiveReader {
             context.hash.update(UnsafeRawBufferPointer(rebasing: context.buffer[..<n]))
         }
         return context.hash.finalize()
+    }
+
+    /// The raw name, or the UTF-8 one when the raw form is missing or empty (xar and pax names that the C locale
+    /// cannot represent come back empty).
+    private static func name(_ raw: UnsafePointer<CChar>?, _ utf8: @autoclosure () -> UnsafePointer<CChar>?) -> [UInt8]?
+    {
+        if let bytes = bytes(raw), !bytes.isEmpty { return bytes }
+        return bytes(utf8()) ?? bytes(raw)
     }
 
     private static func bytes(_ pointer: UnsafePointer<CChar>?) -> [UInt8]? {

@@ -23,8 +23,14 @@ struct FormatRow: Sendable, CustomTestStringConvertible {
     ]
 
     /// A fixture with a setuid executable among its files (installed as 0755).
-    private func fixture(version: String = "1.0", documentsFolder: String = "Documents") throws -> DocsetFixture {
+    private func fixture(version: String = "1.0", documentsFolder: String = "Documents", unicode: Bool = true) throws
+        -> DocsetFixture
+    {
         var fixture = try DocsetFixture.make(version: version, documentsFolder: documentsFolder)
+        if unicode {
+            // libarchive's xar writer mangles non-ASCII names in the C locale: xar is read from bsdtar for those.
+            fixture.files["Contents/Resources/\(documentsFolder)/Résumé – 日本語.html"] = (Array("<p>é</p>".utf8), 0o644)
+        }
         fixture.files["Contents/Resources/\(documentsFolder)/tool.sh"] = (Array("#!/bin/sh\n".utf8), 0o4755)
         return fixture
     }
@@ -37,7 +43,7 @@ struct FormatRow: Sendable, CustomTestStringConvertible {
     func roundTrip(_ row: FormatRow) async throws {
         let h = try InstallHarness()
         defer { h.dir.remove() }
-        let fixture = try fixture()
+        let fixture = try fixture(unicode: row.format != .xar)
         let path = h.archive("docset.\(row.name)")
         try fixture.writeArchive(to: path, format: row.format, filter: row.filter)
         let installed = try await install(path, h)
@@ -76,7 +82,7 @@ struct FormatRow: Sendable, CustomTestStringConvertible {
     @Test func appleStyleXARWithDocumentationWALAndExtendedAttributes() async throws {
         let h = try InstallHarness()
         defer { h.dir.remove() }
-        var fixture = try fixture(documentsFolder: "Documentation")
+        var fixture = try fixture(documentsFolder: "Documentation", unicode: false)
         fixture.files["Contents/Resources/docSet.dsidx-wal"] = ([], 0o644)
         fixture.files["Contents/Resources/docSet.dsidx-shm"] = (Array(repeating: 0, count: 32768), 0o644)
         let xattrs = [
@@ -148,5 +154,22 @@ struct FormatRow: Sendable, CustomTestStringConvertible {
         var expected = fixture.expectedManifest
         expected["Contents/Resources/Documents/index.html"] = "link page0.html"
         #expect(try TreeManifest.of(installed.path) == expected)
+    }
+
+    @Test func xarWithNonASCIINamesPackedByBsdtar() async throws {
+        let h = try InstallHarness()
+        defer { h.dir.remove() }
+        let fixture = try fixture()
+        try fixture.writeTree(to: h.dir.appending("tree/Fixture.docset"))
+        let path = h.archive("bsdtar.xar")
+        let bsdtar = try Tool.run(
+            "/usr/bin/env",
+            [
+                "LC_ALL=C.UTF-8", "bsdtar", "--format", "xar", "-cf", path, "-C", h.dir.appending("tree"),
+                "Fixture.docset",
+            ])
+        #expect(bsdtar.status == 0, "\(bsdtar.standardError)")
+        let installed = try await install(path, h)
+        #expect(try TreeManifest.of(installed.path) == fixture.expectedManifest)
     }
 }
