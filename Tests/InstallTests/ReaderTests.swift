@@ -59,7 +59,14 @@ import Testing
         reader.start()
         while observations.withLock({ $0.count }) < 3 { try await Task.sleep(for: .milliseconds(10)) }
         phase.store(1, ordering: .releasing)
-        _ = try await h.installer.install(archive: new, as: InstallRequest(name: h.name, version: "new"))
+        // Update until scans have run during updates (flip back and forth if one update is quicker than a scan).
+        for round in 0..<10 {
+            if round > 0 {
+                _ = try await h.installer.install(archive: old, as: InstallRequest(name: h.name, version: "old"))
+            }
+            _ = try await h.installer.install(archive: new, as: InstallRequest(name: h.name, version: "new"))
+            if observations.withLock({ list in list.filter { $0.phase == 1 }.count }) >= 2 { break }
+        }
         phase.store(2, ordering: .releasing)
         let seen = observations.withLock { $0.count }
         while observations.withLock({ $0.count }) < seen + 3 { try await Task.sleep(for: .milliseconds(10)) }
