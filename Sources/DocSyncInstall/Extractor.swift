@@ -135,7 +135,7 @@ enum Extractor {
                     throw .rejected(entry: metadata.displayPath, rule: .sizeMismatch(declared: size, actual: total))
                 }
                 produced += Int64(count)
-                if let rule = policy.checkProduced(totalBytes: produced) {
+                if let rule = policy.checkProduced(totalBytes: produced, consumedBytes: reader.bytesConsumed) {
                     throw .rejected(entry: metadata.displayPath, rule: rule)
                 }
                 if total > limits.maxFileBytes {

@@ -153,4 +153,12 @@ private let policyRows: [PolicyRow] = [
         #expect(policy.checkProduced(totalBytes: 401) == .expansionRatioExceeded(limit: 200))
         #expect(policy.checkProduced(totalBytes: 1001) == .totalBytesExceeded(limit: 1000))
     }
+
+    @Test func ratioOfAStreamOfUnknownSizeUsesTheBytesConsumed() {
+        var limits = InstallLimits()
+        limits.ratioAllowance = 100
+        let policy = EntryPolicy(limits: limits, archiveBytes: nil)
+        #expect(policy.checkProduced(totalBytes: 400, consumedBytes: 2) == nil)
+        #expect(policy.checkProduced(totalBytes: 401, consumedBytes: 2) == .expansionRatioExceeded(limit: 200))
+    }
 }
