@@ -45,6 +45,7 @@ struct InstallCommand: AsyncParsableCommand {
         do {
             installed = try await installer.install(archive: archive, as: request)
         } catch {
+            if case .invalidName = error { throw ValidationError("\(error)") }
             printError("docsync install: \(archive): \(error)")
             throw error.isArchiveRejection ? ExitStatus.dataError : ExitStatus.ioError
         }

@@ -76,13 +76,15 @@ public struct EntryPolicy: Sendable {
     }
 
     /// Checks bytes actually produced so far (a stream can lie about sizes, or not declare them).
-    public func checkProduced(totalBytes: Int64) -> EntryRule? {
+    /// `consumedBytes`: compressed bytes read so far, the ratio's base when the archive's size is unknown (a source
+    /// still growing).
+    public func checkProduced(totalBytes: Int64, consumedBytes: Int64 = 0) -> EntryRule? {
         if totalBytes > limits.maxTotalBytes { return .totalBytesExceeded(limit: limits.maxTotalBytes) }
-        return ratioViolation(totalBytes: totalBytes)
+        return ratioViolation(totalBytes: totalBytes, base: archiveBytes ?? consumedBytes)
     }
 
-    private func ratioViolation(totalBytes: Int64) -> EntryRule? {
-        guard let archiveBytes, totalBytes > limits.ratioAllowance else { return nil }
+    private func ratioViolation(totalBytes: Int64, base: Int64? = nil) -> EntryRule? {
+        guard let archiveBytes = base ?? archiveBytes, totalBytes > limits.ratioAllowance else { return nil }
         let (limit, overflow) = max(archiveBytes, 1).multipliedReportingOverflow(by: limits.maxExpansionRatio)
         return !overflow && totalBytes > limit ? .expansionRatioExceeded(limit: limits.maxExpansionRatio) : nil
     }

@@ -1,42 +1,72 @@
 import Foundation
 
-/// One unit of work handed from the reader thread to the writer thread.
-enum ExtractionItem: Sendable {
-    /// A new entry; `data` is its first (for small files, only) block of bytes.
-    case begin(PlannedEntry, data: [UInt8], complete: Bool)
+/// One unit of work handed from the reader thread to the writer thread. Data lives in the batch's block.
+enum ExtractionItem {
+    /// A new entry; `data` is its first (for small files, only) range of bytes in the block.
+    case begin(PlannedEntry, data: Range<Int>, complete: Bool)
     /// More bytes of the file begun last.
-    case more([UInt8], complete: Bool)
-
-    var byteCount: Int {
-        switch self {
-        case .begin(_, let data, _), .more(let data, _): data.count + 128
-        }
-    }
+    case more(Range<Int>, complete: Bool)
 }
 
-/// A blocking single-producer, single-consumer queue bounded in bytes, with a shared failure that stops both sides.
+/// A block of bytes and the items whose data it holds. Blocks are allocated once per extraction and recycled, so
+/// the hot loop allocates no file buffers (per-file arrays freed on another thread made glibc's arenas grow and
+/// shrink with an mprotect per file).
+///
+/// `@unchecked Sendable` is sound: a batch is owned by one thread at a time — the reader fills it, hands it over
+/// through `ExtractionQueue` (under its lock, which orders the writes before the writer's reads), the writer
+/// drains it and hands it back the same way. The block is freed only by the queue, after both threads are done.
+struct ExtractionBatch: @unchecked Sendable {
+    let block: UnsafeMutableRawBufferPointer
+    var used = 0
+    var items: [ExtractionItem] = []
+
+    var free: Int { block.count - used }
+}
+
+/// A blocking single-producer, single-consumer queue of batches over a fixed pool of blocks (memory is bounded by
+/// `blocks × blockBytes`), with a shared failure that stops both sides.
 ///
 /// `@unchecked Sendable` is sound: every stored property is read and written only while `condition` is locked.
 final class ExtractionQueue: @unchecked Sendable {
     private let condition = NSCondition()
-    private let capacity: Int
-    private var items: [ExtractionItem] = []
-    private var bytes = 0
+    private var pool: [UnsafeMutableRawBufferPointer]
+    private var all: [UnsafeMutableRawBufferPointer]
+    private var queued: [ExtractionBatch] = []
     private var finished = false
     private var failure: InstallError?
 
-    init(capacityBytes: Int) { capacity = capacityBytes }
+    init(blocks: Int, blockBytes: Int) {
+        all = (0..<blocks).map { _ in .allocate(byteCount: blockBytes, alignment: 4096) }
+        pool = all
+    }
 
-    /// Appends a batch, waiting while the queue is full. False once either side has failed.
-    func push(_ batch: [ExtractionItem], bytes batchBytes: Int) -> Bool {
+    deinit { for block in all { block.deallocate() } }
+
+    /// An empty batch, waiting for a block to be recycled; nil once either side has failed.
+    func acquire() -> ExtractionBatch? {
         condition.lock()
         defer { condition.unlock() }
-        while failure == nil && bytes > 0 && bytes + batchBytes > capacity { condition.wait() }
-        guard failure == nil else { return false }
-        items.append(contentsOf: batch)
-        bytes += batchBytes
+        while failure == nil && pool.isEmpty { condition.wait() }
+        guard failure == nil else { return nil }
+        var batch = ExtractionBatch(block: pool.removeLast())
+        batch.items.reserveCapacity(256)
+        return batch
+    }
+
+    /// Hands a filled batch to the writer.
+    func submit(_ batch: ExtractionBatch) {
+        condition.lock()
+        queued.append(batch)
         condition.broadcast()
-        return true
+        condition.unlock()
+    }
+
+    /// Gives a drained batch's block back.
+    func recycle(_ batch: ExtractionBatch) {
+        condition.lock()
+        pool.append(batch.block)
+        condition.broadcast()
+        condition.unlock()
     }
 
     /// The producer is done.
@@ -47,17 +77,15 @@ final class ExtractionQueue: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Takes everything queued, waiting while empty; nil when finished and drained, or failed.
-    func take() -> [ExtractionItem]? {
+    /// Takes every queued batch, waiting while none is; nil when finished and drained, or failed.
+    func take() -> [ExtractionBatch]? {
         condition.lock()
         defer { condition.unlock() }
-        while failure == nil && items.isEmpty && !finished { condition.wait() }
-        guard failure == nil, !items.isEmpty else { return nil }
-        let batch = items
-        items = []
-        bytes = 0
-        condition.broadcast()
-        return batch
+        while failure == nil && queued.isEmpty && !finished { condition.wait() }
+        guard failure == nil, !queued.isEmpty else { return nil }
+        let batches = queued
+        queued = []
+        return batches
     }
 
     /// Records the first failure and wakes both sides.

@@ -16,21 +16,24 @@ struct ExtractionResult: Sendable {
 /// judges entries with the `EntryPolicy`; the calling thread creates files with a `TreeWriter`. A queue bounded in
 /// bytes joins them, so decompression overlaps file creation and memory stays flat.
 enum Extractor {
-    static let queueBytes = 12 << 20
-    static let chunkBytes = 1 << 20
-    static let batchBytes = 256 << 10
+    /// Memory bound: `blocks × blockBytes` of file data in flight (plus libarchive's own buffers).
+    static let blocks = 12
+    static let blockBytes = 1 << 20
+    static let maxItemsPerBatch = 1024
 
     /// Blocks the calling thread (a dedicated one, never the cooperative pool) until done.
     static func extract(
         _ source: any ArchiveSource, into rootFD: Int32, rootPath: String, limits: InstallLimits
     ) throws(InstallError) -> ExtractionResult {
-        let queue = ExtractionQueue(capacityBytes: queueBytes)
+        let queue = ExtractionQueue(blocks: blocks, blockBytes: blockBytes)
         let outcome = Mutex<(entries: Int, digest: SHA256.Digest?)>((0, nil))
         let done = DispatchSemaphore(value: 0)
         let reader = Thread {
             defer { done.signal() }
             do throws(InstallError) {
-                let result = try read(source, limits: limits, into: queue)
+                let result = try ArchiveReader.withUTF8Locale { () throws(InstallError) in
+                    try read(source, limits: limits, into: queue)
+                }
                 outcome.withLock { $0 = result }
                 queue.finish()
             } catch {
@@ -42,14 +45,17 @@ enum Extractor {
         reader.start()
 
         let writer = TreeWriter(rootFD: rootFD, rootPath: rootPath)
-        drain: while let batch = queue.take() {
-            for item in batch {
-                do throws(InstallError) {
-                    try writer.apply(item)
-                } catch {
-                    queue.fail(error)
-                    break drain
+        drain: while let batches = queue.take() {
+            for batch in batches {
+                for item in batch.items {
+                    do throws(InstallError) {
+                        try writer.apply(item, block: batch.block)
+                    } catch {
+                        queue.fail(error)
+                        break drain
+                    }
                 }
+                queue.recycle(batch)
             }
         }
         done.wait()
@@ -72,62 +78,76 @@ enum Extractor {
         let reader: ArchiveReader
         do { reader = try ArchiveReader(source: source) } catch { throw .unreadableArchive(error.message) }
         var policy = EntryPolicy(limits: limits, archiveBytes: source.byteCount)
-        var batch: [ExtractionItem] = []
-        var batchSize = 0
-        var produced: Int64 = 0
-        func emit(_ item: ExtractionItem) throws(InstallError) {
-            batch.append(item)
-            batchSize += item.byteCount
-            if batchSize >= batchBytes {
-                guard queue.push(batch, bytes: batchSize) else { throw queue.error ?? .unreadableArchive("stopped") }
-                batch.removeAll(keepingCapacity: true)
-                batchSize = 0
-            }
+        let stopped = { () -> InstallError in queue.error ?? .unreadableArchive("stopped") }
+        guard var batch = queue.acquire() else { throw stopped() }
+        /// Hands the batch over and takes an empty one when fewer than `bytes` are free or it holds many items.
+        func makeRoom(_ bytes: Int) throws(InstallError) {
+            guard batch.free < bytes || batch.items.count >= maxItemsPerBatch else { return }
+            queue.submit(batch)
+            guard let next = queue.acquire() else { throw stopped() }
+            batch = next
         }
+        var probe: UInt8 = 0
+        var produced: Int64 = 0
         while true {
             let metadata: ArchiveEntryMetadata?
             do { metadata = try reader.next() } catch { throw .unreadableArchive(error.message) }
             guard let metadata else { break }
+            let entry: PlannedEntry
             switch policy.evaluate(metadata) {
             case .skip: continue
             case .reject(let rule): throw .rejected(entry: metadata.displayPath, rule: rule)
-            case .accept(let entry):
-                guard case .file = entry.action else {
-                    try emit(.begin(entry, data: [], complete: true))
-                    continue
-                }
-                var total: Int64 = 0
-                var first = true
-                while true {
-                    let want = metadata.size.map { Int(min(max($0 - total, 0), Int64(chunkBytes))) } ?? chunkBytes
-                    let (data, end0) = try fill(reader, count: want, entry: metadata)
-                    var end = end0
-                    total += Int64(data.count)
-                    if !end, let size = metadata.size, total >= size {
-                        let extra = try fill(reader, count: 1, entry: metadata)
-                        end = extra.0.isEmpty
-                        if !end {
-                            throw .rejected(
-                                entry: metadata.displayPath, rule: .sizeMismatch(declared: size, actual: total + 1))
+            case .accept(let accepted): entry = accepted
+            }
+            guard case .file = entry.action else {
+                try makeRoom(0)
+                batch.items.append(.begin(entry, data: 0..<0, complete: true))
+                continue
+            }
+            var total: Int64 = 0
+            var first = true
+            while true {
+                // Known size: the rest of the file, up to a block. Unknown (streamed zip): whatever fits.
+                let want = metadata.size.map { Int(min(max($0 - total, 0), Int64(blockBytes))) } ?? (64 << 10)
+                try makeRoom(want)
+                let room = metadata.size == nil ? batch.free : want
+                let start = batch.used
+                var (count, end) = try fill(reader, into: batch.block, at: start, count: room, entry: metadata)
+                batch.used += count
+                total += Int64(count)
+                if !end, let size = metadata.size, total >= size {
+                    // One more read must report the entry's end.
+                    let extra: Int
+                    do {
+                        extra = try withUnsafeMutableBytes(of: &probe) { buffer throws(ArchiveFailure) in
+                            try reader.readData(into: buffer)
                         }
+                    } catch {
+                        throw .unreadableArchive("\(metadata.displayPath): \(error.message)")
                     }
-                    if end, let size = metadata.size, total != size {
-                        throw .rejected(entry: metadata.displayPath, rule: .sizeMismatch(declared: size, actual: total))
+                    end = extra == 0
+                    if !end {
+                        throw .rejected(
+                            entry: metadata.displayPath, rule: .sizeMismatch(declared: size, actual: total + 1))
                     }
-                    produced += Int64(data.count)
-                    if let rule = policy.checkProduced(totalBytes: produced) {
-                        throw .rejected(entry: metadata.displayPath, rule: rule)
-                    }
-                    if total > limits.maxFileBytes {
-                        throw .rejected(entry: metadata.displayPath, rule: .fileTooLarge(limit: limits.maxFileBytes))
-                    }
-                    try emit(first ? .begin(entry, data: data, complete: end) : .more(data, complete: end))
-                    first = false
-                    if end { break }
                 }
+                if end, let size = metadata.size, total != size {
+                    throw .rejected(entry: metadata.displayPath, rule: .sizeMismatch(declared: size, actual: total))
+                }
+                produced += Int64(count)
+                if let rule = policy.checkProduced(totalBytes: produced, consumedBytes: reader.bytesConsumed) {
+                    throw .rejected(entry: metadata.displayPath, rule: rule)
+                }
+                if total > limits.maxFileBytes {
+                    throw .rejected(entry: metadata.displayPath, rule: .fileTooLarge(limit: limits.maxFileBytes))
+                }
+                let range = start..<start + count
+                batch.items.append(first ? .begin(entry, data: range, complete: end) : .more(range, complete: end))
+                first = false
+                if end { break }
             }
         }
-        if !batch.isEmpty, !queue.push(batch, bytes: batchSize) { throw queue.error ?? .unreadableArchive("stopped") }
+        queue.submit(batch)
         do {
             return (policy.entryCount, try reader.finishDigest())
         } catch {
@@ -135,30 +155,23 @@ enum Extractor {
         }
     }
 
-    /// Reads up to `count` bytes of the current entry; `end` when the entry has no more.
-    private static func fill(_ reader: ArchiveReader, count: Int, entry: ArchiveEntryMetadata)
-        throws(InstallError) -> ([UInt8], end: Bool)
-    {
-        var failure: ArchiveFailure?
-        var end = false
-        let data = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            while initialized < count {
-                do throws(ArchiveFailure) {
-                    let n = try reader.readData(
-                        into: UnsafeMutableRawBufferPointer(
-                            rebasing: UnsafeMutableRawBufferPointer(buffer)[initialized...]))
-                    if n == 0 {
-                        end = true
-                        return
-                    }
-                    initialized += n
-                } catch {
-                    failure = error
-                    return
-                }
+    /// Reads up to `count` bytes of the current entry into `block` at `offset`; `end` when the entry has no more.
+    private static func fill(
+        _ reader: ArchiveReader, into block: UnsafeMutableRawBufferPointer, at offset: Int, count: Int,
+        entry: ArchiveEntryMetadata
+    ) throws(InstallError) -> (Int, end: Bool) {
+        var filled = 0
+        while filled < count {
+            let n: Int
+            do {
+                n = try reader.readData(
+                    into: UnsafeMutableRawBufferPointer(rebasing: block[(offset + filled)..<(offset + count)]))
+            } catch {
+                throw .unreadableArchive("\(entry.displayPath): \(error.message)")
             }
+            if n == 0 { return (filled, true) }
+            filled += n
         }
-        if let failure { throw .unreadableArchive("\(entry.displayPath): \(failure.message)") }
-        return (data, end)
+        return (filled, false)
     }
 }

@@ -31,11 +31,17 @@ public final class Installer: Sendable {
         if let problem = InstallRequest.problem(with: request.name) {
             throw .invalidName(request.name, reason: problem)
         }
-        let (installed, garbage) = try await onThread("docsync-install") { () throws(InstallError) in
-            try self.installBlocking(source, request)
+        do {
+            let (installed, garbage) = try await onThread("docsync-install") { () throws(InstallError) in
+                try self.installBlocking(source, request)
+            }
+            if garbage { emptyTrashInBackground() }
+            return installed
+        } catch {
+            // The failed staging folder is in the trash now.
+            emptyTrashInBackground()
+            throw error
         }
-        if garbage { emptyTrashInBackground() }
-        return installed
     }
 
     /// Takes `<root>/<name>.docset` away atomically; its files are deleted after the grace period.

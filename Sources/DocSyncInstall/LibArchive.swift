@@ -68,10 +68,8 @@ final class ArchiveReader {
         ]
         for (name, call) in enable where call(archive) != ARCHIVE_OK {
             // ARCHIVE_WARN here means "will run an external program": refused.
-            let failure = ArchiveFailure(message: message(archive, "libarchive cannot read \(name) in-process"))
-            archive_read_free(archive)
-            context.release()
-            throw failure
+            // deinit frees the archive: every stored property is set, so a throwing init still runs it.
+            throw ArchiveFailure(message: message(archive, "libarchive cannot read \(name) in-process"))
         }
         archive_read_set_callback_data(archive, context.toOpaque())
         archive_read_set_read_callback(archive) { _, data, out in
@@ -97,16 +95,26 @@ final class ArchiveReader {
             }
         }
         if archive_read_open1(archive) != ARCHIVE_OK {
-            let failure = ArchiveFailure(message: message(archive, "cannot open \(source.displayName)"))
-            archive_read_free(archive)
-            context.release()
-            throw failure
+            throw ArchiveFailure(message: message(archive, "cannot open \(source.displayName)"))
         }
     }
 
     deinit {
         archive_read_free(archive)
         context.release()
+    }
+
+    /// Runs `body` with this thread's LC_CTYPE set to C.UTF-8 (uselocale: this thread only). libarchive converts
+    /// names between UTF-8 (xar, pax, zip) and the current locale; under the default "C" locale a non-ASCII name
+    /// comes back empty. Call it on a dedicated thread, around the reader's whole life.
+    static func withUTF8Locale<T>(_ body: () throws(InstallError) -> T) throws(InstallError) -> T {
+        guard let utf8 = newlocale(1 << LC_CTYPE, "C.UTF-8", nil) else { return try body() }
+        let previous = uselocale(utf8)
+        defer {
+            uselocale(previous)
+            freelocale(utf8)
+        }
+        return try body()
     }
 
     private func failure(_ what: String) -> ArchiveFailure {
@@ -123,17 +131,19 @@ final class ArchiveReader {
             throw failure("unreadable archive entry")
         }
         self.entry = entry
-        let path = Self.bytes(archive_entry_pathname_utf8(entry)) ?? Self.bytes(archive_entry_pathname(entry)) ?? []
+        // The raw name first (no charset conversion: cheap, and exactly the bytes archived); the UTF-8 form when the
+        // name cannot be represented in the current locale (pax names with non-ASCII characters under "C").
+        let path = Self.name(archive_entry_pathname(entry), archive_entry_pathname_utf8(entry)) ?? []
         let type = UInt32(archive_entry_filetype(entry)) & EntryType.typeMask
         let kind: ArchiveEntryMetadata.Kind
-        if let target = Self.bytes(archive_entry_hardlink_utf8(entry)) ?? Self.bytes(archive_entry_hardlink(entry)) {
+        if let target = Self.name(archive_entry_hardlink(entry), archive_entry_hardlink_utf8(entry)) {
             kind = .hardlink(target: target)
         } else {
             switch type {
             case EntryType.regular: kind = .regular
             case EntryType.directory: kind = .directory
             case EntryType.symlink:
-                let target = Self.bytes(archive_entry_symlink_utf8(entry)) ?? Self.bytes(archive_entry_symlink(entry))
+                let target = Self.name(archive_entry_symlink(entry), archive_entry_symlink_utf8(entry))
                 kind = .symlink(target: target ?? [])
             case EntryType.characterDevice: kind = .characterDevice
             case EntryType.blockDevice: kind = .blockDevice
@@ -168,6 +178,14 @@ final class ArchiveReader {
             context.hash.update(UnsafeRawBufferPointer(rebasing: context.buffer[..<n]))
         }
         return context.hash.finalize()
+    }
+
+    /// The raw name, or the UTF-8 one when the raw form is missing or empty (xar and pax names that the C locale
+    /// cannot represent come back empty).
+    private static func name(_ raw: UnsafePointer<CChar>?, _ utf8: @autoclosure () -> UnsafePointer<CChar>?) -> [UInt8]?
+    {
+        if let bytes = bytes(raw), !bytes.isEmpty { return bytes }
+        return bytes(utf8()) ?? bytes(raw)
     }
 
     private static func bytes(_ pointer: UnsafePointer<CChar>?) -> [UInt8]? {
@@ -247,9 +265,8 @@ public final class ArchiveWriter {
         }
         if status == ARCHIVE_OK { status = archive_write_open_filename(archive, path) }
         if status != ARCHIVE_OK {
-            let failure = ArchiveFailure(message: message(archive, "cannot create \(path)"))
-            archive_write_free(archive)
-            throw failure
+            closed = true  // deinit only frees
+            throw ArchiveFailure(message: message(archive, "cannot create \(path)"))
         }
     }
 

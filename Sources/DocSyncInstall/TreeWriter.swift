@@ -33,23 +33,24 @@ final class TreeWriter {
         for item in stack { close(item.fd) }
     }
 
-    func apply(_ item: ExtractionItem) throws(InstallError) {
+    /// Creates what `item` describes; file data is read from `block`.
+    func apply(_ item: ExtractionItem, block: UnsafeMutableRawBufferPointer) throws(InstallError) {
         switch item {
         case .begin(let entry, let data, let complete):
             switch entry.action {
             case .directory:
-                _ = try directory(entry.components[...], for: entry)
+                _ = try directory(entry.components[...], for: entry, isEntry: true)
                 directoryCount += 1
             case .symlink(let target):
                 try symlink(entry, target: target)
             case .file(let mode):
                 let fd = try createFile(entry, mode: mode)
                 openFile = (fd, entry)
-                try write(data)
+                try write(UnsafeRawBufferPointer(rebasing: block[data]))
                 if complete { try closeFile() }
             }
         case .more(let data, let complete):
-            try write(data)
+            try write(UnsafeRawBufferPointer(rebasing: block[data]))
             if complete { try closeFile() }
         }
     }
@@ -66,7 +67,11 @@ final class TreeWriter {
     }
 
     /// The descriptor of the directory `components`, creating missing directories (0755) on the way.
-    private func directory(_ components: ArraySlice<[UInt8]>, for entry: PlannedEntry) throws(InstallError) -> Int32 {
+    /// `isEntry`: the last component is the directory entry itself (a non-directory there is a duplicate of another
+    /// type, not a path through a file).
+    private func directory(_ components: ArraySlice<[UInt8]>, for entry: PlannedEntry, isEntry: Bool = false)
+        throws(InstallError) -> Int32
+    {
         var common = 0
         while common < stack.count, common < components.count,
             stack[common].name == components[components.startIndex + common]
@@ -75,15 +80,17 @@ final class TreeWriter {
         }
         while stack.count > common { close(stack.removeLast().fd) }
         var parent = stack.last?.fd ?? rootFD
-        for name in components.dropFirst(common) {
-            let fd = try openDirectory(name, in: parent, for: entry)
+        for (index, name) in components.enumerated().dropFirst(common) {
+            let last = isEntry && index == components.count - 1
+            let fd = try openDirectory(name, in: parent, for: entry, isEntry: last)
             stack.append((name, fd))
             parent = fd
         }
         return parent
     }
 
-    private func openDirectory(_ name: [UInt8], in parent: Int32, for entry: PlannedEntry) throws(InstallError) -> Int32
+    private func openDirectory(_ name: [UInt8], in parent: Int32, for entry: PlannedEntry, isEntry: Bool)
+        throws(InstallError) -> Int32
     {
         let flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
         var fd = withCName(name) { openat(parent, $0, flags) }
@@ -95,7 +102,9 @@ final class TreeWriter {
             if fd >= 0 && fixModes { fchmod(fd, 0o755) }
         }
         if fd < 0 {
-            if errno == ELOOP || errno == ENOTDIR { throw fail(entry, .writeThroughSymlink) }
+            if errno == ELOOP || errno == ENOTDIR {
+                throw fail(entry, isEntry ? .conflictingDuplicate : .writeThroughSymlink)
+            }
             throw ioError("openat", entry)
         }
         return fd
@@ -137,23 +146,18 @@ final class TreeWriter {
         if withCName(name, { unlinkat(parent, $0, 0) }) != 0 { throw ioError("unlinkat", entry) }
     }
 
-    private func write(_ data: [UInt8]) throws(InstallError) {
-        guard let (fd, entry) = openFile else { return }
-        var error: Int32 = 0
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    error = errno
-                    return
-                }
-                offset += n
+    private func write(_ buffer: UnsafeRawBufferPointer) throws(InstallError) {
+        guard let (fd, entry) = openFile, let base = buffer.baseAddress else { return }
+        var offset = 0
+        while offset < buffer.count {
+            let n = Glibc.write(fd, base + offset, buffer.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ioError("write", entry)
             }
+            offset += n
         }
-        if error != 0 { throw ioError("write", entry, code: error) }
-        bytesWritten += Int64(data.count)
+        bytesWritten += Int64(buffer.count)
     }
 
     private func closeFile() throws(InstallError) {

@@ -67,7 +67,8 @@ private let policyRows: [PolicyRow] = [
         name: "socket", entry: ArchiveEntryMetadata("X.docset/sock", kind: .socket),
         expected: .reject(.specialFile("socket"))),
     PolicyRow(
-        name: "hard link", entry: ArchiveEntryMetadata("X.docset/h", kind: .hardlink(target: Array("/etc/shadow".utf8))),
+        name: "hard link",
+        entry: ArchiveEntryMetadata("X.docset/h", kind: .hardlink(target: Array("/etc/shadow".utf8))),
         expected: .reject(.hardlink)),
     PolicyRow(
         name: "symlink to an absolute path", entry: link("X.docset/Contents/l", "/etc/passwd"),
@@ -93,7 +94,8 @@ private let policyRows: [PolicyRow] = [
         name: "sticky directory is a plain directory", entry: dir("X.docset/Contents", mode: 0o1777),
         expected: accept("Contents", .directory, from: "X.docset/Contents")),
     PolicyRow(
-        name: "file over the size cap", entry: file("X.docset/big", size: 101), limits: limits { $0.maxFileBytes = 100 },
+        name: "file over the size cap", entry: file("X.docset/big", size: 101),
+        limits: limits { $0.maxFileBytes = 100 },
         expected: .reject(.fileTooLarge(limit: 100))),
     PolicyRow(
         name: "total bytes cap", before: [file("X.docset/a", size: 60)], entry: file("X.docset/b", size: 60),
@@ -150,5 +152,13 @@ private let policyRows: [PolicyRow] = [
         #expect(policy.checkProduced(totalBytes: 100) == nil)
         #expect(policy.checkProduced(totalBytes: 401) == .expansionRatioExceeded(limit: 200))
         #expect(policy.checkProduced(totalBytes: 1001) == .totalBytesExceeded(limit: 1000))
+    }
+
+    @Test func ratioOfAStreamOfUnknownSizeUsesTheBytesConsumed() {
+        var limits = InstallLimits()
+        limits.ratioAllowance = 100
+        let policy = EntryPolicy(limits: limits, archiveBytes: nil)
+        #expect(policy.checkProduced(totalBytes: 400, consumedBytes: 2) == nil)
+        #expect(policy.checkProduced(totalBytes: 401, consumedBytes: 2) == .expansionRatioExceeded(limit: 200))
     }
 }

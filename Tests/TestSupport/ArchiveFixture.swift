@@ -20,7 +20,9 @@ public enum SQLiteIndex {
         defer { dir.remove() }
         let path = dir.appending("docSet.dsidx")
         var sql = "CREATE TABLE searchIndex(id INTEGER PRIMARY KEY, name TEXT, type TEXT, path TEXT);"
-        for i in 0..<rows { sql += "INSERT INTO searchIndex(name, type, path) VALUES('sym\(i)', 'Function', 'p\(i).html');" }
+        for i in 0..<rows {
+            sql += "INSERT INTO searchIndex(name, type, path) VALUES('sym\(i)', 'Function', 'p\(i).html');"
+        }
         let result = try Tool.run("/usr/bin/sqlite3", [path, sql])
         guard result.status == 0 else { throw ToolFailure(command: "sqlite3", output: result.standardError) }
         return Array(try Data(contentsOf: URL(fileURLWithPath: path)))

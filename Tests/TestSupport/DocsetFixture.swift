@@ -81,3 +81,18 @@ public struct DocsetFixture: Sendable {
         return manifest
     }
 }
+
+extension DocsetFixture {
+    /// Writes the docset as a directory tree at `path` (for packing with GNU tar or bsdtar).
+    public func writeTree(to path: String) throws {
+        let fm = FileManager.default
+        for dir in allDirectories {
+            try fm.createDirectory(atPath: "\(path)/\(dir)", withIntermediateDirectories: true)
+        }
+        for (relative, file) in files {
+            let target = "\(path)/\(relative)"
+            try Data(file.data).write(to: URL(fileURLWithPath: target))
+            try fm.setAttributes([.posixPermissions: Int(file.mode)], ofItemAtPath: target)
+        }
+    }
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Generates a docset-like tree for the install benchmark: FILES HTML pages of 2-12 KB of Zipf-distributed words in
+realistic markup (the tree gzips ~4.5:1, like real Dash docsets), an Info.plist and a real SQLite docSet.dsidx.
+
+usage: generate-docset.py OUT_DIR [FILES]   (creates OUT_DIR/Bench.docset)"""
+import itertools
+import os
+import random
+import sqlite3
+import sys
+
+out = sys.argv[1]
+count = int(sys.argv[2]) if len(sys.argv) > 2 else 60000
+rng = random.Random(20261122)
+letters = "abcdefghijklmnopqrstuvwxyz"
+vocab = ["".join(rng.choice(letters) for _ in range(rng.randint(2, 9))) for _ in range(3000)]
+weights = list(itertools.accumulate(1.0 / (i + 1) for i in range(len(vocab))))
+idents = ["".join(rng.choice(letters + "_") for _ in range(rng.randint(5, 18))) for _ in range(2000)]
+sentences = []
+for _ in range(30000):
+    text = " ".join(rng.choices(vocab, cum_weights=weights, k=rng.randint(6, 18)))
+    kind = rng.random()
+    if kind < 0.2:
+        text = "<code>%s(%s)</code> %s." % (rng.choice(idents), rng.choice(idents), text)
+    elif kind < 0.3:
+        text = '<a href="%s.html#%s">%s</a> %s' % (rng.choice(idents), rng.choice(idents), rng.choice(idents), text)
+    sentences.append('<div class="section-content"><p class="paragraph">' + text + "</p></div>\n")
+nav = "".join(
+    '<li class="nav-item"><a class="nav-link" href="../section%d/index.html">Section %d: reference and guides</a></li>'
+    % (k, k) for k in range(4))
+head = ('<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>%s</title><link rel="stylesheet" '
+        'href="../style.css"><script src="../search.js"></script></head>\n<body><nav class="toc"><ul>' + nav
+        + "</ul></nav><main><h1>%s</h1>\n")
+tail = "</main><footer>Generated documentation. Copyright the authors.</footer></body></html>\n"
+
+root = os.path.join(out, "Bench.docset", "Contents")
+documents = os.path.join(root, "Resources", "Documents")
+os.makedirs(documents, exist_ok=True)
+with open(os.path.join(root, "Info.plist"), "w") as f:
+    f.write('<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0"><dict>'
+            "<key>CFBundleIdentifier</key><string>bench</string><key>CFBundleName</key><string>Bench</string>"
+            "<key>DocSetPlatformFamily</key><string>bench</string></dict></plist>\n")
+index = sqlite3.connect(os.path.join(root, "Resources", "docSet.dsidx"))
+index.execute("CREATE TABLE searchIndex(id INTEGER PRIMARY KEY, name TEXT, type TEXT, path TEXT)")
+rows = []
+total = 0
+for i in range(count):
+    folder = os.path.join(documents, "section%d" % (i // 1000))
+    if i % 1000 == 0:
+        os.makedirs(folder, exist_ok=True)
+    size = rng.randint(2048, 12288)
+    name = rng.choice(idents)
+    parts = [head % (name, name)]
+    length = len(parts[0]) + len(tail)
+    while length < size:
+        sentence = rng.choice(sentences)
+        parts.append(sentence)
+        length += len(sentence)
+    page = ("".join(parts)[: size - len(tail)] + tail).encode()
+    with open(os.path.join(folder, "page%d.html" % i), "wb") as f:
+        f.write(page)
+    total += len(page)
+    rows.append((name, "Function", "section%d/page%d.html" % (i // 1000, i)))
+index.executemany("INSERT INTO searchIndex(name, type, path) VALUES (?, ?, ?)", rows)
+index.commit()
+index.close()
+print("generated %d pages, %d bytes of HTML" % (count, total))
