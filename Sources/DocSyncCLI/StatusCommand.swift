@@ -86,7 +86,8 @@ struct StatusCommand: AsyncParsableCommand {
                 "feeds": record.feeds.map { ["feed": $0.feed, "ok": $0.ok, "detail": $0.detail] },
             ]
         }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+        let data =
+            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
             ?? Data()
         print(String(decoding: data, as: UTF8.self))
     }

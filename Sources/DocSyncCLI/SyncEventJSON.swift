@@ -5,7 +5,8 @@ import Foundation
 enum SyncEventJSON {
     static func line(_ event: SyncEvent) -> String {
         let object = self.object(event)
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+        let data =
+            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
             ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
     }
@@ -46,17 +47,22 @@ enum SyncEventJSON {
     }
 
     private static func report(_ r: DocsetReport, event: String) -> [String: Any] {
-        var o: [String: Any] = ["event": event, "name": r.name, "version": r.version, "path": r.path, "index": r.indexPath]
+        var o: [String: Any] = [
+            "event": event, "name": r.name, "version": r.version, "path": r.path, "index": r.indexPath,
+        ]
         if let identifier = r.identifier { o["identifier"] = identifier }
         return o
     }
 
     private static func action(_ a: SyncPlan.Action) -> [String: Any] {
         switch a {
-        case .install(let c): ["action": "install", "name": c.name, "version": c.version.description, "url": c.archives[0]]
+        case .install(let c):
+            ["action": "install", "name": c.name, "version": c.version.description, "url": c.archives[0]]
         case .update(let c, let from):
-            ["action": "update", "name": c.name, "version": c.version.description, "from": from.version.description,
-             "url": c.archives[0]]
+            [
+                "action": "update", "name": c.name, "version": c.version.description, "from": from.version.description,
+                "url": c.archives[0],
+            ]
         case .unchanged(let c, _): ["action": "unchanged", "name": c.name, "version": c.version.description]
         case .orphan(let i, let prune): ["action": prune ? "remove" : "orphan", "name": i.name]
         case .skipped(let name, _, let reason): ["action": "skip", "name": name, "reason": reason]

@@ -26,6 +26,7 @@ public struct SyncRecord: Codable, Sendable, Equatable {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(self).write(to: URL(fileURLWithPath: Self.path(stateDirectory: stateDirectory)), options: .atomic)
+        try encoder.encode(self).write(
+            to: URL(fileURLWithPath: Self.path(stateDirectory: stateDirectory)), options: .atomic)
     }
 }

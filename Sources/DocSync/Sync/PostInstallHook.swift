@@ -30,7 +30,8 @@ struct PostInstallHook: Sendable {
         let stderrData = await Task.detached { errors.fileHandleForReading.readDataToEndOfFile() }.value
         await Task.detached { process.waitUntilExit() }.value
         guard process.terminationStatus != 0 || process.terminationReason != .exit else { return nil }
-        let tail = String(decoding: stderrData.suffix(500), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let tail = String(decoding: stderrData.suffix(500), as: UTF8.self).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         return "`\(command)` exited with status \(process.terminationStatus)\(tail.isEmpty ? "" : ": \(tail)")"
     }
 }

@@ -49,7 +49,9 @@ public struct SyncEngine: Sendable {
     }
 
     var installer: Installer {
-        Installer(root: configuration.root, configuration: InstallConfiguration(gracePeriod: configuration.install.gracePeriod))
+        Installer(
+            root: configuration.root,
+            configuration: InstallConfiguration(gracePeriod: configuration.install.gracePeriod))
     }
 
     var httpOptions: HTTPOptions {
