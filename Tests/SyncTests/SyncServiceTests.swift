@@ -1,0 +1,161 @@
+import DocSync
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The service side of sync: the lock, the daemon, crashes, the library API and the post-install hook.
+@Suite struct SyncServiceTests {
+    /// A docset big enough that a rate-limited sync takes a moment.
+    static func slowHarness(rate: Int = 2 << 20) throws -> (SyncHarness, DocsetFixture) {
+        let h = try SyncHarness(limitRate: rate)
+        let fixture = try DocsetFixture.make(version: "1.0", documents: 300, bytesPerDocument: 12_000)
+        try h.publishArchive(fixture, as: "Big.tgz", folder: "Big")
+        try h.writeAtomFeed("f.atom", [.init(identifier: "org.big", title: "Big", version: "1.0", archive: "Big.tgz")])
+        try h.writeConfig(feeds: ["f.atom"])
+        return (h, fixture)
+    }
+
+    static func start(_ h: SyncHarness, _ arguments: [String]) throws -> (Process, Pipe, Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Tool.docsyncBinary)
+        process.arguments = arguments + ["--config", h.configPath]
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        return (process, out, err)
+    }
+
+    static func waitForLock(_ h: SyncHarness) {
+        let lock = "\(h.state)/sync.lock"
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if let pid = try? String(contentsOfFile: lock, encoding: .utf8), !pid.isEmpty { return }
+            usleep(20_000)
+        }
+    }
+
+    @Test func twoConcurrentSyncsNeverOverlap() throws {
+        let (h, fixture) = try Self.slowHarness(rate: 48 << 10)
+        let (first, _, _) = try Self.start(h, ["sync"])
+        Self.waitForLock(h)
+        let size = (try? FileManager.default.attributesOfItem(atPath: "\(h.www)/Big.tgz")[.size] as? Int) ?? 0
+        let busy = try h.run(["sync"])
+        #expect(first.isRunning, "the first sync is still downloading (\(size) bytes at 48 KiB/s)")
+        #expect(busy.status == 75, "a second sync without --wait is refused: \(busy.standardError)")
+        #expect(busy.standardError.contains("another docsync sync is running"))
+        let queued = try h.run(["sync", "--wait", "--json"])  // waits for the first, then finds nothing to do
+        first.waitUntilExit()
+        #expect(first.terminationStatus == 0)
+        #expect(queued.status == 0, "\(queued.standardError)")
+        #expect(SyncHarness.names(SyncHarness.events(queued), "unchanged") == ["Big"])
+        #expect(h.installedManifest("Big") == fixture.expectedManifest)
+    }
+
+    @Test func theDaemonRunsTwoCyclesAndStopsCleanlyOnSIGTERM() throws {
+        let h = try SyncHarness()
+        try h.publishArchive(try DocsetFixture.make(version: "1"), as: "A.tgz", folder: "A")
+        try h.writeAtomFeed("f.atom", [.init(identifier: "org.a", title: "A", version: "1", archive: "A.tgz")])
+        try h.writeConfig(feeds: ["f.atom"])
+        let (daemon, out, _) = try Self.start(h, ["daemon", "--interval", "1s", "--jitter", "0s", "--json"])
+        var text = ""
+        let deadline = Date().addingTimeInterval(30)
+        while text.components(separatedBy: "\"event\":\"summary\"").count - 1 < 2, Date() < deadline {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(text.components(separatedBy: "\"event\":\"summary\"").count - 1 >= 2, "two cycles: \(text)")
+        #expect(text.contains("\"event\":\"installed\"") && text.contains("\"event\":\"unchanged\""))
+        kill(daemon.processIdentifier, SIGTERM)
+        let stopBy = Date().addingTimeInterval(10)
+        while daemon.isRunning, Date() < stopBy { usleep(20_000) }
+        #expect(!daemon.isRunning, "the daemon stops within 10 s of SIGTERM")
+        if daemon.isRunning { daemon.terminate() }
+        daemon.waitUntilExit()
+        #expect(daemon.terminationReason == .exit && daemon.terminationStatus == 0)
+    }
+
+    /// SIGKILL at random moments of a sync (download, extraction, swap): the root never shows a half-installed
+    /// docset — `Big.docset` is absent or exactly one complete version — and the next sync completes.
+    @Test func sigkillAtRandomMomentsNeverLeavesAHalfInstalledDocset() throws {
+        let (h, v1) = try Self.slowHarness(rate: 128 << 10)
+        let v2 = try DocsetFixture.make(version: "2.0", documents: 300, bytesPerDocument: 12_000)
+        try h.publishArchive(v2, as: "Big-2.tgz", folder: "Big")
+        let allowed = [v1.expectedManifest, v2.expectedManifest]
+        var generator = SystemRandomNumberGenerator()
+        for trial in 0..<10 {
+            if trial == 5 {  // halfway, publish version 2: later kills land during an update
+                try h.writeAtomFeed(
+                    "f.atom", [.init(identifier: "org.big", title: "Big", version: "2.0", archive: "Big-2.tgz")])
+            }
+            let (process, _, _) = try Self.start(h, ["sync"])
+            usleep(UInt32.random(in: 50_000...1_500_000, using: &generator))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let visible = try FileManager.default.contentsOfDirectory(atPath: h.root).filter { !$0.hasPrefix(".") }
+            #expect(visible.allSatisfy { $0 == "Big.docset" }, "trial \(trial): \(visible)")
+            if let manifest = h.installedManifest("Big") {
+                #expect(allowed.contains(manifest), "trial \(trial): a complete version, never a mix")
+            }
+        }
+        let final = try h.run(["sync", "--json"])
+        #expect(final.status == 0, "\(final.standardError)")
+        #expect(h.installedManifest("Big") == v2.expectedManifest)
+    }
+
+    /// An indexing backend linking `DocSync`: on every installed / updated event it opens `docSet.dsidx`.
+    @Test func anIndexingBackendReadsEachNewIndexFromTheEventStream() async throws {
+        let h = try SyncHarness()
+        try h.publishArchive(try DocsetFixture.make(version: "1", indexRows: 5), as: "A-1.tgz", folder: "A")
+        try h.publishArchive(try DocsetFixture.make(version: "2", indexRows: 8), as: "A-2.tgz", folder: "A")
+        try h.writeAtomFeed("f.atom", [.init(identifier: "org.a", title: "A", version: "1", archive: "A-1.tgz")])
+        try h.writeConfig(feeds: ["f.atom"])
+        let engine = SyncEngine(configuration: try h.configuration())
+
+        var counts: [String: Int] = [:]
+        for try await event in engine.sync() {
+            if case .installed(let docset) = event {
+                counts["installed \(docset.version)"] = SQLiteIndex.count(docset.indexPath)
+            }
+        }
+        try h.writeAtomFeed("f.atom", [.init(identifier: "org.a", title: "A", version: "2", archive: "A-2.tgz")])
+        for try await event in engine.sync() {
+            if case .updated(let docset, _) = event {
+                counts["updated \(docset.version)"] = SQLiteIndex.count(docset.indexPath)
+            }
+        }
+        #expect(counts == ["installed 1": 5, "updated 2": 8])
+        let installed = try engine.installedDocsets()
+        #expect(installed.map(\.name) == ["A"] && installed[0].identifier == "org.a" && installed[0].version == "2")
+        #expect(SQLiteIndex.count(installed[0].indexPath) == 8)
+    }
+
+    @Test func thePostInstallHookGetsTheDocsetInItsEnvironment() throws {
+        let h = try SyncHarness()
+        try h.publishArchive(try DocsetFixture.make(version: "4.2"), as: "A.tgz", folder: "A")
+        try h.writeAtomFeed("f.atom", [.init(identifier: "org.a", title: "A", version: "4.2", archive: "A.tgz")])
+        let log = h.dir.appending("hook.log")
+        try h.writeConfig(
+            feeds: ["f.atom"],
+            extra: "post_install = \"echo $DOCSYNC_NAME $DOCSYNC_VERSION $DOCSYNC_IDENTIFIER $DOCSYNC_INDEX >> \(log)\""
+        )
+        #expect(try h.run(["sync"]).status == 0)
+        let line = try String(contentsOfFile: log, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let parts = line.split(separator: " ").map(String.init)
+        #expect(parts.count == 4 && parts[0] == "A" && parts[1] == "4.2" && parts[2] == "org.a")
+        #expect(SQLiteIndex.count(parts[3]) == 3)
+
+        try h.writeConfig(feeds: ["f.atom"], extra: "post_install = \"echo broken >&2; exit 7\"")
+        try FileManager.default.removeItem(atPath: "\(h.root)/A.docset")
+        let failing = try h.run(["sync", "--json"])
+        let hookFailed = SyncHarness.events(failing).first { $0["event"] as? String == "hook-failed" }
+        #expect((hookFailed?["reason"] as? String)?.contains("status 7: broken") == true)
+        #expect(FileManager.default.fileExists(atPath: "\(h.root)/A.docset"), "the docset stays installed")
+    }
+}
