@@ -2,7 +2,7 @@
 """Generates a docset-like tree for the install benchmark: FILES HTML pages of 2-12 KB of Zipf-distributed words in
 realistic markup (the tree gzips ~4.5:1, like real Dash docsets), an Info.plist and a real SQLite docSet.dsidx.
 
-usage: generate-docset.py OUT_DIR [FILES]   (creates OUT_DIR/Bench.docset)"""
+usage: generate-docset.py OUT_DIR [FILES [NAME]]   (creates OUT_DIR/NAME.docset; NAME defaults to Bench)"""
 import itertools
 import os
 import random
@@ -11,6 +11,7 @@ import sys
 
 out = sys.argv[1]
 count = int(sys.argv[2]) if len(sys.argv) > 2 else 60000
+name = sys.argv[3] if len(sys.argv) > 3 else "Bench"
 rng = random.Random(20261122)
 letters = "abcdefghijklmnopqrstuvwxyz"
 vocab = ["".join(rng.choice(letters) for _ in range(rng.randint(2, 9))) for _ in range(3000)]
@@ -33,13 +34,13 @@ head = ('<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>%s</title><li
         + "</ul></nav><main><h1>%s</h1>\n")
 tail = "</main><footer>Generated documentation. Copyright the authors.</footer></body></html>\n"
 
-root = os.path.join(out, "Bench.docset", "Contents")
+root = os.path.join(out, name + ".docset", "Contents")
 documents = os.path.join(root, "Resources", "Documents")
 os.makedirs(documents, exist_ok=True)
 with open(os.path.join(root, "Info.plist"), "w") as f:
     f.write('<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0"><dict>'
-            "<key>CFBundleIdentifier</key><string>bench</string><key>CFBundleName</key><string>Bench</string>"
-            "<key>DocSetPlatformFamily</key><string>bench</string></dict></plist>\n")
+            "<key>CFBundleIdentifier</key><string>%s</string><key>CFBundleName</key><string>%s</string>"
+            "<key>DocSetPlatformFamily</key><string>bench</string></dict></plist>\n" % (name.lower(), name))
 index = sqlite3.connect(os.path.join(root, "Resources", "docSet.dsidx"))
 index.execute("CREATE TABLE searchIndex(id INTEGER PRIMARY KEY, name TEXT, type TEXT, path TEXT)")
 rows = []
