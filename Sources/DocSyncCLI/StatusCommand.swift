@@ -39,7 +39,7 @@ struct StatusCommand: AsyncParsableCommand {
         let width = max(4, installed.map(\.name.count).max() ?? 0)
         for d in installed.sorted(by: { $0.name < $1.name }) {
             let version = [d.version, d.revision].compactMap { $0 }.joined(separator: "/")
-            let size = d.sizeOnDisk.map(ByteFormat.string) ?? "-"
+            let size = d.sizeOnDisk.map(ProgressRenderer.bytes) ?? "-"
             let when = d.installedAt.map { ISO8601DateFormatter().string(from: $0) } ?? "-"
             let source = d.sourceURL ?? "(not installed by docsync)"
             print(
@@ -49,8 +49,8 @@ struct StatusCommand: AsyncParsableCommand {
         if !partials.isEmpty {
             print("Partial downloads:")
             for p in partials {
-                let total = p.total.map { " of \(ByteFormat.string($0))" } ?? ""
-                print("  \(p.url)  \(ByteFormat.string(p.bytes))\(total)")
+                let total = p.total.map { " of \(ProgressRenderer.bytes($0))" } ?? ""
+                print("  \(p.url)  \(ProgressRenderer.bytes(p.bytes))\(total)")
             }
         }
         guard let record else {

@@ -94,13 +94,10 @@ final class SyncReporter {
     }
 
     private func line(_ p: DocsetProgress) -> String {
-        let total = p.total.map { " / \(ByteFormat.string($0))" } ?? ""
+        let total = p.total.map { " / \(ProgressRenderer.bytes($0))" } ?? ""
         var eta = ""
-        if let t = p.total, p.rate > 0 {
-            let seconds = Int(Double(t - p.bytes) / p.rate)
-            eta = String(format: "  ETA %d:%02d", seconds / 60, seconds % 60)
-        }
-        return "\(p.name)  \(ByteFormat.string(p.bytes))\(total)  \(ByteFormat.string(Int64(p.rate)))/s\(eta)"
+        if let t = p.total, p.rate > 0 { eta = "  ETA \(ProgressRenderer.duration(Double(t - p.bytes) / p.rate))" }
+        return "\(p.name)  \(ProgressRenderer.bytes(p.bytes))\(total)  \(ProgressRenderer.bytes(Int64(p.rate)))/s\(eta)"
     }
 
     private func draw() {
@@ -113,7 +110,7 @@ final class SyncReporter {
             bytes += p.bytes
             rate += p.rate
         }
-        out += "  total \(ByteFormat.string(bytes))  \(ByteFormat.string(Int64(rate)))/s\n"
+        out += "  total \(ProgressRenderer.bytes(bytes))  \(ProgressRenderer.bytes(Int64(rate)))/s\n"
         drawnLines = order.count + 1
         writeErr(out)
     }
@@ -133,18 +130,4 @@ final class SyncReporter {
     private func paint(_ text: String, _ code: Int) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
 
     private func writeErr(_ text: String) { _ = text.withCString { write(STDERR_FILENO, $0, strlen($0)) } }
-}
-
-/// Human byte counts: `512 B`, `12.3 MB` (decimal units, like curl and most download tools).
-enum ByteFormat {
-    static func string(_ bytes: Int64) -> String {
-        let units = ["B", "kB", "MB", "GB", "TB"]
-        var value = Double(bytes)
-        var unit = 0
-        while value >= 1000, unit < units.count - 1 {
-            value /= 1000
-            unit += 1
-        }
-        return unit == 0 ? "\(bytes) B" : String(format: "%.1f %@", value, units[unit])
-    }
 }
