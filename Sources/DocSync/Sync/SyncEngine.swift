@@ -228,8 +228,11 @@ public struct SyncEngine: Sendable {
             await limiter.acquire(host)
             let downloaded: DownloadResult
             do {
+                var retry = RetryPolicy()
+                retry.maxAttempts = max(1, configuration.network.retries)
                 let downloader = Downloader(
-                    configuration: DownloadConfiguration(stagingDirectory: configuration.staging, http: httpOptions))
+                    configuration: DownloadConfiguration(
+                        stagingDirectory: configuration.staging, http: httpOptions, retry: retry))
                 downloaded = try await downloader.download(
                     DownloadRequest(
                         key: key, mirrors: candidate.archives, destination: archive,
