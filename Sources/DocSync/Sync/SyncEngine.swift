@@ -271,6 +271,8 @@ public struct SyncEngine: Sendable {
             }
             return previous == nil
         } catch {
+            // A verified archive that would not install is not kept: the next sync fetches it again.
+            try? FileManager.default.removeItem(atPath: archive)
             emit(.failed(name: name, reason: "\(error)"))
             return nil
         }
