@@ -34,8 +34,8 @@ public struct ConfigurationLoader: Sendable {
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigurationError(file: file, key: "", problem: "not UTF-8 text")
         }
-        let directory = (file as NSString).deletingLastPathComponent
-        return try parse(text, file: file, relativeTo: directory.isEmpty ? "." : directory)
+        let absolute = file.hasPrefix("/") ? file : FileManager.default.currentDirectoryPath + "/" + file
+        return try parse(text, file: file, relativeTo: (absolute as NSString).deletingLastPathComponent)
     }
 
     /// The defaults used for keys a file leaves out (XDG base directories).

@@ -103,31 +103,18 @@ public struct SyncEngine: Sendable {
 
     private func refreshFeeds(refresh: Bool, emit: @escaping @Sendable (SyncEvent) -> Void) async -> FeedRound {
         let fetcher = FeedRefresher(store: FeedCacheStore(stateDirectory: configuration.state), options: httpOptions)
-        let results = await withTaskGroup(of: (Int, Result<FeedRefresher.Result, any Error>).self) { group in
-            var next = 0
-            var results: [(Int, Result<FeedRefresher.Result, any Error>)] = []
-            func add() {
-                let index = next
-                let source = configuration.feeds[index]
-                next += 1
-                group.addTask {
-                    do {
-                        return (index, .success(try await fetcher.fetch(source.location, refresh: refresh)))
-                    } catch {
-                        return (index, .failure(error))
-                    }
-                }
+        let feeds = configuration.feeds
+        let results = await Self.boundedMap(feeds.indices, width: 8) {
+            index -> Result<FeedRefresher.Result, any Error> in
+            do {
+                return .success(try await fetcher.fetch(feeds[index].location, refresh: refresh))
+            } catch {
+                return .failure(error)
             }
-            for _ in 0..<min(8, configuration.feeds.count) { add() }
-            for await result in group {
-                results.append(result)
-                if next < configuration.feeds.count { add() }
-            }
-            return results.sorted { $0.0 < $1.0 }
         }
         var round = FeedRound()
-        for (index, result) in results {
-            let source = configuration.feeds[index]
+        for (index, result) in results.enumerated() {
+            let source = feeds[index]
             do {
                 let fetched = try result.get()
                 let document = try FeedParser.parse(bytes: fetched.bytes, documentURL: documentURL(source.location))
@@ -182,20 +169,9 @@ public struct SyncEngine: Sendable {
             }
         }
         let limiter = HostLimiter(limit: configuration.network.perHost)
-        let outcomes = await withTaskGroup(of: Bool?.self) { group in
-            var index = 0
-            var outcomes: [Bool?] = []
-            func add() {
-                let action = work[index]
-                index += 1
-                group.addTask { await self.fetchAndInstall(action, limiter: limiter, emit: emit) }
-            }
-            for _ in 0..<min(configuration.network.concurrency, work.count) { add() }
-            for await outcome in group {
-                outcomes.append(outcome)
-                if index < work.count { add() }
-            }
-            return outcomes
+        let actions = work
+        let outcomes = await Self.boundedMap(actions.indices, width: configuration.network.concurrency) { index in
+            await self.fetchAndInstall(actions[index], limiter: limiter, emit: emit)
         }
         for outcome in outcomes {
             switch outcome {
@@ -275,6 +251,26 @@ public struct SyncEngine: Sendable {
             try? FileManager.default.removeItem(atPath: archive)
             emit(.failed(name: name, reason: "\(error)"))
             return nil
+        }
+    }
+
+    /// Runs `transform` on every index with at most `width` at once; results in index order.
+    static func boundedMap<T: Sendable>(
+        _ indices: Range<Int>, width: Int, _ transform: @escaping @Sendable (Int) async -> T
+    ) async -> [T] {
+        await withTaskGroup(of: (Int, T).self) { group in
+            var pending = indices.makeIterator()
+            for _ in 0..<max(1, width) {
+                guard let index = pending.next() else { break }
+                group.addTask { (index, await transform(index)) }
+            }
+            var results: [(Int, T)] = []
+            results.reserveCapacity(indices.count)
+            while let finished = await group.next() {
+                results.append(finished)
+                if let index = pending.next() { group.addTask { (index, await transform(index)) } }
+            }
+            return results.sorted { $0.0 < $1.0 }.map(\.1)
         }
     }
 
