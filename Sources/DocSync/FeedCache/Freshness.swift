@@ -1,3 +1,4 @@
+import DocSyncHTTP
 import Foundation
 
 /// RFC 9111 freshness for a private cache, explicit lifetimes only: is a stored feed response still fresh, so that
@@ -15,14 +16,14 @@ public enum Freshness {
         if directives.noCache || directives.noStore { return nil }
         if let maxAge = directives.maxAge { return TimeInterval(maxAge) }
         guard let expiresText = entry.expires else { return nil }
-        guard let expires = HTTPDate.parse(expiresText) else { return 0 }
-        let date = entry.date.flatMap(HTTPDate.parse) ?? entry.storedAt
+        guard let expires = HTTPDate.date(expiresText) else { return 0 }
+        let date = entry.date.flatMap(HTTPDate.date) ?? entry.storedAt
         return expires.timeIntervalSince(date)
     }
 
     /// §4.2.3, with the response time as the request time (the delay of one feed request is negligible).
     static func currentAge(_ entry: FeedCacheEntry, now: Date) -> TimeInterval {
-        let date = entry.date.flatMap(HTTPDate.parse) ?? entry.storedAt
+        let date = entry.date.flatMap(HTTPDate.date) ?? entry.storedAt
         let apparentAge = max(0, entry.storedAt.timeIntervalSince(date))
         let ageValue = entry.age.flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) } ?? 0
         return max(apparentAge, ageValue) + now.timeIntervalSince(entry.storedAt)
