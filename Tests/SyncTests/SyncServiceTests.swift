@@ -81,6 +81,46 @@ import Testing
         #expect(daemon.terminationReason == .exit && daemon.terminationStatus == 0)
     }
 
+    /// SIGTERM while the daemon downloads: it stops promptly, the partial download stays checkpointed, nothing
+    /// half-installed shows, and the next sync resumes with a Range request instead of starting over.
+    @Test func sigtermDuringADownloadCheckpointsItAndTheNextSyncResumes() throws {
+        let h = try SyncHarness(limitRate: 64 << 10)
+        var fixture = try DocsetFixture.make(version: "1.0")
+        var generator = SystemRandomNumberGenerator()
+        let blob = (0..<(384 << 10)).map { _ in UInt8.random(in: 0...255, using: &generator) }  // incompressible
+        fixture.files["Contents/Resources/Documents/blob.bin"] = (blob, 0o644)
+        try h.publishArchive(fixture, as: "Big.tgz", folder: "Big")
+        try h.writeAtomFeed("f.atom", [.init(identifier: "org.big", title: "Big", version: "1.0", archive: "Big.tgz")])
+        try h.writeConfig(feeds: ["f.atom"])
+        let staging = h.dir.appending("staging")
+        let (daemon, _, _) = try Self.start(h, ["daemon", "--interval", "1h", "--jitter", "0s"])
+        let deadline = Date().addingTimeInterval(20)
+        while (PartialDownload.list(in: staging).first?.bytes ?? 0) < 32 << 10, Date() < deadline { usleep(50_000) }
+        let size = (try? FileManager.default.attributesOfItem(atPath: "\(h.www)/Big.tgz")[.size] as? Int) ?? 0
+        let partial = try #require(
+            PartialDownload.list(in: staging).first,
+            "a journal was committed (archive \(size) bytes; staging: \((try? FileManager.default.contentsOfDirectory(atPath: staging)) ?? []))"
+        )
+        kill(daemon.processIdentifier, SIGTERM)
+        let stopBy = Date().addingTimeInterval(10)
+        while daemon.isRunning, Date() < stopBy { usleep(20_000) }
+        #expect(!daemon.isRunning, "the daemon stops within 10 s of SIGTERM mid-download")
+        if daemon.isRunning { daemon.terminate() }
+        daemon.waitUntilExit()
+        #expect(daemon.terminationReason == .exit && daemon.terminationStatus == 0)
+        #expect(!FileManager.default.fileExists(atPath: "\(h.root)/Big.docset"))
+        let kept = try #require(
+            PartialDownload.list(in: staging).first,
+            "the partial download is kept: \((try? FileManager.default.contentsOfDirectory(atPath: staging)) ?? [])")
+        #expect(kept.bytes >= partial.bytes)
+
+        let resumed = try h.run(["sync", "--json"])
+        #expect(resumed.status == 0, "\(resumed.standardError)")
+        #expect(h.installedManifest("Big") == fixture.expectedManifest)
+        let archiveRequests = h.nginx.accessLog().filter { $0.uri.hasSuffix("Big.tgz") }
+        #expect(archiveRequests.last?.range.hasPrefix("bytes=") == true, "resumed with Range: \(archiveRequests)")
+    }
+
     /// SIGKILL at random moments of a sync (download, extraction, swap): the root never shows a half-installed
     /// docset — `Big.docset` is absent or exactly one complete version — and the next sync completes.
     @Test func sigkillAtRandomMomentsNeverLeavesAHalfInstalledDocset() throws {
