@@ -12,6 +12,8 @@ final class SyncReporter {
     private let live: Bool
     private let color: Bool
     private var active: [String: DocsetProgress] = [:]
+    /// Archive bytes extracted so far, per docset (streaming installs extract while downloading).
+    private var extracted: [String: DocsetProgress] = [:]
     private var order: [String] = []
     private var drawnLines = 0
     private var lastDraw = ContinuousClock.now - .seconds(1)
@@ -73,8 +75,14 @@ final class SyncReporter {
     }
 
     private func track(_ progress: DocsetProgress) {
-        if active[progress.name] == nil { order.append(progress.name) }
-        active[progress.name] = progress
+        if progress.phase == .installing {
+            extracted[progress.name] = progress
+            guard active[progress.name] != nil else { return }
+        } else {
+            if active[progress.name] == nil { order.append(progress.name) }
+            active[progress.name] = progress
+        }
+        guard let progress = active[progress.name] else { return }
         let now = ContinuousClock.now
         if live {
             if now - lastDraw >= .milliseconds(200) {
@@ -89,6 +97,7 @@ final class SyncReporter {
 
     private func finish(_ name: String) {
         active[name] = nil
+        extracted[name] = nil
         order.removeAll { $0 == name }
         lastLog[name] = nil
     }
@@ -100,7 +109,9 @@ final class SyncReporter {
             let seconds = Int(Double(t - p.bytes) / p.rate)
             eta = String(format: "  ETA %d:%02d", seconds / 60, seconds % 60)
         }
-        return "\(p.name)  \(ByteFormat.string(p.bytes))\(total)  \(ByteFormat.string(Int64(p.rate)))/s\(eta)"
+        let unpacked = extracted[p.name].map { "  extracted \(ByteFormat.string($0.bytes))" } ?? ""
+        let rate = ByteFormat.string(Int64(p.rate))
+        return "\(p.name)  \(ByteFormat.string(p.bytes))\(total)  \(rate)/s\(eta)\(unpacked)"
     }
 
     private func draw() {
