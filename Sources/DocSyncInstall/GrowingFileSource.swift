@@ -37,7 +37,7 @@ public final class GrowingFileSource: ArchiveSource, @unchecked Sendable {
     private var offset: Int64 = 0
     private var fd: Int32 = -1
     private let progress: (@Sendable (Int64, Int64?) -> Void)?
-    private var lastProgress = ContinuousClock.now
+    private var lastProgress = ContinuousClock.now - .seconds(1)  // the first read reports
 
     /// `partPath` is where the downloader appends; `finalPath` where it moves the verified file. `progress` gets the
     /// archive bytes handed to the extractor so far (and the total once known), at most every 0.25 s, on the
