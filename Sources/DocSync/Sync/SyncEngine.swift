@@ -103,28 +103,27 @@ public struct SyncEngine: Sendable {
 
     private func refreshFeeds(refresh: Bool, emit: @escaping @Sendable (SyncEvent) -> Void) async -> FeedRound {
         let fetcher = FeedRefresher(store: FeedCacheStore(stateDirectory: configuration.state), options: httpOptions)
-        let results = await withTaskGroup(of: (Int, Result<FeedRefresher.Result, any Error>).self) { group in
+        let locations = configuration.feeds.map(\.location)
+        // Each child fills the slot of its feed. (A version with a nested `add()` capturing the group and a sorted
+        // array of (index, Result) tuples crashed in release builds — a garbage index — about one run in four.)
+        let slots = await withTaskGroup(of: FeedFetch.self) { group in
+            var slots = [Result<FeedRefresher.Result, any Error>?](repeating: nil, count: locations.count)
             var next = 0
-            var results: [(Int, Result<FeedRefresher.Result, any Error>)] = []
-            func add() {
+            while next < min(8, locations.count) {
                 let index = next
-                let source = configuration.feeds[index]
+                group.addTask { await FeedFetch(index: index, location: locations[index], fetcher, refresh) }
                 next += 1
-                group.addTask {
-                    do {
-                        return (index, .success(try await fetcher.fetch(source.location, refresh: refresh)))
-                    } catch {
-                        return (index, .failure(error))
-                    }
-                }
             }
-            for _ in 0..<min(8, configuration.feeds.count) { add() }
-            for await result in group {
-                results.append(result)
-                if next < configuration.feeds.count { add() }
+            while let fetched = await group.next() {
+                slots[fetched.index] = fetched.outcome
+                guard next < locations.count else { continue }
+                let index = next
+                group.addTask { await FeedFetch(index: index, location: locations[index], fetcher, refresh) }
+                next += 1
             }
-            return results.sorted { $0.0 < $1.0 }
+            return slots
         }
+        let results = slots.enumerated().compactMap { index, outcome in outcome.map { (index, $0) } }
         var round = FeedRound()
         for (index, result) in results {
             let source = configuration.feeds[index]
@@ -146,6 +145,21 @@ public struct SyncEngine: Sendable {
             }
         }
         return round
+    }
+
+    /// One feed's fetch, tagged with its position in the configuration.
+    private struct FeedFetch: Sendable {
+        var index: Int
+        var outcome: Result<FeedRefresher.Result, any Error>
+
+        init(index: Int, location: String, _ fetcher: FeedRefresher, _ refresh: Bool) async {
+            self.index = index
+            do {
+                outcome = .success(try await fetcher.fetch(location, refresh: refresh))
+            } catch {
+                outcome = .failure(error)
+            }
+        }
     }
 
     private func documentURL(_ location: String) -> String {
