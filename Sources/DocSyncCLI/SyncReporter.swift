@@ -12,6 +12,8 @@ final class SyncReporter {
     private let live: Bool
     private let color: Bool
     private var active: [String: DocsetProgress] = [:]
+    /// Archive bytes extracted so far, per docset (streaming installs extract while downloading).
+    private var extracted: [String: DocsetProgress] = [:]
     private var order: [String] = []
     private var drawnLines = 0
     private var lastDraw = ContinuousClock.now - .seconds(1)
@@ -73,8 +75,14 @@ final class SyncReporter {
     }
 
     private func track(_ progress: DocsetProgress) {
-        if active[progress.name] == nil { order.append(progress.name) }
-        active[progress.name] = progress
+        if progress.phase == .installing {
+            extracted[progress.name] = progress
+            guard active[progress.name] != nil else { return }
+        } else {
+            if active[progress.name] == nil { order.append(progress.name) }
+            active[progress.name] = progress
+        }
+        guard let progress = active[progress.name] else { return }
         let now = ContinuousClock.now
         if live {
             if now - lastDraw >= .milliseconds(200) {
@@ -89,6 +97,7 @@ final class SyncReporter {
 
     private func finish(_ name: String) {
         active[name] = nil
+        extracted[name] = nil
         order.removeAll { $0 == name }
         lastLog[name] = nil
     }
@@ -97,7 +106,9 @@ final class SyncReporter {
         let total = p.total.map { " / \(ProgressRenderer.bytes($0))" } ?? ""
         var eta = ""
         if let t = p.total, p.rate > 0 { eta = "  ETA \(ProgressRenderer.duration(Double(t - p.bytes) / p.rate))" }
-        return "\(p.name)  \(ProgressRenderer.bytes(p.bytes))\(total)  \(ProgressRenderer.bytes(Int64(p.rate)))/s\(eta)"
+        let unpacked = extracted[p.name].map { "  extracted \(ProgressRenderer.bytes($0.bytes))" } ?? ""
+        let rate = ProgressRenderer.bytes(Int64(p.rate))
+        return "\(p.name)  \(ProgressRenderer.bytes(p.bytes))\(total)  \(rate)/s\(eta)\(unpacked)"
     }
 
     private func draw() {

@@ -16,6 +16,19 @@ public protocol ArchiveSource: AnyObject, Sendable {
     var byteCount: Int64? { get }
     /// A name for error messages.
     var displayName: String { get }
+    /// Called after the archive's end was read cleanly and before anything is published: a source fed by a download
+    /// waits here until the download is complete and verified, and throws when it is not.
+    func awaitVerifiedEnd() throws(SystemError)
+    /// Where the verified bytes came from, when the source knows (recorded as the docset's source URL).
+    var verifiedURL: String? { get }
+    /// The extraction failed on the writing side: a blocked `read` should return or throw soon.
+    func cancel()
+}
+
+extension ArchiveSource {
+    public func awaitVerifiedEnd() throws(SystemError) {}
+    public var verifiedURL: String? { nil }
+    public func cancel() {}
 }
 
 /// A complete archive file on disk.

@@ -52,6 +52,7 @@ enum Extractor {
                         try writer.apply(item, block: batch.block)
                     } catch {
                         queue.fail(error)
+                        source.cancel()  // a reader blocked on a download must not keep us waiting
                         break drain
                     }
                 }

@@ -110,13 +110,15 @@ public final class Installer: Sendable {
         do throws(InstallError) {
             let result = try Extractor.extract(
                 source, into: staging.fd, rootPath: staging.path, limits: configuration.limits)
+            do { try source.awaitVerifiedEnd() } catch { throw InstallError.io(error) }
             let missing = DocsetValidator.missing(in: staging.fd)
             if !missing.isEmpty { throw InstallError.notADocset(missing: missing) }
             var digest = request.archiveSHA256 ?? result.archiveDigest?.description
             if digest == nil, let file = source as? FileArchiveSource { digest = try Self.hash(file.path) }
             let now = Date()
             let record = DocsetMetadata.Record(
-                identifier: request.identifier, version: request.version, sourceURL: request.sourceURL,
+                identifier: request.identifier, version: request.version,
+                sourceURL: request.sourceURL ?? source.verifiedURL,
                 archiveSHA256: digest, archiveSize: source.byteCount ?? 0, unpackedBytes: result.bytesWritten,
                 fileCount: result.fileCount, installedAt: DocsetMetadata.timestamp(now),
                 entryUpdated: request.updated.map(DocsetMetadata.timestamp))
@@ -129,7 +131,7 @@ public final class Installer: Sendable {
                 identifier: request.identifier, path: path, indexPath: "\(path)/\(DocsetValidator.index)",
                 installedAt: DocsetMetadata.date(record.installedAt), archiveSHA256: digest,
                 sizeOnDisk: result.bytesWritten, fileCount: result.fileCount, feedURL: request.feedURL,
-                sourceURL: request.sourceURL, updated: request.updated)
+                sourceURL: request.sourceURL ?? source.verifiedURL, updated: request.updated)
         } catch {
             store.discardStaging(stagingName)
             throw error

@@ -54,6 +54,15 @@ public struct SyncEngine: Sendable {
             configuration: InstallConfiguration(gracePeriod: configuration.install.gracePeriod))
     }
 
+    /// The downloader for archives: staging, transport options and the configured retry count.
+    var downloader: Downloader {
+        var retry = RetryPolicy()
+        retry.maxAttempts = max(1, configuration.network.retries)
+        return Downloader(
+            configuration: DownloadConfiguration(
+                stagingDirectory: configuration.staging, http: httpOptions, retry: retry))
+    }
+
     var httpOptions: HTTPOptions {
         var options = HTTPOptions()
         options.connectTimeout = Int(configuration.network.connectTimeout.components.seconds)
@@ -198,39 +207,42 @@ public struct SyncEngine: Sendable {
         let key = "\(candidate.identifier ?? name)@\(candidate.version)"
         let host = HostLimiter.host(of: candidate.archives[0])
         let archive = "\(configuration.staging)/complete/\(StagingName.forKey(key)).archive"
+        var request = InstallRequest(
+            name: name, title: candidate.title, version: candidate.version.version,
+            revision: candidate.version.revision.isEmpty ? nil : candidate.version.revision,
+            feedURL: candidate.feed, urls: candidate.archives, identifier: candidate.identifier,
+            updated: candidate.updated)
         do {
             try FileManager.default.createDirectory(
                 atPath: "\(configuration.staging)/complete", withIntermediateDirectories: true)
-            await limiter.acquire(host)
-            let downloaded: DownloadResult
-            do {
-                var retry = RetryPolicy()
-                retry.maxAttempts = max(1, configuration.network.retries)
-                let downloader = Downloader(
-                    configuration: DownloadConfiguration(
-                        stagingDirectory: configuration.staging, http: httpOptions, retry: retry))
-                downloaded = try await downloader.download(
-                    DownloadRequest(
-                        key: key, mirrors: candidate.archives, destination: archive,
-                        expectedSHA256: candidate.sha256)
-                ) { progress in
-                    emit(
-                        .progress(
-                            DocsetProgress(
-                                name: name, phase: .downloading, bytes: progress.bytes, total: progress.total,
-                                rate: progress.rate)))
+            let docset: InstalledDocset
+            if configuration.install.streaming {
+                docset = try await streamAndInstall(
+                    key: key, archive: archive, candidate: candidate, request: request, limiter: limiter, emit: emit)
+            } else {
+                await limiter.acquire(host)
+                let downloaded: DownloadResult
+                do {
+                    downloaded = try await downloader.download(
+                        DownloadRequest(
+                            key: key, mirrors: candidate.archives, destination: archive,
+                            expectedSHA256: candidate.sha256)
+                    ) { progress in
+                        emit(
+                            .progress(
+                                DocsetProgress(
+                                    name: name, phase: .downloading, bytes: progress.bytes, total: progress.total,
+                                    rate: progress.rate)))
+                    }
+                    await limiter.release(host)
+                } catch {
+                    await limiter.release(host)
+                    throw error
                 }
-                await limiter.release(host)
-            } catch {
-                await limiter.release(host)
-                throw error
+                request.sourceURL = downloaded.url
+                request.archiveSHA256 = downloaded.sha256
+                docset = try await installer.install(archive: archive, as: request)
             }
-            let request = InstallRequest(
-                name: name, title: candidate.title, version: candidate.version.version,
-                revision: candidate.version.revision.isEmpty ? nil : candidate.version.revision,
-                feedURL: candidate.feed, urls: candidate.archives, identifier: candidate.identifier,
-                sourceURL: downloaded.url, archiveSHA256: downloaded.sha256, updated: candidate.updated)
-            let docset = try await installer.install(archive: archive, as: request)
             try? FileManager.default.removeItem(atPath: archive)
             let report = DocsetReport(
                 name: name, version: candidate.version.description, identifier: candidate.identifier,

@@ -1,0 +1,210 @@
+import DocSyncSupport
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// An archive that is still being downloaded: reads a partial file with `pread`, never past the byte count the
+/// downloader has made durable, waiting (on a condition variable) for more. The download side reports every
+/// durable commit with `commit(_:)` and its end with `finish(length:sourceURL:)` (complete and verified) or
+/// `fail(_:)`. A commit that goes backwards (the downloader truncated the file because the server's bytes changed)
+/// starts a new generation: the extraction reading the old one fails, and `restartPending` tells the caller to
+/// install again from byte 0 with `rewind()`.
+///
+/// `@unchecked Sendable` is sound: the stored `var`s are read and written only while `condition` is locked, except
+/// `fd`, `offset` and `lastProgress` belong to the one reader thread of the current install (`rewind()` touches them
+/// under the lock between installs, before the next reader thread starts).
+public final class GrowingFileSource: ArchiveSource, @unchecked Sendable {
+    /// Why reading stopped.
+    public enum Failure: Error, Sendable, Equatable {
+        /// The partial file was truncated: extraction must restart from byte 0.
+        case restarted
+        /// The download failed (its own error is reported by the download side).
+        case downloadFailed(String)
+        /// The install side gave up (`cancel()`).
+        case cancelled
+    }
+
+    public let partPath: String
+    public let finalPath: String
+    private let condition = NSCondition()
+    private var committed: Int64 = 0
+    private var generation = 0
+    private var finished: (length: Int64, url: String?)?
+    private var failure: Failure?
+    private var readerGeneration = 0
+    private var offset: Int64 = 0
+    private var fd: Int32 = -1
+    private let progress: (@Sendable (Int64, Int64?) -> Void)?
+    private var lastProgress = ContinuousClock.now - .seconds(1)  // the first read reports
+
+    /// `partPath` is where the downloader appends; `finalPath` where it moves the verified file. `progress` gets the
+    /// archive bytes handed to the extractor so far (and the total once known), at most every 0.25 s, on the
+    /// reader thread.
+    public init(partPath: String, finalPath: String, progress: (@Sendable (Int64, Int64?) -> Void)? = nil) {
+        self.partPath = partPath
+        self.finalPath = finalPath
+        self.progress = progress
+    }
+
+    deinit { if fd >= 0 { close(fd) } }
+
+    public var displayName: String { partPath }
+
+    /// Known once the download has finished.
+    public var byteCount: Int64? { locked { finished?.length } }
+
+    public func seek(to offset: Int64, whence: Int32) -> Int64? { nil }
+
+    /// The mirror the verified bytes came from, once finished.
+    public var verifiedURL: String? { locked { finished?.url } }
+
+    /// True when the last extraction stopped because the partial file was truncated.
+    public var restartPending: Bool { locked { failure == nil && readerGeneration != generation } }
+
+    /// The failure that stopped reading, if any.
+    public var stopReason: Failure? {
+        locked { failure ?? (readerGeneration != generation ? .restarted : nil) }
+    }
+
+    // MARK: Download side (any thread)
+
+    /// The downloader made `count` bytes durable. Less than before: the file was truncated (a new generation).
+    public func commit(_ count: Int64) {
+        condition.lock()
+        if count < committed { generation += 1 }
+        committed = count
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The download is complete and verified: `length` bytes, from `sourceURL`.
+    public func finish(length: Int64, sourceURL: String?) {
+        condition.lock()
+        if length < committed { generation += 1 }
+        committed = length
+        finished = (length, sourceURL)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The download failed: the extraction stops.
+    public func fail(_ reason: String) { stop(.downloadFailed(reason)) }
+
+    /// The install side gave up: wakes and stops a blocked reader.
+    public func cancel() { stop(.cancelled) }
+
+    private func stop(_ reason: Failure) {
+        condition.lock()
+        if failure == nil { failure = reason }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    // MARK: Install side (the reader thread)
+
+    /// Starts reading again from byte 0 of the current generation (the next install after a restart).
+    public func rewind() {
+        condition.lock()
+        readerGeneration = generation
+        offset = 0
+        if fd >= 0 {
+            close(fd)
+            fd = -1
+        }
+        condition.unlock()
+    }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+        // Wait until there is something durable to read, the download is done, or reading must stop.
+        condition.lock()
+        while failure == nil && readerGeneration == generation && committed <= offset && finished == nil {
+            condition.wait()
+        }
+        if let failure {
+            condition.unlock()
+            throw error(failure)
+        }
+        if readerGeneration != generation {
+            condition.unlock()
+            throw error(.restarted)
+        }
+        let available = committed - offset
+        let mine = readerGeneration
+        condition.unlock()
+        if available <= 0 { return 0 }  // finished, and everything was read
+
+        let want = Int(min(Int64(buffer.count), available))
+        let n = try pread(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<want]))
+        // A truncation may have raced with the read: bytes read then belong to no generation we can trust.
+        let stale = locked { generation != mine }
+        if stale { throw error(.restarted) }
+        if n == 0 {
+            // Durable bytes that are not there: the file is being replaced; wait for the new generation.
+            condition.lock()
+            while failure == nil && generation == mine { condition.wait() }
+            condition.unlock()
+            throw error(locked { failure } ?? .restarted)
+        }
+        offset += Int64(n)
+        report()
+        return n
+    }
+
+    /// Called by the installer after the archive's end, before publishing: waits until the download is complete and
+    /// verified, and fails if reading is no longer valid.
+    public func awaitVerifiedEnd() throws(SystemError) {
+        condition.lock()
+        while failure == nil && readerGeneration == generation && finished == nil { condition.wait() }
+        let problem = failure ?? (readerGeneration != generation ? .restarted : nil)
+        let consumedAll = finished.map { offset == $0.length } ?? false
+        condition.unlock()
+        if let problem { throw error(problem) }
+        // libarchive stopped before the end of the verified file (trailing bytes are read by the digest pass, so
+        // this means the extraction and the download disagree about the archive).
+        if !consumedAll { throw SystemError("read", path: partPath, code: EIO) }
+        progress?(offset, offset)
+    }
+
+    private func pread(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+        if fd < 0 {
+            fd = open(partPath, O_RDONLY | O_CLOEXEC)
+            // Finished: the downloader may have renamed the part file already (same bytes, verified).
+            if fd < 0 && errno == ENOENT && locked({ finished != nil }) { fd = open(finalPath, O_RDONLY | O_CLOEXEC) }
+            if fd < 0 {
+                if errno == ENOENT { return 0 }  // recreated by the downloader: the generation will move
+                throw SystemError("open", path: partPath)
+            }
+        }
+        while true {
+            let n = Glibc.pread(fd, buffer.baseAddress, buffer.count, off_t(offset))
+            if n >= 0 { return n }
+            if errno != EINTR { throw SystemError("pread", path: partPath) }
+        }
+    }
+
+    private func report() {
+        guard let progress else { return }
+        let now = ContinuousClock.now
+        guard now - lastProgress >= .milliseconds(250) else { return }
+        lastProgress = now
+        progress(offset, byteCount)
+    }
+
+    private func error(_ failure: Failure) -> SystemError {
+        let code: Int32 =
+            switch failure {
+            case .restarted: ERESTART
+            case .downloadFailed: EIO
+            case .cancelled: ECANCELED
+            }
+        return SystemError("read (streaming download)", path: partPath, code: code)
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        return body()
+    }
+}

@@ -1,0 +1,141 @@
+import DocSync
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `GrowingFileSource` driven the way the downloader drives it: bytes appended to a partial file, durable counts
+/// reported after each append, then a verified end or a failure.
+@Suite struct GrowingFileSourceTests {
+    /// Appends to a partial file as a downloader would, reporting each durable count to the source.
+    final class FakeDownload: Sendable {
+        let fd: Int32
+        let source: GrowingFileSource
+        private let written = Mutex<Int64>(0)
+
+        init(part: String, source: GrowingFileSource, preallocate: Int64) throws {
+            fd = open(part, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            if fd < 0 { throw SystemError("open", path: part) }
+            // Zeros past the durable count, as after fallocate: reading beyond it would feed libarchive garbage.
+            _ = ftruncate(fd, off_t(preallocate))
+            self.source = source
+        }
+
+        deinit { close(fd) }
+
+        /// Writes `bytes` in `pieces` on a thread of its own (as libcurl's), committing after each, `pause` µs apart.
+        func append(_ bytes: [UInt8], pieces: Int, pause: UInt32 = 5_000) async {
+            await withCheckedContinuation { continuation in
+                Thread {
+                    self.appendBlocking(bytes, pieces: pieces, pause: pause)
+                    continuation.resume()
+                }.start()
+            }
+        }
+
+        private func appendBlocking(_ bytes: [UInt8], pieces: Int, pause: UInt32) {
+            let step = max(1, bytes.count / pieces)
+            var start = 0
+            while start < bytes.count {
+                let end = min(bytes.count, start + step)
+                let offset = written.withLock { $0 }
+                _ = bytes[start..<end].withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(offset)) }
+                let now = written.withLock {
+                    $0 += Int64(end - start)
+                    return $0
+                }
+                source.commit(now)
+                start = end
+                usleep(pause)
+            }
+        }
+
+        /// The server's bytes changed: throw the partial away.
+        func truncate() {
+            _ = ftruncate(fd, 0)
+            written.withLock { $0 = 0 }
+            source.commit(0)
+        }
+
+        var count: Int64 { written.withLock { $0 } }
+    }
+
+    static func archive(_ h: InstallHarness, version: String) throws -> (DocsetFixture, [UInt8]) {
+        var fixture = try DocsetFixture.make(version: version, documents: 200, bytesPerDocument: 3_000)
+        var generator = SystemRandomNumberGenerator()
+        let blob = (0..<(512 << 10)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        fixture.files["Contents/Resources/Documents/blob.bin"] = (blob, 0o644)
+        let path = h.archive("\(version).tgz")
+        try fixture.writeArchive(to: path)
+        return (fixture, try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
+    }
+
+    @Test func readsOnlyDurableBytesAndPublishesOnlyAfterTheVerifiedEnd() async throws {
+        let h = try InstallHarness()
+        defer { h.dir.remove() }
+        let (fixture, bytes) = try Self.archive(h, version: "1")
+        let part = h.archive("x.part")
+        let reported = Mutex<Int64>(0)
+        let source = GrowingFileSource(partPath: part, finalPath: h.archive("x.archive")) { bytes, _ in
+            reported.withLock { $0 = max($0, bytes) }
+        }
+        let download = try FakeDownload(part: part, source: source, preallocate: Int64(bytes.count) * 2)
+        let install = Task { try await h.installer.install(source: source, as: InstallRequest(name: h.name)) }
+        await download.append(bytes, pieces: 40)
+        for _ in 0..<100 where reported.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(reported.withLock { $0 } > 0, "extraction progressed before the end")
+        #expect(!FileManager.default.fileExists(atPath: h.docsetPath), "nothing published before the verified end")
+        source.finish(length: download.count, sourceURL: "https://example.org/x.tgz")
+        let installed = try await install.value
+        #expect(try TreeManifest.of(installed.path) == fixture.expectedManifest)
+        #expect(installed.sourceURL == "https://example.org/x.tgz")
+        #expect(installed.archiveSHA256 == SHA256.hash(bytes).description)
+    }
+
+    @Test func aTruncatedPartialRestartsTheExtractionFromByteZero() async throws {
+        let h = try InstallHarness()
+        defer { h.dir.remove() }
+        let (_, old) = try Self.archive(h, version: "1")
+        let (fixture, new) = try Self.archive(h, version: "2")
+        let part = h.archive("x.part")
+        let source = GrowingFileSource(partPath: part, finalPath: h.archive("x.archive"))
+        let download = try FakeDownload(part: part, source: source, preallocate: 0)
+        let first = Task { try await h.installer.install(source: source, as: InstallRequest(name: h.name)) }
+        await download.append(Array(old.prefix(old.count / 2)), pieces: 10)
+        try await Task.sleep(for: .milliseconds(200))
+        download.truncate()
+        await #expect(throws: InstallError.self) { try await first.value }
+        #expect(source.restartPending)
+        #expect(!FileManager.default.fileExists(atPath: h.docsetPath))
+
+        source.rewind()
+        let second = Task { try await h.installer.install(source: source, as: InstallRequest(name: h.name)) }
+        await download.append(new, pieces: 10)
+        source.finish(length: download.count, sourceURL: nil)
+        let installed = try await second.value
+        #expect(try TreeManifest.of(installed.path) == fixture.expectedManifest)
+    }
+
+    @Test func aFailedDownloadFailsTheInstallEvenAfterTheArchiveEnd() async throws {
+        let h = try InstallHarness()
+        defer { h.dir.remove() }
+        try await h.installOld()
+        let before = try h.snapshot()
+        let (_, bytes) = try Self.archive(h, version: "2")
+        let part = h.archive("x.part")
+        let source = GrowingFileSource(partPath: part, finalPath: h.archive("x.archive"))
+        let download = try FakeDownload(part: part, source: source, preallocate: 0)
+        let install = Task { try await h.installer.install(source: source, as: InstallRequest(name: h.name)) }
+        await download.append(bytes, pieces: 5)
+        try await Task.sleep(for: .milliseconds(300))  // libarchive has seen the end; the digest pass waits
+        source.fail("SHA-256 mismatch")
+        await #expect(throws: InstallError.self) { try await install.value }
+        #expect(source.stopReason == .downloadFailed("SHA-256 mismatch"))
+        await h.installer.waitForBackgroundWork()
+        #expect(try h.snapshot() == before)
+    }
+}
