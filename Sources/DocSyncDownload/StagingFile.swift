@@ -27,8 +27,14 @@ final class StagingFile {
         if mkdir(directory, 0o755) != 0, errno != EEXIST { throw .disk(SystemError("mkdir", path: directory)) }
         lockFD = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         if lockFD < 0 { throw .disk(SystemError("open", path: lockPath)) }
-        if flock(lockFD, LOCK_EX | LOCK_NB) != 0 {
-            let code = errno
+        // A lock that is only briefly held (a process just exiting, or a fork of ours about to exec, which shares
+        // the descriptor until then) is waited for up to a second before the partial counts as someone else's.
+        var code = flock(lockFD, LOCK_EX | LOCK_NB) == 0 ? 0 : errno
+        for _ in 0..<20 where code == EWOULDBLOCK {
+            usleep(50_000)
+            code = flock(lockFD, LOCK_EX | LOCK_NB) == 0 ? 0 : errno
+        }
+        if code != 0 {
             close(lockFD)
             if code == EWOULDBLOCK {
                 throw DownloadError(

@@ -141,10 +141,19 @@ public final class GrowingFileSource: ArchiveSource, @unchecked Sendable {
         let stale = locked { generation != mine }
         if stale { throw error(.restarted) }
         if n == 0 {
-            // Durable bytes that are not there: the file is being replaced; wait for the new generation.
+            // Durable bytes that are not there: either the downloader just renamed the verified file to its final
+            // path (reopen it once `finish` arrives), or the file is being replaced (wait for the new generation).
             condition.lock()
-            while failure == nil && generation == mine { condition.wait() }
+            let finishedBefore = finished != nil
+            while failure == nil && generation == mine && finished == nil { condition.wait() }
+            let reopen = failure == nil && generation == mine && !finishedBefore
+            if reopen, fd >= 0 {
+                close(fd)
+                fd = -1
+            }
             condition.unlock()
+            if reopen { return try read(into: buffer) }
+            if failure == nil && generation == mine { throw SystemError("read", path: partPath, code: EIO) }
             throw error(locked { failure } ?? .restarted)
         }
         offset += Int64(n)

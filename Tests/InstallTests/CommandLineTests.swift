@@ -84,8 +84,7 @@ import Testing
                 usleep(useconds_t(delay * 1_000_000))
                 kill(process.processIdentifier, SIGKILL)
             }
-            process.waitUntilExit()
-            return process.terminationStatus
+            return process.waitForExit()
         }
         func installedVersion() throws -> String {
             let visible = try FileManager.default.contentsOfDirectory(atPath: h.root).filter { !$0.hasPrefix(".") }

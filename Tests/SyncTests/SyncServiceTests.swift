@@ -53,6 +53,7 @@ import Testing
     @Test func twoConcurrentSyncsNeverOverlap() throws {
         let (h, fixture) = try Self.slowHarness(rate: 128 << 10)
         let (first, _, _) = try Self.start(h, ["sync"])
+        defer { if first.isRunning { kill(first.processIdentifier, SIGKILL) } }
         Self.waitForLock(h)
         let size = (try? FileManager.default.attributesOfItem(atPath: "\(h.www)/Big.tgz")[.size] as? Int) ?? 0
         let busy = try h.run(["sync"])
@@ -73,6 +74,7 @@ import Testing
         try h.writeAtomFeed("f.atom", [.init(identifier: "org.a", title: "A", version: "1", archive: "A.tgz")])
         try h.writeConfig(feeds: ["f.atom"])
         let (daemon, out, _) = try Self.start(h, ["daemon", "--interval", "1s", "--jitter", "0s", "--json"])
+        defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
         var text = ""
         let deadline = Date().addingTimeInterval(30)
         while text.components(separatedBy: "\"event\":\"summary\"").count - 1 < 2, Date() < deadline {
@@ -97,6 +99,7 @@ import Testing
         let (h, fixture) = try Self.slowHarness(rate: 64 << 10)
         let staging = h.dir.appending("staging")
         let (daemon, _, _) = try Self.start(h, ["daemon", "--interval", "1h", "--jitter", "0s"])
+        defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
         let deadline = Date().addingTimeInterval(20)
         while (PartialDownload.list(in: staging).first?.bytes ?? 0) < 32 << 10, Date() < deadline { usleep(50_000) }
         let size = (try? FileManager.default.attributesOfItem(atPath: "\(h.www)/Big.tgz")[.size] as? Int) ?? 0

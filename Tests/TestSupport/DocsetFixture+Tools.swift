@@ -26,9 +26,9 @@ public enum Tool {
         try process.run()
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let status = process.waitForExit()
         return Result(
-            status: process.terminationStatus, standardOutput: String(decoding: outData, as: UTF8.self),
+            status: status, standardOutput: String(decoding: outData, as: UTF8.self),
             standardError: String(decoding: errData, as: UTF8.self))
     }
 

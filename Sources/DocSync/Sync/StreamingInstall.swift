@@ -35,8 +35,8 @@ extension SyncEngine {
                                     name: name, phase: .downloading, bytes: progress.bytes, total: progress.total,
                                     rate: progress.rate)))
                     }
-                    await limiter.release(host)
                     source.finish(length: result.bytes, sourceURL: result.url)
+                    await limiter.release(host)
                 } catch {
                     await limiter.release(host)
                     source.fail("\(error)")
