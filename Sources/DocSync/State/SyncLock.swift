@@ -31,7 +31,9 @@ public final class SyncLock: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
         } catch {
-            throw .system(SystemError("mkdir", path: stateDirectory, code: EACCES))
+            // FileManager's error carries no errno on Linux: repeat the last mkdir to report the real cause.
+            let code = mkdir(stateDirectory, 0o755) == 0 ? EIO : errno
+            throw .system(SystemError("mkdir", path: stateDirectory, code: code))
         }
         let path = "\(stateDirectory)/sync.lock"
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
