@@ -3,9 +3,11 @@
 #include "CDocSyncSys.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <linux/fs.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <openssl/sha.h>
@@ -25,6 +27,26 @@ int ds_renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *ne
 }
 
 int ds_syncfs(int fd) { return syncfs(fd); }
+
+void ds_set_thread_name(const char *name) {
+    char short_name[16];
+    strncpy(short_name, name, sizeof short_name - 1);
+    short_name[sizeof short_name - 1] = 0;
+    pthread_setname_np(pthread_self(), short_name);
+}
+
+int ds_open_direct(const char *path, int flags) { return open(path, flags | O_DIRECT, 0644); }
+
+#ifndef STATX_DIOALIGN
+#define STATX_DIOALIGN 0x00002000U
+#endif
+
+uint32_t ds_direct_io_alignment(int fd) {
+    struct statx st;
+    memset(&st, 0, sizeof st);
+    if (syscall(SYS_statx, fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &st) != 0 || !(st.stx_mask & STATX_DIOALIGN)) return 0;
+    return st.stx_dio_mem_align > st.stx_dio_offset_align ? st.stx_dio_mem_align : st.stx_dio_offset_align;
+}
 
 int ds_fallocate(int fd, int64_t offset, int64_t length) { return fallocate(fd, 0, (off_t)offset, (off_t)length); }
 

@@ -1,6 +1,24 @@
 import ArgumentParser
+import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension DocSyncCommand {
+    /// Parses the command line, runs the chosen subcommand on Swift's concurrency pool while the main thread waits,
+    /// and exits with its status. (An `async` main would park the main thread in `dispatch_main`, whose
+    /// `pthread_exit` unwinds the stack through the unwind tables: resident memory spent for nothing.)
+    public static func runMain() -> Never {
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            await runAsync()
+            done.signal()
+        }
+        done.wait()
+        Glibc.exit(0)
+    }
+
     /// Parses the command line and runs the chosen subcommand asynchronously. `DocSyncCommand.main()` from a
     /// `main.swift` resolves to ParsableCommand's synchronous `main`, which refuses async subcommands.
     public static func runAsync() async {

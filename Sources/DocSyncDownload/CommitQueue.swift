@@ -1,18 +1,18 @@
 import DocSyncSupport
-import Foundation
 
-/// Makes journal commits durable on a thread of its own, so receiving the next chunk overlaps with syncing the
-/// previous one (double buffering): at most one commit is in flight, and a new one waits for it, so the bytes not
-/// yet durable never exceed two commit intervals.
+/// Makes journal commits durable on a thread of its own, so writing the next bytes overlaps with syncing the
+/// previous ones. `post` never waits: the thread always commits the newest journal posted, which covers every older
+/// one (checkpoints accumulate), so a disk that syncs slowly just gets fewer, larger commits.
 ///
-/// `@unchecked Sendable`: every mutable field is read and written only while holding `condition`; `staging` is
-/// shared with the transfer thread, which only calls `pwrite` on its descriptor while this thread calls
-/// `fdatasync` and writes the journal files (both safe on one descriptor from two threads).
+/// `@unchecked Sendable`: every mutable field is read and written only while holding `lock`; `staging` is shared
+/// with the writer thread, which only calls `pwrite` on its descriptors while this thread calls `fdatasync` and
+/// writes the journal files (both safe on one file from two threads).
 final class CommitQueue: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let lock = ConditionLock()
     private let staging: StagingFile
     private let callback: (@Sendable (Int64) -> Void)?
-    private var inFlight: Journal?
+    private var pending: Journal?
+    private var committing = false
     private var durable: Journal
     private var failure: SystemError?
     private var closed = false
@@ -21,58 +21,53 @@ final class CommitQueue: @unchecked Sendable {
         self.staging = staging
         self.durable = durable
         self.callback = callback
-        let thread = Thread { [self] in run() }
-        thread.name = "docsync-commit"
-        thread.stackSize = 256 << 10
-        thread.start()
+        WorkerThread.start(name: "docsync-commit") { [self] in run() }
     }
 
-    /// Queues `journal` for commit, first waiting for the commit in flight. Returns an earlier commit's failure.
-    func submit(_ journal: Journal) -> SystemError? {
-        condition.lock()
-        defer { condition.unlock() }
-        while inFlight != nil, failure == nil { condition.wait() }
-        if let failure { return failure }
-        inFlight = journal
-        condition.broadcast()
-        return nil
+    /// Hands over `journal` (replacing any not yet started). Returns an earlier commit's failure.
+    func post(_ journal: Journal) -> SystemError? {
+        lock.withLock {
+            if let failure { return failure }
+            pending = journal
+            lock.broadcast()
+            return nil
+        }
     }
 
-    /// Queues `journal` only when no commit is in flight (time-based commits never wait).
-    func offer(_ journal: Journal) -> (accepted: Bool, failure: SystemError?) {
-        condition.lock()
-        defer { condition.unlock() }
-        if let failure { return (false, failure) }
-        guard inFlight == nil else { return (false, nil) }
-        inFlight = journal
-        condition.broadcast()
-        return (true, nil)
+    /// Waits until the durable count reaches `offset`; returns a commit failure instead, if one happens.
+    func waitUntilDurable(_ offset: Int64) -> SystemError? {
+        lock.withLock {
+            while durable.committed < offset, failure == nil, pending != nil || committing { lock.wait() }
+            return failure
+        }
     }
 
-    /// Waits for the commit in flight, stops the thread, and returns the durable journal and any failure.
+    /// Commits what was posted, stops the thread, and returns the durable journal and any failure.
     func close() -> (journal: Journal, failure: SystemError?) {
-        condition.lock()
-        defer { condition.unlock() }
-        while inFlight != nil, failure == nil { condition.wait() }
-        closed = true
-        condition.broadcast()
-        return (durable, failure)
+        lock.withLock {
+            while pending != nil || committing, failure == nil { lock.wait() }
+            closed = true
+            lock.broadcast()
+            return (durable, failure)
+        }
     }
 
     private func run() {
-        condition.lock()
+        lock.lock()
         while true {
-            while inFlight == nil, !closed { condition.wait() }
-            guard let job = inFlight, failure == nil else { break }
-            condition.unlock()
+            while pending == nil, !closed { lock.wait() }
+            guard let job = pending, failure == nil else { break }
+            pending = nil
+            committing = true
+            lock.unlock()
             var problem: SystemError?
             do throws(SystemError) { try staging.commit(job) } catch { problem = error }
             if problem == nil { callback?(job.committed) }
-            condition.lock()
+            lock.lock()
+            committing = false
             if let problem { failure = problem } else { durable = job }
-            inFlight = nil
-            condition.broadcast()
+            lock.broadcast()
         }
-        condition.unlock()
+        lock.unlock()
     }
 }

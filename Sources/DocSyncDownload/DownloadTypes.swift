@@ -12,10 +12,13 @@ public struct DownloadConfiguration: Sendable {
     public var commitInterval: Double
     /// W: bytes re-fetched below the committed count and compared before a resume writes anything.
     public var overlap: Int64
+    /// Write with `O_DIRECT` where the staging file system supports it: the bytes skip the page cache, so there is
+    /// no copy into it and nothing left to write back when a commit syncs. False: always through the page cache.
+    public var directIO: Bool
 
     public init(
         stagingDirectory: String, http: HTTPOptions = HTTPOptions(), retry: RetryPolicy = RetryPolicy(),
-        chunkSize: Int64 = 8 << 20, commitInterval: Double = 0.25, overlap: Int64 = 64 << 10
+        chunkSize: Int64 = 8 << 20, commitInterval: Double = 0.25, overlap: Int64 = 64 << 10, directIO: Bool = true
     ) {
         self.stagingDirectory = stagingDirectory
         self.http = http
@@ -23,6 +26,7 @@ public struct DownloadConfiguration: Sendable {
         self.chunkSize = chunkSize
         self.commitInterval = commitInterval
         self.overlap = overlap
+        self.directIO = directIO
     }
 }
 

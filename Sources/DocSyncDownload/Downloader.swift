@@ -27,7 +27,7 @@ public struct Downloader: Sendable {
         }
         let key = request.key.isEmpty ? request.mirrors[0] : request.key
         let staging = try StagingFile(
-            directory: configuration.stagingDirectory, name: StagingName.forKey(key))
+            directory: configuration.stagingDirectory, name: StagingName.forKey(key), directIO: configuration.directIO)
         defer { staging.release() }
         let session = DownloadSession(
             configuration: configuration, request: request, key: key, expected: expected, staging: staging,

@@ -16,10 +16,16 @@ final class StagingFile {
     private let lockPath: String
     private let lockFD: Int32
     private(set) var fd: Int32 = -1
+    /// The partial opened with `O_DIRECT` for the data path, or -1 (not wanted, or unsupported by the file system).
+    private(set) var directFD: Int32 = -1
+    /// Offset, length and buffer alignment of writes through `directFD`.
+    private(set) var alignment = 4096
+    private let wantsDirectIO: Bool
 
     /// Creates the directory if needed and takes the exclusive lock (A9); fails at once if it is held.
-    init(directory: String, name: String) throws(DownloadError) {
+    init(directory: String, name: String, directIO: Bool = true) throws(DownloadError) {
         self.directory = directory
+        wantsDirectIO = directIO
         partPath = "\(directory)/\(name).part"
         journalPath = "\(directory)/\(name).journal"
         temporaryJournalPath = "\(directory)/\(name).journal.tmp"
@@ -52,16 +58,32 @@ final class StagingFile {
     func release() {
         guard !released else { return }
         released = true
-        if fd >= 0 { close(fd) }
-        fd = -1
+        closePart()
         close(lockFD)  // releases the flock
     }
 
-    /// Opens (creating if needed) the partial file.
+    /// Opens (creating if needed) the partial file, and a second descriptor with `O_DIRECT` when wanted and the
+    /// file system supports it (EINVAL: buffered writes only).
     func openPart() throws(SystemError) {
         if fd >= 0 { return }
         fd = open(partPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         if fd < 0 { throw SystemError("open", path: partPath) }
+        guard wantsDirectIO else { return }
+        guard let direct = try LinuxFS.openDirect(partPath, flags: O_WRONLY | O_CLOEXEC) else { return }
+        directFD = direct
+        alignment = max(4096, LinuxFS.directIOAlignment(direct) ?? 4096)
+    }
+
+    private func closePart() {
+        if fd >= 0 { close(fd) }
+        if directFD >= 0 { close(directFD) }
+        fd = -1
+        directFD = -1
+    }
+
+    /// True when `write(block:at:)` can take `count` bytes at `offset` through `O_DIRECT`.
+    func isDirect(offset: Int64, count: Int) -> Bool {
+        directFD >= 0 && offset % Int64(alignment) == 0 && count % alignment == 0
     }
 
     var partExists: Bool { access(partPath, F_OK) == 0 }
@@ -88,16 +110,49 @@ final class StagingFile {
         return Journal(decoding: data)
     }
 
-    /// Writes all of `buffer` at `offset` (never O_APPEND: a stale position cannot misplace data, E50).
+    /// Writes all of `buffer` at `offset` (never O_APPEND: a stale position cannot misplace data, E50); through
+    /// `O_DIRECT` when `isDirect` allows (the buffer must then be aligned too), else through the page cache.
     func write(_ buffer: UnsafeRawBufferPointer, at offset: Int64) throws(SystemError) {
         var done = 0
         while done < buffer.count {
-            let n = pwrite(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+            let target = isDirect(offset: offset + Int64(done), count: buffer.count - done) ? directFD : fd
+            let n = pwrite(target, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
             if n < 0 {
                 if errno == EINTR { continue }
                 throw SystemError("pwrite", path: partPath)
             }
             done += n
+        }
+    }
+
+    /// Writes `buffers` back to back from `offset`: one `pwritev` through `O_DIRECT` when every piece is aligned,
+    /// else (and for whatever a short `pwritev` left) piece by piece with `write(_:at:)`.
+    func write(_ buffers: [UnsafeRawBufferPointer], at offset: Int64) throws(SystemError) {
+        var done = 0
+        let direct = buffers.allSatisfy {
+            isDirect(offset: offset, count: $0.count) && Int(bitPattern: $0.baseAddress) % alignment == 0
+        }
+        if direct, buffers.count > 1 {
+            let vectors = buffers.map {
+                iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress), iov_len: $0.count)
+            }
+            var n = -1
+            repeat {
+                n = vectors.withUnsafeBufferPointer {
+                    pwritev(directFD, $0.baseAddress, Int32($0.count), off_t(offset))
+                }
+            } while n < 0 && errno == EINTR
+            if n < 0 { throw SystemError("pwritev", path: partPath) }
+            done = n
+        }
+        var position = offset
+        for buffer in buffers {
+            let skip = min(done, buffer.count)
+            done -= skip
+            if skip < buffer.count {
+                try write(UnsafeRawBufferPointer(rebasing: buffer[skip...]), at: position + Int64(skip))
+            }
+            position += Int64(buffer.count)
         }
     }
 
@@ -154,10 +209,7 @@ final class StagingFile {
 
     /// Removes the partial and its journal (a fresh start, or a verified failure).
     func discard() throws(SystemError) {
-        if fd >= 0 {
-            close(fd)
-            fd = -1
-        }
+        closePart()
         for path in [journalPath, temporaryJournalPath, partPath] where unlink(path) != 0 && errno != ENOENT {
             throw SystemError("unlink", path: path)
         }
@@ -169,8 +221,7 @@ final class StagingFile {
         if fsync(fd) != 0 { throw SystemError("fsync", path: partPath) }
         try LinuxFS.rename(from: partPath, to: destination)
         try LinuxFS.syncDirectory(Self.parent(of: destination))
-        close(fd)
-        fd = -1
+        closePart()
         for path in [journalPath, temporaryJournalPath] where unlink(path) != 0 && errno != ENOENT {
             throw SystemError("unlink", path: path)
         }

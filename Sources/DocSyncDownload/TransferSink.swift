@@ -6,8 +6,8 @@ import DocSyncSupport
 #endif
 
 /// Receives one transfer on libcurl's thread: judges every response head with `ResponsePolicy`, compares the
-/// overlap and writes accepted bytes with `pwrite` at explicit offsets; a `HashWorker` hashes and commits them at
-/// every chunk boundary. Nothing of a refused response reaches the file (C31, J68).
+/// overlap and hands accepted bytes to a `WritePipeline`, which hashes them, writes them at explicit offsets and
+/// commits them at every chunk boundary. Nothing of a refused response reaches the file (C31, J68).
 final class TransferSink: HTTPResponseReceiver {
     enum Failure: Equatable {
         /// The re-fetched bytes below P differ from the file: another representation.
@@ -24,7 +24,7 @@ final class TransferSink: HTTPResponseReceiver {
     private let committedCallback: (@Sendable (Int64) -> Void)?
     private let meter: ProgressMeter
     private let commitInterval: Double
-    private var worker: HashWorker?
+    private var pipeline: WritePipeline?
 
     /// The journal as last made durable.
     private(set) var journal: Journal
@@ -102,7 +102,7 @@ final class TransferSink: HTTPResponseReceiver {
             failure = .disk(error)
         }
         if failure == nil {
-            worker = HashWorker(
+            pipeline = WritePipeline(
                 staging: staging, durable: journal, commitInterval: commitInterval, callback: committedCallback)
         }
     }
@@ -127,20 +127,14 @@ final class TransferSink: HTTPResponseReceiver {
             data = UnsafeRawBufferPointer(rebasing: data[..<Int(max(0, limit - position))])
             overlong = true
         }
-        if !data.isEmpty, let worker {
-            do throws(SystemError) {
-                try staging.write(data, at: written)
-            } catch {
+        if !data.isEmpty, let pipeline {
+            if let error = pipeline.append(data) {
                 failure = .disk(error)
                 return false
             }
             written += Int64(data.count)
             position += Int64(data.count)
             bytesWritten += Int64(data.count)
-            if let error = worker.advance(to: written) {
-                failure = .disk(error)
-                return false
-            }
         }
         meter.report(bytes: written, total: plan.total)
         if overlong {
@@ -152,11 +146,11 @@ final class TransferSink: HTTPResponseReceiver {
 
     /// Commits whatever was written (E46) and waits until it is durable. Call once the transfer has ended.
     func finish() {
-        guard let worker else { return }
-        let (durable, error) = worker.close()
+        guard let pipeline else { return }
+        let (durable, error) = pipeline.close()
         journal = durable
         if let error, failure == nil { failure = .disk(error) }
-        self.worker = nil
+        self.pipeline = nil
     }
 
     /// Records the length of a body that declared none, once it ended cleanly (E48).

@@ -1,6 +1,6 @@
 import CCurl
 import CCurlShim
-import Foundation
+import DocSyncSupport
 import Synchronization
 
 /// The only user of libcurl. Runs one request on an easy handle, on a thread of its own (never on Swift's
@@ -17,12 +17,9 @@ public enum Curl {
         let box = UncheckedBox(context)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<HTTPTransferResult, Never>) in
-                let thread = Thread {
+                WorkerThread.start(name: "docsync-curl", stackSize: 1 << 20) {
                     continuation.resume(returning: performBlocking(request, context: box.value))
                 }
-                thread.name = "docsync-curl"
-                thread.stackSize = 1 << 20
-                thread.start()
             }
         } onCancel: {
             context.cancelled.store(true, ordering: .relaxed)
@@ -105,7 +102,7 @@ public enum Curl {
             case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY: .resolve
             case CURLE_COULDNT_CONNECT: .connect
             case CURLE_OPERATION_TIMEDOUT:
-                text.localizedCaseInsensitiveContains("less than") ? .stall : .timeout
+                text.lowercased().contains("less than") ? .stall : .timeout
             case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_HTTP2,
                 CURLE_HTTP2_STREAM:
                 .closedEarly

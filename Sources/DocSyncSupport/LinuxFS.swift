@@ -44,6 +44,22 @@ public enum LinuxFS {
         if ds_start_writeback(fd, offset, length) != 0 { throw SystemError("sync_file_range", path: path) }
     }
 
+    /// Opens `path` with `O_DIRECT` added to `flags` (writes go from the caller's buffer to the device, bypassing the
+    /// page cache); nil when the file system does not support direct I/O (EINVAL).
+    public static func openDirect(_ path: String, flags: Int32) throws(SystemError) -> Int32? {
+        let fd = ds_open_direct(path, flags)
+        if fd < 0, errno == EINVAL { return nil }
+        if fd < 0 { throw SystemError("open(O_DIRECT)", path: path) }
+        return fd
+    }
+
+    /// The buffer-address and file-offset alignment direct I/O on `fd` needs (statx `STATX_DIOALIGN`), or nil when
+    /// the kernel does not say.
+    public static func directIOAlignment(_ fd: Int32) -> Int? {
+        let alignment = ds_direct_io_alignment(fd)
+        return alignment == 0 ? nil : Int(alignment)
+    }
+
     /// Opens a directory and fsyncs it, so a rename or create inside it is durable.
     public static func syncDirectory(_ path: String) throws(SystemError) {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)

@@ -1,3 +1,3 @@
 import DocSyncCLI
 
-await DocSyncCommand.runAsync()
+DocSyncCommand.runMain()

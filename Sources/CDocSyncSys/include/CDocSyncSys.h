@@ -21,6 +21,16 @@ int ds_fallocate(int fd, int64_t offset, int64_t length);
 /// itself: a later fdatasync still decides that). Returns 0 or -1 with errno set.
 int ds_start_writeback(int fd, int64_t offset, int64_t length);
 
+/// open(2) with O_DIRECT added to flags (Glibc's Swift module lacks O_DIRECT). Returns the fd or -1 with errno set.
+int ds_open_direct(const char *path, int flags);
+
+/// The stricter of statx(2)'s direct-I/O memory and offset alignments for fd, or 0 when the kernel or the file
+/// system does not report them.
+uint32_t ds_direct_io_alignment(int fd);
+
+/// Names the calling thread (pthread_setname_np; at most 15 bytes are kept).
+void ds_set_thread_name(const char *name);
+
 /// OpenSSL SHA256_CTX as plain bytes: a prefix hash can be serialised and continued later.
 typedef struct {
     uint8_t bytes[112];

@@ -1,0 +1,118 @@
+import DocSyncSupport
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import DocSyncDownload
+
+/// The data path on its own, against real files: whatever the piece sizes, commit timing, write mode or resume
+/// point, the file holds exactly the bytes appended, and the journal's hash state and checkpoints hash exactly them.
+@Suite struct WritePipelineTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var directIO: Bool
+        /// 0 commits (and seals an aligned prefix) on every append.
+        var commitInterval: Double
+        var pieces: ClosedRange<Int>
+        /// Close after this many bytes and continue with a new pipeline from the durable journal.
+        var resumeAt: Int?
+
+        var testDescription: String {
+            "\(directIO ? "O_DIRECT" : "buffered"), interval \(commitInterval), pieces \(pieces)"
+                + (resumeAt.map { ", resume at \($0)" } ?? "")
+        }
+    }
+
+    static let chunkSize: Int64 = 1 << 20
+    static let total = 5 * (1 << 20) + 12_345
+
+    static let cases: [Case] = [
+        Case(directIO: true, commitInterval: 10, pieces: 1...600_000),
+        Case(directIO: true, commitInterval: 0, pieces: 1...70_000),
+        Case(directIO: true, commitInterval: 0, pieces: 1...5_000, resumeAt: 1_234_567),
+        Case(directIO: true, commitInterval: 10, pieces: 100_000...300_000, resumeAt: 3 << 20),
+        Case(directIO: false, commitInterval: 10, pieces: 1...600_000),
+        Case(directIO: false, commitInterval: 0, pieces: 1...70_000, resumeAt: 2_345_678),
+    ]
+
+    @Test(arguments: cases)
+    func fileAndJournalHoldExactlyTheBytesAppended(_ c: Case) throws {
+        let directory = try TemporaryDirectory("write-pipeline")
+        defer { directory.remove() }
+        var generator = SeededGenerator(seed: 7)
+        let content = (0..<Self.total).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let staging = try StagingFile(directory: directory.path, name: "file", directIO: c.directIO)
+        try staging.openPart()
+        #expect((staging.directFD >= 0) == c.directIO, "O_DIRECT must really be in use on the test file system")
+        var journal = Journal.empty(key: "key", chunkSize: Self.chunkSize)
+        journal.length = Int64(Self.total)
+        try staging.truncate(to: 0, journal: journal)
+
+        let split = c.resumeAt ?? Self.total
+        journal = try append(content[0..<split], to: staging, from: journal, c, using: &generator)
+        #expect(journal.committed == Int64(split))
+        if split < Self.total {
+            journal = try append(content[split...], to: staging, from: journal, c, using: &generator)
+        }
+
+        #expect(journal.committed == Int64(Self.total))
+        #expect(try staging.size() == Int64(Self.total))
+        let onDisk = try bytes(of: staging, count: Self.total)
+        let firstDifference = onDisk.indices.first { onDisk[$0] != content[$0] }
+        #expect(firstDifference == nil, "the file differs from the bytes appended at offset \(firstDifference ?? 0)")
+        #expect(SHA256(savedState: journal.hashState)?.finalize() == SHA256.hash(content))
+        #expect(journal.checkpoints.count == Self.total / Int(Self.chunkSize))
+        for (index, checkpoint) in journal.checkpoints.enumerated() {
+            let end = (index + 1) * Int(Self.chunkSize)
+            #expect(checkpoint.offset == Int64(end))
+            #expect(SHA256(savedState: checkpoint.state)?.finalize() == SHA256.hash(content[0..<end]))
+        }
+        #expect(staging.readJournal() == journal)
+    }
+
+    /// Feeds `bytes` in random pieces through one pipeline; returns the durable journal. Every committed count
+    /// reported must already be in the file with the right bytes.
+    private func append(
+        _ bytes: ArraySlice<UInt8>, to staging: StagingFile, from journal: Journal, _ c: Case,
+        using generator: inout SeededGenerator
+    ) throws -> Journal {
+        let reported = Mutex<[Int64]>([])
+        let pipeline = WritePipeline(
+            staging: staging, durable: journal, commitInterval: c.commitInterval,
+            callback: { count in reported.withLock { $0.append(count) } })
+        var offset = bytes.startIndex
+        while offset < bytes.endIndex {
+            let count = min(Int.random(in: c.pieces, using: &generator), bytes.endIndex - offset)
+            let failure = bytes[offset..<(offset + count)].withUnsafeBytes { pipeline.append($0) }
+            #expect(failure == nil)
+            offset += count
+        }
+        let (durable, failure) = pipeline.close()
+        #expect(failure == nil)
+        let counts = reported.withLock { $0 }
+        #expect(counts == counts.sorted() && counts.last == durable.committed)
+        if c.commitInterval == 0 { #expect(counts.count > 1) }
+        return durable
+    }
+
+    private func bytes(of staging: StagingFile, count: Int) throws -> [UInt8] {
+        var result = [UInt8](repeating: 0, count: count)
+        let complete = try result.withUnsafeMutableBytes { try staging.read(into: $0, at: 0) }
+        #expect(complete)
+        return result
+    }
+}
+
+/// SplitMix64: the same pseudo-random bytes and piece sizes on every run.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
