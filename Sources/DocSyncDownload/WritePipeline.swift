@@ -47,7 +47,12 @@ final class WritePipeline: @unchecked Sendable {
     private let maxUnsynced: Int64
     private let storage: UnsafeMutableRawBufferPointer
     private let blocks: UnsafeMutablePointer<Block>
-    private let lock = ConditionLock()
+    /// One condition per kind of waiter, so each update wakes only the thread it concerns.
+    private enum Waiter: Int {
+        case filler, hasher, writer, closer
+    }
+
+    private let lock = ConditionLock(conditions: 4)
 
     // Guarded by `lock`: blocks sealed by the filler, hashed, and written (monotonic; block = count % blockCount).
     private var sealed = 0
@@ -127,8 +132,8 @@ final class WritePipeline: @unchecked Sendable {
         if let block = filling, block.pointee.end > block.pointee.hashFrom { seal(commit: true) }
         lock.withLock {
             closing = true
-            lock.broadcast()
-            while running > 0 { lock.wait() }
+            lock.broadcastAll()
+            while running > 0 { lock.wait(on: Waiter.closer.rawValue) }
         }
         let (durable, queueFailure) = queue.close()
         return (durable, currentFailure() ?? queueFailure)
@@ -138,7 +143,7 @@ final class WritePipeline: @unchecked Sendable {
     /// starts at the alignment boundary below, with the bytes up to `next` read back from the file (already hashed).
     private func acquire() -> UnsafeMutablePointer<Block>? {
         let index: Int? = lock.withLock {
-            while sealed - written >= Self.blockCount, failure == nil { lock.wait() }
+            while sealed - written >= Self.blockCount, failure == nil { lock.wait(on: Waiter.filler.rawValue) }
             return failure == nil ? sealed % Self.blockCount : nil
         }
         guard let index else { return nil }
@@ -171,7 +176,7 @@ final class WritePipeline: @unchecked Sendable {
         filling = nil
         lock.withLock {
             sealed += 1
-            lock.broadcast()
+            lock.broadcast(Waiter.hasher.rawValue)
         }
     }
 
@@ -206,14 +211,14 @@ final class WritePipeline: @unchecked Sendable {
     private func fail(_ error: SystemError) {
         lock.withLock {
             if failure == nil { failure = error }
-            lock.broadcast()
+            lock.broadcastAll()
         }
     }
 
     // MARK: - Hash thread
 
     private func hashLoop() {
-        while let index = nextJob(after: { hashed }, upTo: { sealed }) {
+        while let index = nextJob(.hasher, after: { hashed }, upTo: { sealed }) {
             let block = blocks + index
             let skip = Int(block.pointee.hashFrom - block.pointee.start)
             if block.pointee.count > skip {
@@ -222,7 +227,7 @@ final class WritePipeline: @unchecked Sendable {
             block.pointee.state = hasher.savedState
             lock.withLock {
                 hashed += 1
-                lock.broadcast()
+                lock.broadcast(Waiter.writer.rawValue)
             }
         }
         finishThread()
@@ -239,7 +244,7 @@ final class WritePipeline: @unchecked Sendable {
             }
             lock.withLock {
                 written += count
-                lock.broadcast()
+                lock.broadcast(Waiter.filler.rawValue)
             }
         }
         if currentFailure() == nil, latest.committed != posted, let error = queue.post(latest) { fail(error) }
@@ -249,7 +254,7 @@ final class WritePipeline: @unchecked Sendable {
     /// Waits for hashed blocks and takes up to `maxBatch` of them. Nil once closing and nothing is left, or after a
     /// failure.
     private func nextBatch() -> (first: Int, count: Int)? {
-        guard let first = nextJob(after: { written }, upTo: { hashed }) else { return nil }
+        guard let first = nextJob(.writer, after: { written }, upTo: { hashed }) else { return nil }
         return (first, lock.withLock { min(hashed - written, Self.maxBatch) })
     }
 
@@ -278,9 +283,11 @@ final class WritePipeline: @unchecked Sendable {
 
     /// Waits for the next block a stage may take: the index of block `done()`, once `available()` is past it.
     /// Nil once closing and nothing is left, or after a failure.
-    private func nextJob(after done: () -> Int, upTo available: () -> Int) -> Int? {
+    private func nextJob(_ waiter: Waiter, after done: () -> Int, upTo available: () -> Int) -> Int? {
         lock.withLock {
-            while done() == available(), !closing || done() < sealed, failure == nil { lock.wait() }
+            while done() == available(), !closing || done() < sealed, failure == nil {
+                lock.wait(on: waiter.rawValue)
+            }
             guard failure == nil, done() < available() else { return nil }
             return done() % Self.blockCount
         }
@@ -289,7 +296,7 @@ final class WritePipeline: @unchecked Sendable {
     private func finishThread() {
         lock.withLock {
             running -= 1
-            lock.broadcast()
+            lock.broadcast(Waiter.closer.rawValue)
         }
     }
 }

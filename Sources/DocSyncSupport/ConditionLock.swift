@@ -2,33 +2,43 @@
     import Glibc
 #endif
 
-/// A pthread mutex with one condition variable, for the download pipeline's threads (no Foundation needed).
+/// A pthread mutex with one or more condition variables, for the download pipeline's threads (no Foundation
+/// needed). Several conditions let each thread sleep on its own, so waking one does not wake the others.
 ///
-/// `@unchecked Sendable`: the mutex and condition live at stable heap addresses and are only used through the
+/// `@unchecked Sendable`: the mutex and conditions live at stable heap addresses and are only used through the
 /// pthread calls, which are thread-safe by definition.
 public final class ConditionLock: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let conditions: UnsafeMutablePointer<pthread_cond_t>
+    private let count: Int
 
-    public init() {
+    public init(conditions: Int = 1) {
+        count = max(1, conditions)
+        self.conditions = .allocate(capacity: count)
         pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
+        for index in 0..<count { pthread_cond_init(self.conditions + index, nil) }
     }
 
     deinit {
-        pthread_cond_destroy(condition)
+        for index in 0..<count { pthread_cond_destroy(conditions + index) }
         pthread_mutex_destroy(mutex)
-        condition.deallocate()
+        conditions.deallocate()
         mutex.deallocate()
     }
 
     public func lock() { pthread_mutex_lock(mutex) }
     public func unlock() { pthread_mutex_unlock(mutex) }
 
-    /// Waits for a broadcast; call with the lock held, and re-check the awaited state afterwards.
-    public func wait() { pthread_cond_wait(condition, mutex) }
+    /// Waits on condition `index`; call with the lock held, and re-check the awaited state afterwards.
+    public func wait(on index: Int = 0) { pthread_cond_wait(conditions + index, mutex) }
 
-    public func broadcast() { pthread_cond_broadcast(condition) }
+    /// Wakes the waiters of condition `index`.
+    public func broadcast(_ index: Int = 0) { pthread_cond_broadcast(conditions + index) }
+
+    /// Wakes the waiters of every condition.
+    public func broadcastAll() {
+        for index in 0..<count { pthread_cond_broadcast(conditions + index) }
+    }
 
     /// Runs `body` with the lock held.
     public func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
