@@ -81,9 +81,10 @@ final class StagingFile {
         directFD = -1
     }
 
-    /// True when `write(block:at:)` can take `count` bytes at `offset` through `O_DIRECT`.
-    func isDirect(offset: Int64, count: Int) -> Bool {
-        directFD >= 0 && offset % Int64(alignment) == 0 && count % alignment == 0
+    /// True when `buffer` can go to `offset` through `O_DIRECT`: offset, length and address all aligned.
+    func isDirect(_ buffer: UnsafeRawBufferPointer, at offset: Int64) -> Bool {
+        directFD >= 0 && offset % Int64(alignment) == 0 && buffer.count % alignment == 0
+            && Int(bitPattern: buffer.baseAddress) % alignment == 0
     }
 
     var partExists: Bool { access(partPath, F_OK) == 0 }
@@ -115,7 +116,8 @@ final class StagingFile {
     func write(_ buffer: UnsafeRawBufferPointer, at offset: Int64) throws(SystemError) {
         var done = 0
         while done < buffer.count {
-            let target = isDirect(offset: offset + Int64(done), count: buffer.count - done) ? directFD : fd
+            let rest = UnsafeRawBufferPointer(rebasing: buffer[done...])
+            let target = isDirect(rest, at: offset + Int64(done)) ? directFD : fd
             let n = pwrite(target, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
             if n < 0 {
                 if errno == EINTR { continue }
@@ -129,9 +131,7 @@ final class StagingFile {
     /// else (and for whatever a short `pwritev` left) piece by piece with `write(_:at:)`.
     func write(_ buffers: [UnsafeRawBufferPointer], at offset: Int64) throws(SystemError) {
         var done = 0
-        let direct = buffers.allSatisfy {
-            isDirect(offset: offset, count: $0.count) && Int(bitPattern: $0.baseAddress) % alignment == 0
-        }
+        let direct = buffers.allSatisfy { isDirect($0, at: offset) }  // aligned lengths keep every offset aligned
         if direct, buffers.count > 1 {
             let vectors = buffers.map {
                 iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress), iov_len: $0.count)

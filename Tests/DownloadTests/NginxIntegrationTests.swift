@@ -163,8 +163,8 @@ import Testing
         #expect(result.resumedFrom >= 1 << 20)
         #expect(f.outputSHA256 == f.sha256)
         let log = nginx.accessLog()
-        #expect(log.count == 2 && log.allSatisfy { $0.proto == "HTTP/2.0" })
-        #expect(log.last?.status == 206 && log.last?.range == "bytes=\(result.resumedFrom - 65_536)-")
+        #expect(log.count == 2 && log.allSatisfy { $0.proto == "HTTP/2.0" }, "access log: \(log)")
+        #expect(log.last?.status == 206 && log.last?.range == "bytes=\(result.resumedFrom - 65_536)-", "\(log)")
     }
 
     private func killMidTransfer(_ arguments: [String], after seconds: Double) throws {
