@@ -149,14 +149,14 @@ import Testing
         var configuration = f.configuration()
         configuration.http.httpVersion = .http2PriorKnowledge
         let downloader = Downloader(configuration: configuration)
-        let committed = Mutex<Int64>(0)
+        // Cancelled from the commit callback itself once 1 MiB is durable: no polling on the cooperative pool, which
+        // busy parallel tests can starve until the slow transfer has finished on its own.
+        let interruption = Interruption()
         var request = f.request([nginx.url("slow/file.bin")], sha256: f.sha256)
-        request.committed = { count in committed.withLock { $0 = max($0, count) } }
+        request.committed = { count in if count >= 1 << 20 { interruption.reached() } }
         let first = request
-        let interrupted = Task { try await downloader.download(first) }
-        while committed.withLock({ $0 }) < 1 << 20 { try await Task.sleep(nanoseconds: 20_000_000) }
-        interrupted.cancel()
-        await #expect(throws: DownloadError.self) { try await interrupted.value }
+        interruption.start(Task { try await downloader.download(first) })
+        await #expect(throws: DownloadError.self) { try await interruption.task?.value }
         #expect(!f.outputExists)
         request.mirrors = [nginx.url("file.bin")]
         let result = try await downloader.download(request)
@@ -172,5 +172,29 @@ import Testing
         usleep(UInt32(seconds * 1_000_000))
         #expect(process.process.isRunning)
         process.kill()
+    }
+}
+
+/// Cancels a download task once its commit callback reports enough, whichever of the two comes first: the task
+/// handle being stored or the callback.
+private final class Interruption: Sendable {
+    private let state = Mutex<(task: Task<DownloadResult, any Error>?, reached: Bool)>((nil, false))
+
+    var task: Task<DownloadResult, any Error>? { state.withLock { $0.task } }
+
+    func start(_ task: Task<DownloadResult, any Error>) {
+        let cancelNow = state.withLock { state in
+            state.task = task
+            return state.reached
+        }
+        if cancelNow { task.cancel() }
+    }
+
+    func reached() {
+        let task = state.withLock { state in
+            state.reached = true
+            return state.task
+        }
+        task?.cancel()
     }
 }
