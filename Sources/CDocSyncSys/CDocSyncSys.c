@@ -50,10 +50,6 @@ uint32_t ds_direct_io_alignment(int fd) {
 
 int ds_fallocate(int fd, int64_t offset, int64_t length) { return fallocate(fd, 0, (off_t)offset, (off_t)length); }
 
-int ds_start_writeback(int fd, int64_t offset, int64_t length) {
-    return sync_file_range(fd, (off_t)offset, (off_t)length, SYNC_FILE_RANGE_WRITE);
-}
-
 _Static_assert(sizeof(SHA256_CTX) <= sizeof(((ds_sha256_state *)0)->bytes), "SHA256_CTX must fit ds_sha256_state");
 
 // The state is copied in and out with memcpy: the byte array carries no alignment guarantee.

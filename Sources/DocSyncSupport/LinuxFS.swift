@@ -38,12 +38,6 @@ public enum LinuxFS {
         if ds_fallocate(fd, offset, length) != 0 { throw SystemError("fallocate", path: path) }
     }
 
-    /// `sync_file_range(2)` with `SYNC_FILE_RANGE_WRITE`: starts writing a range back to disk now, so a later
-    /// `fdatasync` has less to wait for. Durability still needs the `fdatasync`.
-    public static func startWriteback(_ fd: Int32, offset: Int64, length: Int64, path: String) throws(SystemError) {
-        if ds_start_writeback(fd, offset, length) != 0 { throw SystemError("sync_file_range", path: path) }
-    }
-
     /// Opens `path` with `O_DIRECT` added to `flags` (writes go from the caller's buffer to the device, bypassing the
     /// page cache); nil when the file system does not support direct I/O (EINVAL).
     public static func openDirect(_ path: String, flags: Int32) throws(SystemError) -> Int32? {

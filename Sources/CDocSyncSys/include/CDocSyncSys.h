@@ -17,10 +17,6 @@ int ds_syncfs(int fd);
 /// fallocate(2) with mode 0. Returns 0 or -1 with errno set.
 int ds_fallocate(int fd, int64_t offset, int64_t length);
 
-/// sync_file_range(2) with SYNC_FILE_RANGE_WRITE: starts writeback of a range without waiting (no durability by
-/// itself: a later fdatasync still decides that). Returns 0 or -1 with errno set.
-int ds_start_writeback(int fd, int64_t offset, int64_t length);
-
 /// open(2) with O_DIRECT added to flags (Glibc's Swift module lacks O_DIRECT). Returns the fd or -1 with errno set.
 int ds_open_direct(const char *path, int flags);
 
