@@ -4,7 +4,7 @@ import PackageDescription
 // Layout: one module per pipeline stage (feeds → download → install → sync), each the only user of its C library.
 //   CCurl / CLibXML2 / CArchive   system libraries (module maps only)
 //   CCurlShim                     typed, non-variadic curl_easy_setopt / curl_easy_getinfo wrappers
-//   CDocSyncSys                   renameat2, syncfs, fallocate, OpenSSL SHA-256 behind a fixed-size state (C)
+//   CDocSyncSys                   renameat2, syncfs, O_DIRECT, OpenSSL SHA-256 behind a fixed-size state (C)
 //   DocSyncSupport                SHA-256, durable file helpers (the only CDocSyncSys user)
 //   DocSyncHTTP                   libcurl easy handles (the only libcurl user)
 //   DocSyncFeed                   feed parsing (the only libxml2 user)

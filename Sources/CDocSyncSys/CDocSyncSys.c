@@ -48,8 +48,6 @@ uint32_t ds_direct_io_alignment(int fd) {
     return st.stx_dio_mem_align > st.stx_dio_offset_align ? st.stx_dio_mem_align : st.stx_dio_offset_align;
 }
 
-int ds_fallocate(int fd, int64_t offset, int64_t length) { return fallocate(fd, 0, (off_t)offset, (off_t)length); }
-
 _Static_assert(sizeof(SHA256_CTX) <= sizeof(((ds_sha256_state *)0)->bytes), "SHA256_CTX must fit ds_sha256_state");
 
 // The state is copied in and out with memcpy: the byte array carries no alignment guarantee.

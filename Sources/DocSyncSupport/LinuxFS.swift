@@ -33,11 +33,6 @@ public enum LinuxFS {
         if ds_syncfs(fd) != 0 { throw SystemError("syncfs", path: path) }
     }
 
-    /// `fallocate(2)` mode 0: reserves blocks so a later ENOSPC cannot strike mid-write.
-    public static func allocate(_ fd: Int32, offset: Int64, length: Int64, path: String) throws(SystemError) {
-        if ds_fallocate(fd, offset, length) != 0 { throw SystemError("fallocate", path: path) }
-    }
-
     /// Opens `path` with `O_DIRECT` added to `flags` (writes go from the caller's buffer to the device, bypassing the
     /// page cache); nil when the file system does not support direct I/O (EINVAL).
     public static func openDirect(_ path: String, flags: Int32) throws(SystemError) -> Int32? {

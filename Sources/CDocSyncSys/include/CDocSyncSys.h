@@ -14,9 +14,6 @@ extern const unsigned int DS_RENAME_NOREPLACE;
 /// syncfs(2): flush the whole filesystem holding fd. Returns 0 or -1 with errno set.
 int ds_syncfs(int fd);
 
-/// fallocate(2) with mode 0. Returns 0 or -1 with errno set.
-int ds_fallocate(int fd, int64_t offset, int64_t length);
-
 /// open(2) with O_DIRECT added to flags (Glibc's Swift module lacks O_DIRECT). Returns the fd or -1 with errno set.
 int ds_open_direct(const char *path, int flags);
 
