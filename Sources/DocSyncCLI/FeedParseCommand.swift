@@ -2,7 +2,7 @@ import ArgumentParser
 import DocSync
 import Foundation
 
-/// `docsync feed parse <FILE|URL> [--base-url URL] [--json]`.
+/// `docsync feed parse <FILE|URL> [--base-url URL] [--max-bytes N] [--json]`.
 struct FeedParseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "parse",
@@ -20,6 +20,9 @@ struct FeedParseCommand: AsyncParsableCommand {
     @Option(name: .customLong("base-url"), help: "The URL the feed was published at (base for relative links).")
     var baseURL: String?
 
+    @Option(name: .customLong("max-bytes"), help: "The largest feed accepted, in bytes.")
+    var maxBytes = FeedLimits.defaultMaxBytes
+
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
 
@@ -27,12 +30,13 @@ struct FeedParseCommand: AsyncParsableCommand {
         if let baseURL, !FeedSource.isAbsoluteURL(baseURL) {
             throw ValidationError("--base-url must be an absolute URL, such as https://example.com/feeds/")
         }
+        if maxBytes <= 0 { throw ValidationError("--max-bytes must be a positive number of bytes") }
     }
 
     func run() async throws {
         let document: FeedDocument
         do {
-            document = try await FeedSource(source).load(baseURL: baseURL)
+            document = try await FeedSource(source).load(baseURL: baseURL, limits: FeedLimits(maxBytes: maxBytes))
         } catch {
             printError("docsync: \(error)")
             throw Self.exitCode(for: error)

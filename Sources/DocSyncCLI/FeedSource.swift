@@ -11,9 +11,9 @@ struct FeedSource {
         return lower.hasPrefix("http://") || lower.hasPrefix("https://")
     }
 
-    func load(baseURL: String?) async throws(FeedError) -> FeedDocument {
-        if isRemote { return try await FeedFetcher.fetch(url: text, documentURL: baseURL) }
-        return try FeedParser.parse(fileAt: text, documentURL: baseURL)
+    func load(baseURL: String?, limits: FeedLimits) async throws(FeedError) -> FeedDocument {
+        if isRemote { return try await FeedFetcher.fetch(url: text, documentURL: baseURL, limits: limits) }
+        return try FeedParser.parse(fileAt: text, documentURL: baseURL, limits: limits)
     }
 
     /// `scheme:` followed by something (RFC 3986 §3.1 scheme characters).

@@ -126,6 +126,19 @@ struct FeedCommandLineTests {
         #expect(relative.stderr.contains("--base-url must be an absolute URL"))
     }
 
+    @Test func refusesAFeedLargerThanMaxBytes() throws {
+        let path = FeedCommandLine.feedsDirectory + "/Swift.xml"
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        let refused = try FeedCommandLine.run(["feed", "parse", path, "--max-bytes", "\(size - 1)"])
+        #expect(refused.status == 65)
+        #expect(refused.stderr == "docsync: \(path): the feed is larger than the limit of \(size - 1) bytes\n")
+        let accepted = try FeedCommandLine.run(["feed", "parse", path, "--max-bytes", "\(size)", "--json"])
+        #expect(accepted.status == 0)
+        let invalid = try FeedCommandLine.run(["feed", "parse", path, "--max-bytes", "0"])
+        #expect(invalid.status == 64)
+        #expect(invalid.stderr.contains("--max-bytes must be a positive number of bytes"))
+    }
+
     @Test func exits74ForAMissingFile() throws {
         let result = try FeedCommandLine.run(["feed", "parse", "/nonexistent/feed.xml"])
         #expect(result.status == 74)
