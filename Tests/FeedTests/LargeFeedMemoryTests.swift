@@ -7,8 +7,8 @@ import Testing
 ///
 /// How it is measured: `docsync feed parse --json` runs in a process of its own on the 100 MB feed (written in
 /// 1 MiB chunks, never whole in memory) and on a one-entry feed of the same shape; the kernel's peak-RSS count of
-/// each (`wait4`) differs by the memory the parse needed, which must stay under 64 MiB. (Measuring this test
-/// process instead counted whatever the tests running in parallel allocated meanwhile.)
+/// each (`ru_maxrss`, see `PeakMemory`) differs by the memory the parse needed, which must stay under 64 MiB.
+/// (Measuring this test process instead counted whatever the tests running in parallel allocated meanwhile.)
 @Suite(.serialized)
 struct LargeFeedMemoryTests {
     static let entryCount = 2_000
