@@ -10,6 +10,7 @@ import PackageDescription
 //   DocSyncFeed                   feed parsing (the only libxml2 user)
 //   DocSyncDownload               the resumable downloader
 //   DocSyncInstall                safe extraction + atomic swap (the only libarchive user)
+//   DocSyncCatalog                catalogues (Zeal, Kapeli, contributions, cheat sheets): parsing and name resolution
 //   DocSync                       the library product an indexing backend imports
 //   DocSyncCLI / docsync          the command-line interface
 let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
@@ -53,9 +54,13 @@ let package = Package(
             name: "DocSyncInstall",
             dependencies: ["CArchive", "DocSyncSupport"], swiftSettings: strict),
         .target(
+            name: "DocSyncCatalog",
+            dependencies: ["DocSyncSupport", "DocSyncFeed"], swiftSettings: strict),
+        .target(
             name: "DocSync",
             dependencies: [
                 "DocSyncSupport", "DocSyncHTTP", "DocSyncFeed", "DocSyncDownload", "DocSyncInstall",
+                "DocSyncCatalog",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
@@ -74,6 +79,7 @@ let package = Package(
         .target(
             name: "TestSupport", dependencies: ["DocSync"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "SupportTests", dependencies: ["DocSyncSupport", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "CatalogTests", dependencies: ["DocSyncCatalog", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "FeedTests", dependencies: ["DocSyncFeed", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "DownloadTests", dependencies: ["DocSyncDownload", "DocSyncCLI", "TestSupport"],

@@ -1,0 +1,54 @@
+import DocSyncSupport
+
+/// Zeal's catalogue (`GET https://api.zealdocs.org/v1/docsets`): a JSON array of
+/// `{name, title, sourceId, revision, versions, icon, icon2x, extra, aliases, size, tarix, feed_url, urls}`.
+/// Entries without a name are ignored; unknown fields are ignored. Pure.
+public enum ZealCatalogParser {
+    /// - Parameters:
+    ///   - catalog: the URL or path, for errors.
+    ///   - mirrors: archive URLs are derived from these (then the entry's own `urls`).
+    ///   - feedBase: Kapeli's feed folder, for `feed_url` when the entry has none (`<feedBase>/<name>.xml`).
+    public static func parse(
+        _ bytes: [UInt8], catalog: String = "<memory>", mirrors: CatalogMirrors = CatalogMirrors(),
+        feedBase: String = KapeliFeeds.defaultBase
+    ) throws(CatalogError) -> Catalog {
+        guard case .array(let items) = try CatalogJSON.decode(bytes, catalog: catalog) else {
+            throw .unexpectedShape(catalog, detail: "expected a JSON array of docsets")
+        }
+        var entries: [CatalogEntry] = []
+        for item in items {
+            guard let object = item.object, let name = CatalogJSON.nonEmpty(object["name"]) else { continue }
+            let sourceID = CatalogJSON.string(object["sourceId"]) ?? "com.kapeli.dash"
+            let versions = CatalogJSON.strings(object["versions"]).map {
+                KapeliVersion.complete($0, feedName: name)
+            }
+            var derived: [String]
+            switch sourceID {
+            case "com.kapeli.cheatsheet": derived = mirrors.cheatsheet(name)
+            case "com.kapeli.contrib":
+                derived = CatalogJSON.nonEmpty(object["archive"]).map { mirrors.contribution(name, archive: $0) } ?? []
+            default: derived = mirrors.docset(name)
+            }
+            for url in CatalogJSON.strings(object["urls"]) where !derived.contains(url) { derived.append(url) }
+            let source: CatalogSource =
+                switch sourceID {
+                case "com.kapeli.cheatsheet": .cheatsheets
+                case "com.kapeli.contrib": .contrib
+                default: .zeal
+                }
+            let extra = object["extra"].flatMap { $0.object == nil ? nil : $0 }
+            entries.append(
+                CatalogEntry(
+                    source: source == .zeal ? .zeal : source, name: name,
+                    title: CatalogJSON.nonEmpty(object["title"]) ?? name, versions: versions,
+                    revision: CatalogJSON.nonEmpty(object["revision"]) ?? "0",
+                    aliases: CatalogJSON.strings(object["aliases"]), icon: CatalogJSON.nonEmpty(object["icon"]),
+                    icon2x: CatalogJSON.nonEmpty(object["icon2x"]), extra: extra, archives: derived,
+                    feedURL: CatalogJSON.nonEmpty(object["feed_url"])
+                        ?? (source == .zeal ? KapeliFeeds.feedURL(name, base: feedBase) : nil),
+                    size: CatalogJSON.int64(object["size"]),
+                    specificVersions: versions.dropFirst().map { .init(version: $0) }))
+        }
+        return Catalog(source: .zeal, entries: entries)
+    }
+}
