@@ -4,3 +4,4 @@
 @_exported import DocSyncHTTP
 @_exported import DocSyncInstall
 @_exported import DocSyncSupport
+@_exported import DocSyncCatalog

@@ -7,6 +7,9 @@ public struct Configuration: Sendable, Equatable {
     /// Feed cache (validators, bodies), last results, the sync lock.
     public var state: String
     public var feeds: [FeedSource]
+    /// `[[docset]]` tables: docsets chosen by catalogue name (see `Configuration+Catalog.swift`).
+    public var docsets: [DocsetSelection] = []
+    public var catalogs = Catalogs()
     public var network: Network
     public var install: Install
     /// Remove installed docsets that no feed lists any more (default: only report them).

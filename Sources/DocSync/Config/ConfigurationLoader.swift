@@ -108,6 +108,7 @@ public struct ConfigurationLoader: Sendable {
                     version: try feed.string("version")))
             try feed.finish()
         }
+        try readCatalogs(&reader, into: &config)
         try reader.finish()
         return config
     }
@@ -126,7 +127,7 @@ public struct ConfigurationLoader: Sendable {
 }
 
 /// Reads typed values from one TOML table and remembers which keys were used, so `finish()` can reject the rest.
-private struct TableReader {
+struct TableReader {
     let file: String
     let prefix: String
     let table: TOMLTable

@@ -1,3 +1,4 @@
+import DocSyncCatalog
 import Foundation
 
 /// One installable docset version offered by a feed, reduced to what planning needs.
@@ -18,6 +19,8 @@ public struct DocsetCandidate: Sendable, Equatable {
     public var feed: String
     /// The configuration pins this version: it replaces any other installed version, older or newer.
     public var pinned: Bool
+    /// The catalogue entry it was resolved from (`[[docset]]`): fills `meta.json` and the icons at install.
+    public var catalog: CatalogEntry? = nil
 
     public init(
         name: String, identifier: String? = nil, title: String, version: DocsetVersion, updated: Date? = nil,

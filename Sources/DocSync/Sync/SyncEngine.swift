@@ -81,12 +81,14 @@ public struct SyncEngine: Sendable {
 
         // 1. Feeds: fresh copies cost nothing, the rest are conditional GETs; a failed feed is an event.
         let feeds = await refreshFeeds(refresh: options.refresh, emit: emit)
-        summary.feedsFailed = feeds.failed.count
+        let catalog = await resolveDocsets(refresh: options.refresh, emit: emit)  // [[docset]] tables
+        summary.feedsFailed = feeds.failed.count + catalog.failures
 
         // 2. Plan against what is installed.
         let installed = try installer.installedDocsets().map(Self.state(of:))
         var plan = Planner.plan(
-            offers: feeds.offers, skipped: feeds.skipped, failedFeeds: feeds.failed, installed: installed,
+            offers: feeds.offers + catalog.offers, skipped: feeds.skipped + catalog.skipped,
+            failedFeeds: feeds.failed.union(catalog.failed), installed: installed,
             prune: configuration.prune)
         if !options.only.isEmpty { plan.actions = plan.actions.filter { options.only.contains($0.name) } }
         emit(.planned(plan))
@@ -97,7 +99,7 @@ public struct SyncEngine: Sendable {
         }
         summary.seconds = (ContinuousClock.now - started) / .seconds(1)
         if !options.dryRun {
-            try? SyncRecord(finishedAt: Date(), feeds: feeds.results, summary: summary)
+            try? SyncRecord(finishedAt: Date(), feeds: feeds.results + catalog.results, summary: summary)
                 .save(stateDirectory: configuration.state)
         }
         emit(.summary(summary))

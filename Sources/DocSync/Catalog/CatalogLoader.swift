@@ -1,0 +1,70 @@
+import DocSyncCatalog
+import DocSyncHTTP
+import Foundation
+
+/// The configured catalogues, fetched through the feed cache (fresh: no request; else a conditional GET) and
+/// parsed. A catalogue that cannot be fetched or parsed is a failure naming it; the others still load.
+public struct CatalogLoader: Sendable {
+    /// One catalogue that could not be used this time.
+    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        public var source: CatalogSource
+        public var location: String
+        public var reason: String
+        public var description: String { "\(location): \(reason)" }
+    }
+
+    /// What loading produced: catalogues in lookup order, failures, and per location how it was obtained.
+    public struct Loaded: Sendable {
+        public var catalogs: [Catalog] = []
+        public var failures: [Failure] = []
+        public var fetched: [(location: String, source: FeedRefresher.Source, entries: Int)] = []
+    }
+
+    public let catalogs: Configuration.Catalogs
+    public let refresher: FeedRefresher
+
+    public init(catalogs: Configuration.Catalogs, refresher: FeedRefresher) {
+        self.catalogs = catalogs
+        self.refresher = refresher
+    }
+
+    public var mirrors: CatalogMirrors { CatalogMirrors(bases: catalogs.mirrors) }
+
+    /// Loads the indexes of `sources` (all of them when nil), in parallel.
+    public func load(_ sources: Set<CatalogSource>? = nil, refresh: Bool) async -> Loaded {
+        let wanted = catalogs.indexes.filter { sources?.contains($0.source) ?? true }
+        let results = await SyncEngine.boundedMap(wanted.indices, width: 4) {
+            index -> Result<(Catalog, FeedRefresher.Source), Failure> in
+            let (source, location) = wanted[index]
+            do {
+                let fetched = try await refresher.fetch(location, refresh: refresh)
+                return .success((try parse(fetched.bytes, source: source, location: location), fetched.source))
+            } catch {
+                var reason = "\(error)"
+                if reason.hasPrefix("\(location): ") { reason.removeFirst(location.count + 2) }
+                return .failure(Failure(source: source, location: location, reason: reason))
+            }
+        }
+        var loaded = Loaded()
+        for (index, result) in results.enumerated() {
+            switch result {
+            case .success(let (catalog, how)):
+                loaded.catalogs.append(catalog)
+                loaded.fetched.append((wanted[index].location, how, catalog.entries.count))
+            case .failure(let failure): loaded.failures.append(failure)
+            }
+        }
+        return loaded
+    }
+
+    func parse(_ bytes: [UInt8], source: CatalogSource, location: String) throws(CatalogError) -> Catalog {
+        switch source {
+        case .zeal:
+            try ZealCatalogParser.parse(
+                bytes, catalog: location, mirrors: mirrors, feedBase: catalogs.kapeliBase ?? KapeliFeeds.defaultBase)
+        case .contrib: try ContribIndexParser.parse(bytes, catalog: location, mirrors: mirrors)
+        case .cheatsheets: try CheatsheetIndexParser.parse(bytes, catalog: location, mirrors: mirrors)
+        case .kapeli: Catalog(source: .kapeli, entries: [])
+        }
+    }
+}

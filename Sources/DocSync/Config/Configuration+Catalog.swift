@@ -1,0 +1,48 @@
+import DocSyncCatalog
+
+extension Configuration {
+    /// Where the catalogues are read from (`[catalog]`, `[catalog.zeal]`, …). Each `url` is an http(s) URL or a
+    /// local path; an empty `url` turns that catalogue off. Catalogues are fetched only when a `[[docset]]` (or
+    /// `docsync catalog`) needs them, through the same conditional-GET cache as feeds.
+    public struct Catalogs: Sendable, Equatable {
+        public static let zealDefault = "https://api.zealdocs.org/v1/docsets"
+        public static let contribDefault = "https://kapeli.com/feeds/zzz/user_contributed/build/index.json"
+        public static let cheatsheetsDefault = "https://kapeli.com/feeds/zzz/cheatsheets/cheat.json"
+
+        /// `[catalog.zeal] url`: Zeal's catalogue JSON.
+        public var zeal: String? = Self.zealDefault
+        /// `[catalog.kapeli] base_url`: the folder of Kapeli's per-docset feeds (`<base>/<Name>.xml`).
+        public var kapeliBase: String? = KapeliFeeds.defaultBase
+        /// `[catalog.contrib] url`: Dash user contributions' `index.json`.
+        public var contrib: String? = Self.contribDefault
+        /// `[catalog.cheatsheets] url`: Dash cheat sheets' `cheat.json`.
+        public var cheatsheets: String? = Self.cheatsheetsDefault
+        /// `[catalog] mirrors`: Kapeli's `feeds` folders on each archive host, tried in a learned order.
+        public var mirrors: [String] = CatalogMirrors.kapeli
+
+        public init() {}
+
+        /// The catalogues with an index to fetch, in lookup order, with their locations.
+        public var indexes: [(source: CatalogSource, location: String)] {
+            [(CatalogSource.zeal, zeal), (.contrib, contrib), (.cheatsheets, cheatsheets)].compactMap { pair in
+                pair.1.map { (pair.0, $0) }
+            }
+        }
+    }
+
+    /// A `[[docset]]` table: a docset chosen by its catalogue name.
+    public struct DocsetSelection: Sendable, Equatable {
+        /// The catalogue name or an alias (`Python_3`, `py3`), case-insensitive.
+        public var name: String
+        /// Install exactly this version (through `other-versions` / `specific_versions`), never a newer one.
+        public var version: String?
+        /// Only this catalogue (default: Zeal's, then contributions, then cheat sheets).
+        public var source: CatalogSource?
+
+        public init(name: String, version: String? = nil, source: CatalogSource? = nil) {
+            self.name = name
+            self.version = version
+            self.source = source
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import DocSync
+import Foundation
+import Testing
+
+@Suite struct CatalogConfigurationTests {
+    let loader = ConfigurationLoader(environment: ["HOME": "/home/u"])
+
+    func parse(_ text: String) throws(ConfigurationError) -> Configuration {
+        try loader.parse(text, file: "/etc/docsync/docsync.toml", relativeTo: "/etc/docsync")
+    }
+
+    @Test func defaultsArePublicCatalogues() throws {
+        let config = try parse("")
+        #expect(config.catalogs == Configuration.Catalogs())
+        #expect(config.catalogs.zeal == "https://api.zealdocs.org/v1/docsets")
+        #expect(config.catalogs.indexes.map(\.source) == [.zeal, .contrib, .cheatsheets])
+        #expect(config.docsets.isEmpty)
+    }
+
+    @Test func everyCatalogKeyLoads() throws {
+        let config = try parse(
+            """
+            [catalog]
+            mirrors = ["https://mirror.campus.example/kapeli/feeds"]
+            [catalog.zeal]
+            url = "catalogues/zeal.json"
+            [catalog.kapeli]
+            base_url = "https://mirror.campus.example/kapeli/feeds"
+            [catalog.contrib]
+            url = ""
+            [catalog.cheatsheets]
+            url = "https://mirror.campus.example/cheat.json"
+
+            [[docset]]
+            name = "Python_3"
+            version = "3.9.6"
+            [[docset]]
+            name = "Jest"
+            source = "Contrib"
+            """)
+        #expect(config.catalogs.mirrors == ["https://mirror.campus.example/kapeli/feeds"])
+        #expect(config.catalogs.zeal == "/etc/docsync/catalogues/zeal.json")
+        #expect(config.catalogs.contrib == nil)
+        #expect(config.catalogs.indexes.map(\.source) == [.zeal, .cheatsheets])
+        #expect(
+            config.docsets == [
+                .init(name: "Python_3", version: "3.9.6"), .init(name: "Jest", source: .contrib),
+            ])
+    }
+
+    @Test(arguments: [
+        ("[[docset]]\nversion = \"1\"", "docset[1].name", "missing"),
+        ("[[docset]]\nname = \"A\"\nsource = \"npm\"", "docset[1].source", "not a catalogue"),
+        ("[[docset]]\nname = \"A\"\n[[docset]]\nname = \"a\"", "docset[2].name", "selected twice"),
+        ("[[docset]]\nname = \"A\"\ncolour = 1", "docset[1].colour", "unknown key"),
+        ("[catalog]\nmirrors = [\"ftp://x\"]", "catalog.mirrors[1]", "http(s) URL"),
+        ("[catalog.zeal]\nurl = \"ftp://x\"", "catalog.zeal.url", "only http"),
+        ("[catalog.zeal]\nuri = \"x\"", "catalog.zeal.uri", "unknown key"),
+        ("[catalog.npm]\nurl = \"x\"", "catalog.npm", "unknown key"),
+    ])
+    func badValuesNameTheKey(text: String, key: String, problem: String) {
+        #expect {
+            try parse(text)
+        } throws: { error in
+            guard let error = error as? ConfigurationError else { return false }
+            return error.key == key && error.problem.contains(problem)
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import DocSync
+import Foundation
+import TestSupport
+import Testing
+
+/// `[[docset]] name = …`: docsets chosen by catalogue name, end to end (real binary, real nginx).
+@Suite struct CatalogSyncTests {
+    @Test func aDocsetChosenByAliasInstallsAndANoOpSyncCostsOneRevalidation() throws {
+        let h = try SyncHarness()
+        let python = try DocsetFixture.make(version: "3.12.1", documents: 4)
+        try h.publish(python, at: "feeds/Python_3.tgz", folder: "Python_3")
+        try h.writeZealCatalog([
+            .init(name: "Python_3", title: "Python 3", versions: ["3.12.1", ".11.4"], revision: "2", aliases: ["py3"])
+        ])
+        try h.writeCatalogConfig(docsets: ["name = \"PY3\""])
+
+        let first = try h.run(["sync", "--json"])
+        #expect(first.status == 0, "\(first.standardError)\(first.standardOutput)")
+        #expect(SyncHarness.names(SyncHarness.events(first), "installed") == ["Python_3"])
+        #expect(h.installedManifest("Python_3")?.filter { !$0.key.hasPrefix("icon") } == python.expectedManifest)
+
+        let before = h.nginx.accessLog().count
+        let second = try h.run(["sync", "--json"])
+        #expect(second.status == 0, "\(second.standardError)")
+        #expect(SyncHarness.names(SyncHarness.events(second), "unchanged") == ["Python_3"])
+        let requests = h.nginx.accessLog().dropFirst(before)
+        #expect(requests.map(\.status) == [304], "one revalidation of the catalogue, nothing else: \(requests)")
+    }
+
+    @Test func aPinnedVersionComesFromTheVersionsFolderAndAMissIsExplained() throws {
+        let h = try SyncHarness()
+        let old = try DocsetFixture.make(version: "3.11.4", documents: 3)
+        try h.publish(old, at: "feeds/zzz/versions/Python_3/3.11.4/Python_3.tgz", folder: "Python_3")
+        try h.writeZealCatalog([.init(name: "Python_3", title: "Python 3", versions: ["3.12.1", ".11.4"])])
+        try h.writeCatalogConfig(docsets: ["name = \"Python_3\"\nversion = \"3.11.4\"", "name = \"Pythn_3\""])
+
+        let result = try h.run(["sync", "--json"])
+        #expect(result.status == 3, "one docset is skipped")
+        let events = SyncHarness.events(result)
+        #expect(SyncHarness.names(events, "installed") == ["Python_3"])
+        #expect(h.installedManifest("Python_3")?.filter { !$0.key.hasPrefix("icon") } == old.expectedManifest)
+        let skip = events.first { $0["event"] as? String == "skipped" }
+        let reason = skip?["reason"] as? String ?? ""
+        #expect(reason.contains("did you mean \"Python_3\"?"), "\(reason)")
+    }
+
+    @Test func contributionsInstallWithTheirSpecificVersions() throws {
+        let h = try SyncHarness()
+        let jest = try DocsetFixture.make(version: "27.0", documents: 2)
+        try h.publish(jest, at: "contrib/Jest/versions/27.0/Jest-27.tgz", folder: "Jest")
+        try h.writeContribIndex([
+            "Jest": [
+                "name": "Jest", "version": "29.7", "archive": "Jest.tgz",
+                "specific_versions": [["version": "27.0", "archive": "Jest-27.tgz"]],
+            ]
+        ])
+        try h.writeCatalogConfig(
+            docsets: ["name = \"jest\"\nversion = \"27.0\"\nsource = \"contrib\""], zeal: nil,
+            contrib: "contrib/index.json")
+        let result = try h.run(["sync", "--json"])
+        #expect(result.status == 0, "\(result.standardError)\(result.standardOutput)")
+        #expect(h.installedManifest("Jest")?.filter { !$0.key.hasPrefix("icon") } == jest.expectedManifest)
+    }
+
+    @Test func anUnreadableCatalogueNeverPrunes() throws {
+        let h = try SyncHarness()
+        try h.publish(try DocsetFixture.make(version: "1"), at: "feeds/Go.tgz", folder: "Go")
+        try h.writeZealCatalog([.init(name: "Go", title: "Go", versions: ["1"])])
+        try h.writeCatalogConfig(docsets: ["name = \"Go\""], extra: "prune = true")
+        #expect(try h.run(["sync"]).status == 0)
+        try "<html>maintenance</html>".write(toFile: "\(h.www)/zeal.json", atomically: true, encoding: .utf8)
+        let result = try h.run(["sync", "--json", "--refresh"])
+        #expect(result.status == 3)
+        #expect(SyncHarness.names(SyncHarness.events(result), "removed").isEmpty)
+        #expect(FileManager.default.fileExists(atPath: "\(h.root)/Go.docset/Contents/Info.plist"))
+    }
+}

@@ -1,0 +1,76 @@
+import DocSync
+import Foundation
+import TestSupport
+
+/// Catalogues served by the harness's nginx, in Zeal's and Dash's formats, with archives under `www/feeds/` laid out
+/// as on Kapeli's hosts (`feeds/<Name>.tgz`, `feeds/zzz/versions/<Name>/<V>/<Name>.tgz`, …).
+extension SyncHarness {
+    static let png =
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+
+    struct ZealDocset {
+        var name: String
+        var title: String
+        var versions: [String]
+        var revision = "0"
+        var aliases: [String] = []
+        var icon = true
+    }
+
+    func writeZealCatalog(_ docsets: [ZealDocset], file: String = "zeal.json") throws {
+        let objects = docsets.map { d -> [String: Any] in
+            var object: [String: Any] = [
+                "name": d.name, "title": d.title, "sourceId": "com.kapeli.dash", "revision": d.revision,
+                "versions": d.versions, "aliases": d.aliases,
+                "extra": ["indexFilePath": "index.html", "isJavaScriptEnabled": true],
+            ]
+            if d.icon { (object["icon"], object["icon2x"]) = (Self.png, Self.png) }
+            return object
+        }
+        let data = try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys])
+        try data.write(to: URL(fileURLWithPath: "\(www)/\(file)"))
+    }
+
+    func writeContribIndex(_ docsets: [String: [String: Any]], file: String = "contrib/index.json") throws {
+        try FileManager.default.createDirectory(
+            atPath: "\(www)/\((file as NSString).deletingLastPathComponent)", withIntermediateDirectories: true)
+        let data = try JSONSerialization.data(withJSONObject: ["docsets": docsets], options: [.sortedKeys])
+        try data.write(to: URL(fileURLWithPath: "\(www)/\(file)"))
+    }
+
+    /// Publishes `fixture` at `www/<path>` (creating folders), top folder `<folder>.docset/`; returns its SHA-256.
+    @discardableResult
+    func publish(_ fixture: DocsetFixture, at path: String, folder: String) throws -> String {
+        try FileManager.default.createDirectory(
+            atPath: "\(www)/\((path as NSString).deletingLastPathComponent)", withIntermediateDirectories: true)
+        return try publishArchive(fixture, as: path, folder: folder)
+    }
+
+    /// A config with the catalogues on this nginx (contributions and cheat sheets off unless given) and `[[docset]]`s.
+    func writeCatalogConfig(
+        docsets: [String], zeal: String? = "zeal.json", contrib: String? = nil, mirrors: [String]? = nil,
+        extra: String = ""
+    ) throws {
+        let mirrorList = (mirrors ?? [nginx.url("feeds")]).map { "\"\($0)\"" }.joined(separator: ", ")
+        var toml = """
+            root = "root"
+            staging = "staging"
+            state = "state"
+            \(extra)
+
+            [catalog]
+            mirrors = [\(mirrorList)]
+            [catalog.zeal]
+            url = "\(zeal.map(nginx.url) ?? "")"
+            [catalog.kapeli]
+            base_url = "\(nginx.url("feeds"))"
+            [catalog.contrib]
+            url = "\(contrib.map(nginx.url) ?? "")"
+            [catalog.cheatsheets]
+            url = ""
+
+            """
+        for docset in docsets { toml += "\n[[docset]]\n\(docset)\n" }
+        try toml.write(toFile: configPath, atomically: true, encoding: .utf8)
+    }
+}
