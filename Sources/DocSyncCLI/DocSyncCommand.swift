@@ -8,7 +8,7 @@ public struct DocSyncCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             SyncCommand.self, StatusCommand.self, RemoveCommand.self, DaemonCommand.self, FeedCommand.self,
-            FetchCommand.self, InstallCommand.self,
+            FetchCommand.self, InstallCommand.self, CatalogCommand.self, AddCommand.self, DropCommand.self,
         ]
     )
 

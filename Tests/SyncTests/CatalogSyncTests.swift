@@ -74,4 +74,42 @@ import Testing
         #expect(SyncHarness.names(SyncHarness.events(result), "removed").isEmpty)
         #expect(FileManager.default.fileExists(atPath: "\(h.root)/Go.docset/Contents/Info.plist"))
     }
+
+    @Test func catalogListsAndAddDropEditTheConfig() throws {
+        let h = try SyncHarness()
+        try h.publish(try DocsetFixture.make(version: "1.21"), at: "feeds/Go.tgz", folder: "Go")
+        try h.writeZealCatalog([
+            .init(name: "Go", title: "Go", versions: ["1.21"], aliases: ["golang"]),
+            .init(name: "Python_3", title: "Python 3", versions: ["3.12.1"]),
+            .init(name: "Bash", title: "Bash", versions: ["5.2"]),
+        ])
+        try h.writeCatalogConfig(docsets: [])
+        let original = try String(contentsOfFile: h.configPath, encoding: .utf8)
+
+        let unknown = try h.run(["add", "Pythn_3"])
+        #expect(unknown.status == 65)
+        #expect(unknown.standardError.contains("did you mean Python_3?"), "\(unknown.standardError)")
+        let dry = try h.run(["add", "golang", "--dry-run"])
+        #expect(dry.status == 0, "\(dry.standardError)")
+        #expect(dry.standardOutput.contains("+[[docset]]\n+name = \"Go\""), "\(dry.standardOutput)")
+        #expect(try String(contentsOfFile: h.configPath, encoding: .utf8) == original)
+
+        #expect(try h.run(["add", "golang"]).status == 0)
+        #expect(try h.configuration().docsets == [.init(name: "Go")])
+        #expect(try h.run(["sync"]).status == 0)
+
+        let listed = try h.run(["catalog", "--json"])
+        #expect(listed.status == 0, "\(listed.standardError)")
+        let rows = try #require(
+            try JSONSerialization.jsonObject(with: Data(listed.standardOutput.utf8)) as? [[String: Any]])
+        #expect(rows.compactMap { $0["name"] as? String } == ["Bash", "Go", "Python_3"])
+        #expect(rows[1]["installed"] as? String == "1.21" && rows[1]["latest"] as? String == "1.21")
+        #expect(rows[0]["installed"] == nil)
+        let search = try h.run(["catalog", "pyth"])
+        #expect(search.standardOutput.split(separator: "\n").dropFirst().map { $0.prefix(8) } == ["Python_3"])
+
+        #expect(try h.run(["drop", "go"]).status == 0)
+        #expect(try String(contentsOfFile: h.configPath, encoding: .utf8) == original)
+        #expect(try h.run(["drop", "go"]).status == 65)
+    }
 }
