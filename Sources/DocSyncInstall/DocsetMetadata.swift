@@ -1,3 +1,4 @@
+import DocSyncSupport
 import Foundation
 
 /// `meta.json` at the docset root, in Zeal's format (`name`, `title`, `version`, `revision` as a string, `feed_url`,
@@ -13,8 +14,34 @@ struct DocsetMetadata: Codable, Equatable {
     var urls: [String]?
     var extra: Extra?
 
+    /// Zeal's `extra` (catalogue members kept as they came) plus docsync's record under `docsync`.
     struct Extra: Codable, Equatable {
         var docsync: Record?
+        var catalog: [String: JSONValue] = [:]
+
+        init(docsync: Record?, catalog: [String: JSONValue] = [:]) {
+            self.docsync = docsync
+            self.catalog = catalog.filter { $0.key != "docsync" }
+        }
+
+        init(from decoder: any Decoder) throws {
+            var members = try decoder.singleValueContainer().decode([String: JSONValue].self)
+            members["docsync"] = nil
+            catalog = members
+            docsync = try decoder.container(keyedBy: RecordKey.self).decodeIfPresent(Record.self, forKey: .docsync)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var members = catalog
+            if let docsync {
+                let data = try JSONEncoder().encode(docsync)
+                members["docsync"] = try JSONDecoder().decode(JSONValue.self, from: data)
+            }
+            var container = encoder.singleValueContainer()
+            try container.encode(members)
+        }
+
+        private enum RecordKey: String, CodingKey { case docsync }
     }
 
     struct Record: Codable, Equatable {
@@ -56,7 +83,7 @@ struct DocsetMetadata: Codable, Equatable {
         self.revision = revision.flatMap { $0.isEmpty || $0 == "0" ? nil : $0 }
         feedURL = request.feedURL
         urls = request.urls
-        extra = Extra(docsync: record)
+        extra = Extra(docsync: record, catalog: request.extra)
     }
 
     func encoded() -> [UInt8] {

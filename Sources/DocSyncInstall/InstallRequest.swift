@@ -1,3 +1,4 @@
+import DocSyncSupport
 import Foundation
 
 /// What to install an archive as. `name` is the folder name without `.docset` (`C++` → `C++.docset`).
@@ -16,6 +17,10 @@ public struct InstallRequest: Sendable, Equatable {
     public var archiveSHA256: String?
     /// The feed entry's `updated` date, recorded so a republished entry of the same version is recognised as new.
     public var updated: Date?
+    /// From a catalogue: Zeal's `extra` members (`indexFilePath`, `isJavaScriptEnabled`, `keywords`) for `meta.json`.
+    public var extra: [String: JSONValue] = [:]
+    /// From a catalogue: `icon.png` / `icon@2x.png` contents, written beside `meta.json` when the archive has none.
+    public var icons: [String: [UInt8]] = [:]
 
     public init(
         name: String, title: String? = nil, version: String? = nil, revision: String? = nil, feedURL: String? = nil,

@@ -124,6 +124,7 @@ public final class Installer: Sendable {
                 entryUpdated: request.updated.map(DocsetMetadata.timestamp))
             let meta = DocsetMetadata(request: request, record: record)
             try staging.writeFile(DocsetMetadata.fileName, meta.encoded())
+            try Self.writeIcons(request.icons, into: staging)
             let version = try store.publish(staging: stagingName, handle: staging, as: request.name)
             let path = "\(root)/\(VersionStore.stateName)/versions/\(version)"
             installed = InstalledDocset(

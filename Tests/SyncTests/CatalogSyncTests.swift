@@ -18,6 +18,21 @@ import Testing
         #expect(first.status == 0, "\(first.standardError)\(first.standardOutput)")
         #expect(SyncHarness.names(SyncHarness.events(first), "installed") == ["Python_3"])
         #expect(h.installedManifest("Python_3")?.filter { !$0.key.hasPrefix("icon") } == python.expectedManifest)
+        // meta.json and the icons as Zeal writes them from its catalogue.
+        let folder = "\(h.root)/Python_3.docset"
+        let meta = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(folder)/meta.json")))
+                as? [String: Any])
+        #expect(meta["name"] as? String == "Python_3" && meta["title"] as? String == "Python 3")
+        #expect(meta["version"] as? String == "3.12.1" && meta["revision"] as? String == "2")
+        #expect(meta["feed_url"] as? String == h.nginx.url("feeds/Python_3.xml"))
+        #expect(meta["urls"] as? [String] == [h.nginx.url("feeds/Python_3.tgz")])
+        let extra = try #require(meta["extra"] as? [String: Any])
+        #expect(extra["indexFilePath"] as? String == "index.html" && extra["isJavaScriptEnabled"] as? Bool == true)
+        #expect((extra["docsync"] as? [String: Any])?["archive_sha256"] != nil)
+        let png = try #require(Data(base64Encoded: SyncHarness.png))
+        #expect(FileManager.default.contents(atPath: "\(folder)/icon.png") == png)
+        #expect(FileManager.default.contents(atPath: "\(folder)/icon@2x.png") == png)
 
         let before = h.nginx.accessLog().count
         let second = try h.run(["sync", "--json"])
@@ -44,14 +59,16 @@ import Testing
         #expect(reason.contains("did you mean \"Python_3\"?"), "\(reason)")
     }
 
-    @Test func contributionsInstallWithTheirSpecificVersions() throws {
+    @Test func contributionsInstallWithTheirSpecificVersionsAndKeepTheArchivesIcon() throws {
         let h = try SyncHarness()
-        let jest = try DocsetFixture.make(version: "27.0", documents: 2)
+        var jest = try DocsetFixture.make(version: "27.0", documents: 2)
+        jest.files["icon.png"] = ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3], 0o644)
         try h.publish(jest, at: "contrib/Jest/versions/27.0/Jest-27.tgz", folder: "Jest")
         try h.writeContribIndex([
             "Jest": [
                 "name": "Jest", "version": "29.7", "archive": "Jest.tgz",
                 "specific_versions": [["version": "27.0", "archive": "Jest-27.tgz"]],
+                "icon": SyncHarness.png, "icon@2x": SyncHarness.png,
             ]
         ])
         try h.writeCatalogConfig(
@@ -59,7 +76,9 @@ import Testing
             contrib: "contrib/index.json")
         let result = try h.run(["sync", "--json"])
         #expect(result.status == 0, "\(result.standardError)\(result.standardOutput)")
-        #expect(h.installedManifest("Jest")?.filter { !$0.key.hasPrefix("icon") } == jest.expectedManifest)
+        // The archive's own icon.png wins; the missing icon@2x.png comes from the index.
+        #expect(h.installedManifest("Jest")?.filter { $0.key != "icon@2x.png" } == jest.expectedManifest)
+        #expect(FileManager.default.contents(atPath: "\(h.root)/Jest.docset/icon@2x.png") != nil)
     }
 
     @Test func anUnreadableCatalogueNeverPrunes() throws {

@@ -214,6 +214,7 @@ public struct SyncEngine: Sendable {
             revision: candidate.version.revision.isEmpty ? nil : candidate.version.revision,
             feedURL: candidate.feed, urls: candidate.archives, identifier: candidate.identifier,
             updated: candidate.updated)
+        request.apply(catalog: candidate.catalog)
         do {
             try FileManager.default.createDirectory(
                 atPath: "\(configuration.staging)/complete", withIntermediateDirectories: true)
