@@ -1,0 +1,40 @@
+import DocSyncSupport
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension VersionStore {
+    /// Makes a real `NAME.docset` folder (made by Zeal or by hand) a docsync version without touching its contents:
+    /// the folder becomes `.docsync/versions/NAME@adopted-ID` and `NAME.docset` a link to it, in one atomic step.
+    ///
+    /// A placeholder symlink `versions/NAME@adopted-ID` → `.docsync/versions/NAME@adopted-ID` (text relative to the
+    /// root) is exchanged with the folder (`RENAME_EXCHANGE`): the link lands at `NAME.docset` and the folder at the
+    /// placeholder's place, which is exactly where the link's text points — readers never see a gap. Without
+    /// RENAME_EXCHANGE (EINVAL) the folder is renamed in first, then the link: a reader may miss it for an instant.
+    /// Returns the version folder's name.
+    func adopt(_ docsetName: String) throws(InstallError) -> String {
+        let linkName = Self.linkName(docsetName)
+        guard let st = try root.status(linkName), st.st_mode & S_IFMT == S_IFDIR else {
+            throw .notInstalled(docsetName)
+        }
+        let version = "\(docsetName)@adopted-\(Self.newID())"
+        let target = "\(Self.stateName)/versions/\(version)"
+        if symlinkat(target, versions.fd, version) != 0 { throw versions.error("symlinkat", version) }
+        try versions.sync()
+        do {
+            try LinuxFS.rename(from: version, in: versions.fd, to: linkName, in: root.fd, mode: .exchange)
+        } catch where error.code == EINVAL {
+            try versions.unlink(version)
+            try root.rename(linkName, to: versions, as: version)
+            if symlinkat(target, root.fd, linkName) != 0 { throw root.error("symlinkat", linkName) }
+        } catch {
+            try? versions.unlink(version)
+            throw .io(error)
+        }
+        try root.sync()
+        try versions.sync()
+        return version
+    }
+}
