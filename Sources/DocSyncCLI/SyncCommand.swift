@@ -32,10 +32,14 @@ struct SyncCommand: AsyncParsableCommand {
     @Flag(help: "Newline-delimited JSON events on standard output instead of text.")
     var json = false
 
+    @Flag(help: "Install exactly what docsync.lock says (checksums enforced); fail on drift.")
+    var locked = false
+
     func run() async throws {
         var config = try configOptions.load()
         if noStreaming { config.install.streaming = false }
-        let options = SyncOptions(refresh: refresh, only: Set(only), dryRun: dryRun, wait: wait)
+        var options = SyncOptions(refresh: refresh, only: Set(only), dryRun: dryRun, wait: wait)
+        if locked { options.lock = try LockFile.loadForCLI(configFile: configOptions.file()) }
         let summary = try await Self.runOnce(config: config, options: options, json: json)
         if !summary.isSuccess { throw ExitStatus.partialFailure }
     }

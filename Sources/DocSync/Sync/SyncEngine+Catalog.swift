@@ -22,7 +22,11 @@ extension SyncEngine {
 
     /// Loads the catalogues (only those some selection can use) and resolves every `[[docset]]` into a candidate
     /// or a skip. Nothing is fetched when there is no `[[docset]]`.
-    func resolveDocsets(refresh: Bool, emit: @escaping @Sendable (SyncEvent) -> Void) async -> CatalogRound {
+    /// With a lock (`sync --locked`), the lock's entries instead, and no catalogue is read.
+    func resolveDocsets(refresh: Bool, lock: LockFile? = nil, emit: @escaping @Sendable (SyncEvent) -> Void) async
+        -> CatalogRound
+    {
+        if let lock { return lockedRound(lock) }
         var round = CatalogRound()
         let selections = configuration.docsets
         guard !selections.isEmpty else { return round }

@@ -80,8 +80,8 @@ public struct SyncEngine: Sendable {
         var summary = SyncSummary()
 
         // 1. Feeds: fresh copies cost nothing, the rest are conditional GETs; a failed feed is an event.
-        let feeds = await refreshFeeds(refresh: options.refresh, emit: emit)
-        let catalog = await resolveDocsets(refresh: options.refresh, emit: emit)  // [[docset]] tables
+        let feeds = options.lock == nil ? await refreshFeeds(refresh: options.refresh, emit: emit) : FeedRound()
+        let catalog = await resolveDocsets(refresh: options.refresh, lock: options.lock, emit: emit)  // [[docset]]
         summary.feedsFailed = feeds.failed.count + catalog.failures
 
         // 2. Plan against what is installed.

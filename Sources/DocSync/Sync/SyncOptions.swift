@@ -8,6 +8,8 @@ public struct SyncOptions: Sendable, Equatable {
     public var dryRun = false
     /// Queue behind a running sync instead of failing.
     public var wait = false
+    /// Install exactly what this `docsync.lock` says (feeds and catalogues are not read).
+    public var lock: LockFile? = nil
 
     public init(refresh: Bool = false, only: Set<String> = [], dryRun: Bool = false, wait: Bool = false) {
         self.refresh = refresh

@@ -1,0 +1,108 @@
+import DocSyncSupport
+import Foundation
+
+/// `docsync.lock`, next to the config file: exactly which archive each docset was installed from, so that
+/// `docsync sync --locked` reproduces the same trees on another machine. JSON, versioned by `schema`:
+///
+/// ```json
+/// {"schema": 1, "generated_at": "2026-11-23T16:00:00Z",
+///  "docsets": [{"name": "Python_3", "title": "Python 3", "version": "3.12.1", "revision": "2",
+///               "archives": ["https://…/Python_3.tgz", …], "sha256": "…", "size": 123456,
+///               "feed": "https://kapeli.com/feeds/Python_3.xml", "icon": "<base64>", "icon2x": "<base64>",
+///               "extra": {"indexFilePath": "index.html"}}]}
+/// ```
+/// Readers must reject a `schema` they do not know; new optional fields may appear within a schema.
+public struct LockFile: Codable, Sendable, Equatable {
+    public static let currentSchema = 1
+    public static let fileName = "docsync.lock"
+
+    public struct Entry: Codable, Sendable, Equatable {
+        /// The folder name (`<name>.docset`).
+        public var name: String
+        public var title: String?
+        public var version: String
+        public var revision: String?
+        /// Mirrors of one archive, the one last used first.
+        public var archives: [String]
+        /// The archive's SHA-256, lowercase hex: enforced by `sync --locked` whatever the feed says.
+        public var sha256: String
+        /// The archive's size in bytes.
+        public var size: Int64
+        /// The feed or catalogue feed it came from (Zeal's `feed_url`).
+        public var feed: String?
+        /// What the catalogue added at install (base64 icons, Zeal's `extra`), so a locked install is identical.
+        public var icon: String? = nil
+        public var icon2x: String? = nil
+        public var extra: JSONValue? = nil
+
+        public init(
+            name: String, title: String? = nil, version: String, revision: String? = nil, archives: [String],
+            sha256: String, size: Int64, feed: String? = nil
+        ) {
+            self.name = name
+            self.title = title
+            self.version = version
+            self.revision = revision
+            self.archives = archives
+            self.sha256 = sha256
+            self.size = size
+            self.feed = feed
+        }
+    }
+
+    public var schema: Int
+    public var generatedAt: Date
+    public var docsets: [Entry]
+
+    enum CodingKeys: String, CodingKey {
+        case schema, docsets
+        case generatedAt = "generated_at"
+    }
+
+    public init(generatedAt: Date = Date(), docsets: [Entry]) {
+        schema = Self.currentSchema
+        self.generatedAt = generatedAt
+        self.docsets = docsets.sorted { $0.name < $1.name }
+    }
+
+    /// `docsync.lock` in the config file's folder.
+    public static func path(configFile: String) -> String {
+        let directory = (configFile as NSString).deletingLastPathComponent
+        return directory.isEmpty ? fileName : "\(directory)/\(fileName)"
+    }
+
+    /// A problem with a lock file, naming it.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public let path: String
+        public let reason: String
+        public var description: String { "\(path): \(reason)" }
+    }
+
+    public static func load(_ path: String) throws(Failure) -> LockFile {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw Failure(path: path, reason: "cannot read the lock file (run `docsync lock` first)")
+        }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let lock: LockFile
+        do { lock = try decoder.decode(LockFile.self, from: data) } catch {
+            throw Failure(path: path, reason: "not a docsync lock file: \(error)")
+        }
+        guard lock.schema == currentSchema else {
+            throw Failure(path: path, reason: "schema \(lock.schema) is not supported (this docsync reads \(currentSchema))")
+        }
+        for entry in lock.docsets where entry.sha256.count != 64 || entry.archives.isEmpty {
+            throw Failure(path: path, reason: "\(entry.name): needs a 64-digit sha256 and at least one archive URL")
+        }
+        return lock
+    }
+
+    public func encoded() -> Data {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return ((try? encoder.encode(self)) ?? Data()) + Data("\n".utf8)
+    }
+
+    public func save(_ path: String) throws { try encoded().write(to: URL(fileURLWithPath: path), options: .atomic) }
+}

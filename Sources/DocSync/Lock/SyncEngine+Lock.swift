@@ -1,0 +1,78 @@
+import DocSyncCatalog
+import DocSyncSupport
+import Foundation
+
+extension SyncEngine {
+    /// The lock for what is installed now: every docset docsync installed (with its archive's checksum), and the
+    /// names it had to leave out (installed by another tool, or adopted and not updated yet).
+    public func makeLock() throws -> (lock: LockFile, skipped: [String]) {
+        var entries: [LockFile.Entry] = []
+        var skipped: [String] = []
+        for docset in try installedDocsets() {
+            let meta = (FileManager.default.contents(atPath: "\(docset.path)/meta.json")).flatMap {
+                try? JSONSerialization.jsonObject(with: $0) as? [String: Any]
+            }
+            let record = (meta?["extra"] as? [String: Any])?["docsync"] as? [String: Any]
+            let size = (record?["archive_size"] as? NSNumber)?.int64Value ?? 0
+            var archives = (meta?["urls"] as? [String]) ?? []
+            if let used = docset.sourceURL {
+                archives.removeAll { $0 == used }
+                archives.insert(used, at: 0)
+            }
+            guard let sha256 = docset.archiveSHA256, size > 0, !archives.isEmpty else {
+                skipped.append(docset.name)
+                continue
+            }
+            var entry = LockFile.Entry(
+                name: docset.name, title: docset.title, version: docset.version ?? "", revision: docset.revision,
+                archives: archives, sha256: sha256, size: size, feed: docset.feedURL)
+            let fm = FileManager.default
+            entry.icon = fm.contents(atPath: "\(docset.path)/icon.png")?.base64EncodedString()
+            entry.icon2x = fm.contents(atPath: "\(docset.path)/icon@2x.png")?.base64EncodedString()
+            if let data = fm.contents(atPath: "\(docset.path)/meta.json"),
+                case .object(var members)? = (try? JSONDecoder().decode(JSONValue.self, from: data))?.object?["extra"]
+            {
+                members["docsync"] = nil
+                entry.extra = members.isEmpty ? nil : .object(members)
+            }
+            entries.append(entry)
+        }
+        return (LockFile(docsets: entries), skipped)
+    }
+
+    /// `sync --locked`: the lock's entries are the only offers (checksums enforced, pinned), nothing is pruned, and
+    /// drift — a selected docset missing from the lock, or the same version installed from a different archive —
+    /// fails that docset.
+    func lockedRound(_ lock: LockFile) -> CatalogRound {
+        var round = CatalogRound()
+        let installed = (try? installer.installedDocsets()) ?? []
+        let locked = Set(lock.docsets.map { $0.name.lowercased() })
+        for entry in lock.docsets {
+            let version = DocsetVersion(version: entry.version, revision: entry.revision ?? "")
+            if let current = installed.first(where: { $0.name == entry.name }),
+                DocsetVersion(version: current.version ?? "", revision: current.revision ?? "") == version,
+                let sha = current.archiveSHA256, sha != entry.sha256
+            {
+                let reason = "drift: \(entry.version) is installed from archive \(sha.prefix(12))…, "
+                    + "docsync.lock says \(entry.sha256.prefix(12))…"
+                round.skipped.append(.skipped(name: entry.name, feed: LockFile.fileName, reason: reason))
+                continue
+            }
+            var candidate = DocsetCandidate(
+                name: entry.name, title: entry.title ?? entry.name, version: version, archives: entry.archives,
+                sha256: entry.sha256, length: entry.size, feed: entry.feed ?? LockFile.fileName, pinned: true)
+            candidate.catalog = CatalogEntry(
+                source: .zeal, name: entry.name, title: entry.title, icon: entry.icon, icon2x: entry.icon2x,
+                extra: entry.extra)
+            round.offers.append(candidate)
+        }
+        for selection in configuration.docsets where !locked.contains(DocsetName.safe(selection.name).lowercased()) {
+            round.skipped.append(
+                .skipped(
+                    name: DocsetName.safe(selection.name), feed: LockFile.fileName,
+                    reason: "drift: selected in the config but not in docsync.lock (run `docsync lock`)"))
+        }
+        round.failed = Set(installed.compactMap(\.feedURL))  // a locked sync never prunes
+        return round
+    }
+}
