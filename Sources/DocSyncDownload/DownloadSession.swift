@@ -76,8 +76,9 @@ final class DownloadSession {
     private func attempt(plan: RequestPlan, state: ResumeState) async throws(DownloadError) {
         attempts += 1
         let before = journal.committed
-        let context = ResponsePolicy.Context(
+        var context = ResponsePolicy.Context(
             state: state, plan: plan, expectedLength: request.expectedLength)
+        context.rejectsPages = configuration.rejectsPages
         let sink = TransferSink(
             staging: staging, journal: journal, context: context, mirrorURL: url,
             commitInterval: configuration.commitInterval, meter: meter,

@@ -12,6 +12,8 @@ public struct DownloadConfiguration: Sendable {
     public var commitInterval: Double
     /// W: bytes re-fetched below the committed count and compared before a resume writes anything.
     public var overlap: Int64
+    /// Files are archives: a 200 with an HTML page or an empty body is a mirror fault (next mirror), never a file.
+    public var rejectsPages = false
     /// Write with `O_DIRECT` where the staging file system supports it: the bytes skip the page cache, so there is
     /// no copy into it and nothing left to write back when a commit syncs. False: always through the page cache.
     public var directIO: Bool

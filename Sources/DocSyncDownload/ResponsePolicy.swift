@@ -11,6 +11,8 @@ public enum ResponsePolicy {
         public var redirected: Bool
         /// A length the caller knows the file must have.
         public var expectedLength: Int64?
+        /// The file is an archive: a 200 with an HTML page or an empty body is the mirror's error page (a soft 404).
+        public var rejectsPages = false
 
         public init(state: ResumeState, plan: RequestPlan, redirected: Bool = false, expectedLength: Int64? = nil) {
             self.state = state
@@ -50,6 +52,7 @@ public enum ResponsePolicy {
             }
             total = length
         }
+        if context.rejectsPages, let page = softNotFound(head, length: total) { return .nextMirror(page) }
         if let expected = context.expectedLength, let total, total != expected {
             return .nextMirror("Content-Length \(total) is not the expected length \(expected)")
         }
@@ -108,6 +111,15 @@ public enum ResponsePolicy {
             return .complete
         }
         return .restart("416 Range Not Satisfiable (\(head.value("Content-Range") ?? "no Content-Range"))")
+    }
+
+    /// An archive mirror's soft 404: a 200 whose Content-Type is a web page, or whose body is declared empty.
+    static func softNotFound(_ head: HTTPResponseHead, length: Int64?) -> String? {
+        let type = (head.value("Content-Type") ?? "").lowercased()
+        if type.hasPrefix("text/html") || type.hasPrefix("application/xhtml") {
+            return "200 with Content-Type \(type): a mirror's page, not an archive"
+        }
+        return length == 0 ? "200 with an empty body: a mirror fault, not an archive" : nil
     }
 
     private static func encodingProblem(_ head: HTTPResponseHead) -> String? {

@@ -58,9 +58,9 @@ public struct SyncEngine: Sendable {
     var downloader: Downloader {
         var retry = RetryPolicy()
         retry.maxAttempts = max(1, configuration.network.retries)
-        return Downloader(
-            configuration: DownloadConfiguration(
-                stagingDirectory: configuration.staging, http: httpOptions, retry: retry))
+        var download = DownloadConfiguration(stagingDirectory: configuration.staging, http: httpOptions, retry: retry)
+        download.rejectsPages = true  // archives: a mirror's HTML page or empty body is a soft 404
+        return Downloader(configuration: download)
     }
 
     var httpOptions: HTTPOptions {
