@@ -69,7 +69,9 @@ struct AddCommand: AsyncParsableCommand {
         for name in edit.untouched { printError("docsync: \(TerminalText.safe(name)) is already selected") }
         try ConfigFileEdit.apply(edit, original: original, file: file, dryRun: dryRun)
         if !dryRun {
-            for name in edit.changed { print("Added \(TerminalText.safe(name)) to \(file) (installed by the next sync).") }
+            for name in edit.changed {
+                print("Added \(TerminalText.safe(name)) to \(file) (installed by the next sync).")
+            }
         }
     }
 }

@@ -6,7 +6,8 @@ import Foundation
 struct AdoptCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "adopt",
-        abstract: "Take over the docsets an existing Zeal folder holds, matched to the catalogues, without downloading.",
+        abstract:
+            "Take over the docsets an existing Zeal folder holds, matched to the catalogues, without downloading.",
         discussion: """
             Each real NAME.docset folder is matched to a catalogue entry (meta.json name or feed_url, else \
             Info.plist CFBundleName, else the folder name), moved unchanged into .docsync/versions/ with \
@@ -25,7 +26,8 @@ struct AdoptCommand: AsyncParsableCommand {
 
     func run() async throws {
         let config = try configOptions.load()
-        let folder = root.map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
+        let folder =
+            root.map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
             ?? config.root
         if folder != config.root {
             printError("docsync: note: sync manages \(config.root); adopted docsets in \(folder) stay there")

@@ -40,7 +40,8 @@ struct CatalogCommand: AsyncParsableCommand {
         let loaded = await engine.catalogLoader.load(only, refresh: refresh)
         for failure in loaded.failures { printError("docsync: catalogue \(TerminalText.safe("\(failure)"))") }
         let installed = Dictionary(
-            ((try? engine.installedDocsets()) ?? []).map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
+            ((try? engine.installedDocsets()) ?? []).map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { a, _ in a }
+        )
         let ranked = CatalogSearch.rank(loaded.catalogs.flatMap(\.entries), query: query ?? "")
         let rows = ranked.map { entry -> Row in
             let current = installed[DocsetName.safe(entry.name).lowercased()]

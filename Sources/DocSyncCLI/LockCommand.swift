@@ -6,7 +6,8 @@ import Foundation
 struct LockCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lock",
-        abstract: "Write docsync.lock (next to the config): each installed docset's version, archive URLs, SHA-256, size.",
+        abstract:
+            "Write docsync.lock (next to the config): each installed docset's version, archive URLs, SHA-256, size.",
         discussion: """
             Run it after a sync. Docsets docsync did not install (or adopted and not updated yet) have no checksum \
             and are left out, with a warning. Exit status: 0, 3 when some docsets were left out, 74 when the \

@@ -58,7 +58,11 @@ enum CatalogJSON {
         for byte in bytes {
             if inString {
                 out.append(byte)
-                if escape { escape = false } else if byte == UInt8(ascii: "\\") { escape = true } else if byte
+                if escape {
+                    escape = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escape = true
+                } else if byte
                     == UInt8(ascii: "\"")
                 {
                     inString = false

@@ -19,7 +19,9 @@ public enum ContribIndexParser {
             }
             func urls(_ archive: String, version: String?) -> [String] {
                 let path = version.map { "versions/\(CatalogMirrors.segment($0))/" } ?? ""
-                var result = folder.map { ["\($0)/\(CatalogMirrors.segment(key))/\(path)\(CatalogMirrors.segment(archive))"] } ?? []
+                var result =
+                    folder.map { ["\($0)/\(CatalogMirrors.segment(key))/\(path)\(CatalogMirrors.segment(archive))"] }
+                    ?? []
                 for url in mirrors.contribution(key, archive: archive, version: version) where !result.contains(url) {
                     result.append(url)
                 }

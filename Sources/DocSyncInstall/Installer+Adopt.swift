@@ -20,7 +20,10 @@ extension Installer {
         }
         try result.get()
         let prefix = "\(name)@adopted-"
-        guard let adopted = try installedDocsets().first(where: { ($0.path as NSString).lastPathComponent.hasPrefix(prefix) })
+        guard
+            let adopted = try installedDocsets().first(where: {
+                ($0.path as NSString).lastPathComponent.hasPrefix(prefix)
+            })
         else { throw .notInstalled(name) }
         return adopted
     }

@@ -25,7 +25,7 @@ extension VersionStore {
         try versions.sync()
         do {
             try LinuxFS.rename(from: version, in: versions.fd, to: linkName, in: root.fd, mode: .exchange)
-        } catch where error.code == EINVAL {
+        } catch  where error.code == EINVAL {
             try versions.unlink(version)
             try root.rename(linkName, to: versions, as: version)
             if symlinkat(target, root.fd, linkName) != 0 { throw root.error("symlinkat", linkName) }

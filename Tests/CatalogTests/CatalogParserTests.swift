@@ -1,7 +1,8 @@
-@testable import DocSyncCatalog
 import DocSyncFeed
 import DocSyncSupport
 import Testing
+
+@testable import DocSyncCatalog
 
 @Suite struct CatalogParserTests {
     let mirrors = CatalogMirrors(bases: ["https://m1.test/feeds", "https://m2.test/feeds/"])
@@ -55,19 +56,26 @@ import Testing
                 "https://m2.test/feeds/zzz/user_contributed/build/Jest/Jest.tgz",
             ])
         let old = try #require(jest.specificVersions.first { $0.version == "27.0" })
-        #expect(old.archives.first == "https://kapeli.test/feeds/zzz/user_contributed/build/Jest/versions/27.0/Jest-27.tgz")
+        #expect(
+            old.archives.first == "https://kapeli.test/feeds/zzz/user_contributed/build/Jest/versions/27.0/Jest-27.tgz")
     }
 
     @Test func cheatSheetsWithTrailingCommas() throws {
-        let catalog = try CheatsheetIndexParser.parse(CatalogFixtures.bytes(CatalogFixtures.cheatsheets), mirrors: mirrors)
+        let catalog = try CheatsheetIndexParser.parse(
+            CatalogFixtures.bytes(CatalogFixtures.cheatsheets), mirrors: mirrors)
         #expect(catalog.entries.map(\.name) == ["ASCII_Tables", "Vim"])
         #expect(catalog.entries[0].title == "ASCII Tables" && catalog.entries[0].aliases == ["ascii"])
-        #expect(catalog.entries[1].archives == ["https://m1.test/feeds/zzz/cheatsheets/Vim.tgz", "https://m2.test/feeds/zzz/cheatsheets/Vim.tgz"])
+        #expect(
+            catalog.entries[1].archives == [
+                "https://m1.test/feeds/zzz/cheatsheets/Vim.tgz", "https://m2.test/feeds/zzz/cheatsheets/Vim.tgz",
+            ])
     }
 
     @Test func trailingCommasInsideStringsStay() {
         let text = #"{"a": "x,}", "b": [1, 2,],}"#
-        #expect(String(decoding: CatalogJSON.strippingTrailingCommas(Array(text.utf8)), as: UTF8.self) == #"{"a": "x,}", "b": [1, 2]}"#)
+        #expect(
+            String(decoding: CatalogJSON.strippingTrailingCommas(Array(text.utf8)), as: UTF8.self)
+                == #"{"a": "x,}", "b": [1, 2]}"#)
     }
 
     @Test func kapeliFeedWithOtherVersions() throws {

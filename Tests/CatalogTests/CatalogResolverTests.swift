@@ -13,7 +13,8 @@ import Testing
 
     @Test(arguments: [
         ("Python_3", nil, "Python_3", CatalogSource.zeal), ("python_3", nil, "Python_3", .zeal),
-        ("PY3", nil, "Python_3", .zeal), ("jestjs", nil, "Jest", .contrib), ("ascii", nil, "ASCII_Tables", .cheatsheets),
+        ("PY3", nil, "Python_3", .zeal), ("jestjs", nil, "Jest", .contrib),
+        ("ascii", nil, "ASCII_Tables", .cheatsheets),
         ("Vim", CatalogSource.cheatsheets, "Vim", .cheatsheets), ("Vim", nil, "Vim", .cheatsheets),
     ])
     func finds(name: String, source: CatalogSource?, expected: String, from: CatalogSource) {
@@ -60,7 +61,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("py", ["Python_3"]), ("java", ["JavaScript"]), ("", ["ASCII_Tables", "C++", "JavaScript", "Jest", "Python_3", "Vim", "Vim"]),
+        ("py", ["Python_3"]), ("java", ["JavaScript"]),
+        ("", ["ASCII_Tables", "C++", "JavaScript", "Jest", "Python_3", "Vim", "Vim"]),
         ("vim", ["Vim", "Vim"]), ("tables", ["ASCII_Tables"]),
     ])
     func searchRanking(query: String, names: [String]) {

@@ -20,7 +20,8 @@ import Testing
         try bash.writeTree(to: "\(h.root)/Bash Docs.docset")
         try DocsetFixture.make(version: "1").writeTree(to: "\(h.root)/Private.docset")
         func manifest() throws -> [String: String] {
-            try TreeManifest.of(URL(fileURLWithPath: "\(h.root)/Go.docset").resolvingSymlinksInPath().path, excluding: [])
+            try TreeManifest.of(
+                URL(fileURLWithPath: "\(h.root)/Go.docset").resolvingSymlinksInPath().path, excluding: [])
         }
         let before = try manifest()
 

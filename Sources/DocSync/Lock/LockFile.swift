@@ -89,7 +89,8 @@ public struct LockFile: Codable, Sendable, Equatable {
             throw Failure(path: path, reason: "not a docsync lock file: \(error)")
         }
         guard lock.schema == currentSchema else {
-            throw Failure(path: path, reason: "schema \(lock.schema) is not supported (this docsync reads \(currentSchema))")
+            throw Failure(
+                path: path, reason: "schema \(lock.schema) is not supported (this docsync reads \(currentSchema))")
         }
         for entry in lock.docsets where entry.sha256.count != 64 || entry.archives.isEmpty {
             throw Failure(path: path, reason: "\(entry.name): needs a 64-digit sha256 and at least one archive URL")

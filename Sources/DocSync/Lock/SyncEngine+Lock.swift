@@ -53,7 +53,8 @@ extension SyncEngine {
                 DocsetVersion(version: current.version ?? "", revision: current.revision ?? "") == version,
                 let sha = current.archiveSHA256, sha != entry.sha256
             {
-                let reason = "drift: \(entry.version) is installed from archive \(sha.prefix(12))…, "
+                let reason =
+                    "drift: \(entry.version) is installed from archive \(sha.prefix(12))…, "
                     + "docsync.lock says \(entry.sha256.prefix(12))…"
                 round.skipped.append(.skipped(name: entry.name, feed: LockFile.fileName, reason: reason))
                 continue

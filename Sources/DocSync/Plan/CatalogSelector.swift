@@ -42,11 +42,11 @@ public enum CatalogSelector {
             }
             let name = DocsetName.safe(entry.name)
             guard let pinned = CatalogResolver.archives(of: entry, version: selection.version, mirrors: mirrors) else {
-                let offered = entry.versions.prefix(8).joined(separator: ", ")
+                let offered = entry.versions.isEmpty ? "none" : entry.versions.prefix(8).joined(separator: ", ")
+                let source = entry.source.rawValue
                 let reason =
-                    selection.version.map {
-                        "version \($0) is not offered by \(entry.source.rawValue) (offered: \(offered.isEmpty ? "none" : offered))"
-                    } ?? "\(entry.source.rawValue) lists no archive for it"
+                    selection.version.map { "version \($0) is not offered by \(source) (offered: \(offered))" }
+                    ?? "\(source) lists no archive for it"
                 skipped.append(.skipped(name: name, feed: entry.feedURL ?? origin, reason: reason))
                 continue
             }
@@ -54,7 +54,8 @@ public enum CatalogSelector {
             var candidate = DocsetCandidate(
                 name: name, title: entry.title, version: DocsetVersion(version: pinned.version, revision: revision),
                 archives: pinned.archives, length: selection.version == nil ? entry.size : nil,
-                feed: entry.feedURL ?? "catalog:\(entry.source.rawValue)/\(entry.name)", pinned: selection.version != nil)
+                feed: entry.feedURL ?? "catalog:\(entry.source.rawValue)/\(entry.name)",
+                pinned: selection.version != nil)
             candidate.catalog = entry
             offers.append(candidate)
         }

@@ -76,7 +76,8 @@ extension SyncEngine {
             do {
                 let fetched = try await fetcher.fetch(url, refresh: refresh)
                 let document = try FeedParser.parse(
-                    bytes: fetched.bytes, documentURL: url.contains("://") ? url : URL(fileURLWithPath: url).absoluteString)
+                    bytes: fetched.bytes,
+                    documentURL: url.contains("://") ? url : URL(fileURLWithPath: url).absoluteString)
                 emit(.feedChecked(feed: url, source: fetched.source, docsets: 1))
                 guard let entry = KapeliFeeds.entry(from: document, name: name, feedURL: url) else {
                     throw CatalogError.unexpectedShape(url, detail: "the feed has no entry")

@@ -180,10 +180,12 @@ public struct SyncEngine: Sendable {
             }
         }
         let limiter = HostLimiter(limit: configuration.network.perHost)
+        let mirrors = MirrorBook(stateDirectory: configuration.state)  // per-host health, learned across runs
         let actions = work
         let outcomes = await Self.boundedMap(actions.indices, width: configuration.network.concurrency) { index in
-            await self.fetchAndInstall(actions[index], limiter: limiter, emit: emit)
+            await self.fetchAndInstall(actions[index], limiter: limiter, mirrors: mirrors, emit: emit)
         }
+        mirrors.save()
         for outcome in outcomes {
             switch outcome {
             case .some(true): summary.installed += 1
@@ -196,15 +198,18 @@ public struct SyncEngine: Sendable {
 
     /// true: installed, false: updated, nil: failed (reported).
     private func fetchAndInstall(
-        _ action: SyncPlan.Action, limiter: HostLimiter, emit: @escaping @Sendable (SyncEvent) -> Void
+        _ action: SyncPlan.Action, limiter: HostLimiter, mirrors: MirrorBook,
+        emit: @escaping @Sendable (SyncEvent) -> Void
     ) async -> Bool? {
-        let candidate: DocsetCandidate
+        var candidate: DocsetCandidate
         let previous: InstalledState?
         switch action {
         case .install(let c): (candidate, previous) = (c, nil)
         case .update(let c, let from): (candidate, previous) = (c, from)
         default: return nil
         }
+        candidate.archives = mirrors.order(candidate.archives)
+        let started = ContinuousClock.now
         let name = candidate.name
         let key = "\(candidate.identifier ?? name)@\(candidate.version)"
         let host = HostLimiter.host(of: candidate.archives[0])
@@ -246,6 +251,7 @@ public struct SyncEngine: Sendable {
                 request.archiveSHA256 = downloaded.sha256
                 docset = try await installer.install(archive: archive, as: request)
             }
+            mirrors.recordSuccess(of: candidate, from: docset.sourceURL, archive: archive, since: started)
             try? FileManager.default.removeItem(atPath: archive)
             let report = DocsetReport(
                 name: name, version: candidate.version.description, identifier: candidate.identifier,
@@ -263,6 +269,7 @@ public struct SyncEngine: Sendable {
             return previous == nil
         } catch {
             // A verified archive that would not install is not kept: the next sync fetches it again.
+            mirrors.recordFailure(of: candidate, error)
             try? FileManager.default.removeItem(atPath: archive)
             emit(.failed(name: name, reason: "\(error)"))
             return nil

@@ -1,0 +1,77 @@
+import DocSyncDownload
+import DocSyncSupport
+import Foundation
+
+/// Per-host mirror health for one sync, loaded from and saved to `<state>/mirrors.json`
+/// (`{"schema": 1, "hosts": {HOST: HostHealth}}`). Shared by the sync's concurrent downloads.
+final class MirrorBook: @unchecked Sendable {
+    private let lock = ConditionLock()
+    private var hosts: [String: HostHealth]
+    private var changed = false
+    let path: String
+
+    struct File: Codable {
+        var schema = 1
+        var hosts: [String: HostHealth]
+    }
+
+    init(stateDirectory: String) {
+        path = "\(stateDirectory)/mirrors.json"
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let file = FileManager.default.contents(atPath: path).flatMap { try? decoder.decode(File.self, from: $0) }
+        hosts = file?.schema == 1 ? file!.hosts : [:]
+    }
+
+    func order(_ urls: [String]) -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return MirrorRanking.order(urls, hosts: hosts)
+    }
+
+    func record(tried: [String], winner: String?, bytesPerSecond: Double?) {
+        lock.lock()
+        defer { lock.unlock() }
+        MirrorRanking.record(tried: tried, winner: winner, bytesPerSecond: bytesPerSecond, into: &hosts)
+        changed = true
+    }
+
+    /// Writes the file when something was learned (atomically; a failure to save only loses this run's lessons).
+    func save() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard changed else { return }
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        if let data = try? encoder.encode(File(hosts: hosts)) {
+            try? data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        }
+        changed = false
+    }
+}
+
+extension MirrorBook {
+    /// A finished install: mirrors before the one that served it failed; its throughput is the archive's size over
+    /// the time since the download started.
+    func recordSuccess(
+        of candidate: DocsetCandidate, from url: String?, archive: String, since: ContinuousClock.Instant
+    ) {
+        guard let url, candidate.archives.contains(url) else { return }
+        let seconds = (ContinuousClock.now - since) / .seconds(1)
+        let size = (try? FileManager.default.attributesOfItem(atPath: archive)[.size] as? NSNumber)?.doubleValue
+        let rate = size.map { $0 / max(seconds, 0.001) }
+        record(tried: candidate.archives, winner: url, bytesPerSecond: rate)
+    }
+
+    /// A failed download: every mirror failed when the servers were at fault (not for a checksum, disk or install
+    /// failure, which says nothing about the hosts).
+    func recordFailure(of candidate: DocsetCandidate, _ error: any Error) {
+        guard let error = error as? DownloadError else { return }
+        switch error.kind {
+        case .http, .transport, .badResponse, .tooManyRestarts:
+            record(tried: candidate.archives, winner: nil, bytesPerSecond: nil)
+        default: return
+        }
+    }
+}

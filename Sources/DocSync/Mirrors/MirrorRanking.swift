@@ -1,0 +1,78 @@
+import Foundation
+
+/// What docsync has learned about one archive host (scheme-less `host[:port]`), kept across runs.
+public struct HostHealth: Codable, Sendable, Equatable {
+    public var successes = 0
+    public var failures = 0
+    /// Failures since the last success: a host with any is tried after the healthy ones.
+    public var consecutiveFailures = 0
+    public var lastFailure: Date?
+    public var lastSuccess: Date?
+    /// Smoothed download throughput (bytes per second), from completed downloads.
+    public var bytesPerSecond: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case successes, failures
+        case consecutiveFailures = "consecutive_failures"
+        case lastFailure = "last_failure"
+        case lastSuccess = "last_success"
+        case bytesPerSecond = "bytes_per_second"
+    }
+
+    public init() {}
+}
+
+/// The order mirrors are tried in: a pure function of what was learned, so the same state always gives the same
+/// order (no randomness, no flapping on small speed differences).
+///
+/// 1. Healthy hosts first (no failure since their last success, or the last failure is older than `forgiveAfter`),
+///    then failing ones by fewest consecutive failures.
+/// 2. Among healthy hosts: never-measured ones first (each is tried once, so a fast mirror is found), then by
+///    throughput class (powers of two: 1–2 MB/s and 1.5 MB/s are the same class).
+/// 3. Ties keep the publisher's order.
+public enum MirrorRanking {
+    public static func order(
+        _ urls: [String], hosts: [String: HostHealth], now: Date = Date(), forgiveAfter: TimeInterval = 86_400
+    ) -> [String] {
+        let keyed = urls.enumerated().map { index, url -> (url: String, key: (Int, Int, Int, Int)) in
+            let health = hosts[host(of: url)] ?? HostHealth()
+            let forgiven = health.lastFailure.map { now.timeIntervalSince($0) > forgiveAfter } ?? true
+            if health.consecutiveFailures > 0 && !forgiven {
+                return (url, (1, health.consecutiveFailures, 0, index))
+            }
+            guard let speed = health.bytesPerSecond, speed > 0 else { return (url, (0, 0, 0, index)) }
+            return (url, (0, 1, -Int(log2(max(speed, 1))), index))
+        }
+        return keyed.sorted { $0.key < $1.key }.map(\.url)
+    }
+
+    /// `host[:port]`, lowercased, the key hosts are recorded under.
+    public static func host(of url: String) -> String { HostLimiter.host(of: url) }
+
+    /// Folds one sync's outcome for a docset into the hosts' records: the mirrors tried before `winner` failed,
+    /// the winner succeeded at `bytesPerSecond`. With no winner (the download failed on every mirror) each
+    /// tried mirror failed.
+    public static func record(
+        tried: [String], winner: String?, bytesPerSecond: Double?, into hosts: inout [String: HostHealth],
+        now: Date = Date()
+    ) {
+        for url in tried {
+            let key = host(of: url)
+            var health = hosts[key] ?? HostHealth()
+            if url == winner {
+                health.successes += 1
+                health.consecutiveFailures = 0
+                health.lastSuccess = now
+                if let rate = bytesPerSecond, rate > 0 {
+                    health.bytesPerSecond = health.bytesPerSecond.map { ($0 + rate) / 2 } ?? rate
+                }
+                hosts[key] = health
+                return
+            }
+            health.failures += 1
+            health.consecutiveFailures += 1
+            health.lastFailure = now
+            hosts[key] = health
+        }
+    }
+}
