@@ -17,6 +17,14 @@ import Testing
         #expect(config.docsets.isEmpty)
     }
 
+    @Test func theShippedConfigurationDocumentsTheDefaults() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../config/docsync.toml").standardized.path
+        let config = try loader.load(file: file)
+        #expect(config.catalogs == Configuration.Catalogs())
+        #expect(config.docsets.isEmpty)
+    }
+
     @Test func everyCatalogKeyLoads() throws {
         let config = try parse(
             """
