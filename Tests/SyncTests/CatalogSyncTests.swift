@@ -131,4 +131,23 @@ import Testing
         #expect(try String(contentsOfFile: h.configPath, encoding: .utf8) == original)
         #expect(try h.run(["drop", "go"]).status == 65)
     }
+
+    @Test func kapeliFeedsResolveOtherVersionsWithADotPrefix() throws {
+        let h = try SyncHarness()
+        let old = try DocsetFixture.make(version: "3.9.6", documents: 2)
+        try h.publish(old, at: "feeds/zzz/versions/Python_3/3.9.6/Python_3.tgz", folder: "Python_3")
+        try FileManager.default.createDirectory(atPath: "\(h.www)/feeds", withIntermediateDirectories: true)
+        try """
+        <entry><version>3.12.1/2</version><url>\(h.nginx.url("feeds/Python_3.tgz"))</url>
+        <other-versions><version><name>3.12.1</name></version><version><name>.9.6</name></version></other-versions>
+        </entry>
+        """.write(toFile: "\(h.www)/feeds/Python_3.xml", atomically: true, encoding: .utf8)
+        try h.writeCatalogConfig(
+            docsets: ["name = \"Python_3\"\nsource = \"kapeli\"\nversion = \"3.9.6\""], zeal: nil)
+        let result = try h.run(["sync", "--json"])
+        #expect(result.status == 0, "\(result.standardError)\(result.standardOutput)")
+        #expect(h.installedManifest("Python_3") == old.expectedManifest)
+        let asked = h.nginx.accessLog().map(\.uri)
+        #expect(asked == ["/feeds/Python_3.xml", "/feeds/zzz/versions/Python_3/3.9.6/Python_3.tgz"], "\(asked)")
+    }
 }
