@@ -1,0 +1,133 @@
+import DocSync
+import Foundation
+import Testing
+
+/// `[[docset]]` → candidate or skip: the pure step between the catalogues and the planner.
+@Suite struct CatalogSelectorTests {
+    static let mirrors = CatalogMirrors(bases: ["https://m.test/feeds"])
+    static let zeal = Catalog(
+        source: .zeal,
+        entries: [
+            CatalogEntry(
+                source: .zeal, name: "Python_3", title: "Python 3", versions: ["3.12.1", "3.9.6"], revision: "2",
+                aliases: ["py3"], archives: ["https://m.test/feeds/Python_3.tgz"],
+                feedURL: "https://k.test/feeds/Python_3.xml", size: 99,
+                specificVersions: [.init(version: "3.9.6")]),
+            CatalogEntry(
+                source: .zeal, name: "Go", versions: ["1.21"], revision: "0", archives: ["https://m.test/feeds/Go.tgz"]),
+        ])
+
+    enum Outcome: Equatable, Sendable {
+        case offer(name: String, version: String, archive: String, pinned: Bool)
+        case skip(name: String, reasonContains: String)
+    }
+
+    struct Row: Sendable, CustomTestStringConvertible {
+        var selection: Configuration.DocsetSelection
+        var unavailable: Set<CatalogSource> = []
+        var expected: Outcome
+        var testDescription: String { "\(selection.name) \(selection.version ?? "")" }
+    }
+
+    static let rows: [Row] = [
+        Row(
+            selection: .init(name: "py3"),
+            expected: .offer(
+                name: "Python_3", version: "3.12.1/2", archive: "https://m.test/feeds/Python_3.tgz", pinned: false)),
+        Row(
+            selection: .init(name: "Python_3", version: "3.9.6"),
+            expected: .offer(
+                name: "Python_3", version: "3.9.6",
+                archive: "https://m.test/feeds/zzz/versions/Python_3/3.9.6/Python_3.tgz", pinned: true)),
+        Row(
+            selection: .init(name: "Go"),
+            expected: .offer(name: "Go", version: "1.21", archive: "https://m.test/feeds/Go.tgz", pinned: false)),
+        Row(
+            selection: .init(name: "Python_3", version: "2.7"),
+            expected: .skip(name: "Python_3", reasonContains: "offered: 3.12.1, 3.9.6")),
+        Row(
+            selection: .init(name: "Pythn_3"),
+            expected: .skip(name: "Pythn_3", reasonContains: "did you mean \"Python_3\"?")),
+        Row(
+            selection: .init(name: "Rust"), unavailable: [.contrib],
+            expected: .skip(name: "Rust", reasonContains: "catalogue contrib could not be read")),
+        Row(
+            selection: .init(name: "Go", source: .cheatsheets),
+            expected: .skip(name: "Go", reasonContains: "not in the catalogues")),
+        Row(
+            selection: .init(name: "Go", source: .kapeli),
+            expected: .skip(name: "Go", reasonContains: "Kapeli's feed could not be read")),
+    ]
+
+    @Test(arguments: rows)
+    func selects(row: Row) {
+        let (selection, unavailable, expected) = (row.selection, row.unavailable, row.expected)
+        let result = CatalogSelector.select(
+            [selection], catalogs: [Self.zeal], unavailable: unavailable, mirrors: Self.mirrors)
+        switch expected {
+        case .offer(let name, let version, let archive, let pinned):
+            let offer = result.offers.first
+            #expect(result.skipped.isEmpty, "\(result.skipped)")
+            #expect(offer?.name == name && offer?.version.description == version)
+            #expect(offer?.archives.first == archive && offer?.pinned == pinned)
+            #expect(offer?.catalog?.name == name)
+        case .skip(let name, let fragment):
+            #expect(result.offers.isEmpty)
+            guard case .skipped(let skippedName, _, let reason)? = result.skipped.first else {
+                Issue.record("expected a skip, got \(result)")
+                return
+            }
+            #expect(skippedName == name)
+            #expect(reason.contains(fragment), "\(reason)")
+        }
+    }
+
+    @Test func aPinnedOlderVersionHasNoLatestSize() {
+        let offers = CatalogSelector.select(
+            [.init(name: "Python_3", version: "3.9.6"), .init(name: "py3")], catalogs: [Self.zeal],
+            mirrors: Self.mirrors
+        ).offers
+        #expect(offers.map(\.length) == [nil, 99])
+    }
+}
+
+@Suite struct LockFileTests {
+    static let sha = String(repeating: "a", count: 64)
+
+    func load(_ text: String) throws -> LockFile {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lock-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("docsync.lock").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return try LockFile.load(path)
+    }
+
+    @Test func roundTrips() throws {
+        let lock = LockFile(
+            generatedAt: Date(timeIntervalSince1970: 1_800_000_000),
+            docsets: [
+                .init(name: "B", version: "1", archives: ["https://x/B.tgz"], sha256: Self.sha, size: 3),
+                .init(name: "A", version: "2", revision: "1", archives: ["https://x/A.tgz"], sha256: Self.sha, size: 4),
+            ])
+        #expect(lock.docsets.map(\.name) == ["A", "B"])
+        #expect(try load(String(decoding: lock.encoded(), as: UTF8.self)) == lock)
+    }
+
+    @Test(arguments: [
+        ("{\"schema\": 2, \"generated_at\": \"2026-11-23T00:00:00Z\", \"docsets\": []}", "schema 2 is not supported"),
+        ("not json", "not a docsync lock file"),
+        (
+            "{\"schema\": 1, \"generated_at\": \"2026-11-23T00:00:00Z\", \"docsets\": [{\"name\": \"A\", "
+                + "\"version\": \"1\", \"archives\": [\"u\"], \"sha256\": \"abc\", \"size\": 1}]}",
+            "A: needs a 64-digit sha256"
+        ),
+    ])
+    func rejects(text: String, reason: String) {
+        #expect {
+            try load(text)
+        } throws: { error in
+            "\(error)".contains(reason)
+        }
+    }
+}
