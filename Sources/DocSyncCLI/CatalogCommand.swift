@@ -76,7 +76,8 @@ struct CatalogCommand: AsyncParsableCommand {
             for (cell, w) in zip(cells, widths) {
                 line += cell.padding(toLength: max(w, cell.count), withPad: " ", startingAt: 0) + "  "
             }
-            print(line + TerminalText.safe(row.installed ?? ""))
+            let text = line + TerminalText.safe(row.installed ?? "")
+            print(String(text.reversed().drop { $0 == " " }.reversed()))
         }
     }
 

@@ -4,7 +4,8 @@ import Foundation
 /// `meta.json` at the docset root, in Zeal's format (`name`, `title`, `version`, `revision` as a string, `feed_url`,
 /// `urls`, `extra`). docsync's own record lives in `extra.docsync`, where Zeal ignores it:
 /// `{"identifier", "version", "source_url", "archive_sha256", "archive_size", "unpacked_bytes", "file_count",
-/// "installed_at" (RFC 3339), "entry_updated" (the feed entry's `updated`, RFC 3339)}`.
+/// "installed_at" (RFC 3339), "entry_updated" (the feed entry's `updated`, RFC 3339), "origin" (a catalogue docset
+/// without a feed)}`. A catalogue's `extra` members (`indexFilePath`, …) sit beside `docsync` in `extra`.
 struct DocsetMetadata: Codable, Equatable {
     var name: String
     var title: String
@@ -54,6 +55,9 @@ struct DocsetMetadata: Codable, Equatable {
         var fileCount: Int
         var installedAt: String
         var entryUpdated: String? = nil
+        /// Where a docset without a feed came from (`catalog:contrib/Jest`): kept here, not in Zeal's `feed_url`,
+        /// which Zeal would try to fetch as a feed.
+        var origin: String? = nil
 
         enum CodingKeys: String, CodingKey {
             case identifier, version
@@ -64,6 +68,7 @@ struct DocsetMetadata: Codable, Equatable {
             case fileCount = "file_count"
             case installedAt = "installed_at"
             case entryUpdated = "entry_updated"
+            case origin
         }
     }
 
@@ -81,8 +86,11 @@ struct DocsetMetadata: Codable, Equatable {
         // Zeal writes the revision only when it is > 0.
         let revision = request.revision?.trimmingCharacters(in: .whitespaces)
         self.revision = revision.flatMap { $0.isEmpty || $0 == "0" ? nil : $0 }
-        feedURL = request.feedURL
+        let origin = request.feedURL?.hasPrefix("catalog:") == true ? request.feedURL : nil
+        feedURL = origin == nil ? request.feedURL : nil
         urls = request.urls
+        var record = record
+        record.origin = origin
         extra = Extra(docsync: record, catalog: request.extra)
     }
 

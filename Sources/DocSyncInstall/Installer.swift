@@ -75,7 +75,7 @@ public final class Installer: Sendable {
                     indexPath: "\(path)/\(DocsetValidator.index)",
                     installedAt: record.flatMap { DocsetMetadata.date($0.installedAt) },
                     archiveSHA256: record?.archiveSHA256, sizeOnDisk: record?.unpackedBytes,
-                    fileCount: record?.fileCount, feedURL: meta?.feedURL, sourceURL: record?.sourceURL,
+                    fileCount: record?.fileCount, feedURL: meta?.feedURL ?? record?.origin, sourceURL: record?.sourceURL,
                     updated: record?.entryUpdated.flatMap(DocsetMetadata.date)))
         }
         return result.sorted { $0.name < $1.name }

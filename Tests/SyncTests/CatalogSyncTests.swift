@@ -79,6 +79,16 @@ import Testing
         // The archive's own icon.png wins; the missing icon@2x.png comes from the index.
         #expect(h.installedManifest("Jest")?.filter { $0.key != "icon@2x.png" } == jest.expectedManifest)
         #expect(FileManager.default.contents(atPath: "\(h.root)/Jest.docset/icon@2x.png") != nil)
+        // No feed_url for Zeal to fetch (a contribution has no feed); docsync keeps its origin in its own record.
+        let meta = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: "\(h.root)/Jest.docset/meta.json"))) as? [String: Any])
+        #expect(meta["feed_url"] == nil)
+        #expect(
+            ((meta["extra"] as? [String: Any])?["docsync"] as? [String: Any])?["origin"] as? String
+                == "catalog:contrib/Jest")
+        let installed = try SyncEngine(configuration: try h.configuration()).installedDocsets()
+        #expect(installed.first?.feedURL == "catalog:contrib/Jest")
     }
 
     @Test func anUnreadableCatalogueNeverPrunes() throws {
