@@ -63,12 +63,15 @@ struct AdoptCommand: AsyncParsableCommand {
                 continue
             }
             let version = docset.metaVersion.map { " at \(TerminalText.safe($0))" } ?? " (version unknown)"
-            let what = "\(label).docset as \(TerminalText.safe(entry.name)) from \(entry.source.rawValue)\(version)"
+            var what = "\(label).docset as \(TerminalText.safe(entry.name)) from \(entry.source.rawValue)\(version)"
+            if docset.folder != DocsetName.safe(entry.name) {
+                what += " (shown as \(TerminalText.safe(DocsetName.safe(entry.name))).docset from now on)"
+            }
             if dryRun {
                 print("would adopt  \(what)")
             } else {
                 do {
-                    _ = try await installer.adopt(name: docset.folder)
+                    _ = try await installer.adopt(folder: docset.folder, as: DocsetName.safe(entry.name))
                     print("adopted      \(what)")
                 } catch {
                     printError("docsync: \(label).docset: \(error)")

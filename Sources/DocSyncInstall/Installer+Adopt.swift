@@ -2,10 +2,14 @@ import DocSyncSupport
 import Foundation
 
 extension Installer {
-    /// Takes over `<root>/<name>.docset`, a real folder another tool made, as an installed version: nothing in it
-    /// changes; from now on it is replaced through the normal atomic path. Returns it as readers see it.
-    public func adopt(name: String) async throws(InstallError) -> InstalledDocset {
-        if let problem = InstallRequest.problem(with: name) { throw .invalidName(name, reason: problem) }
+    /// Takes over `<root>/<folder>.docset`, a real folder another tool made, as the installed version of `name`
+    /// (default: the folder's name): nothing in it changes; from now on it is replaced through the normal atomic
+    /// path. Returns it as readers see it.
+    public func adopt(folder: String, as name: String? = nil) async throws(InstallError) -> InstalledDocset {
+        let name = name ?? folder
+        for text in [folder, name] {
+            if let problem = InstallRequest.problem(with: text) { throw .invalidName(text, reason: problem) }
+        }
         let root = self.root
         let result: Result<Void, InstallError> = await withCheckedContinuation { continuation in
             WorkerThread.start(name: "docsync-adopt") {
@@ -14,7 +18,7 @@ extension Installer {
                         let store = try VersionStore(root: root)
                         try store.lock()
                         try store.recover()
-                        _ = try store.adopt(name)
+                        _ = try store.adopt(folder, as: name)
                     })
             }
         }

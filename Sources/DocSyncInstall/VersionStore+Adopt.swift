@@ -14,13 +14,27 @@ extension VersionStore {
     /// placeholder's place, which is exactly where the link's text points — readers never see a gap. Without
     /// RENAME_EXCHANGE (EINVAL) the folder is renamed in first, then the link: a reader may miss it for an instant.
     /// Returns the version folder's name.
-    func adopt(_ docsetName: String) throws(InstallError) -> String {
-        let linkName = Self.linkName(docsetName)
-        guard let st = try root.status(linkName), st.st_mode & S_IFMT == S_IFDIR else {
-            throw .notInstalled(docsetName)
+    ///
+    /// When the folder's name is not the docset's (`Bash Docs.docset` adopted as `Bash`), it is renamed into
+    /// versions/ and `Bash.docset` linked to it: the docset shows under its catalogue name from then on (refused when
+    /// `Bash.docset` exists).
+    func adopt(_ folderName: String, as docsetName: String) throws(InstallError) -> String {
+        let folder = Self.linkName(folderName)
+        guard let st = try root.status(folder), st.st_mode & S_IFMT == S_IFDIR else {
+            throw .notInstalled(folderName)
         }
         let version = "\(docsetName)@adopted-\(Self.newID())"
         let target = "\(Self.stateName)/versions/\(version)"
+        if folderName != docsetName {
+            let linkName = Self.linkName(docsetName)
+            if try root.status(linkName) != nil { throw root.error("symlinkat", linkName, code: EEXIST) }
+            try root.rename(folder, to: versions, as: version)
+            try versions.sync()
+            if symlinkat(target, root.fd, linkName) != 0 { throw root.error("symlinkat", linkName) }
+            try root.sync()
+            return version
+        }
+        let linkName = folder
         if symlinkat(target, versions.fd, version) != 0 { throw versions.error("symlinkat", version) }
         try versions.sync()
         do {

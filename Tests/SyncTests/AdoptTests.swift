@@ -42,10 +42,15 @@ import Testing
         let privateType = try FileManager.default.attributesOfItem(atPath: "\(h.root)/Private.docset")[.type]
         #expect(privateType as? FileAttributeType == .typeDirectory)
         #expect(try h.configuration().docsets.map(\.name) == ["Bash", "Go"])
+        // A folder named otherwise is shown under its catalogue name from now on, so sync finds it.
+        #expect(!FileManager.default.fileExists(atPath: "\(h.root)/Bash Docs.docset"))
+        let bashLink = try FileManager.default.destinationOfSymbolicLink(atPath: "\(h.root)/Bash.docset")
+        #expect(bashLink.hasPrefix(".docsync/versions/Bash@adopted-"))
 
         // Nothing is downloaded while the catalogue offers what is there.
         let same = try h.run(["sync", "--json"])
         #expect(SyncHarness.names(SyncHarness.events(same), "unchanged") == ["Go"], "\(same.standardOutput)")
+        #expect(SyncHarness.names(SyncHarness.events(same), "installed").isEmpty, "Bash is not installed twice")
 
         // A newer Go in the catalogue: the adopted docset is updated through the normal atomic path.
         let newGo = try DocsetFixture.make(version: "1.21.0", documents: 4)
