@@ -29,7 +29,11 @@ public enum ZealCatalogParser {
                 derived = CatalogJSON.nonEmpty(object["archive"]).map { mirrors.contribution(name, archive: $0) } ?? []
             default: derived = mirrors.docset(name)
             }
-            for url in CatalogJSON.strings(object["urls"]) where !derived.contains(url) { derived.append(url) }
+            // Only http(s): a catalogue never makes docsync read a local file (`file://`) or another scheme.
+            for url in CatalogJSON.strings(object["urls"])
+            where (url.hasPrefix("http://") || url.hasPrefix("https://")) && !derived.contains(url) {
+                derived.append(url)
+            }
             let source: CatalogSource =
                 switch sourceID {
                 case "com.kapeli.cheatsheet": .cheatsheets

@@ -11,7 +11,7 @@ enum CatalogFixtures {
           {"name": "Python_3", "title": "Python 3", "sourceId": "com.kapeli.dash", "revision": "0",
            "versions": ["3.12.1", ".11.4", "3.10.2"], "icon": "\(pngBase64)", "icon2x": "\(pngBase64)",
            "extra": {"indexFilePath": "index.html", "keywords": ["py"]}, "aliases": ["py3", "python"],
-           "size": 1234, "urls": ["http://mirror.example/Python_3.tgz"]},
+           "size": 1234, "urls": ["http://mirror.example/Python_3.tgz", "file:///etc/passwd", "ftp://x/y.tgz"]},
           {"name": "C++", "title": "C++", "sourceId": "com.kapeli.dash", "revision": 2, "versions": ["20"]},
           {"name": "JavaScript", "title": "JavaScript", "revision": "1", "versions": []},
           {"title": "no name"},
