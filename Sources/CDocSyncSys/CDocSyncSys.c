@@ -37,6 +37,10 @@ void ds_set_thread_name(const char *name) {
 
 int ds_open_direct(const char *path, int flags) { return open(path, flags | O_DIRECT, 0644); }
 
+int ds_openat_direct(int dirfd, const char *name, int flags) {
+    return openat(dirfd, name, flags | O_DIRECT | O_NOFOLLOW, 0644);
+}
+
 #ifndef STATX_DIOALIGN
 #define STATX_DIOALIGN 0x00002000U
 #endif

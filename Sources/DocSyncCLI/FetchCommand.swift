@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocSync
+import DocSyncSupport
 import Foundation
 
 /// `docsync fetch`: one resumable, verified download.
@@ -41,6 +42,15 @@ struct FetchCommand: AsyncParsableCommand {
     func run() async throws {
         let destination = output.hasPrefix("/") ? output : FileManager.default.currentDirectoryPath + "/" + output
         let stagingDirectory = staging ?? Self.parent(of: destination) + "/.docsync-staging"
+        if staging == nil {
+            // docsync's own folder: created, and checked, without following a link planted at its name.
+            do {
+                _ = try SafeDirectory.open(Self.parent(of: destination)).directory(".docsync-staging", create: true)
+            } catch {
+                printError("docsync fetch: \(error)")
+                throw ExitStatus.ioError
+            }
+        }
         let downloader = Downloader(configuration: DownloadConfiguration(stagingDirectory: stagingDirectory))
         let request = DownloadRequest(
             key: "", mirrors: [url] + mirrors, destination: destination, expectedSHA256: sha256?.lowercased())
@@ -70,7 +80,8 @@ struct FetchCommand: AsyncParsableCommand {
 
     static func json(_ result: DownloadResult, requested: String) -> String {
         let object: [String: Any] = [
-            "url": requested, "mirror": result.url, "bytes": result.bytes, "sha256": result.sha256,
+            "url": requested.redactingCredentials, "mirror": result.url.redactingCredentials, "bytes": result.bytes,
+            "sha256": result.sha256,
             "resumedFrom": result.resumedFrom, "attempts": result.attempts,
             "seconds": (result.seconds * 1000).rounded() / 1000, "path": result.path,
         ]

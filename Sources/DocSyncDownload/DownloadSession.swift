@@ -49,7 +49,8 @@ final class DownloadSession {
     func run() async throws(DownloadError) -> DownloadResult {
         if let done = try finishedByEarlierRun() { return done }
         do throws(SystemError) {
-            journal = try staging.recover(key: key, chunkSize: configuration.chunkSize)
+            journal = try staging.recover(
+                key: key, chunkSize: configuration.chunkSize, expectedLength: request.expectedLength)
         } catch {
             throw .disk(error)
         }

@@ -6,6 +6,8 @@ import DocSyncSupport
 /// so a torn or flipped journal is detected and the partial discarded, never adopted.
 struct Journal: Sendable, Equatable {
     static let version: UInt8 = 1
+    /// No archive docsync fetches is anywhere near this (1 PiB): a journal recording more is corrupt.
+    static let maxLength: Int64 = 1 << 50
     private static let magic: [UInt8] = Array("DSJ".utf8)
 
     /// A chunk boundary: the SHA-256 state of the whole prefix up to the end of the chunk.
@@ -103,7 +105,8 @@ struct Journal: Sendable, Equatable {
     /// Checkpoints fall exactly on chunk boundaries below P; P ≤ L; states have the right size.
     private var isConsistent: Bool {
         guard chunkSize > 0, committed >= 0, hashState.count == SHA256.stateSize else { return false }
-        if let length, committed > length { return false }
+        if let length, committed > length || length > Self.maxLength { return false }
+        if committed > Self.maxLength || chunkSize > Self.maxLength { return false }
         guard Int64(checkpoints.count) == committed / chunkSize else { return false }
         for (index, checkpoint) in checkpoints.enumerated() {
             guard checkpoint.offset == Int64(index + 1) * chunkSize, checkpoint.state.count == SHA256.stateSize

@@ -8,12 +8,20 @@ import DocSyncSupport
 ///
 /// Write order (checklist A2): pwrite → fdatasync(part) → journal.tmp → fsync → rename → fsync(dir), so the
 /// journal never vouches for bytes that are not on disk. Used by one thread at a time.
+///
+/// Every file is reached through the staging folder's descriptor with `O_NOFOLLOW` (`SafeDirectory`): a planted
+/// symlink at any of them is an error naming it, never written through. The partial and its journal are created
+/// only once a response was accepted; a lock file with nothing beside it is removed on release, so refused
+/// requests (a feed full of 404s) leave nothing behind.
 final class StagingFile {
-    let directory: String
-    let partPath: String
-    let journalPath: String
-    private let temporaryJournalPath: String
-    private let lockPath: String
+    let folder: SafeDirectory
+    var directory: String { folder.path }
+    let partName: String
+    let journalName: String
+    private let temporaryJournalName: String
+    private let lockName: String
+    var partPath: String { folder.childPath(partName) }
+    var journalPath: String { folder.childPath(journalName) }
     private let lockFD: Int32
     private(set) var fd: Int32 = -1
     /// The partial opened with `O_DIRECT` for the data path, or -1 (not wanted, or unsupported by the file system).
@@ -24,29 +32,44 @@ final class StagingFile {
 
     /// Creates the directory if needed and takes the exclusive lock (A9); fails at once if it is held.
     init(directory: String, name: String, directIO: Bool = true) throws(DownloadError) {
-        self.directory = directory
         wantsDirectIO = directIO
-        partPath = "\(directory)/\(name).part"
-        journalPath = "\(directory)/\(name).journal"
-        temporaryJournalPath = "\(directory)/\(name).journal.tmp"
-        lockPath = "\(directory)/\(name).lock"
-        if mkdir(directory, 0o755) != 0, errno != EEXIST { throw .disk(SystemError("mkdir", path: directory)) }
-        lockFD = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        if lockFD < 0 { throw .disk(SystemError("open", path: lockPath)) }
-        // A lock that is only briefly held (a process just exiting, or a fork of ours about to exec, which shares
-        // the descriptor until then) is waited for up to a second before the partial counts as someone else's.
-        var code = flock(lockFD, LOCK_EX | LOCK_NB) == 0 ? 0 : errno
-        for _ in 0..<20 where code == EWOULDBLOCK {
-            usleep(50_000)
-            code = flock(lockFD, LOCK_EX | LOCK_NB) == 0 ? 0 : errno
-        }
-        if code != 0 {
-            close(lockFD)
-            if code == EWOULDBLOCK {
-                throw DownloadError(
-                    .locked, reason: "another process is downloading into \(partPath)", isTransient: true)
+        partName = "\(name).part"
+        journalName = "\(name).journal"
+        temporaryJournalName = "\(name).journal.tmp"
+        lockName = "\(name).lock"
+        do throws(SystemError) { folder = try SafeDirectory.open(directory, create: true) } catch { throw .disk(error) }
+        lockFD = try Self.lock(lockName, in: folder)
+    }
+
+    /// Opens and flocks `name`. A lock file may be unlinked by a releasing holder (nothing left beside it): the lock
+    /// counts only when the locked inode is still the one at `name`, else it is taken again.
+    private static func lock(_ name: String, in folder: SafeDirectory) throws(DownloadError) -> Int32 {
+        while true {
+            let fd: Int32
+            do throws(SystemError) { fd = try folder.openFile(name, O_RDWR | O_CREAT) } catch { throw .disk(error) }
+            // A lock that is only briefly held (a process just exiting, or a fork of ours about to exec, which shares
+            // the descriptor until then) is waited for up to a second before the partial counts as someone else's.
+            var code = flock(fd, LOCK_EX | LOCK_NB) == 0 ? 0 : errno
+            for _ in 0..<20 where code == EWOULDBLOCK {
+                usleep(50_000)
+                code = flock(fd, LOCK_EX | LOCK_NB) == 0 ? 0 : errno
             }
-            throw .disk(SystemError("flock", path: lockPath, code: code))
+            if code != 0 {
+                close(fd)
+                if code == EWOULDBLOCK {
+                    throw DownloadError(
+                        .locked, reason: "another process is downloading into \(folder.childPath(name))",
+                        isTransient: true)
+                }
+                throw .disk(SystemError("flock", path: folder.childPath(name), code: code))
+            }
+            var held = stat()
+            if fstat(fd, &held) == 0, let current = folder.status(name), current.st_ino == held.st_ino,
+                current.st_dev == held.st_dev
+            {
+                return fd
+            }
+            close(fd)
         }
     }
 
@@ -59,6 +82,9 @@ final class StagingFile {
         guard !released else { return }
         released = true
         closePart()
+        if !folder.exists(partName), !folder.exists(journalName), !folder.exists(temporaryJournalName) {
+            _ = unlinkat(folder.fd, lockName, 0)  // nothing to protect: leave no empty lock behind
+        }
         close(lockFD)  // releases the flock
     }
 
@@ -66,10 +92,9 @@ final class StagingFile {
     /// file system supports it (EINVAL: buffered writes only).
     func openPart() throws(SystemError) {
         if fd >= 0 { return }
-        fd = open(partPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        if fd < 0 { throw SystemError("open", path: partPath) }
+        fd = try folder.openFile(partName, O_RDWR | O_CREAT)
         guard wantsDirectIO else { return }
-        guard let direct = try LinuxFS.openDirect(partPath, flags: O_WRONLY | O_CLOEXEC) else { return }
+        guard let direct = try folder.openDirect(partName, O_WRONLY) else { return }
         directFD = direct
         alignment = max(4096, LinuxFS.directIOAlignment(direct) ?? 4096)
     }
@@ -87,27 +112,26 @@ final class StagingFile {
             && Int(bitPattern: buffer.baseAddress) % alignment == 0
     }
 
-    var partExists: Bool { access(partPath, F_OK) == 0 }
+    /// True when something is at the partial's name (a symlink there fails `openPart`).
+    var partExists: Bool { folder.exists(partName) }
+
+    /// Throws when the journal's name is a symlink (it is never read or replaced as if it were docsync's).
+    func checkJournalIsOurs() throws(SystemError) {
+        for name in [journalName, temporaryJournalName, partName] where folder.isSymlink(name) {
+            throw .symlink(folder.childPath(name))
+        }
+    }
 
     func size() throws(SystemError) -> Int64 {
+        try openPart()
         var st = stat()
         if fstat(fd, &st) != 0 { throw SystemError("fstat", path: partPath) }
         return Int64(st.st_size)
     }
 
+    /// The journal, or nil when it is missing, unreadable, a symlink or corrupt.
     func readJournal() -> Journal? {
-        let jfd = open(journalPath, O_RDONLY | O_CLOEXEC)
-        if jfd < 0 { return nil }
-        defer { close(jfd) }
-        var data: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(jfd, $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
-            if n <= 0 { break }
-            data.append(contentsOf: buffer[0..<n])
-            if data.count > 64 << 20 { return nil }
-        }
+        guard let data = try? folder.readFile(journalName, limit: 64 << 20) else { return nil }
         return Journal(decoding: data)
     }
 
@@ -179,14 +203,14 @@ final class StagingFile {
 
     /// Truncates the partial durably (A3, C24), then records `journal`.
     func truncate(to length: Int64, journal: Journal) throws(SystemError) {
+        try openPart()
         if ftruncate(fd, off_t(length)) != 0 { throw SystemError("ftruncate", path: partPath) }
         try commit(journal)
     }
 
     private func writeJournal(_ journal: Journal) throws(SystemError) {
         let data = journal.encoded()
-        let jfd = open(temporaryJournalPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        if jfd < 0 { throw SystemError("open", path: temporaryJournalPath) }
+        let jfd = try folder.openFile(temporaryJournalName, O_WRONLY | O_CREAT | O_TRUNC)
         var failure: SystemError?
         data.withUnsafeBytes { raw in
             var done = 0
@@ -194,38 +218,41 @@ final class StagingFile {
                 let n = Glibc.write(jfd, raw.baseAddress! + done, raw.count - done)
                 if n < 0, errno == EINTR { continue }
                 if n <= 0 {
-                    failure = SystemError("write", path: temporaryJournalPath)
+                    failure = SystemError("write", path: folder.childPath(temporaryJournalName))
                     return
                 }
                 done += n
             }
         }
-        if failure == nil, fsync(jfd) != 0 { failure = SystemError("fsync", path: temporaryJournalPath) }
+        if failure == nil, fsync(jfd) != 0 { failure = SystemError("fsync", path: folder.childPath(temporaryJournalName)) }
         close(jfd)
         if let failure { throw failure }
-        try LinuxFS.rename(from: temporaryJournalPath, to: journalPath)
-        try LinuxFS.syncDirectory(directory)
+        try folder.rename(temporaryJournalName, to: folder, as: journalName)
+        try folder.sync()
     }
 
     /// Removes the partial and its journal (a fresh start, or a verified failure).
     func discard() throws(SystemError) {
         closePart()
-        for path in [journalPath, temporaryJournalPath, partPath] where unlink(path) != 0 && errno != ENOENT {
-            throw SystemError("unlink", path: path)
-        }
-        try LinuxFS.syncDirectory(directory)
+        for name in [journalName, temporaryJournalName, partName] { try folder.unlink(name) }
+        try folder.sync()
     }
 
     /// Moves the verified partial to `destination` (A13): fsync, rename, fsync both directories, drop the journal.
+    /// A destination folder inside the staging folder (`complete/`) is created and reached without following links.
     func finalize(to destination: String) throws(SystemError) {
         if fsync(fd) != 0 { throw SystemError("fsync", path: partPath) }
-        try LinuxFS.rename(from: partPath, to: destination)
-        try LinuxFS.syncDirectory(Self.parent(of: destination))
+        let parent = Self.parent(of: destination)
+        let target =
+            parent == folder.path
+            ? folder : try SafeDirectory.open(parent, below: folder, create: parent.hasPrefix(folder.path + "/"))
+        let name = destination.lastIndex(of: "/").map { String(destination[destination.index(after: $0)...]) }
+            ?? destination
+        try folder.rename(partName, to: target, as: name)
+        try target.sync()
         closePart()
-        for path in [journalPath, temporaryJournalPath] where unlink(path) != 0 && errno != ENOENT {
-            throw SystemError("unlink", path: path)
-        }
-        try LinuxFS.syncDirectory(directory)
+        for name in [journalName, temporaryJournalName] { try folder.unlink(name) }
+        try folder.sync()
     }
 
     static func parent(of path: String) -> String {

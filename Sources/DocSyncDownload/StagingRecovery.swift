@@ -4,16 +4,23 @@ import DocSyncSupport
 /// still hash to what it recorded.
 extension StagingFile {
     /// Loads the journal and brings the partial in line with it, durably. Returns the state to continue from.
-    func recover(key: String, chunkSize: Int64) throws(SystemError) -> Journal {
+    /// Nothing is created here: without a partial the download starts from zero, and the partial is created once a
+    /// response is accepted. `expectedLength` (the feed's) bounds the journal: a journal recording another length
+    /// is corrupt or stale and discarded like any bad journal.
+    func recover(key: String, chunkSize: Int64, expectedLength: Int64? = nil) throws(SystemError) -> Journal {
+        try checkJournalIsOurs()
         let fresh = Journal.empty(key: key, chunkSize: chunkSize)
         let found = readJournal()
         guard partExists else {  // A6: journal without a partial file
-            try openPart()
-            if found != nil { try truncate(to: 0, journal: fresh) }
+            if found != nil || folder.exists(journalName) { try discard() }
             return fresh
         }
         try openPart()
-        guard let journal = found, journal.key == key, journal.chunkSize == chunkSize else {  // A5
+        let plausible = found.map { journal in
+            guard let length = journal.length, let expectedLength else { return true }
+            return length == expectedLength
+        } ?? false
+        guard let journal = found, journal.key == key, journal.chunkSize == chunkSize, plausible else {  // A5
             try truncate(to: 0, journal: fresh)
             return fresh
         }

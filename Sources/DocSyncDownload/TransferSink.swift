@@ -71,11 +71,12 @@ final class TransferSink: HTTPResponseReceiver {
     private func prepare(_ accepted: WritePlan) {
         plan = accepted
         do throws(SystemError) {
+            try staging.openPart()  // the first response accepted creates the partial
             if accepted.truncateFirst {
                 let size = try staging.size()
                 discardedPartial = journal.committed > 0 || size > 0
                 var fresh = Journal.empty(key: journal.key, chunkSize: journal.chunkSize)
-                fresh.url = mirrorURL
+                fresh.url = mirrorURL.redactingCredentials  // the journal is informational: no secret kept
                 fresh.length = accepted.total
                 fresh.validator = accepted.validator
                 try staging.truncate(to: 0, journal: fresh)  // C24: durable before P moves

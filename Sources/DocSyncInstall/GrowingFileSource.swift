@@ -178,9 +178,11 @@ public final class GrowingFileSource: ArchiveSource, @unchecked Sendable {
 
     private func pread(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
         if fd < 0 {
-            fd = open(partPath, O_RDONLY | O_CLOEXEC)
+            fd = open(partPath, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
             // Finished: the downloader may have renamed the part file already (same bytes, verified).
-            if fd < 0 && errno == ENOENT && locked({ finished != nil }) { fd = open(finalPath, O_RDONLY | O_CLOEXEC) }
+            if fd < 0 && errno == ENOENT && locked({ finished != nil }) {
+                fd = open(finalPath, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+            }
             if fd < 0 {
                 if errno == ENOENT { return 0 }  // recreated by the downloader: the generation will move
                 throw SystemError("open", path: partPath)

@@ -12,6 +12,8 @@ public struct FeedCacheEntry: Codable, Sendable, Equatable {
     public var age: String?
     /// When the response (or the last 304 that freshened it) was received.
     public var storedAt: Date
+    /// SHA-256 (hex) of the stored body: a body that no longer matches is dropped, never trusted (set on save).
+    public var bodySHA256: String?
 
     public init(
         url: String, etag: String? = nil, lastModified: String? = nil, cacheControl: String? = nil,
@@ -25,6 +27,27 @@ public struct FeedCacheEntry: Codable, Sendable, Equatable {
         self.date = date
         self.age = age
         self.storedAt = storedAt
+    }
+
+    /// Decodes a stored entry (`<state>/feeds/<key>.json`); nil when the bytes are not one, or when a validator
+    /// holds a line break or NUL (a stored value must never add a request header).
+    public static func decode(_ bytes: [UInt8]) -> FeedCacheEntry? {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        guard let entry = try? decoder.decode(FeedCacheEntry.self, from: Data(bytes)) else { return nil }
+        for value in [entry.etag, entry.lastModified].compactMap({ $0 })
+        where value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) {
+            return nil
+        }
+        return entry
+    }
+
+    /// The stored form of this entry (pretty-printed JSON, sorted keys, ISO 8601 dates).
+    public func encoded() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        return Array((try? encoder.encode(self)) ?? Data())
     }
 
     /// Request headers that turn the next GET into a conditional one.

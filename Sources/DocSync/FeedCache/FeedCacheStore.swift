@@ -5,35 +5,53 @@ import Foundation
 /// atomically (temp file + rename) so a crash leaves the old pair or the new one.
 public struct FeedCacheStore: Sendable {
     public let directory: String
+    let stateDirectory: String
 
-    public init(stateDirectory: String) { directory = "\(stateDirectory)/feeds" }
-
-    private static var decoder: JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
+    public init(stateDirectory: String) {
+        self.stateDirectory = stateDirectory
+        directory = "\(stateDirectory)/feeds"
     }
 
     static func key(_ url: String) -> String { String(SHA256.hash(Array(url.utf8)).description.prefix(24)) }
 
-    /// The stored entry and body, or nil when either is missing or unreadable (the next GET is unconditional).
+    /// The stored entry and body, or nil when either is missing, unreadable, or the body does not match the digest
+    /// the entry recorded (the next GET is unconditional, and its answer replaces the pair).
     public func load(url: String) -> (entry: FeedCacheEntry, body: [UInt8])? {
-        let base = "\(directory)/\(Self.key(url))"
-        guard let json = FileManager.default.contents(atPath: "\(base).json"),
-            let entry = try? Self.decoder.decode(FeedCacheEntry.self, from: json), entry.url == url,
-            let body = FileManager.default.contents(atPath: "\(base).xml")
+        let base = Self.key(url)
+        guard let folder = try? feedsFolder(create: false),
+            let json = (try? folder.readFile("\(base).json", limit: 1 << 20)).flatMap({ $0 }),
+            let entry = FeedCacheEntry.decode(json),
+            entry.url == url.redactingCredentials,
+            let body = (try? folder.readFile("\(base).xml", limit: 256 << 20)).flatMap({ $0 }),
+            let digest = entry.bodySHA256, SHA256.hash(body).description == digest
         else { return nil }
-        return (entry, [UInt8](body))
+        return (entry, body)
     }
 
-    /// Saves the body first, then the entry that vouches for it.
+    /// Forgets a feed's stored pair (a cached body that no longer parses).
+    public func drop(url: String) {
+        guard let folder = try? feedsFolder(create: false) else { return }
+        let base = Self.key(url)
+        try? folder.unlink("\(base).json")
+        try? folder.unlink("\(base).xml")
+    }
+
+    /// Saves the body first, then the entry that vouches for it (with the body's SHA-256). Both are written through
+    /// the state folder's descriptor: a symlink at `feeds` is an error, one at a cache file is replaced.
     public func save(_ entry: FeedCacheEntry, body: [UInt8]?) throws {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let base = "\(directory)/\(Self.key(entry.url))"
-        if let body { try Data(body).write(to: URL(fileURLWithPath: "\(base).xml"), options: .atomic) }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
-        try encoder.encode(entry).write(to: URL(fileURLWithPath: "\(base).json"), options: .atomic)
+        let folder = try feedsFolder(create: true)
+        let base = Self.key(entry.url)
+        var entry = entry
+        entry.url = entry.url.redactingCredentials  // the key is a hash of the full URL; no secret is stored
+        if let body {
+            try folder.writeFileAtomically("\(base).xml", body)
+            entry.bodySHA256 = SHA256.hash(body).description
+        }
+        try folder.writeFileAtomically("\(base).json", entry.encoded())
+    }
+
+    private func feedsFolder(create: Bool) throws(SystemError) -> SafeDirectory {
+        let state = try SafeDirectory.open(stateDirectory, create: create)
+        return try state.directory("feeds", create: create)
     }
 }

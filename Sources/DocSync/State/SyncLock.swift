@@ -28,21 +28,22 @@ public final class SyncLock: Sendable {
 
     /// Takes the lock; with `wait`, blocks (off the cooperative pool) until the holder finishes.
     public static func acquire(stateDirectory: String, wait: Bool) async throws(Failure) -> SyncLock {
-        do {
-            try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
-        } catch {
-            // FileManager's error carries no errno on Linux: repeat the last mkdir to report the real cause.
-            let code = mkdir(stateDirectory, 0o755) == 0 ? EIO : errno
-            throw .system(SystemError("mkdir", path: stateDirectory, code: code))
-        }
         let path = "\(stateDirectory)/sync.lock"
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .system(SystemError("open", path: path)) }
+        let fd: Int32
+        let state: SafeDirectory
+        do throws(SystemError) {
+            // The lock is opened with O_NOFOLLOW: a symlink planted at sync.lock is refused, never truncated.
+            state = try SafeDirectory.open(stateDirectory, create: true)
+            fd = try state.openFile("sync.lock", O_RDWR | O_CREAT)
+        } catch {
+            throw .system(error)
+        }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
             guard code == EWOULDBLOCK, wait else {
-                let holder = try? String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(
-                    in: .whitespacesAndNewlines)
+                let holder = (try? state.readFile("sync.lock", limit: 64)).flatMap { $0 }.map {
+                    String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                }
                 close(fd)
                 if code == EWOULDBLOCK { throw .busy(path: path, holder: holder.flatMap { $0.isEmpty ? nil : $0 }) }
                 throw .system(SystemError("flock", path: path, code: code))

@@ -1,3 +1,4 @@
+import DocSyncSupport
 import Foundation
 
 /// The outcome of the last sync, kept in `<state>/last-sync.json` for `docsync status`.
@@ -13,10 +14,15 @@ public struct SyncRecord: Codable, Sendable, Equatable {
     public var feeds: [FeedResult]
     public var summary: SyncSummary
 
-    public static func path(stateDirectory: String) -> String { "\(stateDirectory)/last-sync.json" }
+    static let fileName = "last-sync.json"
+
+    public static func path(stateDirectory: String) -> String { "\(stateDirectory)/\(fileName)" }
 
     public static func load(stateDirectory: String) -> SyncRecord? {
-        guard let data = FileManager.default.contents(atPath: path(stateDirectory: stateDirectory)) else { return nil }
+        guard let state = try? SafeDirectory.open(stateDirectory),
+            let bytes = (try? state.readFile(fileName, limit: 16 << 20)).flatMap({ $0 })
+        else { return nil }
+        let data = Data(bytes)
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         return try? decoder.decode(SyncRecord.self, from: data)
@@ -26,7 +32,12 @@ public struct SyncRecord: Codable, Sendable, Equatable {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(self).write(
-            to: URL(fileURLWithPath: Self.path(stateDirectory: stateDirectory)), options: .atomic)
+        // Through the state folder's descriptor: a symlink at last-sync.json is replaced, never written through.
+        let state = try SafeDirectory.open(stateDirectory, create: true)
+        var stored = self
+        stored.feeds = feeds.map {
+            FeedResult(feed: $0.feed.redactingCredentials, ok: $0.ok, detail: $0.detail.redactingCredentials)
+        }
+        try state.writeFileAtomically(Self.fileName, Array(try encoder.encode(stored)))
     }
 }

@@ -1,0 +1,19 @@
+import DocSyncFeed
+
+extension FeedRefresher {
+    /// Fetches and parses a feed. A stored body (fresh, or confirmed by a 304) that does not parse is not trusted
+    /// again: its cache entry is dropped and the feed fetched in full (an unconditional GET) once.
+    public func fetchDocument(_ location: String, refresh: Bool, documentURL: String) async throws
+        -> (result: Result, document: FeedDocument)
+    {
+        let first = try await fetch(location, refresh: refresh)
+        do {
+            return (first, try FeedParser.parse(bytes: first.bytes, documentURL: documentURL))
+        } catch {
+            guard first.source == .fresh || first.source == .notModified else { throw error }
+            store.drop(url: location)
+        }
+        let full = try await fetch(location, refresh: true)
+        return (full, try FeedParser.parse(bytes: full.bytes, documentURL: documentURL))
+    }
+}

@@ -1,0 +1,33 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A failed system call: which call, on what, and errno with its text.
+public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let operation: String
+    public let path: String
+    public let code: Int32
+
+    public init(_ operation: String, path: String, code: Int32 = errno) {
+        self.operation = operation
+        self.path = path
+        self.code = code
+    }
+
+    /// A symlink found where docsync expects its own file or folder: it is never followed, written through or
+    /// deleted as if it were docsync's.
+    public static func symlink(_ path: String) -> SystemError { SystemError(symlinkOperation, path: path, code: ELOOP) }
+
+    static let symlinkOperation = "refusing symlink"
+
+    /// True for `symlink(_:)` errors.
+    public var isPlantedSymlink: Bool { operation == Self.symlinkOperation }
+
+    public var description: String {
+        if isPlantedSymlink {
+            return "\(path) is a symlink where docsync expects its own file or folder; refusing to follow it "
+                + "(remove the link to go on)"
+        }
+        return "\(operation) \(path): \(String(cString: strerror(code))) (errno \(code))"
+    }
+}
