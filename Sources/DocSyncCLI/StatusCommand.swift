@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocSync
+import DocSyncSupport
 import Foundation
 
 /// `docsync status`: what is installed, what is half-downloaded, and how the last sync went per feed.
@@ -24,33 +25,36 @@ struct StatusCommand: AsyncParsableCommand {
         }
         let partials = engine.partialDownloads()
         let record = SyncRecord.load(stateDirectory: config.state)
+        let reclaimable = engine.reclaimable()
         if json {
-            printJSON(installed: installed, partials: partials, record: record)
+            printJSON(installed: installed, partials: partials, record: record, reclaimable: reclaimable)
         } else {
             printText(root: config.root, installed: installed, partials: partials, record: record)
+            printReclaimable(reclaimable, maxAge: config.install.partialMaxAge)
         }
     }
 
     private func printText(
         root: String, installed: [InstalledDocset], partials: [PartialDownload], record: SyncRecord?
     ) {
-        print("Docsets in \(root):")
+        func safe(_ text: String) -> String { text.redactingCredentials.escapingControlCharacters }
+        print("Docsets in \(safe(root)):")
         if installed.isEmpty { print("  (none)") }
-        let width = max(4, installed.map(\.name.count).max() ?? 0)
+        let width = max(4, installed.map { safe($0.name).count }.max() ?? 0)
         for d in installed.sorted(by: { $0.name < $1.name }) {
-            let version = [d.version, d.revision].compactMap { $0 }.joined(separator: "/")
+            let version = safe([d.version, d.revision].compactMap { $0 }.joined(separator: "/"))
             let size = d.sizeOnDisk.map(ProgressRenderer.bytes) ?? "-"
             let when = d.installedAt.map { ISO8601DateFormatter().string(from: $0) } ?? "-"
-            let source = d.sourceURL ?? "(not installed by docsync)"
+            let source = d.sourceURL.map(safe) ?? "(not installed by docsync)"
             print(
-                "  \(d.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(version.isEmpty ? "-" : version)"
+                "  \(safe(d.name).padding(toLength: width, withPad: " ", startingAt: 0))  \(version.isEmpty ? "-" : version)"
                     + "  \(size)  \(when)  \(source)")
         }
         if !partials.isEmpty {
             print("Partial downloads:")
             for p in partials {
                 let total = p.total.map { " of \(ProgressRenderer.bytes($0))" } ?? ""
-                print("  \(p.url)  \(ProgressRenderer.bytes(p.bytes))\(total)")
+                print("  \(safe(p.url))  \(ProgressRenderer.bytes(p.bytes))\(total)")
             }
         }
         guard let record else {
@@ -58,10 +62,27 @@ struct StatusCommand: AsyncParsableCommand {
             return
         }
         print("Last sync \(ISO8601DateFormatter().string(from: record.finishedAt)):")
-        for feed in record.feeds { print("  \(feed.ok ? "ok    " : "FAILED") \(feed.feed): \(feed.detail)") }
+        for feed in record.feeds {
+            print("  \(feed.ok ? "ok    " : "FAILED") \(safe(feed.feed)): \(safe(feed.detail))")
+        }
     }
 
-    private func printJSON(installed: [InstalledDocset], partials: [PartialDownload], record: SyncRecord?) {
+    private func printReclaimable(_ r: Reclaimable, maxAge: Duration) {
+        guard r.trashBytes > 0 || r.stalePartials > 0 else { return }
+        print("Reclaimable (deleted by the next sync):")
+        if r.trashBytes > 0 { print("  trash: \(ProgressRenderer.bytes(r.trashBytes))") }
+        if r.stalePartials > 0 {
+            print(
+                "  \(r.stalePartials) partial download\(r.stalePartials == 1 ? "" : "s") untouched for more than "
+                    + "\(ProgressRenderer.duration(Double(maxAge.components.seconds))) "
+                    + "(partial_max_age; kept while a feed still offers that version): "
+                    + ProgressRenderer.bytes(r.stalePartialBytes))
+        }
+    }
+
+    private func printJSON(
+        installed: [InstalledDocset], partials: [PartialDownload], record: SyncRecord?, reclaimable: Reclaimable
+    ) {
         let iso = ISO8601DateFormatter()
         var object: [String: Any] = [
             "docsets": installed.sorted { $0.name < $1.name }.map { d -> [String: Any] in
@@ -71,11 +92,15 @@ struct StatusCommand: AsyncParsableCommand {
                 if let i = d.identifier { o["identifier"] = i }
                 if let s = d.sizeOnDisk { o["size"] = s }
                 if let t = d.installedAt { o["installed_at"] = iso.string(from: t) }
-                if let u = d.sourceURL { o["source"] = u }
+                if let u = d.sourceURL { o["source"] = u.redactingCredentials }
                 return o
             },
+            "reclaimable": [
+                "trash_bytes": reclaimable.trashBytes, "stale_partials": reclaimable.stalePartials,
+                "stale_partial_bytes": reclaimable.stalePartialBytes,
+            ],
             "partial_downloads": partials.map { p -> [String: Any] in
-                var o: [String: Any] = ["url": p.url, "bytes": p.bytes]
+                var o: [String: Any] = ["url": p.url.redactingCredentials, "bytes": p.bytes]
                 if let t = p.total { o["total"] = t }
                 return o
             },
@@ -83,7 +108,9 @@ struct StatusCommand: AsyncParsableCommand {
         if let record {
             object["last_sync"] = [
                 "finished_at": iso.string(from: record.finishedAt),
-                "feeds": record.feeds.map { ["feed": $0.feed, "ok": $0.ok, "detail": $0.detail] },
+                "feeds": record.feeds.map {
+                    ["feed": $0.feed.redactingCredentials, "ok": $0.ok, "detail": $0.detail.redactingCredentials]
+                },
             ]
         }
         let data =

@@ -35,10 +35,13 @@ struct SyncCommand: AsyncParsableCommand {
     @Flag(help: "Install exactly what docsync.lock says (checksums enforced); fail on drift.")
     var locked = false
 
+    @Flag(help: "Reinstall docsets whose installed files no longer match what was installed (see `docsync verify`).")
+    var repair = false
+
     func run() async throws {
         var config = try configOptions.load()
         if noStreaming { config.install.streaming = false }
-        var options = SyncOptions(refresh: refresh, only: Set(only), dryRun: dryRun, wait: wait)
+        var options = SyncOptions(refresh: refresh, only: Set(only), dryRun: dryRun, wait: wait, repair: repair)
         if locked { options.lock = try LockFile.loadForCLI(configFile: configOptions.file()) }
         let summary = try await Self.runOnce(config: config, options: options, json: json)
         if !summary.isSuccess { throw ExitStatus.partialFailure }

@@ -87,10 +87,12 @@ struct DocsetMetadata: Codable, Equatable {
         let revision = request.revision?.trimmingCharacters(in: .whitespaces)
         self.revision = revision.flatMap { $0.isEmpty || $0 == "0" ? nil : $0 }
         let origin = request.feedURL?.hasPrefix("catalog:") == true ? request.feedURL : nil
-        feedURL = origin == nil ? request.feedURL : nil
-        urls = request.urls
+        // Credentials never reach meta.json (README, Security).
+        feedURL = origin == nil ? request.feedURL?.redactingCredentials : nil
+        urls = request.urls.map(\.redactingCredentials)
         var record = record
         record.origin = origin
+        record.sourceURL = record.sourceURL?.redactingCredentials
         extra = Extra(docsync: record, catalog: request.extra)
     }
 

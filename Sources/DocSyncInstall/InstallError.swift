@@ -16,6 +16,8 @@ public enum InstallError: Error, Sendable, CustomStringConvertible {
     case io(SystemError)
     /// `remove(name:)` of a docset that is not installed.
     case notInstalled(String)
+    /// `<root>/NAME.docset` is something docsync did not create (a folder, a file, a foreign link): left alone.
+    case foreign(String, reason: String)
 
     /// True when the archive itself is at fault (CLI exit status 65).
     public var isArchiveRejection: Bool {
@@ -27,14 +29,15 @@ public enum InstallError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .rejected(let entry, let rule): "archive entry '\(entry)' rejected: \(rule)"
+        case .rejected(let entry, let rule): "archive entry '\(entry.escapingControlCharacters)' rejected: \(rule)"
         case .unreadableArchive(let reason): "unreadable archive: \(reason)"
         case .notADocset(let missing): "not a docset: missing \(missing.joined(separator: ", "))"
-        case .invalidName(let name, let reason): "invalid docset name '\(name)': \(reason)"
+        case .invalidName(let name, let reason): "invalid docset name '\(name.escapingControlCharacters)': \(reason)"
         case .insufficientSpace(let what, let needed, let available):
             "not enough free \(what): need about \(needed), \(available) available"
         case .io(let error): "\(error)"
         case .notInstalled(let name): "\(name).docset is not installed"
+        case .foreign(_, let reason): reason
         }
     }
 }

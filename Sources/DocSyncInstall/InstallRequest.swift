@@ -39,12 +39,12 @@ public struct InstallRequest: Sendable, Equatable {
         self.updated = updated
     }
 
-    /// Why `name` cannot be a docset folder name, or nil when it can.
+    /// Why `name` cannot be a docset folder name, or nil when it can (one safe path component, not hidden, and short
+    /// enough for `NAME.docset` and docsync's `NAME@ID` version folders).
     static func problem(with name: String) -> String? {
-        if name.isEmpty { return "empty" }
+        if let problem = PathComponent.problem(name) { return problem }
         if name.utf8.count > 200 { return "longer than 200 bytes" }
         if name.hasPrefix(".") { return "starts with '.'" }
-        if name.contains("/") || name.utf8.contains(0) { return "contains '/' or NUL" }
         return nil
     }
 }
@@ -58,11 +58,15 @@ public struct InstallConfiguration: Sendable, Equatable {
     public var assumedExpansion: Int64
     /// Free-space preflight: inodes assumed per archive byte (one file per this many archive bytes).
     public var archiveBytesPerFile: Int64
+    /// Replace a `NAME.docset` folder docsync did not create, moving it aside into `.docsync/foreign/` (kept, never
+    /// deleted). False: such a folder is reported and left alone.
+    public var replaceForeign: Bool
 
     public init(
         limits: InstallLimits = InstallLimits(), gracePeriod: Duration = .seconds(600), assumedExpansion: Int64 = 4,
-        archiveBytesPerFile: Int64 = 2048
+        archiveBytesPerFile: Int64 = 2048, replaceForeign: Bool = false
     ) {
+        self.replaceForeign = replaceForeign
         self.limits = limits
         self.gracePeriod = gracePeriod
         self.assumedExpansion = assumedExpansion

@@ -49,6 +49,7 @@ public final class Installer: Sendable {
         if let problem = InstallRequest.problem(with: name) { throw .invalidName(name, reason: problem) }
         let garbage = try await onThread("docsync-remove") { () throws(InstallError) in
             let store = try VersionStore(root: self.root)
+            store.replaceForeign = self.configuration.replaceForeign
             try store.lock()
             try store.recover()
             try store.unpublish(name)
@@ -65,8 +66,8 @@ public final class Installer: Sendable {
         for entry in try rootHandle.entries() where entry.name.hasSuffix(".docset") && !entry.name.hasPrefix(".") {
             let stem = String(entry.name.dropLast(".docset".count))
             guard let path = resolve(entry.name, in: rootHandle) else { continue }
-            let meta = (try? Data(contentsOf: URL(fileURLWithPath: "\(path)/\(DocsetMetadata.fileName)")))
-                .flatMap(DocsetMetadata.decode)
+            let meta = (try? SafeDirectory.open(path).readFile(DocsetMetadata.fileName, limit: 1 << 20))
+                .flatMap { $0 }.flatMap { DocsetMetadata.decode(Data($0)) }
             let record = meta?.extra?.docsync
             result.append(
                 InstalledDocset(
@@ -75,7 +76,8 @@ public final class Installer: Sendable {
                     indexPath: "\(path)/\(DocsetValidator.index)",
                     installedAt: record.flatMap { DocsetMetadata.date($0.installedAt) },
                     archiveSHA256: record?.archiveSHA256, sizeOnDisk: record?.unpackedBytes,
-                    fileCount: record?.fileCount, feedURL: meta?.feedURL ?? record?.origin, sourceURL: record?.sourceURL,
+                    fileCount: record?.fileCount, feedURL: (meta?.feedURL ?? record?.origin)?.redactingCredentials,
+                    sourceURL: record?.sourceURL?.redactingCredentials,
                     updated: record?.entryUpdated.flatMap(DocsetMetadata.date)))
         }
         return result.sorted { $0.name < $1.name }
@@ -90,20 +92,31 @@ public final class Installer: Sendable {
 
     // MARK: Internals
 
+    /// The folder readers reach through `linkName`: a real folder as is; a symlink only when it is docsync's link
+    /// into `.docsync/versions/` (one version component, `.docsync` and `versions` real folders), never elsewhere.
     private func resolve(_ linkName: String, in rootHandle: DirectoryHandle) -> String? {
         guard let st = try? rootHandle.status(linkName) else { return nil }
         if st.st_mode & S_IFMT == S_IFDIR { return "\(root)/\(linkName)" }
-        guard st.st_mode & S_IFMT == S_IFLNK, let resolved = realpath("\(root)/\(linkName)", nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        let prefix = "\(VersionStore.stateName)/versions/"
+        guard st.st_mode & S_IFMT == S_IFLNK, let target = rootHandle.linkTarget(linkName), target.hasPrefix(prefix),
+            VersionStore.isVersionName(String(target.dropFirst(prefix.count))),
+            let state = try? rootHandle.base.existingDirectory(VersionStore.stateName),
+            let versions = try? state.existingDirectory("versions"),
+            let version = versions.status(String(target.dropFirst(prefix.count))), version.st_mode & S_IFMT == S_IFDIR,
+            let resolvedRoot = realpath(root, nil)
+        else { return nil }
+        defer { free(resolvedRoot) }
+        return "\(String(cString: resolvedRoot))/\(target)"
     }
 
     private func installBlocking(_ source: any ArchiveSource, _ request: InstallRequest) throws(InstallError)
         -> (InstalledDocset, Bool)
     {
         let store = try VersionStore(root: root)
+        store.replaceForeign = configuration.replaceForeign
         try store.lock()
         try store.recover()
+        try store.checkReplaceable(request.name)
         try checkFreeSpace(for: source.byteCount ?? 0)
         let (stagingName, staging) = try store.makeStaging()
         let installed: InstalledDocset
@@ -125,14 +138,21 @@ public final class Installer: Sendable {
             let meta = DocsetMetadata(request: request, record: record)
             try staging.writeFile(DocsetMetadata.fileName, meta.encoded())
             try Self.writeIcons(request.icons, into: staging)
-            let version = try store.publish(staging: stagingName, handle: staging, as: request.name)
+            let version = VersionStore.versionName(for: request.name)
+            try store.recordManifest(of: staging, for: version)  // beside the tree, for `docsync verify`
+            do {
+                _ = try store.publish(staging: stagingName, handle: staging, as: request.name, version: version)
+            } catch {
+                store.dropManifest(version)
+                throw error
+            }
             let path = "\(root)/\(VersionStore.stateName)/versions/\(version)"
             installed = InstalledDocset(
                 name: request.name, title: meta.title, version: meta.version, revision: meta.revision,
                 identifier: request.identifier, path: path, indexPath: "\(path)/\(DocsetValidator.index)",
                 installedAt: DocsetMetadata.date(record.installedAt), archiveSHA256: digest,
-                sizeOnDisk: result.bytesWritten, fileCount: result.fileCount, feedURL: request.feedURL,
-                sourceURL: request.sourceURL ?? source.verifiedURL, updated: request.updated)
+                sizeOnDisk: result.bytesWritten, fileCount: result.fileCount, feedURL: meta.feedURL,
+                sourceURL: record.sourceURL?.redactingCredentials, updated: request.updated)
         } catch {
             store.discardStaging(stagingName)
             throw error
@@ -183,7 +203,7 @@ public final class Installer: Sendable {
     }
 
     /// Runs blocking work on a dedicated thread and resumes the caller with its result.
-    private func onThread<T: Sendable>(_ name: String, _ body: @escaping @Sendable () throws(InstallError) -> T)
+    func onThread<T: Sendable>(_ name: String, _ body: @escaping @Sendable () throws(InstallError) -> T)
         async throws(InstallError) -> T
     {
         let result: Result<T, InstallError> = await withCheckedContinuation { continuation in

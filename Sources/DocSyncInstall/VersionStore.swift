@@ -14,6 +14,7 @@ import Foundation
 /// <root>/.docsync/staging/ID/                        an extraction in progress
 /// <root>/.docsync/retired/NAME@ID                    empty marker: its mtime is when NAME@ID stopped being current
 /// <root>/.docsync/trash/                             being deleted in the background
+/// <root>/.docsync/foreign/NAME-TIME                  a folder docsync did not create, moved aside (never deleted)
 /// ```
 /// Everything but the `NAME.docset` links is under one dot-directory on the root's file system, so renames between
 /// them are atomic and Zeal's scan (folders ending in `.docset`, dot-entries skipped) never sees work in progress.
@@ -29,11 +30,12 @@ import Foundation
 /// run, under the lock, moves staging leftovers to trash, removes stray links, and gives unreferenced versions a
 /// retired marker so they are deleted only after the grace period (a reader may hold one).
 ///
-/// A NAME.docset that is a real directory (installed by another tool) is replaced with
-/// `renameat2(RENAME_EXCHANGE)` against the new link — also atomic. Where the file system lacks RENAME_EXCHANGE
-/// (EINVAL: NFS, FUSE), the old directory is first renamed away, then the link renamed in: a reader may find
-/// NAME.docset missing for that instant, but never a mixed or incomplete tree. That happens once per docset: from
-/// then on it is a link.
+/// A NAME.docset docsync did not create (a real folder, a file, or a link that does not point at one of its
+/// versions) is never replaced silently: `checkReplaceable` refuses it (`InstallError.foreign`). Only with
+/// `replaceForeign` is a real folder replaced — with `renameat2(RENAME_EXCHANGE)` against the new link, atomic —
+/// and moved aside to `.docsync/foreign/NAME-TIME`, where it stays until the user removes it. Where the file system
+/// lacks RENAME_EXCHANGE (EINVAL: NFS, FUSE), the folder is first renamed away, then the link renamed in: a reader
+/// may find NAME.docset missing for that instant, but never a mixed or incomplete tree.
 final class VersionStore {
     static let stateName = ".docsync"
     let rootPath: String
@@ -43,6 +45,8 @@ final class VersionStore {
     let staging: DirectoryHandle
     let retired: DirectoryHandle
     let trash: DirectoryHandle
+    /// Moving foreign folders aside into `.docsync/foreign/` (never deleted by docsync).
+    var replaceForeign = false
     private var lockFD: Int32 = -1
 
     /// Opens (creating if needed) the root and its state folders.
@@ -75,6 +79,9 @@ final class VersionStore {
 
     static func linkName(_ name: String) -> String { "\(name).docset" }
 
+    /// A new version folder name for the docset `name`.
+    static func versionName(for name: String) -> String { "\(name)@\(newID())" }
+
     static func newID() -> String {
         let millis = UInt64(Date().timeIntervalSince1970 * 1000)
         return "\(String(millis, radix: 36))-\(String(UInt32.random(in: 0...UInt32.max), radix: 36))"
@@ -86,7 +93,38 @@ final class VersionStore {
         let prefix = "\(Self.stateName)/versions/"
         guard target.hasPrefix(prefix) else { return nil }
         let version = String(target.dropFirst(prefix.count))
-        return version.isEmpty || version.contains("/") ? nil : version
+        return Self.isVersionName(version) ? version : nil
+    }
+
+    /// A version folder name docsync made: one component, not `.` / `..`.
+    static func isVersionName(_ version: String) -> Bool {
+        !version.isEmpty && version != "." && version != ".." && !version.contains("/") && !version.utf8.contains(0)
+    }
+
+    /// Throws unless NAME.docset is missing or docsync's own link into `.docsync/versions/` (or, with
+    /// `replaceForeign`, a real folder that will be moved aside). Checked before anything visible changes.
+    func checkReplaceable(_ docsetName: String) throws(InstallError) {
+        let linkName = Self.linkName(docsetName)
+        guard let st = try root.status(linkName) else { return }
+        switch st.st_mode & S_IFMT {
+        case S_IFLNK:
+            if currentVersion(of: docsetName) != nil { return }  // docsync's link (a dangling one is repaired)
+            let target = root.linkTarget(linkName) ?? "?"
+            throw .foreign(
+                docsetName,
+                reason: "\(root.path)/\(linkName) is a symlink docsync did not create (it points at \(target), not "
+                    + "into \(Self.stateName)/versions/); remove it to let docsync install \(docsetName)")
+        case S_IFDIR:
+            if replaceForeign { return }
+            throw .foreign(
+                docsetName,
+                reason: "\(root.path)/\(linkName) is a folder docsync did not create; hand it over with "
+                    + "`docsync adopt \(docsetName)`, or set `[install] replace_foreign = true` to move it aside into "
+                    + "\(root.path)/\(Self.stateName)/foreign/ (kept, never deleted)")
+        default:
+            throw .foreign(
+                docsetName, reason: "\(root.path)/\(linkName) is not a folder or a docsync link; remove it first")
+        }
     }
 
     /// Versions referenced by some `*.docset` link in the root.
@@ -107,8 +145,8 @@ final class VersionStore {
         }
         for entry in try state.entries() where entry.name.hasPrefix("link-") {
             if entry.type == DT_DIR {
-                // Crash right after an exchange: the replaced foreign directory, kept for the grace period.
-                try state.rename(entry.name, to: versions, as: "legacy@\(Self.newID())")
+                // Crash right after an exchange: the replaced foreign folder, kept until the user removes it.
+                try moveAsideForeign(entry.name, from: state, as: "unknown")
             } else {
                 try state.unlink(entry.name)
             }
@@ -117,6 +155,7 @@ final class VersionStore {
         for entry in try versions.entries() where !referenced.contains(entry.name) {
             if try retired.status(entry.name) == nil { try retire(entry.name) }
         }
+        try dropOrphanedManifests()
     }
 
     /// Starts the grace period of a version that is no longer current.
@@ -139,15 +178,28 @@ final class VersionStore {
             let retiredAt = Double(marker.st_mtim.tv_sec) + Double(marker.st_mtim.tv_nsec) / 1e9
             guard now - retiredAt >= graceSeconds else { continue }
             try versions.rename(entry.name, to: trash, as: "version-\(entry.name)-\(Self.newID())")
+            dropManifest(entry.name)
             try retired.unlink(entry.name)
         }
         return try !trash.entries().isEmpty
     }
 
-    /// Deletes the trash's contents (called on a background thread; uses its own descriptor).
+    /// Deletes the trash's contents (called on a background thread; uses its own descriptors, each component
+    /// opened with `O_NOFOLLOW`: a `.docsync` or `trash` that is a symlink is left alone).
     static func emptyTrash(root rootPath: String) {
-        let fd = open("\(rootPath)/\(stateName)/trash", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard let root = try? SafeDirectory.open(rootPath), let state = try? root.existingDirectory(stateName),
+            let trash = try? state.existingDirectory("trash")
+        else { return }
+        let fd = dup(trash.fd)
         if fd >= 0 { TreeRemover.emptyDirectory(fd) }
+    }
+
+    /// Moves a folder docsync did not create into `.docsync/foreign/NAME-TIME`; it is never deleted.
+    func moveAsideForeign(_ name: String, from directory: DirectoryHandle, as docsetName: String) throws(InstallError) {
+        let foreign = try state.directory("foreign", create: true)
+        let stamp = DocsetMetadata.timestamp(Date()).replacingOccurrences(of: ":", with: "")
+        try directory.rename(name, to: foreign, as: "\(docsetName)-\(stamp)-\(Self.newID())")
+        try foreign.sync()
     }
 
     // MARK: Install steps
@@ -158,24 +210,29 @@ final class VersionStore {
         return (name, try staging.directory(name, create: true))
     }
 
-    /// Moves a failed staging folder to the trash.
+    /// Moves a failed staging folder to the trash and deletes it at once (nothing references it).
     func discardStaging(_ name: String) {
-        try? staging.rename(name, to: trash, as: "staging-\(name)")
+        let trashName = "staging-\(name)"
+        guard (try? staging.rename(name, to: trash, as: trashName)) != nil else { return }
+        TreeRemover.remove(trashName, in: trash.fd)
     }
 
     /// Makes the staged tree durable and the current version of `name`. Returns the version folder name.
-    func publish(staging name: String, handle: DirectoryHandle, as docsetName: String) throws(InstallError) -> String {
+    func publish(
+        staging name: String, handle: DirectoryHandle, as docsetName: String, version: String? = nil
+    ) throws(InstallError) -> String {
         do {
             try LinuxFS.syncFileSystem(handle.fd, path: handle.path)
         } catch {
             throw .io(error)
         }
         try handle.sync()
-        let version = "\(docsetName)@\(Self.newID())"
+        let version = version ?? Self.versionName(for: docsetName)
         try staging.rename(name, to: versions, as: version)
         try versions.sync()
         try staging.sync()
 
+        try checkReplaceable(docsetName)
         let previous = currentVersion(of: docsetName)
         let link = "link-\(Self.newID())"
         if symlinkat("\(Self.stateName)/versions/\(version)", state.fd, link) != 0 {
@@ -193,29 +250,34 @@ final class VersionStore {
         }
         try root.sync()
         try state.sync()
-        if let previous { try retire(previous) }
+        // The new version is visible now: what follows is bookkeeping a failure must not turn into "failed"
+        // (recover() retires unreferenced versions on the next run).
+        if let previous { try? retire(previous) }
         return version
     }
 
-    /// NAME.docset is a real directory: exchange it with the new link atomically, or (EINVAL) move it away first.
+    /// NAME.docset is a real folder and `replaceForeign` is set: exchange it with the new link atomically (or, on
+    /// EINVAL, move it away first), then keep it in `.docsync/foreign/`.
     private func replaceForeignDirectory(_ linkName: String, with link: String) throws(InstallError) {
-        let legacy = "legacy@\(Self.newID())"
+        guard replaceForeign, let st = try root.status(linkName), st.st_mode & S_IFMT == S_IFDIR else {
+            try? state.unlink(link)
+            throw .foreign(
+                String(linkName.dropLast(".docset".count)),
+                reason: "\(root.path)/\(linkName) appeared while installing and was left alone")
+        }
+        let docsetName = String(linkName.dropLast(".docset".count))
         do {
             try LinuxFS.rename(from: link, in: state.fd, to: linkName, in: root.fd, mode: .exchange)
         } catch  where error.code == EINVAL {
-            try root.rename(linkName, to: versions, as: legacy)
+            try moveAsideForeign(linkName, from: root, as: docsetName)
             try state.rename(link, to: root, as: linkName)
-            try versions.sync()
-            try retire(legacy)
             return
         } catch {
             try? state.unlink(link)
             throw .io(error)
         }
-        // The foreign directory now sits at .docsync/link-ID.
-        try state.rename(link, to: versions, as: legacy)
-        try versions.sync()
-        try retire(legacy)
+        // The foreign folder now sits at .docsync/link-ID.
+        try moveAsideForeign(link, from: state, as: docsetName)
     }
 
     /// Takes NAME.docset out of the root atomically; its version is retired, not deleted.
@@ -223,16 +285,18 @@ final class VersionStore {
         let linkName = Self.linkName(docsetName)
         guard let st = try root.status(linkName) else { throw .notInstalled(docsetName) }
         if st.st_mode & S_IFMT == S_IFLNK {
-            let previous = currentVersion(of: docsetName)
+            guard let previous = currentVersion(of: docsetName) else {
+                throw .foreign(
+                    docsetName, reason: "\(root.path)/\(linkName) is a symlink docsync did not create; left alone")
+            }
             try root.unlink(linkName)
             try root.sync()
-            if let previous { try retire(previous) }
+            try retire(previous)
         } else if st.st_mode & S_IFMT == S_IFDIR {
-            let legacy = "legacy@\(Self.newID())"
-            try root.rename(linkName, to: versions, as: legacy)
-            try root.sync()
-            try versions.sync()
-            try retire(legacy)
+            throw .foreign(
+                docsetName,
+                reason: "\(root.path)/\(linkName) is a folder docsync did not create; docsync never deletes it "
+                    + "(remove it yourself, or hand it over with `docsync adopt \(docsetName)`)")
         } else {
             throw .notInstalled(docsetName)
         }

@@ -59,6 +59,11 @@ public struct Configuration: Sendable, Equatable {
         public var gracePeriod: Duration = .seconds(600)
         /// Extract while downloading (falls back to download-then-install when false).
         public var streaming = true
+        /// Replace a `NAME.docset` folder docsync did not create, moving it aside into `.docsync/foreign/` (kept).
+        /// False: such a folder is reported and left alone.
+        public var replaceForeign = false
+        /// Partial downloads of versions no longer planned are deleted once untouched this long.
+        public var partialMaxAge: Duration = .seconds(7 * 86_400)
 
         public init() {}
     }

@@ -1,3 +1,4 @@
+import DocSyncSupport
 import Foundation
 import TOMLKit
 
@@ -83,6 +84,8 @@ public struct ConfigurationLoader: Sendable {
         if var install = try reader.table("install") {
             config.install.gracePeriod = try install.duration("grace_period") ?? config.install.gracePeriod
             config.install.streaming = try install.bool("streaming") ?? config.install.streaming
+            config.install.replaceForeign = try install.bool("replace_foreign") ?? config.install.replaceForeign
+            config.install.partialMaxAge = try install.duration("partial_max_age") ?? config.install.partialMaxAge
             try install.finish()
         }
         for (index, var feed) in try reader.tables("feed").enumerated() {
@@ -100,7 +103,8 @@ public struct ConfigurationLoader: Sendable {
             if let name, DocsetName.safe(name) != name {
                 throw ConfigurationError(
                     file: file, key: "feed[\(index + 1)].name",
-                    problem: "\"\(name)\" is not a safe folder name (try \"\(DocsetName.safe(name))\")")
+                    problem: "\"\(name.escapingControlCharacters)\" is not a safe folder name "
+                        + "(try \"\(DocsetName.safe(name))\")")
             }
             config.feeds.append(
                 Configuration.FeedSource(

@@ -10,8 +10,13 @@ public struct SyncOptions: Sendable, Equatable {
     public var wait = false
     /// Install exactly what this `docsync.lock` says (feeds and catalogues are not read).
     public var lock: LockFile? = nil
+    /// Reinstall docsets whose installed tree no longer matches its manifest (`docsync verify`).
+    public var repair = false
 
-    public init(refresh: Bool = false, only: Set<String> = [], dryRun: Bool = false, wait: Bool = false) {
+    public init(
+        refresh: Bool = false, only: Set<String> = [], dryRun: Bool = false, wait: Bool = false, repair: Bool = false
+    ) {
+        self.repair = repair
         self.refresh = refresh
         self.only = only
         self.dryRun = dryRun

@@ -1,0 +1,91 @@
+import DocSyncDownload
+import DocSyncSupport
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What deleting leftovers would give back (`docsync status`).
+public struct Reclaimable: Sendable, Equatable {
+    /// Bytes in `<root>/.docsync/trash`, deleted by the next sync.
+    public var trashBytes: Int64 = 0
+    /// Partial downloads untouched longer than `[install] partial_max_age`, deleted by the next sync unless planned.
+    public var stalePartials: Int = 0
+    public var stalePartialBytes: Int64 = 0
+}
+
+extension SyncEngine {
+    /// The trash and stale partials, measured without changing anything.
+    public func reclaimable(now: Date = Date()) -> Reclaimable {
+        var result = Reclaimable()
+        result.trashBytes = installer.trashBytes()
+        for partial in staleStagingFiles(planned: [], now: now) where partial.name.hasSuffix(".part") {
+            result.stalePartials += 1
+            result.stalePartialBytes += partial.bytes
+        }
+        return result
+    }
+
+    /// Run at the start and the end of every sync (not a dry run): the trash (grace period respected) and, at the
+    /// end, staging files of versions no longer planned that are older than `partial_max_age`.
+    func collectLeftovers(plan: SyncPlan?) async {
+        try? await installer.collectGarbage()
+        guard let plan else { return }
+        let planned = Set(
+            plan.actions.compactMap { action -> String? in
+                switch action {
+                case .install(let c), .update(let c, _): StagingName.forKey("\(c.identifier ?? c.name)@\(c.version)")
+                default: nil
+                }
+            })
+        guard let staging = try? SafeDirectory.open(configuration.staging) else { return }
+        let complete = try? staging.existingDirectory("complete")
+        for file in staleStagingFiles(planned: planned, now: Date()) {
+            let folder = file.inComplete ? complete : staging
+            guard let folder else { continue }
+            if !file.inComplete, Self.isBusy(file.stem, in: folder) { continue }
+            try? folder.unlink(file.name)
+        }
+    }
+
+    private struct StagingLeftover {
+        var name: String
+        var stem: String
+        var bytes: Int64
+        var inComplete: Bool
+    }
+
+    /// docsync's own staging files (`.part`, `.journal`, `.journal.tmp`, `.lock`, `complete/*.archive`; regular
+    /// files only) whose key is not planned and which were last modified more than `partial_max_age` ago.
+    private func staleStagingFiles(planned: Set<String>, now: Date) -> [StagingLeftover] {
+        guard let staging = try? SafeDirectory.open(configuration.staging) else { return [] }
+        let maxAge = Double(configuration.install.partialMaxAge.components.seconds)
+        var found: [StagingLeftover] = []
+        func scan(_ folder: SafeDirectory, suffixes: [String], inComplete: Bool) {
+            for entry in (try? folder.entries()) ?? [] {
+                guard let suffix = suffixes.first(where: { entry.name.hasSuffix($0) }),
+                    let st = folder.status(entry.name), st.st_mode & S_IFMT == S_IFREG
+                else { continue }
+                let stem = String(entry.name.dropLast(suffix.count))
+                let age = now.timeIntervalSince1970 - Double(st.st_mtim.tv_sec)
+                guard !planned.contains(stem), age > maxAge else { continue }
+                found.append(
+                    StagingLeftover(
+                        name: entry.name, stem: stem, bytes: Int64(st.st_blocks) * 512, inComplete: inComplete))
+            }
+        }
+        scan(staging, suffixes: [".part", ".journal.tmp", ".journal", ".lock"], inComplete: false)
+        if let complete = try? staging.existingDirectory("complete") {
+            scan(complete, suffixes: [".archive"], inComplete: true)
+        }
+        return found
+    }
+
+    /// True when another process holds the download lock of `stem` (it is resuming that partial right now).
+    private static func isBusy(_ stem: String, in folder: SafeDirectory) -> Bool {
+        guard let fd = try? folder.openFile("\(stem).lock", O_RDWR) else { return false }
+        defer { close(fd) }
+        return flock(fd, LOCK_EX | LOCK_NB) != 0
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import DocSync
+import DocSyncSupport
+
+/// `docsync verify [NAME]…`: are the installed trees still what was installed?
+struct VerifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Compare installed docsets with the manifest recorded at install (paths, sizes, SHA-256).",
+        discussion: """
+            Exit status: 0 when every docset checked is intact (or cannot be checked: not installed by docsync, or \
+            installed before manifests were recorded); 3 when any is damaged (`docsync sync --repair` reinstalls \
+            damaged docsets); 74 on an I/O error.
+            """)
+
+    @OptionGroup var configOptions: ConfigOptions
+
+    @Argument(help: "Docset names (folder names without .docset); none: every docset in the root.")
+    var names: [String] = []
+
+    func run() async throws {
+        let config = try configOptions.load()
+        let results: [DocsetVerification]
+        do {
+            results = try await SyncEngine(configuration: config).verify(names: names)
+        } catch {
+            printError("docsync verify: \(error)")
+            throw ExitStatus.ioError
+        }
+        for result in results {
+            let name = result.name.escapingControlCharacters
+            switch result.status {
+            case .intact: printLine("intact    \(name)")
+            case .unverifiable(let reason): printLine("unchecked \(name): \(reason)")
+            case .damaged(let problems):
+                printLine("DAMAGED   \(name): \(problems.count) difference\(problems.count == 1 ? "" : "s")")
+                for problem in problems.prefix(20) { printLine("  \(problem.escapingControlCharacters)") }
+                if problems.count > 20 { printLine("  … and \(problems.count - 20) more") }
+            }
+        }
+        if results.contains(where: \.isDamaged) { throw ExitStatus.partialFailure }
+    }
+}

@@ -1,0 +1,145 @@
+import DocSyncSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What an installed version holds: every path with its kind, and for files the size and SHA-256. Recorded at
+/// install in `<root>/.docsync/manifests/<NAME@ID>` (beside the tree, never inside it) and compared by `verify`.
+///
+/// Text format, one entry per line after the header `docsync-manifest 1`: `F SIZE SHA256 PATH`, `D PATH`,
+/// `L PATH TARGET`; paths and targets percent-encode `%`, spaces and control characters.
+struct TreeManifest: Equatable, Sendable {
+    enum Entry: Equatable, Sendable {
+        case file(size: Int64, sha256: String)
+        case directory
+        case symlink(target: String)
+    }
+
+    static let header = "docsync-manifest 1"
+    var entries: [String: Entry] = [:]
+
+    /// Reads the tree below `folder` (links are recorded, never followed).
+    static func build(_ folder: SafeDirectory) throws(SystemError) -> TreeManifest {
+        var manifest = TreeManifest()
+        try folder.walk { entry throws(SystemError) in
+            if entry.isDirectory {
+                manifest.entries[entry.path] = .directory
+            } else if entry.isSymlink {
+                manifest.entries[entry.path] = .symlink(target: Self.linkTarget(entry.name, in: entry.parent))
+            } else if entry.isRegular {
+                if let (sha256, size) = try? entry.parent.digest(of: entry.name) {
+                    manifest.entries[entry.path] = .file(size: size, sha256: sha256)
+                } else {  // unreadable (permissions changed): never equal to what was installed
+                    manifest.entries[entry.path] = .file(size: Int64(entry.status.st_size), sha256: "unreadable")
+                }
+            }
+        }
+        return manifest
+    }
+
+    func encoded() -> [UInt8] {
+        var text = Self.header + "\n"
+        for path in entries.keys.sorted() {
+            switch entries[path]! {
+            case .file(let size, let sha256): text += "F \(size) \(sha256) \(Self.encode(path))\n"
+            case .directory: text += "D \(Self.encode(path))\n"
+            case .symlink(let target): text += "L \(Self.encode(path)) \(Self.encode(target))\n"
+            }
+        }
+        return Array(text.utf8)
+    }
+
+    init() {}
+
+    /// Nil when the bytes are not a manifest.
+    init?(decoding bytes: [UInt8]) {
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+        guard lines.first == Substring(Self.header) else { return nil }
+        for line in lines.dropFirst() {
+            let fields = line.split(separator: " ")
+            switch (fields.first, fields.count) {
+            case ("F", 4):
+                guard let size = Int64(fields[1]), let path = Self.decode(fields[3]) else { return nil }
+                entries[path] = .file(size: size, sha256: String(fields[2]))
+            case ("D", 2):
+                guard let path = Self.decode(fields[1]) else { return nil }
+                entries[path] = .directory
+            case ("L", 3):
+                guard let path = Self.decode(fields[1]), let target = Self.decode(fields[2]) else { return nil }
+                entries[path] = .symlink(target: target)
+            default: return nil
+            }
+        }
+    }
+
+    /// What differs in `actual`, one readable line each (empty: the tree is as installed).
+    func differences(from actual: TreeManifest) -> [String] {
+        var problems: [String] = []
+        for path in entries.keys.sorted() {
+            let expected = entries[path]!
+            guard let found = actual.entries[path] else {
+                problems.append("missing \(path)")
+                continue
+            }
+            switch (expected, found) {
+            case (.file(let size, let sha), .file(let actualSize, let actualSHA)):
+                if size != actualSize {
+                    problems.append("changed \(path) (size \(size) → \(actualSize))")
+                } else if sha != actualSHA {
+                    problems.append("changed \(path) (content)")
+                }
+            case (.symlink(let target), .symlink(let actualTarget)) where target != actualTarget:
+                problems.append("changed \(path) (link target)")
+            case (.directory, .directory), (.symlink, .symlink): break
+            default: problems.append("changed \(path) (type)")
+            }
+        }
+        for path in actual.entries.keys.sorted() where entries[path] == nil { problems.append("unexpected \(path)") }
+        return problems
+    }
+
+    private static func linkTarget(_ name: String, in folder: SafeDirectory) -> String {
+        var buffer = [CChar](repeating: 0, count: 4097)
+        let n = readlinkat(folder.fd, name, &buffer, 4096)
+        return n < 0 ? "" : String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private static func encode(_ text: String) -> String { text.isEmpty ? "%00" : encodeUTF8(text) }
+
+    /// Percent-encodes `%`, spaces and control bytes; everything else (UTF-8 included) is kept.
+    private static func encodeUTF8(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        for byte in text.utf8 {
+            if byte <= 0x20 || byte == 0x25 || byte == 0x7F {
+                bytes += Array("%\(String(byte, radix: 16, uppercase: true).leftPadded(2))".utf8)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func decode(_ field: Substring) -> String? {
+        if field == "%00" { return "" }
+        var bytes: [UInt8] = []
+        var iterator = Array(field.utf8).makeIterator()
+        while let byte = iterator.next() {
+            guard byte == 0x25 else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next(), let low = iterator.next(),
+                let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+            else { return nil }
+            bytes.append(value)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}
