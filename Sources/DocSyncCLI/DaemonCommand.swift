@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocSync
+import DocSyncSupport
 import Logging
 import ServiceLifecycle
 
@@ -60,7 +61,7 @@ struct PeriodicSync: Service {
                 } catch is CancellationError {
                     break
                 } catch {
-                    logger.error("sync failed: \(error)")
+                    logger.error("sync failed: \("\(error)".redactingCredentials.escapingControlCharacters)")
                 }
                 let extra = Double.random(in: 0...1) * Double(jitter.components.seconds)
                 let delay = interval + .seconds(extra)

@@ -1,31 +1,35 @@
 import DocSync
+import DocSyncSupport
 
 /// The human output of `feed parse`: a header line and a table of entries, one row per archive-bearing entry.
 enum FeedTable {
+    /// Feed text is untrusted: every piece is escaped (and URLs redacted) before it is laid out.
+    private static func safe(_ text: String) -> String { text.redactingCredentials.escapingControlCharacters }
+
     static func render(_ document: FeedDocument) -> String {
         var header = "\(document.format.rawValue) feed"
-        if let name = document.name { header += " \(name)" }
-        if let title = document.title { header += " \"\(title)\"" }
+        if let name = document.name { header += " \(safe(name))" }
+        if let title = document.title { header += " \"\(safe(title))\"" }
         if let updated = document.updated { header += ", updated \(FeedDate.format(updated))" }
         header += ": \(document.entries.count) \(document.entries.count == 1 ? "entry" : "entries")\n"
 
         var rows = [["IDENTIFIER", "VERSION", "REVISION", "UPDATED", "SHA-256", "ARCHIVES", "TITLE"]]
         for entry in document.entries {
             rows.append([
-                entry.identifier ?? "-", entry.version ?? "-", entry.revision ?? "-",
+                safe(entry.identifier ?? "-"), safe(entry.version ?? "-"), safe(entry.revision ?? "-"),
                 entry.updated.map(FeedDate.format) ?? "-", entry.sha256.map { String($0.prefix(12)) + "…" } ?? "-",
-                String(entry.archives.count), entry.title ?? "-",
+                String(entry.archives.count), safe(entry.title ?? "-"),
             ])
         }
         var text = header + table(rows)
         for (index, entry) in document.entries.enumerated() {
             for archive in entry.archives {
-                var line = "  [\(index + 1)] \(archive.url)"
+                var line = "  [\(index + 1)] \(safe(archive.url))"
                 if let length = archive.length { line += " (\(length) bytes)" }
                 text += line + "\n"
             }
             if !entry.otherVersions.isEmpty {
-                text += "  [\(index + 1)] other versions: \(entry.otherVersions.joined(separator: ", "))\n"
+                text += "  [\(index + 1)] other versions: \(safe(entry.otherVersions.joined(separator: ", ")))\n"
             }
         }
         return text

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocSync
+import DocSyncSupport
 import Foundation
 
 /// `docsync install`: unpacks an archive safely and makes it `<root>/<NAME>.docset` in one atomic step.
@@ -57,9 +58,8 @@ struct InstallCommand: AsyncParsableCommand {
         } else {
             let version = installed.version.map { " \($0)" } ?? ""
             let files = installed.fileCount.map { "\($0) files" } ?? ""
-            print(
-                "installed \(installed.name)\(version) (\(files), \(installed.sizeOnDisk ?? 0) bytes) at \(installed.path)"
-            )
+            let text = "installed \(installed.name)\(version) (\(files), \(installed.sizeOnDisk ?? 0) bytes) at \(installed.path)"
+            print(text.escapingControlCharacters)
         }
         await installer.waitForBackgroundWork()
     }

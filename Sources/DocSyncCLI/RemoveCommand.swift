@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocSync
+import DocSyncSupport
 
 /// `docsync remove NAME`: atomic, like install.
 struct RemoveCommand: AsyncParsableCommand {
@@ -16,7 +17,7 @@ struct RemoveCommand: AsyncParsableCommand {
         let config = try configOptions.load()
         do {
             try await SyncEngine(configuration: config).remove(name: name)
-            print("removed \(name)")
+            print("removed \(name.escapingControlCharacters)")
         } catch {
             printError("docsync: cannot remove \(name): \(error)")
             throw ExitStatus.dataError

@@ -25,7 +25,7 @@ final class SyncReporter {
     }
 
     func handle(_ event: SyncEvent, dryRun: Bool) {
-        switch event {
+        switch event.redactingCredentials.escapingControlCharacters {
         case .feedChecked(let feed, let source, let docsets):
             say("feed      \(feed): \(source.rawValue), \(docsets) docset\(docsets == 1 ? "" : "s")", dim: true)
         case .feedFailed(let feed, let reason):

@@ -11,10 +11,12 @@ public enum CandidateSelector {
     public static func select(_ document: FeedDocument, source: Configuration.FeedSource)
         -> (offers: [DocsetCandidate], skipped: [SyncPlan.Action])
     {
-        switch document.format {
-        case .dash: selectDash(document, source: source)
-        case .atom: selectAtom(document, source: source)
-        }
+        let selected =
+            switch document.format {
+            case .dash: selectDash(document, source: source)
+            case .atom: selectAtom(document, source: source)
+            }
+        return refusingUnsafeText(selected, source: source)
     }
 
     private static func selectDash(_ document: FeedDocument, source: Configuration.FeedSource)

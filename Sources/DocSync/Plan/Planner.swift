@@ -1,3 +1,5 @@
+import DocSyncSupport
+
 /// Decides, per docset, whether to install, update, keep or prune. Pure: no I/O, so every rule is a table row.
 public enum Planner {
     /// - Parameters:
@@ -45,8 +47,10 @@ public enum Planner {
         }
         actions += skipped
         let skippedNames = Set(skipped.map(\.name))
+        // meta.json stores feed URLs without credentials: compare them that way.
+        let failed = Set(failedFeeds.map(\.redactingCredentials))
         for docset in installed where !matchedInstalled.contains(docset.name) && !skippedNames.contains(docset.name) {
-            guard let feed = docset.feed, !failedFeeds.contains(feed) else { continue }
+            guard let feed = docset.feed, !failed.contains(feed.redactingCredentials) else { continue }
             actions.append(.orphan(docset, prune: prune))
         }
         return SyncPlan(actions: actions)

@@ -38,7 +38,8 @@ public struct SyncEngine: Sendable {
         AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    try await run(options) { continuation.yield($0) }
+                    // Every event leaves without credentials (README, Security).
+                    try await run(options) { continuation.yield($0.redactingCredentials) }
                     continuation.finish()
                 } catch {
                     continuation.finish(throwing: error)
@@ -51,7 +52,8 @@ public struct SyncEngine: Sendable {
     var installer: Installer {
         Installer(
             root: configuration.root,
-            configuration: InstallConfiguration(gracePeriod: configuration.install.gracePeriod))
+            configuration: InstallConfiguration(
+                gracePeriod: configuration.install.gracePeriod, replaceForeign: configuration.install.replaceForeign))
     }
 
     /// The downloader for archives: staging, transport options and the configured retry count.
@@ -78,6 +80,7 @@ public struct SyncEngine: Sendable {
         let lock = try await SyncLock.acquire(stateDirectory: configuration.state, wait: options.wait)
         defer { withExtendedLifetime(lock) {} }
         var summary = SyncSummary()
+        if !options.dryRun { await collectLeftovers(plan: nil) }  // what a killed run left
 
         // 1. Feeds: fresh copies cost nothing, the rest are conditional GETs; a failed feed is an event.
         let feeds = options.lock == nil ? await refreshFeeds(refresh: options.refresh, emit: emit) : FeedRound()
@@ -91,11 +94,13 @@ public struct SyncEngine: Sendable {
             failedFeeds: feeds.failed.union(catalog.failed), installed: installed,
             prune: configuration.prune)
         if !options.only.isEmpty { plan.actions = plan.actions.filter { options.only.contains($0.name) } }
+        if options.repair { plan = await repairing(plan) }
         emit(.planned(plan))
 
         // 3. Act.
         if !options.dryRun {
             summary = await execute(plan, summary: summary, emit: emit)
+            await collectLeftovers(plan: plan)
         }
         summary.seconds = (ContinuousClock.now - started) / .seconds(1)
         if !options.dryRun {
@@ -116,9 +121,11 @@ public struct SyncEngine: Sendable {
         let fetcher = FeedRefresher(store: FeedCacheStore(stateDirectory: configuration.state), options: httpOptions)
         let feeds = configuration.feeds
         let results = await Self.boundedMap(feeds.indices, width: 8) {
-            index -> Result<FeedRefresher.Result, any Error> in
+            index -> Result<(result: FeedRefresher.Result, document: FeedDocument), any Error> in
             do {
-                return .success(try await fetcher.fetch(feeds[index].location, refresh: refresh))
+                let location = feeds[index].location
+                return .success(
+                    try await fetcher.fetchDocument(location, refresh: refresh, documentURL: documentURL(location)))
             } catch {
                 return .failure(error)
             }
@@ -127,8 +134,7 @@ public struct SyncEngine: Sendable {
         for (index, result) in results.enumerated() {
             let source = feeds[index]
             do {
-                let fetched = try result.get()
-                let document = try FeedParser.parse(bytes: fetched.bytes, documentURL: documentURL(source.location))
+                let (fetched, document) = try result.get()
                 let selection = CandidateSelector.select(document, source: source)
                 round.offers += selection.offers
                 round.skipped += selection.skipped
@@ -221,8 +227,7 @@ public struct SyncEngine: Sendable {
             updated: candidate.updated)
         request.apply(catalog: candidate.catalog)
         do {
-            try FileManager.default.createDirectory(
-                atPath: "\(configuration.staging)/complete", withIntermediateDirectories: true)
+            try installer.checkReplaceable(name: name)  // a folder docsync did not create: reported, left alone
             let docset: InstalledDocset
             if configuration.install.streaming {
                 docset = try await streamAndInstall(
@@ -252,7 +257,7 @@ public struct SyncEngine: Sendable {
                 docset = try await installer.install(archive: archive, as: request)
             }
             mirrors.recordSuccess(of: candidate, from: docset.sourceURL, archive: archive, since: started)
-            try? FileManager.default.removeItem(atPath: archive)
+            discardStagedArchive(archive)
             let report = DocsetReport(
                 name: name, version: candidate.version.description, identifier: candidate.identifier,
                 path: docset.path, indexPath: docset.indexPath)
@@ -270,7 +275,7 @@ public struct SyncEngine: Sendable {
         } catch {
             // A verified archive that would not install is not kept: the next sync fetches it again.
             mirrors.recordFailure(of: candidate, error)
-            try? FileManager.default.removeItem(atPath: archive)
+            discardStagedArchive(archive)
             emit(.failed(name: name, reason: "\(error)"))
             return nil
         }
