@@ -22,6 +22,7 @@ enum TreeRemover {
             return
         }
         defer { closedir(dir) }
+        rewinddir(dir)  // a dup()ed descriptor shares its offset with one that may have been read to the end
         // Raw names (NUL-terminated): a name that is not UTF-8 must still be deletable.
         var subdirectories: [[CChar]] = []
         while let entry = readdir(dir) {

@@ -15,7 +15,7 @@ import Testing
         let result = try h.run(["sync"])
         #expect(result.status == 3, "\(result.standardError)")
         #expect(result.standardOutput.contains("the feed's version"), "\(result.standardOutput)")
-        #expect(result.standardOutput.contains("\\u{9B}31m\\nevil"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("\\u{9B}31m"), "\(result.standardOutput)")
         #expect(!result.standardOutput.unicodeScalars.contains("\u{9B}"))
         #expect(!FileManager.default.fileExists(atPath: "\(h.root)/A.docset"))
     }
@@ -49,10 +49,11 @@ import Testing
             }
         }
         #expect(sync.standardOutput.contains("alice:***@"), "\(sync.standardOutput)")
-        // Nothing docsync stores holds a secret: root (meta.json, manifests), state (feed cache, last-sync.json),
-        // staging (journals).
+        // Nothing docsync stores holds a secret: root (meta.json, manifests), state (feed cache entries,
+        // last-sync.json), staging (journals). The cached feed body is the publisher's feed itself, kept verbatim
+        // (mode 0600) for conditional requests.
         let stored = try FileManager.default.subpathsOfDirectory(atPath: h.dir.path).filter {
-            !$0.hasPrefix("www/") && $0 != "docsync.toml" && !$0.hasPrefix("nginx")
+            !$0.hasPrefix("www/") && $0 != "docsync.toml" && !($0.hasPrefix("state/feeds/") && $0.hasSuffix(".xml"))
         }
         for path in stored {
             guard let data = FileManager.default.contents(atPath: h.dir.appending(path)) else { continue }

@@ -44,10 +44,10 @@ public struct FeedCacheStore: Sendable {
         var entry = entry
         entry.url = entry.url.redactingCredentials  // the key is a hash of the full URL; no secret is stored
         if let body {
-            try folder.writeFileAtomically("\(base).xml", body)
+            try folder.writeFileAtomically("\(base).xml", body, mode: 0o600)  // a feed may name credentials
             entry.bodySHA256 = SHA256.hash(body).description
         }
-        try folder.writeFileAtomically("\(base).json", entry.encoded())
+        try folder.writeFileAtomically("\(base).json", entry.encoded(), mode: 0o600)
     }
 
     private func feedsFolder(create: Bool) throws(SystemError) -> SafeDirectory {
