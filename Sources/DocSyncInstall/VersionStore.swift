@@ -248,10 +248,10 @@ final class VersionStore {
             try? state.unlink(link)
             throw .io(error)
         }
-        try root.sync()
-        try state.sync()
-        // The new version is visible now: what follows is bookkeeping a failure must not turn into "failed"
-        // (recover() retires unreferenced versions on the next run).
+        // The new version is visible now: what follows is durability and bookkeeping that must not turn the
+        // result into "failed" (recover() retires unreferenced versions on the next run).
+        try? root.sync()
+        try? state.sync()
         if let previous { try? retire(previous) }
         return version
     }

@@ -53,6 +53,22 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty, "nothing created there")
     }
 
+    @Test func fetchRefusesAPlantedDefaultStagingFolderLink() throws {
+        let f = try DownloadFixture(size: 1 << 20)
+        defer { f.remove() }
+        let (_, server) = try setUp(f)
+        defer { server.stop() }
+        let elsewhere = f.directory.appending("elsewhere")
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        let link = f.directory.appending(".docsync-staging")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: elsewhere)
+        let result = try Tool.run(Tool.docsyncBinary, ["fetch", server.url(), "-o", f.destination])
+        #expect(result.status == 74, "\(result.standardError)")
+        #expect(result.standardError.contains(link), "\(result.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty)
+        #expect(!f.outputExists)
+    }
+
     @Test func refusedResponsesLeaveNoStagingFiles() async throws {
         let f = try DownloadFixture(size: 1024)
         defer { f.remove() }

@@ -82,20 +82,23 @@ import Testing
         #expect(try entries("\(h.root)/.docsync/trash").isEmpty)
     }
 
+    /// With `replaceForeign` (issue 11: never without it, see ForeignFolderTests) a folder installed by another tool
+    /// is exchanged for the link atomically and kept in `.docsync/foreign/`, never retired or deleted.
     @Test func replacesADocsetFolderInstalledByAnotherTool() async throws {
         let h = try InstallHarness()
         defer { h.dir.remove() }
         let foreign = try DocsetFixture.make(version: "zeal")
         try foreign.writeTree(to: h.docsetPath)
-        let installed = try await h.installer.install(
+        let installer = Installer(root: h.root, configuration: InstallConfiguration(replaceForeign: true))
+        let installed = try await installer.install(
             archive: try archive(h, version: "1"), as: InstallRequest(name: h.name))
         let attributes = try FileManager.default.attributesOfItem(atPath: h.docsetPath)
         #expect(attributes[.type] as? FileAttributeType == .typeSymbolicLink)
-        #expect(try h.installer.installedDocsets().map(\.path) == [installed.path])
-        let legacy = try entries("\(h.root)/.docsync/versions").filter { $0.hasPrefix("legacy@") }
-        #expect(legacy.count == 1)
-        #expect(try entries("\(h.root)/.docsync/retired") == legacy)
-        #expect(try TreeManifest.of("\(h.root)/.docsync/versions/\(legacy[0])") == foreign.expectedManifest)
+        #expect(try installer.installedDocsets().map(\.path) == [installed.path])
+        let aside = try entries("\(h.root)/.docsync/foreign")
+        #expect(aside.count == 1)
+        #expect(try entries("\(h.root)/.docsync/retired").isEmpty)
+        #expect(try TreeManifest.of("\(h.root)/.docsync/foreign/\(aside[0])") == foreign.expectedManifest)
     }
 
     @Test func crashLeftoversAreClearedOnTheNextRun() async throws {

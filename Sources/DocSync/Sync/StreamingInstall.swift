@@ -70,7 +70,9 @@ extension SyncEngine {
                     group.cancelAll()
                 }
             }
-            if let installed, downloadError == nil, installError == nil { return installed }
+            // Published means verified (the installer publishes only after the download's verified end): report
+            // what is on disk, never "failed" for a version that is in place.
+            if let installed { return installed }
             // The side that failed first is the cause; the other only stopped because of it.
             if case .downloadFailed = source.stopReason, let downloadError { throw downloadError }
             if let installError { throw installError }

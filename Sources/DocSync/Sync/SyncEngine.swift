@@ -305,6 +305,8 @@ public struct SyncEngine: Sendable {
         InstalledState(
             name: docset.name, identifier: docset.identifier,
             version: DocsetVersion(version: docset.version ?? "", revision: docset.revision ?? ""),
-            updated: docset.updated, feed: docset.feedURL)
+            // Only docsync's own installs (its record in meta.json) belong to a feed and can be pruned; a folder
+            // Zeal or the user put there keeps its feed_url but is never docsync's to remove.
+            updated: docset.updated, feed: docset.installedAt == nil ? nil : docset.feedURL)
     }
 }
