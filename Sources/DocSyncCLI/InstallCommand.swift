@@ -58,7 +58,8 @@ struct InstallCommand: AsyncParsableCommand {
         } else {
             let version = installed.version.map { " \($0)" } ?? ""
             let files = installed.fileCount.map { "\($0) files" } ?? ""
-            let text = "installed \(installed.name)\(version) (\(files), \(installed.sizeOnDisk ?? 0) bytes) at \(installed.path)"
+            let text =
+                "installed \(installed.name)\(version) (\(files), \(installed.sizeOnDisk ?? 0) bytes) at \(installed.path)"
             print(text.escapingControlCharacters)
         }
         await installer.waitForBackgroundWork()

@@ -224,7 +224,9 @@ final class StagingFile {
                 done += n
             }
         }
-        if failure == nil, fsync(jfd) != 0 { failure = SystemError("fsync", path: folder.childPath(temporaryJournalName)) }
+        if failure == nil, fsync(jfd) != 0 {
+            failure = SystemError("fsync", path: folder.childPath(temporaryJournalName))
+        }
         close(jfd)
         if let failure { throw failure }
         try folder.rename(temporaryJournalName, to: folder, as: journalName)
@@ -246,7 +248,8 @@ final class StagingFile {
         let target =
             parent == folder.path
             ? folder : try SafeDirectory.open(parent, below: folder, create: parent.hasPrefix(folder.path + "/"))
-        let name = destination.lastIndex(of: "/").map { String(destination[destination.index(after: $0)...]) }
+        let name =
+            destination.lastIndex(of: "/").map { String(destination[destination.index(after: $0)...]) }
             ?? destination
         try folder.rename(partName, to: target, as: name)
         try target.sync()

@@ -16,10 +16,11 @@ extension StagingFile {
             return fresh
         }
         try openPart()
-        let plausible = found.map { journal in
-            guard let length = journal.length, let expectedLength else { return true }
-            return length == expectedLength
-        } ?? false
+        let plausible =
+            found.map { journal in
+                guard let length = journal.length, let expectedLength else { return true }
+                return length == expectedLength
+            } ?? false
         guard let journal = found, journal.key == key, journal.chunkSize == chunkSize, plausible else {  // A5
             try truncate(to: 0, journal: fresh)
             return fresh

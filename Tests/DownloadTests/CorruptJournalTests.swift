@@ -1,8 +1,9 @@
-@testable import DocSyncDownload
 import DocSyncSupport
 import Foundation
 import TestSupport
 import Testing
+
+@testable import DocSyncDownload
 
 /// Issue 11: a journal recording an absurd length (2^62 bytes, asked of the free-space check on every run) is
 /// corrupt and discarded like any bad journal; the download then completes.

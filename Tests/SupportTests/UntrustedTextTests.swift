@@ -18,20 +18,21 @@ import Testing
         #expect(input.escapingControlCharacters == expected)
     }
 
-    @Test(arguments: [
-        ("Swift", nil),
-        ("C++ (5.2)", nil),
-        ("", "empty"),
-        (".", "'.' is not a folder name"),
-        ("..", "'..' is not a folder name"),
-        ("a/b", "contains '/'"),
-        ("nul\u{0}", "contains NUL"),
-        ("\u{1B}[31mred", "contains control characters"),
-        ("line\nbreak", "contains control characters"),
-        ("c1\u{85}", "contains control characters"),
-        ("del\u{7F}", "contains control characters"),
-        (String(repeating: "é", count: 128), "longer than 255 bytes (UTF-8)"),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("Swift", nil),
+            ("C++ (5.2)", nil),
+            ("", "empty"),
+            (".", "'.' is not a folder name"),
+            ("..", "'..' is not a folder name"),
+            ("a/b", "contains '/'"),
+            ("nul\u{0}", "contains NUL"),
+            ("\u{1B}[31mred", "contains control characters"),
+            ("line\nbreak", "contains control characters"),
+            ("c1\u{85}", "contains control characters"),
+            ("del\u{7F}", "contains control characters"),
+            (String(repeating: "é", count: 128), "longer than 255 bytes (UTF-8)"),
+        ] as [(String, String?)])
     func pathComponents(_ input: String, _ problem: String?) {
         #expect(PathComponent.problem(input) == problem)
     }

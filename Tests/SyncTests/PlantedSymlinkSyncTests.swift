@@ -87,7 +87,8 @@ import Testing
     @Test(arguments: [".docsync/versions/..", "../victim"])
     func aForeignDocsetLinkIsAnErrorAndTheResultConsistent(_ target: String) async throws {
         let (h, victim) = try harness()
-        try FileManager.default.createDirectory(atPath: "\(h.root)/.docsync/versions", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: "\(h.root)/.docsync/versions", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: "\(h.root)/A.docset", withDestinationPath: target)
         let events = try await Self.sync(h)
         let failed = events.compactMap { if case .failed(let name, let reason) = $0 { (name, reason) } else { nil } }

@@ -27,7 +27,8 @@ extension CandidateSelector {
         for (label, text) in [("version", candidate.version.version), ("revision", candidate.version.revision)]
         where !text.isEmpty {
             if let problem = PathComponent.problem(text) {
-                return "the feed's \(label) \"\(text.escapingControlCharacters)\" is not a safe path component: \(problem)"
+                return
+                    "the feed's \(label) \"\(text.escapingControlCharacters)\" is not a safe path component: \(problem)"
             }
         }
         return nil

@@ -43,7 +43,8 @@ extension Installer {
         let folder: SafeDirectory
         do {
             guard let found = try store.versions.base.existingDirectory(version) else {
-                return DocsetVerification(name: name, path: path, status: .damaged(["version folder \(path) is missing"]))
+                return DocsetVerification(
+                    name: name, path: path, status: .damaged(["version folder \(path) is missing"]))
             }
             folder = found
         } catch {
