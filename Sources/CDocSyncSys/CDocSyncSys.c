@@ -35,8 +35,6 @@ void ds_set_thread_name(const char *name) {
     pthread_setname_np(pthread_self(), short_name);
 }
 
-int ds_open_direct(const char *path, int flags) { return open(path, flags | O_DIRECT, 0644); }
-
 int ds_openat_direct(int dirfd, const char *name, int flags) {
     return openat(dirfd, name, flags | O_DIRECT | O_NOFOLLOW, 0644);
 }

@@ -1,3 +1,4 @@
+import DocSyncSupport
 import Foundation
 
 /// A download in progress as its journal records it: what `docsync status` lists.
@@ -12,11 +13,14 @@ public struct PartialDownload: Sendable, Equatable {
     public var total: Int64?
 
     /// Every readable journal in `stagingDirectory`; torn or corrupt ones are left out (the next run discards them).
+    /// Journals are read through the folder's descriptor, never through a symlink, and at most 64 MiB each.
     public static func list(in stagingDirectory: String) -> [PartialDownload] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: stagingDirectory)) ?? []
-        return names.filter { $0.hasSuffix(".journal") }.sorted().compactMap { name in
-            guard let data = FileManager.default.contents(atPath: "\(stagingDirectory)/\(name)"),
-                let journal = Journal(decoding: [UInt8](data))
+        guard let folder = try? SafeDirectory.open(stagingDirectory), let entries = try? folder.entries() else {
+            return []
+        }
+        return entries.map(\.name).filter { $0.hasSuffix(".journal") }.sorted().compactMap { name in
+            guard let bytes = (try? folder.readFile(name, limit: 64 << 20)).flatMap({ $0 }),
+                let journal = Journal(decoding: bytes)
             else { return nil }
             return PartialDownload(key: journal.key, url: journal.url, bytes: journal.committed, total: journal.length)
         }

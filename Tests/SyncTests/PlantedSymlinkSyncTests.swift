@@ -101,3 +101,21 @@ import Testing
         #expect(try victimIsIntact(victim))
     }
 }
+
+/// Issue 11: prune never removes what docsync did not install, even when its meta.json names a configured feed
+/// (Zeal writes `feed_url` too).
+@Suite struct PruneForeignTests {
+    @Test func pruneLeavesAFolderDocsyncDidNotInstall() async throws {
+        let h = try SyncHarness()
+        try h.publishArchive(try DocsetFixture.make(version: "1.0"), as: "A.tgz", folder: "A")
+        try h.writeAtomFeed("f.atom", [.init(identifier: "org.a", title: "A", version: "1.0", archive: "A.tgz")])
+        try h.writeConfig(feeds: ["f.atom"], extra: "prune = true")
+        let zeal = "\(h.root)/Zeal.docset"
+        try DocsetFixture.make(version: "z").writeTree(to: zeal)
+        let meta = #"{"name": "Zeal", "title": "Zeal", "version": "z", "feed_url": "\#(h.nginx.url("f.atom"))"}"#
+        try meta.write(toFile: "\(zeal)/meta.json", atomically: true, encoding: .utf8)
+        let events = try await PlantedSymlinkSyncTests.sync(h)
+        #expect(!events.contains { if case .removed = $0 { true } else { false } }, "\(events)")
+        #expect(FileManager.default.fileExists(atPath: "\(zeal)/Contents/Info.plist"))
+    }
+}

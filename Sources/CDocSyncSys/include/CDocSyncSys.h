@@ -14,9 +14,8 @@ extern const unsigned int DS_RENAME_NOREPLACE;
 /// syncfs(2): flush the whole filesystem holding fd. Returns 0 or -1 with errno set.
 int ds_syncfs(int fd);
 
-/// open(2) with O_DIRECT added to flags (Glibc's Swift module lacks O_DIRECT). Returns the fd or -1 with errno set.
-int ds_open_direct(const char *path, int flags);
-/// openat(2) with O_DIRECT | O_NOFOLLOW added to flags. Returns the fd or -1 with errno set.
+/// openat(2) with O_DIRECT | O_NOFOLLOW added to flags (Glibc's Swift module lacks O_DIRECT). Returns the fd or -1
+/// with errno set.
 int ds_openat_direct(int dirfd, const char *name, int flags);
 
 /// The stricter of statx(2)'s direct-I/O memory and offset alignments for fd, or 0 when the kernel or the file

@@ -5,7 +5,7 @@ import CDocSyncSys
 #endif
 
 /// The Linux file-system calls Swift's Glibc module lacks, and the durable-write steps built on them.
-/// The only user of `CDocSyncSys`'s system calls.
+/// With `SafeDirectory`, the only user of `CDocSyncSys`'s system calls.
 public enum LinuxFS {
     public enum RenameMode: Sendable {
         case replace, exchange, noReplace
@@ -33,28 +33,11 @@ public enum LinuxFS {
         if ds_syncfs(fd) != 0 { throw SystemError("syncfs", path: path) }
     }
 
-    /// Opens `path` with `O_DIRECT` added to `flags` (writes go from the caller's buffer to the device, bypassing the
-    /// page cache); nil when the file system does not support direct I/O (EINVAL).
-    public static func openDirect(_ path: String, flags: Int32) throws(SystemError) -> Int32? {
-        let fd = ds_open_direct(path, flags)
-        if fd < 0, errno == EINVAL { return nil }
-        if fd < 0 { throw SystemError("open(O_DIRECT)", path: path) }
-        return fd
-    }
-
     /// The buffer-address and file-offset alignment direct I/O on `fd` needs (statx `STATX_DIOALIGN`), or nil when
     /// the kernel does not say.
     public static func directIOAlignment(_ fd: Int32) -> Int? {
         let alignment = ds_direct_io_alignment(fd)
         return alignment == 0 ? nil : Int(alignment)
-    }
-
-    /// Opens a directory and fsyncs it, so a rename or create inside it is durable.
-    public static func syncDirectory(_ path: String) throws(SystemError) {
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if fd < 0 { throw SystemError("open", path: path) }
-        defer { close(fd) }
-        if fsync(fd) != 0 { throw SystemError("fsync", path: path) }
     }
 
     /// Free bytes and inodes available to an unprivileged writer on the file system holding `path`.
