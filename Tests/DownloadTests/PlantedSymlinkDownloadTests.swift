@@ -75,7 +75,7 @@ import Testing
         let server = try FaultServer { _, _ in FaultResponse(status: 404, reason: "Not Found") }
         defer { server.stop() }
         let downloader = Downloader(configuration: f.configuration(maxAttempts: 1))
-        for index in 0..<200 {
+        for index in 0..<100 {
             var request = f.request([server.url("missing-\(index).tgz")], key: "docset-\(index)/1.0")
             request.destination = "\(f.stagingDirectory)/complete/\(index).archive"
             await #expect(throws: DownloadError.self) { try await downloader.download(request) }

@@ -31,13 +31,15 @@ import Testing
         return events
     }
 
-    @Test func aDotDocsyncLinkIsRefusedAndItsTargetUntouched() async throws {
+    @Test(arguments: [".docsync", ".docsync/versions", ".docsync/staging", ".docsync/trash", ".docsync/retired"])
+    func aLinkForAStateFolderIsRefusedAndItsTargetUntouched(_ folder: String) async throws {
         let (h, victim) = try harness()
-        try FileManager.default.createDirectory(atPath: h.root, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: "\(h.root)/.docsync", withDestinationPath: victim)
+        try FileManager.default.createDirectory(atPath: "\(h.root)/.docsync", withIntermediateDirectories: true)
+        if folder == ".docsync" { try FileManager.default.removeItem(atPath: "\(h.root)/.docsync") }
+        try FileManager.default.createSymbolicLink(atPath: "\(h.root)/\(folder)", withDestinationPath: victim)
         let events = try await Self.sync(h)
         let failure = events.compactMap { if case .failed(_, let reason) = $0 { reason } else { nil } }.first
-        #expect(failure?.contains("\(h.root)/.docsync") == true, "\(events)")
+        #expect(failure?.contains("\(h.root)/\(folder) is a symlink") == true, "\(events)")
         #expect(try victimIsIntact(victim))
     }
 
