@@ -233,8 +233,10 @@ final class DownloadSession {
         request.committed?(0)
     }
 
+    /// Before a request, only a length the feed confirms is trusted: a journal's own length (possibly corrupt or
+    /// stale) is first checked against the server's answer, where `TransferSink` checks the space it needs.
     private func checkFreeSpace() throws(DownloadError) {
-        guard let length = journal.length else { return }
+        guard let length = journal.length, request.expectedLength == length else { return }
         let needed = length - journal.committed
         let available: Int64
         do throws(SystemError) { available = try LinuxFS.freeSpace(at: staging.directory).bytes } catch {
