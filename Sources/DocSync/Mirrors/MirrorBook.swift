@@ -9,6 +9,7 @@ final class MirrorBook: @unchecked Sendable {
     private var hosts: [String: HostHealth]
     private var changed = false
     let path: String
+    private let stateDirectory: String
 
     struct File: Codable {
         var schema = 1
@@ -17,9 +18,12 @@ final class MirrorBook: @unchecked Sendable {
 
     init(stateDirectory: String) {
         path = "\(stateDirectory)/mirrors.json"
+        self.stateDirectory = stateDirectory
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        let file = FileManager.default.contents(atPath: path).flatMap { try? decoder.decode(File.self, from: $0) }
+        // Read and written through the state folder's descriptor (a planted link is never followed).
+        let bytes = (try? SafeDirectory.open(stateDirectory).readFile("mirrors.json", limit: 16 << 20)).flatMap { $0 }
+        let file = bytes.flatMap { try? decoder.decode(File.self, from: Data($0)) }
         hosts = file?.schema == 1 ? file!.hosts : [:]
     }
 
@@ -44,8 +48,10 @@ final class MirrorBook: @unchecked Sendable {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        if let data = try? encoder.encode(File(hosts: hosts)) {
-            try? data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        if let data = try? encoder.encode(File(hosts: hosts)),
+            let state = try? SafeDirectory.open(stateDirectory, create: true)
+        {
+            try? state.writeFileAtomically("mirrors.json", Array(data))
         }
         changed = false
     }
@@ -57,7 +63,9 @@ extension MirrorBook {
     func recordSuccess(
         of candidate: DocsetCandidate, from url: String?, archive: String, since: ContinuousClock.Instant
     ) {
-        guard let url, candidate.archives.contains(url) else { return }
+        // The installed record's URL carries no credentials: match the mirror it came from without them too.
+        guard let url = candidate.archives.first(where: { $0.redactingCredentials == url?.redactingCredentials })
+        else { return }
         let seconds = (ContinuousClock.now - since) / .seconds(1)
         let size = (try? FileManager.default.attributesOfItem(atPath: archive)[.size] as? NSNumber)?.doubleValue
         let rate = size.map { $0 / max(seconds, 0.001) }

@@ -27,6 +27,9 @@ actor HostLimiter {
     static func host(of url: String) -> String {
         guard let schemeEnd = url.range(of: "://") else { return url }
         let rest = url[schemeEnd.upperBound...]
-        return String(rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }).lowercased()
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        // Never the userinfo: hosts are keys in <state>/mirrors.json, and a password is not part of a host.
+        let host = authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority
+        return String(host).lowercased()
     }
 }
