@@ -29,6 +29,11 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(help: "Expected SHA-256 of the file (64 hex digits).")
     var sha256: String?
 
+    @Option(
+        name: .customLong("ca-file"),
+        help: "PEM file of the certificate authorities to trust (default: CURL_CA_BUNDLE, else the system's).")
+    var caFile: String?
+
     @Flag(help: "Print one JSON object describing the result on standard output.")
     var json = false
 
@@ -51,7 +56,10 @@ struct FetchCommand: AsyncParsableCommand {
                 throw ExitStatus.ioError
             }
         }
-        let downloader = Downloader(configuration: DownloadConfiguration(stagingDirectory: stagingDirectory))
+        var http = HTTPOptions()
+        http.caFile = caFile
+        let downloader = Downloader(
+            configuration: DownloadConfiguration(stagingDirectory: stagingDirectory, http: http))
         let request = DownloadRequest(
             key: "", mirrors: [url] + mirrors, destination: destination, expectedSHA256: sha256?.lowercased())
         let renderer = ProgressRenderer(label: Self.fileName(of: destination))

@@ -53,7 +53,7 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
 
     static func transport(_ error: HTTPTransportError) -> DownloadError {
         DownloadError(
-            .transport, url: error.url, reason: "\(error.message) (\(error.kind.rawValue))",
+            .transport, url: error.url, reason: "\(error.explanation) (\(error.kind.rawValue))",
             isTransient: error.isTransient)
     }
 }

@@ -3,10 +3,19 @@ import CCurlShim
 import DocSyncSupport
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The only user of libcurl. Runs one request on an easy handle, on a thread of its own (never on Swift's
 /// cooperative pool), delivering header lines and body bytes to an `HTTPResponseReceiver`.
 public enum Curl {
     private static let globalInit: Bool = curl_global_init(Int(CURL_GLOBAL_ALL)) == CURLE_OK
+
+    /// `CURL_CA_BUNDLE` as the curl tool reads it (libcurl itself ignores it).
+    private static var environmentCABundle: String? {
+        getenv("CURL_CA_BUNDLE").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+    }
 
     /// libcurl's version string, e.g. `7.88.1`.
     public static var version: String { String(cString: curl_version()) }
@@ -65,6 +74,10 @@ public enum Curl {
                 ds_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE)
             }
             if let proxy = o.proxy { ds_curl_setopt_string(handle, CURLOPT_PROXY, proxy) }
+            if let caFile = o.caFile ?? environmentCABundle {
+                ds_curl_setopt_string(handle, CURLOPT_CAINFO, caFile)
+                ds_curl_setopt_string(handle, CURLOPT_PROXY_CAINFO, caFile)
+            }
             ds_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList)
             ds_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorPointer.baseAddress)
             ds_curl_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION, headerCallback)

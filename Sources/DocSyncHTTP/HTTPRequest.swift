@@ -25,6 +25,9 @@ public struct HTTPOptions: Sendable, Equatable {
     public var maxRedirects: Int = 10
     /// Explicit proxy URL; nil uses the standard `http_proxy` / `https_proxy` / `no_proxy` environment variables.
     public var proxy: String?
+    /// PEM file of the certificate authorities to trust for https; nil uses `CURL_CA_BUNDLE` when set, else the
+    /// system's bundle.
+    public var caFile: String?
     /// Receive rate cap in bytes/s; 0 means unlimited.
     public var maxReceiveRate: Int64 = 0
     public var userAgent = "docsync/0.1"

@@ -63,5 +63,17 @@ public struct HTTPTransportError: Error, Sendable, Equatable, CustomStringConver
         }
     }
 
-    public var description: String { "\(url): \(message) (\(kind.rawValue), curl error \(code))" }
+    /// libcurl's message, with what to do about it for the errors a user can fix (an untrusted certificate, a URL
+    /// that is neither http nor https).
+    public var explanation: String {
+        switch kind {
+        case .tlsCertificate:
+            "TLS certificate not accepted: \(message) (for a private certificate authority set [network] ca_file, "
+                + "fetch --ca-file or CURL_CA_BUNDLE)"
+        case .protocolNotAllowed: "refused: only http:// and https:// URLs are allowed (\(message))"
+        default: message
+        }
+    }
+
+    public var description: String { "\(url): \(explanation) (\(kind.rawValue), curl error \(code))" }
 }

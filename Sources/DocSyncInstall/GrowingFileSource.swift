@@ -35,6 +35,7 @@ public final class GrowingFileSource: ArchiveSource, @unchecked Sendable {
     private var failure: Failure?
     private var readerGeneration = 0
     private var offset: Int64 = 0
+    private var handedOut: Int64 = 0  // `offset` as other threads may read it
     private var fd: Int32 = -1
     private let progress: (@Sendable (Int64, Int64?) -> Void)?
     private var lastProgress = ContinuousClock.now - .seconds(1)  // the first read reports
@@ -109,6 +110,7 @@ public final class GrowingFileSource: ArchiveSource, @unchecked Sendable {
         condition.lock()
         readerGeneration = generation
         offset = 0
+        handedOut = 0
         if fd >= 0 {
             close(fd)
             fd = -1
@@ -157,9 +159,14 @@ public final class GrowingFileSource: ArchiveSource, @unchecked Sendable {
             throw error(locked { failure } ?? .restarted)
         }
         offset += Int64(n)
+        let total = offset
+        locked { handedOut = total }
         report()
         return n
     }
+
+    /// Archive bytes handed to the extractor so far (in the current generation), readable from any thread.
+    package var bytesRead: Int64 { locked { handedOut } }
 
     /// Called by the installer after the archive's end, before publishing: waits until the download is complete and
     /// verified, and fails if reading is no longer valid.

@@ -19,9 +19,10 @@ struct DocSyncProcess {
     private let errors = Pipe()
 
     /// Starts `docsync fetch` with `arguments`.
-    init(fetch arguments: [String]) throws {
+    init(fetch arguments: [String], environment: [String: String]? = nil) throws {
         process.executableURL = URL(fileURLWithPath: Self.executable)
         process.arguments = ["fetch"] + arguments
+        if let environment { process.environment = environment }
         process.standardOutput = output
         process.standardError = errors
         try process.run()
@@ -41,7 +42,9 @@ struct DocSyncProcess {
     }
 
     /// Runs to completion.
-    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        try DocSyncProcess(fetch: arguments).finish()
+    static func run(_ arguments: [String], environment: [String: String]? = nil) throws
+        -> (status: Int32, stdout: String, stderr: String)
+    {
+        try DocSyncProcess(fetch: arguments, environment: environment).finish()
     }
 }

@@ -64,6 +64,17 @@ import Testing
         var count: Int64 { written.withLock { $0 } }
     }
 
+    /// Polls `condition` until it holds or 30 s pass (a loaded CI machine may be slow; the condition, not a
+    /// delay, ends the wait). Returns whether it held.
+    static func wait(_ condition: () -> Bool) -> Bool {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !condition() {
+            if ContinuousClock.now > deadline { return false }
+            usleep(2_000)
+        }
+        return true
+    }
+
     static func archive(_ h: InstallHarness, version: String) throws -> (DocsetFixture, [UInt8]) {
         var fixture = try DocsetFixture.make(version: version, documents: 200, bytesPerDocument: 3_000)
         var generator = SystemRandomNumberGenerator()
@@ -86,7 +97,7 @@ import Testing
         let download = try FakeDownload(part: part, source: source, preallocate: Int64(bytes.count) * 2)
         let install = Task { try await h.installer.install(source: source, as: InstallRequest(name: h.name)) }
         await download.append(bytes, pieces: 40)
-        for _ in 0..<100 where reported.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(Self.wait { source.bytesRead > 0 })
         #expect(reported.withLock { $0 } > 0, "extraction progressed before the end")
         #expect(!FileManager.default.fileExists(atPath: h.docsetPath), "nothing published before the verified end")
         source.finish(length: download.count, sourceURL: "https://example.org/x.tgz")
@@ -106,7 +117,7 @@ import Testing
         let download = try FakeDownload(part: part, source: source, preallocate: 0)
         let first = Task { try await h.installer.install(source: source, as: InstallRequest(name: h.name)) }
         await download.append(Array(old.prefix(old.count / 2)), pieces: 10)
-        try await Task.sleep(for: .milliseconds(200))
+        #expect(Self.wait { source.bytesRead == download.count }, "extraction read the old half before the truncation")
         download.truncate()
         await #expect(throws: InstallError.self) { try await first.value }
         #expect(source.restartPending)
@@ -131,7 +142,8 @@ import Testing
         let download = try FakeDownload(part: part, source: source, preallocate: 0)
         let install = Task { try await h.installer.install(source: source, as: InstallRequest(name: h.name)) }
         await download.append(bytes, pieces: 5)
-        try await Task.sleep(for: .milliseconds(300))  // libarchive has seen the end; the digest pass waits
+        // libarchive has read the whole archive (its end included); the install now waits for the verified end.
+        #expect(Self.wait { source.bytesRead == Int64(bytes.count) }, "extraction read to the end")
         source.fail("SHA-256 mismatch")
         await #expect(throws: InstallError.self) { try await install.value }
         #expect(source.stopReason == .downloadFailed("SHA-256 mismatch"))

@@ -2,6 +2,10 @@ import DocSync
 import Foundation
 import TestSupport
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A publisher and a user on one machine: a temp folder whose `www/` a real nginx serves (feeds and archives),
 /// and a docsync configuration whose root, staging and state live beside it.
 final class SyncHarness: Sendable {
@@ -12,10 +16,11 @@ final class SyncHarness: Sendable {
     var state: String { dir.appending("state") }
     var configPath: String { dir.appending("docsync.toml") }
 
-    init(limitRate: Int? = nil, locations: String = "") throws {
+    init(limitRate: Int? = nil, locations: String = "", tls: TestCertificates? = nil, http2: Bool = false) throws {
         dir = try TemporaryDirectory("sync")
         try FileManager.default.createDirectory(atPath: dir.appending("www"), withIntermediateDirectories: true)
-        nginx = try Nginx(root: dir.appending("www"), limitRate: limitRate, locations: locations)
+        nginx = try Nginx(
+            root: dir.appending("www"), limitRate: limitRate, locations: locations, http2: http2, tls: tls)
     }
 
     deinit {
@@ -76,8 +81,8 @@ final class SyncHarness: Sendable {
     func configuration() throws -> Configuration { try ConfigurationLoader().load(file: configPath) }
 
     /// Runs the real `docsync` binary with `--config` appended.
-    func run(_ arguments: [String]) throws -> Tool.Result {
-        try Tool.run(Tool.docsyncBinary, arguments + ["--config", configPath])
+    func run(_ arguments: [String], environment: [String: String]? = nil) throws -> Tool.Result {
+        try Tool.run(Tool.docsyncBinary, arguments + ["--config", configPath], environment: environment)
     }
 
     /// The JSON events a `sync --json` run printed.
@@ -89,6 +94,31 @@ final class SyncHarness: Sendable {
 
     static func names(_ events: [[String: Any]], _ kind: String) -> [String] {
         events.filter { $0["event"] as? String == kind }.compactMap { $0["name"] as? String }.sorted()
+    }
+
+    struct Unresolvable: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// What a reader finds at `<root>/<name>.docset`: nil when there is no entry at all, else the manifest of the
+    /// complete version it resolves to. Throws when the entry exists but is not a link into `.docsync/versions/`
+    /// resolving to a readable folder (a dangling or stray link is a failure, never "not installed").
+    func resolvedManifest(_ name: String) throws -> [String: String]? {
+        let path = "\(root)/\(name).docset"
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return nil }
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) else {
+            throw Unresolvable(description: "\(name).docset is not a symlink")
+        }
+        guard target.hasPrefix(".docsync/versions/"), !target.contains("/../") else {
+            throw Unresolvable(description: "\(name).docset points outside .docsync/versions: \(target)")
+        }
+        let resolved = "\(root)/\(target)"
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw Unresolvable(description: "\(name).docset -> \(target) does not resolve to a folder")
+        }
+        return try TreeManifest.of(resolved)
     }
 
     /// The manifest of `<root>/<name>.docset` as a reader sees it through the symlink (nil when absent).

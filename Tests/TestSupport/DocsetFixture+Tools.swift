@@ -15,10 +15,14 @@ public enum Tool {
         public let standardError: String
     }
 
-    public static func run(_ executable: String, _ arguments: [String]) throws -> Result {
+    /// Runs `executable`; `environment` replaces the test process's environment when given.
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws
+        -> Result
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if let environment { process.environment = environment }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
@@ -30,6 +34,16 @@ public enum Tool {
         return Result(
             status: status, standardOutput: String(decoding: outData, as: UTF8.self),
             standardError: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// The test process's environment without proxy and CA-bundle variables (so a developer's settings never
+    /// reach a test), plus `extra`.
+    public static func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        for name in environment.keys where name.lowercased().hasSuffix("_proxy") || name == "CURL_CA_BUNDLE" {
+            environment[name] = nil
+        }
+        return environment.merging(extra) { $1 }
     }
 
     /// The `docsync` executable built beside the test bundle (`.build/<config>/docsync`).

@@ -15,22 +15,31 @@ public final class Nginx: Sendable {
         public var range: String
         /// `$server_protocol`, e.g. `HTTP/1.1` or `HTTP/2.0`.
         public var proto: String
+        /// The request's `Via` header (`-` when none): a proxy that forwarded it names itself there.
+        public var via: String = "-"
     }
 
     public let port: UInt16
     public let prefix: TemporaryDirectory
+    /// Serving https with `TestCertificates` (URLs use the certificate's host name, `localhost`).
+    public let tls: TestCertificates?
     private let process: Process
 
     /// Starts nginx serving `root` at `/`. `limitRate` (bytes/s) slows every response; `locations` adds
     /// `location` blocks (or any server-level directives) verbatim. `http2` serves cleartext HTTP/2 (prior
-    /// knowledge) instead of HTTP/1.1.
-    public init(root: String, limitRate: Int? = nil, locations: String = "", http2: Bool = false) throws {
+    /// knowledge) instead of HTTP/1.1; with `tls`, https with the test CA's server certificate, and `http2`
+    /// offers HTTP/2 through ALPN as public servers do.
+    public init(
+        root: String, limitRate: Int? = nil, locations: String = "", http2: Bool = false,
+        tls: TestCertificates? = nil
+    ) throws {
         let prefix = try TemporaryDirectory("docsync-nginx")
         var lastError: (any Error)?
         for _ in 0..<5 {
             let port = try Loopback.freePort()
             let config = Self.configuration(
-                prefix: prefix.path, root: root, port: port, limitRate: limitRate, locations: locations, http2: http2)
+                prefix: prefix.path, root: root, port: port, limitRate: limitRate, locations: locations, http2: http2,
+                tls: tls)
             try config.write(toFile: prefix.appending("nginx.conf"), atomically: true, encoding: .utf8)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: Self.executable)
@@ -45,6 +54,7 @@ public final class Nginx: Sendable {
             if process.isRunning, Loopback.isListening(port) {
                 self.port = port
                 self.prefix = prefix
+                self.tls = tls
                 self.process = process
                 return
             }
@@ -58,7 +68,10 @@ public final class Nginx: Sendable {
 
     deinit { stop() }
 
-    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(path.drop { $0 == "/" })" }
+    public func url(_ path: String) -> String {
+        let authority = tls == nil ? "http://127.0.0.1" : "https://\(TestCertificates.host)"
+        return "\(authority):\(port)/\(path.drop { $0 == "/" })"
+    }
 
     /// Stops nginx and removes its prefix (idempotent).
     public func stop() {
@@ -74,13 +87,26 @@ public final class Nginx: Sendable {
     public func accessLog() -> [LogEntry] {
         Self.read(prefix.appending("access.log")).split(separator: "\n").compactMap { line in
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard fields.count == 7, let status = Int(fields[2]), let sent = Int64(fields[3]),
+            guard fields.count == 8, let status = Int(fields[2]), let sent = Int64(fields[3]),
                 let body = Int64(fields[4])
             else { return nil }
             return LogEntry(
                 method: fields[0], uri: fields[1], status: status, bytesSent: sent, bodyBytesSent: body,
-                range: fields[5], proto: fields[6])
+                range: fields[5], proto: fields[6], via: fields[7])
         }
+    }
+
+    /// Waits until `condition` holds for the access log (nginx writes a line when a response ends), polling the
+    /// log itself up to `timeout` seconds; returns the log as last read.
+    @discardableResult
+    public func waitForAccessLog(timeout: Double = 30, until condition: ([LogEntry]) -> Bool) -> [LogEntry] {
+        let deadline = Date().addingTimeInterval(timeout)
+        var log = accessLog()
+        while !condition(log), Date() < deadline {
+            usleep(10_000)
+            log = accessLog()
+        }
+        return log
     }
 
     private static var executable: String {
@@ -94,8 +120,12 @@ public final class Nginx: Sendable {
     }
 
     private static func configuration(
-        prefix: String, root: String, port: UInt16, limitRate: Int?, locations: String, http2: Bool
+        prefix: String, root: String, port: UInt16, limitRate: Int?, locations: String, http2: Bool,
+        tls: TestCertificates?
     ) -> String {
+        let listen = "listen 127.0.0.1:\(port)\(tls == nil ? "" : " ssl")\(http2 ? " http2" : "");"
+        let certificates =
+            tls.map { "ssl_certificate \($0.certificateFile);\n ssl_certificate_key \($0.keyFile);" } ?? ""
         let temp = "\(prefix)/tmp"
         try? FileManager.default.createDirectory(atPath: temp, withIntermediateDirectories: true)
         return """
@@ -106,7 +136,7 @@ public final class Nginx: Sendable {
             error_log \(prefix)/error.log warn;
             events { worker_connections 256; }
             http {
-                log_format counts "$request_method\\t$request_uri\\t$status\\t$bytes_sent\\t$body_bytes_sent\\t$http_range\\t$server_protocol";
+                log_format counts "$request_method\\t$request_uri\\t$status\\t$bytes_sent\\t$body_bytes_sent\\t$http_range\\t$server_protocol\\t$http_via";
                 access_log \(prefix)/access.log counts;
                 client_body_temp_path \(temp);
                 proxy_temp_path \(temp);
@@ -116,7 +146,8 @@ public final class Nginx: Sendable {
                 default_type application/octet-stream;
                 sendfile on;
                 server {
-                    listen 127.0.0.1:\(port)\(http2 ? " http2" : "");
+                    \(listen)
+                    \(certificates)
                     root \(root);
                     \(limitRate.map { "limit_rate \($0);" } ?? "")
                     \(locations)

@@ -50,6 +50,8 @@ public struct Configuration: Sendable, Equatable {
         public var rateLimit: Int64 = 0
         /// Proxy URL; unset uses `http_proxy`, `https_proxy`, `no_proxy`.
         public var proxy: String?
+        /// PEM file of certificate authorities trusted for https; unset uses `CURL_CA_BUNDLE`, else the system's.
+        public var caFile: String?
 
         public init() {}
     }

@@ -79,6 +79,7 @@ public struct ConfigurationLoader: Sendable {
             config.network.stallTimeout = try network.duration("stall_timeout") ?? config.network.stallTimeout
             config.network.rateLimit = try network.byteSize("rate_limit") ?? config.network.rateLimit
             config.network.proxy = try network.string("proxy").flatMap { $0.isEmpty ? nil : $0 }
+            config.network.caFile = try network.readableFile("ca_file")
             try network.finish()
         }
         if var install = try reader.table("install") {
@@ -209,6 +210,16 @@ struct TableReader {
     mutating func path(_ key: String) throws(ConfigurationError) -> String? {
         guard let text = try string(key) else { return nil }
         return try resolvePath(text, key: key)
+    }
+
+    /// An optional path that must name a readable file (empty: unset).
+    mutating func readableFile(_ key: String) throws(ConfigurationError) -> String? {
+        guard let text = try string(key), !text.isEmpty else { return nil }
+        let path = try resolvePath(text, key: key)
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw error(key, "cannot read \(path)")
+        }
+        return path
     }
 
     func resolvePath(_ text: String, key: String) throws(ConfigurationError) -> String {

@@ -72,6 +72,7 @@ public struct SyncEngine: Sendable {
         options.lowSpeedTime = max(1, Int(configuration.network.stallTimeout.components.seconds))
         options.maxReceiveRate = configuration.network.rateLimit
         options.proxy = configuration.network.proxy
+        options.caFile = configuration.network.caFile
         return options
     }
 

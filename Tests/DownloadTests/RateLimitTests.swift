@@ -1,0 +1,40 @@
+import DocSyncDownload
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+/// `HTTPOptions.maxReceiveRate` (the `rate_limit` key) against a real nginx transfer: the rate the downloader
+/// measures itself (bytes / elapsed, also in every progress report) stays within 10 % of the limit.
+///
+/// The upper bound is strict: a limit the downloader exceeds is a bug. The lower bound checks that the limit is not
+/// far stricter than asked; a heavily loaded machine could only make the transfer slower than the limit, so if it
+/// ever flakes on CI that is where to look (nginx itself is unlimited here).
+@Suite struct RateLimitTests {
+    @Test func theMeasuredRateStaysWithinTenPercentOfTheLimit() async throws {
+        let limit: Int64 = 1 << 20
+        let f = try DownloadFixture(size: 5 << 19, seed: 7)  // 2.5 MiB: about 2.5 s at the limit
+        defer { f.remove() }
+        let root = f.directory.appending("www")
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try Data(f.content).write(to: URL(fileURLWithPath: root + "/file.bin"))
+        let nginx = try Nginx(root: root)
+        defer { nginx.stop() }
+        var configuration = f.configuration()
+        configuration.http.maxReceiveRate = limit
+        let reports = Mutex<[DownloadProgress]>([])
+        let result = try await Downloader(configuration: configuration)
+            .download(f.request([nginx.url("file.bin")], sha256: f.sha256)) { progress in
+                reports.withLock { $0.append(progress) }
+            }
+        #expect(f.outputSHA256 == f.sha256 && result.attempts == 1)
+        let rate = Double(result.bytes) / result.seconds
+        let text = "\(Int(rate)) B/s over \(result.seconds) s, limit \(limit) B/s"
+        #expect(rate <= Double(limit) * 1.1, "never above the limit + 10 %: \(text)")
+        #expect(rate >= Double(limit) * 0.9, "not far below the limit: \(text)")
+        // After the first second (libcurl may take its first buffer at once), no report shows a higher rate.
+        let late = reports.withLock { $0 }.filter { $0.bytes >= limit }
+        #expect(!late.isEmpty)
+        #expect(late.allSatisfy { $0.rate <= Double(limit) * 1.1 }, "\(late.map { Int($0.rate) })")
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Reads a child process's output pipe without ever blocking past a deadline: `poll(2)` with the time left, then a
+/// non-blocking `read(2)`. A test waiting for a daemon's output can therefore not hang on a silent child.
+public final class OutputReader {
+    private let fd: Int32
+    private var bytes: [UInt8] = []
+    /// Everything read so far.
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+    /// The writer closed its end.
+    public private(set) var ended = false
+
+    public init(_ pipe: Pipe) {
+        fd = pipe.fileHandleForReading.fileDescriptor
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    }
+
+    /// Reads until `condition(text)` holds, the writer closes, or `timeout` seconds pass; returns whether the
+    /// condition held.
+    @discardableResult
+    public func read(timeout: Double, until condition: (String) -> Bool) -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while !condition(text) {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero, !ended else { return false }
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let milliseconds = Int32(min(left / .milliseconds(1), 1000) + 1)
+            guard poll(&descriptor, 1, milliseconds) > 0 else { continue }
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n > 0 {
+                bytes += buffer[..<n]
+            } else if n == 0 {
+                ended = true
+            } else if errno != EAGAIN && errno != EINTR {
+                ended = true
+            }
+        }
+        return true
+    }
+}
