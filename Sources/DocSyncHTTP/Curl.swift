@@ -22,7 +22,7 @@ public enum Curl {
 
     /// Performs `request` and reports how the transport ended. Cancelling the task aborts the transfer promptly.
     public static func perform(_ request: HTTPRequest, receiver: any HTTPResponseReceiver) async -> HTTPTransferResult {
-        let context = TransferContext(receiver: receiver)
+        let context = TransferContext(receiver: receiver, maxReceiveRate: request.options.maxReceiveRate)
         let box = UncheckedBox(context)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<HTTPTransferResult, Never>) in
@@ -65,7 +65,6 @@ public enum Curl {
             ds_curl_setopt_long(handle, CURLOPT_TIMEOUT, o.totalTimeout)
             ds_curl_setopt_long(handle, CURLOPT_HTTP_CONTENT_DECODING, 0)  // bytes on disk are the bytes sent
             ds_curl_setopt_long(handle, CURLOPT_BUFFERSIZE, 64 * 1024)  // stays in cache; larger was slower
-            ds_curl_setopt_off(handle, CURLOPT_MAX_RECV_SPEED_LARGE, curl_off_t(o.maxReceiveRate))
             ds_curl_setopt_string(handle, CURLOPT_USERAGENT, o.userAgent)
             switch o.httpVersion {
             case .automatic: break
@@ -138,8 +137,29 @@ private final class TransferContext: @unchecked Sendable {
     var parser = HTTPHeadParser()
     var receiverAborted = false
     var bodyBytes: Int64 = 0
+    var gate: ReceiveRateGate
 
-    init(receiver: any HTTPResponseReceiver) { self.receiver = receiver }
+    init(receiver: any HTTPResponseReceiver, maxReceiveRate: Int64) {
+        self.receiver = receiver
+        gate = ReceiveRateGate(limit: maxReceiveRate)
+    }
+
+    /// Waits as long as the rate gate asks, in short steps so that cancelling stays prompt.
+    func pace(_ count: Int) {
+        guard gate.limit > 0 else { return }
+        var wait = gate.delay(afterReceiving: count, now: Self.now())
+        while wait > 0, !cancelled.load(ordering: .relaxed) {
+            let step = min(wait, 0.05)
+            usleep(useconds_t(step * 1_000_000))
+            wait -= step
+        }
+    }
+
+    static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
 }
 
 private struct UncheckedBox<T>: @unchecked Sendable {
@@ -174,6 +194,7 @@ private func writeCallback(
         return ds_curl_writefunc_error()
     }
     context.bodyBytes += Int64(length)
+    context.pace(length)
     return length
 }
 
