@@ -162,7 +162,7 @@ public final class Installer: Sendable {
     }
 
     /// A preflight estimate (the archive's unpacked size is unknown until it is read); a disk that fills anyway
-    /// fails the install with `.insufficientSpace` and leaves the installed version as it was.
+    /// fails the install with `.io` (ENOSPC, naming the path) and leaves the installed version as it was.
     private func checkFreeSpace(for archiveBytes: Int64) throws(InstallError) {
         let free: (bytes: Int64, inodes: Int64)
         do { free = try LinuxFS.freeSpace(at: root) } catch { throw .io(error) }

@@ -59,11 +59,10 @@ final class TreeWriter {
         .rejected(entry: entry.archivePath, rule: rule)
     }
 
+    /// A full disk (ENOSPC, EDQUOT) is reported as what it is, with the path being written: "write …/x.html: No space
+    /// left on device".
     private func ioError(_ call: String, _ entry: PlannedEntry, code: Int32 = errno) -> InstallError {
-        if code == ENOSPC || code == EDQUOT {
-            return .insufficientSpace(what: "space", needed: bytesWritten, available: 0)
-        }
-        return .io(SystemError(call, path: "\(rootPath)/\(entry.relativePath)", code: code))
+        .io(SystemError(call, path: "\(rootPath)/\(entry.relativePath)", code: code))
     }
 
     /// The descriptor of the directory `components`, creating missing directories (0755) on the way.

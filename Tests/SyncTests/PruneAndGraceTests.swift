@@ -54,9 +54,7 @@ import Testing
         try h.writeConfig(feeds: ["f.atom"], extra: "[install]\ngrace_period = \"2s\"")
         #expect(try h.run(["sync"], environment: Tool.environment()).status == 0)
         try h.writeAtomFeed("f.atom", [Self.entry("A", "2")])
-        // Same size as before: move its mtime on so that nginx's ETag (mtime + size) changes.
-        try FileManager.default.setAttributes(
-            [.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: "\(h.www)/f.atom")
+        try h.bumpModificationTime("f.atom")  // same size as before
         #expect(try h.run(["sync", "--refresh"], environment: Tool.environment()).status == 0)
         #expect(Self.versions(h).count == 2, "v1 is kept for its grace period: \(Self.versions(h))")
 

@@ -66,6 +66,13 @@ final class SyncHarness: Sendable {
         try xml.write(toFile: "\(www)/\(file)", atomically: true, encoding: .utf8)
     }
 
+    /// Moves `file`'s mtime a minute on: a rewrite of the same size in the same second keeps nginx's ETag (mtime +
+    /// size), and the next sync would get 304 Not Modified for the new content.
+    func bumpModificationTime(_ file: String) throws {
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: "\(www)/\(file)")
+    }
+
     func writeDashFeed(_ file: String, version: String, mirrors: [String]) throws {
         let urls = mirrors.map { "<url>\($0)</url>" }.joined()
         try "<entry><version>\(version)</version>\(urls)</entry>\n"
@@ -119,6 +126,13 @@ final class SyncHarness: Sendable {
             throw Unresolvable(description: "\(name).docset -> \(target) does not resolve to a folder")
         }
         return try TreeManifest.of(resolved)
+    }
+
+    /// The manifest of `<root>/<name>.docset` for a root outside the harness's folder (nil when absent).
+    static func manifest(of root: String, name: String) throws -> [String: String]? {
+        let path = "\(root)/\(name).docset"
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        return try TreeManifest.of(URL(fileURLWithPath: path).resolvingSymlinksInPath().path)
     }
 
     /// The manifest of `<root>/<name>.docset` as a reader sees it through the symlink (nil when absent).
