@@ -25,7 +25,7 @@ import Testing
         #expect(f.outputSHA256 == f.sha256)
         #expect(result.bytes == Int64(f.content.count) && result.resumedFrom == 0 && result.attempts == 1)
         #expect(result.url == nginx.url("file.bin") && result.path == f.destination)
-        #expect(nginx.accessLog().map(\.range) == ["-"])
+        #expect(nginx.waitForAccessLog { !$0.isEmpty }.map(\.range) == ["-"])
     }
 
     @Test func fetchPrintsJSONAndUsesTheNextMirror() async throws {
@@ -69,14 +69,15 @@ import Testing
         defer { nginx.stop() }
         let arguments = [nginx.url("slow/file.bin"), "--output", f.destination, "--json"]
         let key = nginx.url("slow/file.bin")
-        // Kill once mid-transfer, after at least one commit.
-        try killMidTransfer(arguments, after: 2.2)
+        let staging = "\(f.directory.path)/.docsync-staging"
+        // Kill once mid-transfer, once more than 1 MiB is durable.
+        try killMidTransfer(arguments, staging: staging, committed: (1 << 20) + 1)
         let part = "\(f.directory.path)/.docsync-staging/\(StagingName.forKey(key)).part"
         let size = try #require(FileManager.default.attributesOfItem(atPath: part)[.size] as? Int)
         #expect(size > 1 << 20 && size < f.content.count)
         #expect(!f.outputExists)
-        // Kill again, then flip a byte inside the first chunk: the resume must catch it.
-        try killMidTransfer(arguments, after: 1.2)
+        // Kill again after more progress, then flip a byte inside the first chunk: the resume must catch it.
+        try killMidTransfer(arguments, staging: staging, committed: Int64(size) + (1 << 20))
         let handle = try FileHandle(forUpdating: URL(fileURLWithPath: part))
         try handle.seek(toOffset: 1000)
         handle.write(Data([f.content[1000] ^ 0xFF]))
@@ -86,7 +87,8 @@ import Testing
         #expect(f.outputSHA256 == f.sha256)
         let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         #expect(object?["resumedFrom"] as? Int == 0)  // the flipped byte sent it back to the first chunk
-        #expect(nginx.accessLog().count == 3)
+        // nginx logs a killed client's request when it notices the closed connection: wait for that line.
+        #expect(nginx.waitForAccessLog { $0.count >= 3 }.count == 3)
     }
 
     @Test func resumeAfterSIGKILLKeepsTheDurablePrefix() async throws {
@@ -95,14 +97,14 @@ import Testing
         let nginx = try serve(f, rate: 6 << 20)
         defer { nginx.stop() }
         let arguments = [nginx.url("slow/file.bin"), "--output", f.destination, "--json"]
-        try killMidTransfer(arguments, after: 2.2)
+        try killMidTransfer(arguments, staging: "\(f.directory.path)/.docsync-staging", committed: 2 << 20)
         let run = try DocSyncProcess.run(arguments)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(f.outputSHA256 == f.sha256)
         let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         let resumedFrom = object?["resumedFrom"] as? Int ?? 0
         #expect(resumedFrom > 0)
-        let log = nginx.accessLog()
+        let log = nginx.waitForAccessLog { $0.count >= 2 }
         #expect(log.count == 2 && log[1].range == "bytes=\(resumedFrom - 65_536)-")
     }
 
@@ -114,15 +116,16 @@ import Testing
         let nginx = try serve(f, rate: rate)
         defer { nginx.stop() }
         let arguments = [nginx.url("slow/file.bin"), "--output", f.destination]
-        var generator = SystemRandomNumberGenerator()
+        var generator = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
+        let seed = "seed \(generator.seed) (DOCSYNC_TEST_SEED=\(generator.seed) replays the kill moments)"
         var kills = 0
         while kills < 20 {
             let process = try DocSyncProcess(fetch: arguments)
             let delay = Double.random(in: 0.2...1.2, using: &generator)
             let deadline = Date().addingTimeInterval(delay)
-            while process.process.isRunning, Date() < deadline { usleep(10_000) }
+            while process.process.isRunning, Date() < deadline { usleep(10_000) }  // the kill moment, not a wait
             guard process.process.isRunning else {
-                Issue.record("the download finished before 20 kills (\(kills) so far)")
+                Issue.record("the download finished before 20 kills (\(kills) so far), \(seed)")
                 break
             }
             process.kill()
@@ -135,9 +138,9 @@ import Testing
         // Each kill may waste the overlap plus one unsynced interval: the CLI commits every 0.25 s or 8 MiB; allow
         // 1 s of transfer for that, the commit's own sync time and process start-up.
         let interval = min(8 << 20, rate)
-        let served = nginx.accessLog().reduce(Int64(0)) { $0 + $1.bodyBytesSent }
+        let served = nginx.waitForAccessLog { $0.count >= kills + 1 }.reduce(Int64(0)) { $0 + $1.bodyBytesSent }
         let budget = Int64(size + kills * (65_536 + interval))
-        #expect(served <= budget, "served \(served) bytes, budget \(budget)")
+        #expect(served <= budget, "served \(served) bytes, budget \(budget), \(seed)")
         #expect(served >= Int64(size))
     }
 
@@ -162,15 +165,22 @@ import Testing
         let result = try await downloader.download(request)
         #expect(result.resumedFrom >= 1 << 20)
         #expect(f.outputSHA256 == f.sha256)
-        let log = nginx.accessLog()
+        let log = nginx.waitForAccessLog { $0.count >= 2 }
         #expect(log.count == 2 && log.allSatisfy { $0.proto == "HTTP/2.0" }, "access log: \(log)")
         #expect(log.last?.status == 206 && log.last?.range == "bytes=\(result.resumedFrom - 65_536)-", "\(log)")
     }
 
-    private func killMidTransfer(_ arguments: [String], after seconds: Double) throws {
+    /// Starts `docsync fetch` and SIGKILLs it as soon as its journal records at least `committed` durable bytes
+    /// (the condition itself, polled; up to 60 s on a loaded machine).
+    private func killMidTransfer(_ arguments: [String], staging: String, committed: Int64) throws {
         let process = try DocSyncProcess(fetch: arguments)
-        usleep(UInt32(seconds * 1_000_000))
-        #expect(process.process.isRunning)
+        let deadline = Date().addingTimeInterval(60)
+        while process.process.isRunning, Date() < deadline,
+            (PartialDownload.list(in: staging).first?.bytes ?? 0) < committed
+        {
+            usleep(5_000)
+        }
+        #expect(process.process.isRunning, "killed mid-transfer, after \(committed) durable bytes")
         process.kill()
     }
 }

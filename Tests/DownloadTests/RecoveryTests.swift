@@ -145,7 +145,8 @@ import Testing
         }
         defer { server.stop() }
         let first = Task { try await f.download([server.url()], maxAttempts: 1) }
-        while server.requests.isEmpty { try await Task.sleep(nanoseconds: 10_000_000) }
+        let deadline = ContinuousClock.now + .seconds(30)  // the first request arrived: the partial is locked
+        while server.requests.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         do {
             _ = try await f.download([server.url()])
             Issue.record("the second downloader was not refused")

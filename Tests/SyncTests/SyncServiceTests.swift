@@ -125,7 +125,8 @@ import Testing
         let resumed = try h.run(["sync", "--json"])
         #expect(resumed.status == 0, "\(resumed.standardError)")
         #expect(h.installedManifest("Big") == fixture.expectedManifest)
-        let archiveRequests = h.nginx.accessLog().filter { $0.uri.hasSuffix("Big.tgz") }
+        let archiveRequests = h.nginx.waitForAccessLog { $0.filter { $0.uri.hasSuffix("Big.tgz") }.count >= 2 }
+            .filter { $0.uri.hasSuffix("Big.tgz") }
         #expect(archiveRequests.last?.range.hasPrefix("bytes=") == true, "resumed with Range: \(archiveRequests)")
     }
 
