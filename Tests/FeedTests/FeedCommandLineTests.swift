@@ -1,5 +1,6 @@
 import DocSyncFeed
 import Foundation
+import TestSupport
 import Testing
 
 /// `docsync feed parse` as a user runs it: the real executable on the bundled examples and on bad input.
@@ -148,7 +149,7 @@ struct FeedCommandLineTests {
     }
 
     @Test func fetchesOverHTTP() throws {
-        let nginx = try FeedNginx(serving: FeedCommandLine.feedsDirectory)
+        let nginx = try Nginx(root: FeedCommandLine.feedsDirectory)
         defer { nginx.stop() }
         let result = try FeedCommandLine.run(["feed", "parse", nginx.url("C%2B%2B.xml"), "--json"])
         #expect(result.status == 0)

@@ -1,5 +1,6 @@
 import DocSyncFeed
 import Foundation
+import TestSupport
 import Testing
 
 /// `FeedFetcher` against a real nginx on loopback: parsing from memory with the fetched URL as the base.
@@ -12,7 +13,7 @@ struct FeedFetcherTests {
             "<feed xmlns=\"http://www.w3.org/2005/Atom\"><entry><link rel=\"enclosure\" href=\"x/a.xar\"/></entry></feed>"
         )
         directory.write("Go.xml", "<entry><version>1.22/4</version><url>Go.tgz</url></entry>")
-        let nginx = try FeedNginx(serving: directory.path)
+        let nginx = try Nginx(root: directory.path)
         defer { nginx.stop() }
 
         let atom = try await FeedFetcher.fetch(url: nginx.url("rel.atom"))
@@ -27,7 +28,7 @@ struct FeedFetcherTests {
         defer { directory.remove() }
         directory.write("big.atom", FeedXML.atom(String(repeating: "<entry/>", count: 1000)))
         directory.write("bad.atom", "<feed xmlns=\"http://www.w3.org/2005/Atom\"><entry>")
-        let nginx = try FeedNginx(serving: directory.path)
+        let nginx = try Nginx(root: directory.path)
         defer { nginx.stop() }
 
         await #expect(throws: FeedError(feed: nginx.url("missing.atom"), reason: .httpStatus(404))) {
