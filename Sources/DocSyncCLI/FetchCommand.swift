@@ -42,6 +42,9 @@ struct FetchCommand: AsyncParsableCommand {
             throw ValidationError("--sha256 must be 64 hexadecimal digits")
         }
         if output.hasSuffix("/") { throw ValidationError("--output must name a file, not a directory") }
+        if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+            throw ValidationError("--ca-file: cannot read \(caFile)")
+        }
     }
 
     func run() async throws {

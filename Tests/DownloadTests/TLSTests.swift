@@ -74,6 +74,16 @@ import Testing
         #expect(nginx.accessLog().isEmpty)
     }
 
+    @Test func anUnreadableCAFileIsAUsageError() throws {
+        let f = try DownloadFixture(size: 1)
+        defer { f.remove() }
+        let missing = f.directory.appending("missing-ca.pem")
+        let run = try DocSyncProcess.run(
+            ["https://localhost:1/x", "--ca-file", missing, "--output", f.destination], environment: Tool.environment())
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderr.contains("--ca-file: cannot read \(missing)"), "\(run.stderr)")
+    }
+
     /// The library as shipped (`HTTPOptions()`: automatic version) gets HTTP/2 through ALPN from an https server
     /// that offers it, and HTTP/1.1 from one that does not.
     @Test(arguments: [true, false]) func theLibraryUsesWhatALPNNegotiates(http2: Bool) async throws {
