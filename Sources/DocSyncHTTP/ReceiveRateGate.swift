@@ -2,17 +2,17 @@
 /// first one never exceed `limit` bytes per second. libcurl's own `CURLOPT_MAX_RECV_SPEED_LARGE` (7.88) lets
 /// whatever sits in the socket buffer through at full speed — a 2.5 MiB loopback transfer limited to 1 MiB/s took
 /// 0.15 s — so docsync paces the write callback itself; TCP flow control then slows the sender.
-public struct ReceiveRateGate: Sendable, Equatable {
+package struct ReceiveRateGate: Sendable, Equatable {
     /// Bytes per second; 0 means unlimited.
-    public let limit: Int64
+    package let limit: Int64
     private var start: Double?
     private var received: Int64 = 0
 
-    public init(limit: Int64) { self.limit = limit }
+    package init(limit: Int64) { self.limit = limit }
 
     /// Records `count` bytes received at `now` (seconds, monotonic) and returns the seconds to wait before taking
     /// more (0 when on schedule or unlimited).
-    public mutating func delay(afterReceiving count: Int, now: Double) -> Double {
+    package mutating func delay(afterReceiving count: Int, now: Double) -> Double {
         guard limit > 0 else { return 0 }
         let first = start ?? now
         start = first
