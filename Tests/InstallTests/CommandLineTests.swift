@@ -107,10 +107,16 @@ import Testing
         let duration = Date().timeIntervalSince(start)
         var current = try installedVersion()
         var outcomes: [String: Int] = [:]
+        var generator = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
+        let seed = "seed \(generator.seed) (DOCSYNC_TEST_SEED=\(generator.seed) replays the kill moments)"
         for _ in 0..<20 {
             let target = current == "A" ? "B" : "A"
-            _ = try run(target, killAfter: Double.random(in: 0...duration))
-            let now = try installedVersion()
+            _ = try run(target, killAfter: Double.random(in: 0...duration, using: &generator))
+            let now: String
+            do { now = try installedVersion() } catch {
+                Issue.record("after a kill, \(seed): \(error)")
+                throw error
+            }
             outcomes[now == target ? "new" : "old", default: 0] += 1
             if try !FileManager.default.contentsOfDirectory(atPath: "\(h.root)/.docsync/staging").isEmpty {
                 outcomes["mid-extraction", default: 0] += 1
@@ -123,7 +129,7 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: "\(h.root)/.docsync/staging").isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: "\(h.root)/.docsync/trash").isEmpty)
         // Kills must land mid-install often enough for the test to mean something.
-        #expect(outcomes["mid-extraction", default: 0] >= 1, "kills: \(outcomes), a full run: \(duration) s")
-        #expect(outcomes["old", default: 0] >= 3, "kills: \(outcomes), a full run: \(duration) s")
+        #expect(outcomes["mid-extraction", default: 0] >= 1, "kills: \(outcomes), a full run: \(duration) s, \(seed)")
+        #expect(outcomes["old", default: 0] >= 3, "kills: \(outcomes), a full run: \(duration) s, \(seed)")
     }
 }

@@ -77,7 +77,7 @@ import Testing
 
     static func archive(_ h: InstallHarness, version: String) throws -> (DocsetFixture, [UInt8]) {
         var fixture = try DocsetFixture.make(version: version, documents: 200, bytesPerDocument: 3_000)
-        var generator = SystemRandomNumberGenerator()
+        var generator = TestRandom(label: "growing \(version)")
         let blob = (0..<(512 << 10)).map { _ in UInt8.random(in: 0...255, using: &generator) }
         fixture.files["Contents/Resources/Documents/blob.bin"] = (blob, 0o644)
         let path = h.archive("\(version).tgz")

@@ -23,7 +23,7 @@ import Testing
     /// a small, well-compressed archive in one burst whatever its limit_rate).
     static func bigFixture(version: String) throws -> DocsetFixture {
         var fixture = try DocsetFixture.make(version: version, documents: 300, bytesPerDocument: 12_000)
-        var generator = SystemRandomNumberGenerator()
+        var generator = TestRandom(label: "big \(version)")
         let blob = (0..<(256 << 10)).map { _ in UInt8.random(in: 0...255, using: &generator) }
         fixture.files["Contents/Resources/Documents/blob.bin"] = (blob, 0o644)
         return fixture

@@ -12,6 +12,11 @@ public struct TestRandom: RandomNumberGenerator, Sendable {
         state = seed
     }
 
+    /// A fixed seed derived from `label` (FNV-1a), e.g. a fixture's version: stable across runs, different per label.
+    public init(label: String) {
+        self.init(seed: label.utf8.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 })
+    }
+
     /// The seed in `$variable` (decimal) when set, else a fresh random one.
     public static func fromEnvironment(_ variable: String) -> TestRandom {
         let fixed = ProcessInfo.processInfo.environment[variable].flatMap { UInt64($0) }
