@@ -71,7 +71,9 @@ import Testing
     @Test(arguments: schemes) func aFaultServerRedirectToAnotherSchemeIsRefused(scheme: String) throws {
         let (h, secret) = try Self.harness()
         let location = Self.target(scheme, secret: secret)
-        let server = try FaultServer { _, _ in FaultResponse(status: 302, reason: "Found", headers: [("Location", location)]) }
+        let server = try FaultServer { _, _ in
+            FaultResponse(status: 302, reason: "Found", headers: [("Location", location)])
+        }
         defer { server.stop() }
         try h.writeAtomFeed(
             "f.atom", [.init(identifier: "org.a", title: "A", version: "1", archive: server.url("A.tgz"))])

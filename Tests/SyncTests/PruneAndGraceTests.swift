@@ -58,7 +58,8 @@ import Testing
         #expect(try h.run(["sync", "--refresh"], environment: Tool.environment()).status == 0)
         #expect(Self.versions(h).count == 2, "v1 is kept for its grace period: \(Self.versions(h))")
 
-        let (daemon, out, _) = try SyncServiceTests.start(h, ["daemon", "--interval", "1s", "--jitter", "0s", "--json"])
+        let (daemon, out, _) = try SyncServiceTests.start(
+            h, ["daemon", "--interval", "1s", "--jitter", "0s", "--json"])
         defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
         let output = OutputReader(out)
         let deadline = Date().addingTimeInterval(60)

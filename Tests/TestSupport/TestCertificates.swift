@@ -31,11 +31,11 @@ public struct TestCertificates: Sendable {
         let certificate = directory.appending("server.pem")
         let extensions = directory.appending("server.ext")
         try """
-            subjectAltName = DNS:\(host)
-            basicConstraints = critical, CA:FALSE
-            keyUsage = critical, digitalSignature
-            extendedKeyUsage = serverAuth
-            """.write(toFile: extensions, atomically: true, encoding: .utf8)
+        subjectAltName = DNS:\(host)
+        basicConstraints = critical, CA:FALSE
+        keyUsage = critical, digitalSignature
+        extendedKeyUsage = serverAuth
+        """.write(toFile: extensions, atomically: true, encoding: .utf8)
         let curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
         try openssl(
             ["req", "-x509"] + curve + [

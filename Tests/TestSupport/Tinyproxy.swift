@@ -22,15 +22,15 @@ public final class Tinyproxy: Sendable {
         for _ in 0..<5 {
             let port = try Loopback.freePort()
             try """
-                Port \(port)
-                Listen 127.0.0.1
-                Timeout 60
-                LogFile "\(prefix.appending("tinyproxy.log"))"
-                LogLevel Info
-                MaxClients 32
-                Allow 127.0.0.1
-                ViaProxyName "\(Self.viaName)"
-                """.write(toFile: prefix.appending("tinyproxy.conf"), atomically: true, encoding: .utf8)
+            Port \(port)
+            Listen 127.0.0.1
+            Timeout 60
+            LogFile "\(prefix.appending("tinyproxy.log"))"
+            LogLevel Info
+            MaxClients 32
+            Allow 127.0.0.1
+            ViaProxyName "\(Self.viaName)"
+            """.write(toFile: prefix.appending("tinyproxy.conf"), atomically: true, encoding: .utf8)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: Self.executable)
             process.arguments = ["-d", "-c", prefix.appending("tinyproxy.conf")]
