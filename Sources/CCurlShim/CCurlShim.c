@@ -1,5 +1,10 @@
 #include "CCurlShim.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdatomic.h>
+#include <sys/socket.h>
+
 CURLcode ds_curl_setopt_long(CURL *handle, CURLoption option, long value) {
     return curl_easy_setopt(handle, option, value);
 }
@@ -46,4 +51,32 @@ size_t ds_curl_writefunc_error(void) {
 #else
     return 0;
 #endif
+}
+
+static _Atomic(ds_curl_address_check_cb) ds_address_check;
+
+static curl_socket_t ds_opensocket(void *userdata, curlsocktype purpose, struct curl_sockaddr *address) {
+    ds_curl_address_check_cb check = atomic_load(&ds_address_check);
+    if (purpose == CURLSOCKTYPE_IPCXN && check != NULL) {
+        const unsigned char *bytes = NULL;
+        unsigned int port = 0;
+        if (address->family == AF_INET) {
+            const struct sockaddr_in *in = (const struct sockaddr_in *)&address->addr;
+            bytes = (const unsigned char *)&in->sin_addr;
+            port = ntohs(in->sin_port);
+        } else if (address->family == AF_INET6) {
+            const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)&address->addr;
+            bytes = (const unsigned char *)&in6->sin6_addr;
+            port = ntohs(in6->sin6_port);
+        }
+        if (bytes != NULL && !check(userdata, address->family, bytes, port)) return CURL_SOCKET_BAD;
+    }
+    return socket(address->family, address->socktype, address->protocol);
+}
+
+CURLcode ds_curl_set_address_check(CURL *handle, ds_curl_address_check_cb check, void *userdata) {
+    atomic_store(&ds_address_check, check);
+    CURLcode code = curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, ds_opensocket);
+    if (code == CURLE_OK) code = curl_easy_setopt(handle, CURLOPT_OPENSOCKETDATA, userdata);
+    return code;
 }

@@ -22,7 +22,7 @@ public enum Curl {
 
     /// Performs `request` and reports how the transport ended. Cancelling the task aborts the transfer promptly.
     public static func perform(_ request: HTTPRequest, receiver: any HTTPResponseReceiver) async -> HTTPTransferResult {
-        let context = TransferContext(receiver: receiver, maxReceiveRate: request.options.maxReceiveRate)
+        let context = TransferContext(receiver: receiver, options: request.options)
         let box = UncheckedBox(context)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<HTTPTransferResult, Never>) in
@@ -53,8 +53,10 @@ public enum Curl {
             ds_curl_setopt_string(handle, CURLOPT_URL, request.url)
             ds_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
             ds_curl_setopt_long(handle, CURLOPT_FAILONERROR, 0)
-            ds_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
-            ds_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+            let protocols = o.httpsOnly ? "https" : "http,https"
+            ds_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, protocols)
+            ds_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, protocols)
+            if !o.allowPrivateRedirects, o.proxy == nil { ds_curl_set_address_check(handle, addressCheck, unmanaged) }
             ds_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, o.followRedirects ? 1 : 0)
             ds_curl_setopt_long(handle, CURLOPT_MAXREDIRS, o.maxRedirects)
             ds_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
@@ -108,6 +110,13 @@ public enum Curl {
         if code == CURLE_OK { return .complete }
         if context.receiverAborted { return .abortedByReceiver }
         if context.cancelled.load(ordering: .relaxed) { return .cancelled }
+        if let refused = context.refusedAddress {
+            let message =
+                "redirect to \(refused) refused: a private, loopback or link-local address reached from a public "
+                + "one (allow it with [network] allow_private_redirects = true)"
+            return .failed(
+                HTTPTransportError(kind: .redirectRefused, code: Int32(code.rawValue), message: message, url: url))
+        }
         let text = message.isEmpty ? String(cString: curl_easy_strerror(code)) : message
         let kind: HTTPTransportError.Kind =
             switch code {
@@ -138,10 +147,17 @@ private final class TransferContext: @unchecked Sendable {
     var receiverAborted = false
     var bodyBytes: Int64 = 0
     var gate: ReceiveRateGate
+    let options: HTTPOptions
+    /// A redirect head was seen: later connections go to its target.
+    var redirected = false
+    /// The scope of the first address connected to before any redirect.
+    var originalScope: AddressScope?
+    var refusedAddress: IPAddress?
 
-    init(receiver: any HTTPResponseReceiver, maxReceiveRate: Int64) {
+    init(receiver: any HTTPResponseReceiver, options: HTTPOptions) {
         self.receiver = receiver
-        gate = ReceiveRateGate(limit: maxReceiveRate)
+        self.options = options
+        gate = ReceiveRateGate(limit: options.maxReceiveRate)
     }
 
     /// Waits as long as the rate gate asks, in short steps so that cancelling stays prompt.
@@ -160,6 +176,27 @@ private final class TransferContext: @unchecked Sendable {
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
+
+    /// Called before every connection (`ds_curl_set_address_check`): applies `RedirectPolicy`.
+    func admits(_ address: IPAddress) -> Bool {
+        let scope = options.addressClassifier.scope(of: address)
+        if !redirected, originalScope == nil { originalScope = scope }
+        let allowed = RedirectPolicy.admits(
+            target: scope, original: originalScope, redirected: redirected,
+            allowPrivate: options.allowPrivateRedirects)
+        if !allowed { refusedAddress = address }
+        return allowed
+    }
+}
+
+private func addressCheck(
+    _ user: UnsafeMutableRawPointer?, _ family: Int32, _ bytes: UnsafePointer<UInt8>?, _ port: UInt32
+) -> Int32 {
+    guard let user, let bytes else { return 0 }
+    let context = Unmanaged<TransferContext>.fromOpaque(user).takeUnretainedValue()
+    let count = family == AF_INET6 ? 16 : 4
+    let address = IPAddress(bytes: Array(UnsafeBufferPointer(start: bytes, count: count)), port: Int(port))
+    return context.admits(address) ? 1 : 0
 }
 
 private struct UncheckedBox<T>: @unchecked Sendable {
@@ -176,7 +213,10 @@ private func headerCallback(
     let context = Unmanaged<TransferContext>.fromOpaque(user).takeUnretainedValue()
     let bytes = UnsafeRawBufferPointer(start: pointer, count: size * count)
     let line = String(decoding: bytes, as: UTF8.self)
-    if let head = context.parser.consume(line) { context.receiver.head(head) }
+    if let head = context.parser.consume(line) {
+        if head.isRedirect, head.value("Location") != nil { context.redirected = true }
+        context.receiver.head(head)
+    }
     return size * count
 }
 

@@ -32,6 +32,15 @@ public struct HTTPOptions: Sendable, Equatable {
     public var maxReceiveRate: Int64 = 0
     public var userAgent = "docsync/0.1"
     public var httpVersion: HTTPVersion = .automatic
+    /// Only https, for the first request and every redirect (`[network] require_https`).
+    public var httpsOnly = false
+    /// Follow a redirect from a public address to a private, loopback or link-local one (`AddressScope`). When
+    /// false such a connection is refused, unless the original URL's address was private too. Checked on the
+    /// address each connection really uses; behind an explicit `proxy` only the proxy's address is seen, so the
+    /// check is off.
+    public var allowPrivateRedirects = false
+    /// How addresses are classified for `allowPrivateRedirects` (tests mark loopback endpoints public).
+    public var addressClassifier = AddressClassifier()
 
     public init() {}
 }

@@ -40,7 +40,7 @@ public struct HTTPTransferResult: Sendable, Equatable {
 public struct HTTPTransportError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable {
         case resolve, connect, tls, timeout, stall, closedEarly, tooManyRedirects, badURL, protocolNotAllowed,
-            tlsCertificate, other
+            tlsCertificate, redirectRefused, other
     }
 
     public var kind: Kind
@@ -59,7 +59,7 @@ public struct HTTPTransportError: Error, Sendable, Equatable, CustomStringConver
     public var isTransient: Bool {
         switch kind {
         case .resolve, .connect, .timeout, .stall, .closedEarly, .tls, .other: true
-        case .tooManyRedirects, .badURL, .protocolNotAllowed, .tlsCertificate: false
+        case .tooManyRedirects, .badURL, .protocolNotAllowed, .tlsCertificate, .redirectRefused: false
         }
     }
 

@@ -21,6 +21,14 @@ CURLcode ds_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode ds_curl_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value);
 CURLcode ds_curl_getinfo_string(CURL *handle, CURLINFO info, const char **value);
 
+/// Judges one address libcurl is about to connect to: `address` holds 4 (AF_INET) or 16 (AF_INET6) bytes in
+/// network order. Returns nonzero to allow the connection.
+typedef int (*ds_curl_address_check_cb)(void *userdata, int family, const unsigned char *address, unsigned int port);
+
+/// Installs an open-socket callback that asks `check` (with `userdata`) before every connection of `handle`; a
+/// refused address fails the connect (CURLE_COULDNT_CONNECT). `check` must be the same function on every call.
+CURLcode ds_curl_set_address_check(CURL *handle, ds_curl_address_check_cb check, void *userdata);
+
 /// CURL_WRITEFUNC_ERROR where available (curl ≥ 7.87), else 0 (which also aborts as a short write).
 size_t ds_curl_writefunc_error(void);
 
