@@ -82,7 +82,7 @@ struct FetchCommand: AsyncParsableCommand {
 
     static func exitCode(for error: DownloadError) -> ExitCode {
         switch error.kind {
-        case .verification, .badResponse, .tooManyRestarts: ExitStatus.dataError
+        case .verification, .badResponse, .tooManyRestarts, .tooLarge: ExitStatus.dataError
         case .disk, .insufficientSpace: ExitStatus.ioError
         case .invalidRequest: ExitCode.validationFailure
         case .http, .transport, .locked, .cancelled: ExitStatus.unavailable

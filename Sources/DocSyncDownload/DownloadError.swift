@@ -14,8 +14,10 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
         case verification
         /// A local file-system failure (ENOSPC, EIO, …).
         case disk
-        /// Not enough free space for what is left.
+        /// Not enough free space for what is left, or the free-space reserve was reached while writing.
         case insufficientSpace
+        /// The file is longer than the configured maximum (declared, or counted while receiving).
+        case tooLarge
         /// Another process holds the partial download.
         case locked
         /// The server kept sending a different representation.
@@ -30,6 +32,8 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
     public var reason: String
     /// Worth trying again later (the partial file is kept).
     public var isTransient: Bool
+    /// How the transport failed, for `.transport` errors.
+    public var transportKind: HTTPTransportError.Kind?
 
     public init(_ kind: Kind, url: String? = nil, status: Int? = nil, reason: String, isTransient: Bool) {
         self.kind = kind
@@ -52,9 +56,11 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     static func transport(_ error: HTTPTransportError) -> DownloadError {
-        DownloadError(
+        var failure = DownloadError(
             .transport, url: error.url, reason: "\(error.explanation) (\(error.kind.rawValue))",
             isTransient: error.isTransient)
+        failure.transportKind = error.kind
+        return failure
     }
 }
 

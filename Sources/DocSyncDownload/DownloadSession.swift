@@ -29,6 +29,10 @@ final class DownloadSession {
     private var mirrorFaults = 0
     private var deadMirrors: Set<Int> = []
     private var lastError: DownloadError?
+    /// The URLs to try, in order (`MirrorPlan`: https upgrades of plain-http mirrors first).
+    private let mirrors: [Mirror]
+    /// Some bytes of the file came over plain http (a fallback, a plain mirror or a redirect to http).
+    private var plainHTTP = false
 
     init(
         configuration: DownloadConfiguration, request: DownloadRequest, key: String, expected: SHA256.Digest?,
@@ -41,12 +45,19 @@ final class DownloadSession {
         self.staging = staging
         self.meter = meter
         journal = Journal.empty(key: key, chunkSize: configuration.chunkSize)
+        mirrors = MirrorPlan.expand(
+            request.mirrors, policy: configuration.schemePolicy, upgradeLocal: configuration.upgradeLocal)
     }
 
     private var retry: RetryPolicy { configuration.retry }
-    private var url: String { request.mirrors[mirror] }
+    private var url: String { mirrors[mirror].url }
 
     func run() async throws(DownloadError) -> DownloadResult {
+        if let length = request.expectedLength, let limit = configuration.maxLength, length > limit {
+            throw DownloadError(
+                .tooLarge, url: url, reason: "the file is \(length) bytes, above the limit of \(limit) bytes",
+                isTransient: false)
+        }
         if let done = try finishedByEarlierRun() { return done }
         do throws(SystemError) {
             journal = try staging.recover(
@@ -55,6 +66,7 @@ final class DownloadSession {
             throw .disk(error)
         }
         resumedFrom = journal.committed
+        plainHTTP = resumedFrom > 0 && MirrorPlan.isPlainHTTP(journal.url)
         spliced = resumedFrom > 0
         request.committed?(journal.committed)
         while true {
@@ -83,14 +95,17 @@ final class DownloadSession {
         let sink = TransferSink(
             staging: staging, journal: journal, context: context, mirrorURL: url,
             commitInterval: configuration.commitInterval, meter: meter,
-            committed: request.committed)
-        let http = HTTPRequest(url: url, headers: plan.headers, options: configuration.http)
+            committed: request.committed, limits: SpaceLimits(configuration))
+        var options = configuration.http
+        if mirrors[mirror].isUpgrade { options.connectTimeout = min(options.connectTimeout, 10) }  // fall back soon
+        let http = HTTPRequest(url: url, headers: plan.headers, options: options)
         let result = await Curl.perform(http, receiver: sink)
         sink.finish()
         journal = sink.journal
         if sink.discardedPartial { try countRestart("\(sink.finalHead?.status ?? 0) replaced the partial file") }
         if plan.isRange, sink.bytesWritten > 0 { spliced = true }
         if sink.bytesWritten > 0 { usedMirror = url }
+        if sink.bytesWritten > 0, MirrorPlan.isPlainHTTP(result.effectiveURL) { plainHTTP = true }
         let progressed = sink.bytesWritten > 0 && journal.committed > before || sink.discardedPartial
         if progressed {
             failuresInARow = 0
@@ -109,9 +124,13 @@ final class DownloadSession {
                 return try await fault(error, retryAfter: nil)
             case .disk(let error): throw .disk(error)
             case .insufficientSpace(let needed, let available):
+                throw insufficientSpace(needed: needed, available: available)
+            case .tooLarge(let length, let limit):
+                do throws(SystemError) { try staging.discard() } catch { throw .disk(error) }
+                let what = length.map { "declares \($0) bytes" } ?? "sent more than \(limit) bytes"
                 throw DownloadError(
-                    .insufficientSpace,
-                    reason: "\(needed) bytes needed in \(staging.directory), \(available) available", isTransient: true)
+                    .tooLarge, url: url, status: status,
+                    reason: "the file \(what), above the limit of \(limit) bytes", isTransient: false)
             }
         }
         if result.ending == .cancelled {
@@ -177,6 +196,7 @@ final class DownloadSession {
     /// A failure worth retrying: back off, move on to the next mirror after repeated faults, give up when the budget
     /// of attempts without progress is spent.
     private func fault(_ error: DownloadError, retryAfter: Int64?) async throws(DownloadError) {
+        if mirrors[mirror].isUpgrade { return try abandonMirror(error) }  // HTTPS-First: fall back at once
         lastError = error
         failuresInARow += 1
         mirrorFaults += 1
@@ -203,7 +223,7 @@ final class DownloadSession {
     }
 
     private func nextLiveMirror(after index: Int) -> Int? {
-        let count = request.mirrors.count
+        let count = mirrors.count
         for step in 1..<(count + 1) {
             let candidate = (index + step) % count
             if candidate != index, !deadMirrors.contains(candidate) { return candidate }
@@ -236,17 +256,30 @@ final class DownloadSession {
     /// Before a request, only a length the feed confirms is trusted: a journal's own length (possibly corrupt or
     /// stale) is first checked against the server's answer, where `TransferSink` checks the space it needs.
     private func checkFreeSpace() throws(DownloadError) {
-        guard let length = journal.length, request.expectedLength == length else { return }
-        let needed = length - journal.committed
+        var remaining: Int64 = 0
+        if let length = journal.length, request.expectedLength == length { remaining = length - journal.committed }
+        let needed = remaining + configuration.minFreeSpace
+        guard needed > 0 else { return }
         let available: Int64
-        do throws(SystemError) { available = try LinuxFS.freeSpace(at: staging.directory).bytes } catch {
+        do throws(SystemError) { available = try configuration.freeSpace(staging.directory) } catch {
             throw .disk(error)
         }
-        if needed > available {
-            throw DownloadError(
-                .insufficientSpace, url: url,
-                reason: "\(needed) bytes needed in \(staging.directory), \(available) available", isTransient: true)
-        }
+        if needed > available { throw insufficientSpace(needed: needed, available: available) }
+    }
+
+    /// `needed` includes the free-space reserve, which the message names when there is one.
+    private func insufficientSpace(needed: Int64, available: Int64) -> DownloadError {
+        let reserve = configuration.minFreeSpace
+        let reason =
+            switch (reserve, needed - reserve) {
+            case (0, _): "\(needed) bytes needed in \(staging.directory), \(available) available"
+            case (_, ...0):
+                "free space in \(staging.directory) fell to \(available) bytes, below the reserve of \(reserve)"
+            case (_, let rest):
+                "\(rest) bytes still to download plus a reserve of \(reserve) must stay free in \(staging.directory), "
+                    + "\(available) available"
+            }
+        return DownloadError(.insufficientSpace, url: url, reason: reason, isTransient: true)
     }
 
     // MARK: - Finish
@@ -268,7 +301,8 @@ final class DownloadSession {
         return DownloadResult(
             url: usedMirror ?? (journal.url.isEmpty ? url : journal.url), bytes: journal.committed,
             sha256: digest.description,
-            resumedFrom: resumedFrom, attempts: attempts, seconds: meter.elapsed, path: request.destination)
+            resumedFrom: resumedFrom, attempts: attempts, seconds: meter.elapsed, path: request.destination,
+            overPlainHTTP: plainHTTP)
     }
 
     /// Deletes the staging file; a spliced file earns one fresh download (F51), a fresh one fails at once (H63).
@@ -292,6 +326,6 @@ final class DownloadSession {
         do throws(SystemError) { try staging.discard() } catch { throw .disk(error) }
         return DownloadResult(
             url: old.url, bytes: length, sha256: digest.description, resumedFrom: length, attempts: 0,
-            seconds: meter.elapsed, path: request.destination)
+            seconds: meter.elapsed, path: request.destination, overPlainHTTP: MirrorPlan.isPlainHTTP(old.url))
     }
 }

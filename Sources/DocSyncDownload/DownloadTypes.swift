@@ -1,4 +1,5 @@
 import DocSyncHTTP
+import DocSyncSupport
 
 /// Settings shared by every download of one `Downloader`.
 public struct DownloadConfiguration: Sendable {
@@ -17,6 +18,20 @@ public struct DownloadConfiguration: Sendable {
     /// Write with `O_DIRECT` where the staging file system supports it: the bytes skip the page cache, so there is
     /// no copy into it and nothing left to write back when a commit syncs. False: always through the page cache.
     public var directIO: Bool
+    /// Largest file accepted, in bytes (nil: no limit): a longer declared length is refused before any byte is
+    /// written, and a body without one is cut off when it passes the limit.
+    public var maxLength: Int64?
+    /// Bytes that must stay free in the staging file system: checked before each request and again at every
+    /// `chunkSize` bytes written, so a body of unknown length cannot fill the disk.
+    public var minFreeSpace: Int64 = 0
+    /// How plain-http mirror URLs are tried (default: as given; the sync uses HTTPS-First).
+    public var schemePolicy: SchemePolicy = .asGiven
+    /// Upgrade local hosts too under `httpsFirst` (they are left in plain http otherwise, as browsers do).
+    public var upgradeLocal = false
+    /// Free bytes at a path (a seam for tests; `statvfs` by default).
+    public var freeSpace: @Sendable (String) throws(SystemError) -> Int64 = { path throws(SystemError) in
+        try LinuxFS.freeSpace(at: path).bytes
+    }
 
     public init(
         stagingDirectory: String, http: HTTPOptions = HTTPOptions(), retry: RetryPolicy = RetryPolicy(),
@@ -92,10 +107,14 @@ public struct DownloadResult: Sendable, Equatable {
     public var seconds: Double
     /// Where the file is (the request's destination).
     public var path: String
+    /// Some of its bytes came over plain http (no TLS): only a trusted checksum vouches for them.
+    public var overPlainHTTP: Bool
 
     public init(
-        url: String, bytes: Int64, sha256: String, resumedFrom: Int64, attempts: Int, seconds: Double, path: String
+        url: String, bytes: Int64, sha256: String, resumedFrom: Int64, attempts: Int, seconds: Double, path: String,
+        overPlainHTTP: Bool = false
     ) {
+        self.overPlainHTTP = overPlainHTTP
         self.url = url
         self.bytes = bytes
         self.sha256 = sha256

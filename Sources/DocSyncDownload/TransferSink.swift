@@ -16,6 +16,8 @@ final class TransferSink: HTTPResponseReceiver {
         case overlong(limit: Int64)
         case disk(SystemError)
         case insufficientSpace(needed: Int64, available: Int64)
+        /// The body is (or declares to be) longer than `SpaceLimits.maxLength`.
+        case tooLarge(length: Int64?, limit: Int64)
     }
 
     let staging: StagingFile
@@ -25,6 +27,9 @@ final class TransferSink: HTTPResponseReceiver {
     private let meter: ProgressMeter
     private let commitInterval: Double
     private var pipeline: WritePipeline?
+    private let limits: SpaceLimits
+    /// `written` at which the free space is checked next.
+    private var nextSpaceCheck: Int64 = 0
 
     /// The journal as last made durable.
     private(set) var journal: Journal
@@ -44,8 +49,10 @@ final class TransferSink: HTTPResponseReceiver {
 
     init(
         staging: StagingFile, journal: Journal, context: ResponsePolicy.Context, mirrorURL: String,
-        commitInterval: Double, meter: ProgressMeter, committed: (@Sendable (Int64) -> Void)?
+        commitInterval: Double, meter: ProgressMeter, committed: (@Sendable (Int64) -> Void)?,
+        limits: SpaceLimits = SpaceLimits()
     ) {
+        self.limits = limits
         self.commitInterval = commitInterval
         self.staging = staging
         self.mirrorURL = mirrorURL
@@ -94,10 +101,13 @@ final class TransferSink: HTTPResponseReceiver {
                     failure = .overlapMismatch(offset: accepted.from)
                 }
             }
-            if let total = accepted.total {
-                let needed = total - written
-                let available = try LinuxFS.freeSpace(at: staging.directory).bytes
+            if let total = accepted.total, let limit = limits.maxLength, total > limit {
+                failure = .tooLarge(length: total, limit: limit)
+            } else {
+                let needed = (accepted.total ?? written) - written + limits.minFreeSpace
+                let available = try limits.freeSpace(staging.directory)
                 if needed > available { failure = .insufficientSpace(needed: needed, available: available) }
+                nextSpaceCheck = written + limits.checkInterval
             }
         } catch {
             failure = .disk(error)
@@ -128,6 +138,14 @@ final class TransferSink: HTTPResponseReceiver {
             data = UnsafeRawBufferPointer(rebasing: data[..<Int(max(0, limit - position))])
             overlong = true
         }
+        if let limit = limits.maxLength, position + Int64(data.count) > limit {
+            failure = .tooLarge(length: plan.total, limit: limit)
+            return false
+        }
+        if written >= nextSpaceCheck, let problem = spaceProblem() {
+            failure = problem
+            return false
+        }
         if !data.isEmpty, let pipeline {
             if let error = pipeline.append(data) {
                 failure = .disk(error)
@@ -143,6 +161,19 @@ final class TransferSink: HTTPResponseReceiver {
             return false
         }
         return true
+    }
+
+    /// Checked every `checkInterval` bytes written (one `statvfs`, nothing per chunk of the transfer).
+    private func spaceProblem() -> Failure? {
+        nextSpaceCheck = written + limits.checkInterval
+        guard limits.minFreeSpace > 0 else { return nil }
+        do throws(SystemError) {
+            let available = try limits.freeSpace(staging.directory)
+            return available < limits.minFreeSpace
+                ? .insufficientSpace(needed: limits.minFreeSpace, available: available) : nil
+        } catch {
+            return .disk(error)
+        }
     }
 
     /// Commits whatever was written (E46) and waits until it is durable. Call once the transfer has ended.
