@@ -2,6 +2,7 @@
 /// Matches elements by namespace URI (any prefix); ignores every unknown element (RFC 4287 §6.3).
 struct AtomFeedParser {
     let cursor: FeedCursor
+    var maxEntries = FeedLimits.defaultMaxEntries
 
     func parse() throws(FeedError) -> FeedDocument {
         var document = FeedDocument(format: .atom)
@@ -19,6 +20,9 @@ struct AtomFeedParser {
             }
             guard reader.kind == .element else { continue }
             if reader.depth == 1, cursor.isElement("entry", in: FeedNamespace.atom) {
+                guard document.entries.count < maxEntries else {
+                    throw cursor.error(.tooManyElements(name: "entry", limit: maxEntries))
+                }
                 if reader.isEmptyElement { document.entries.append(FeedEntry()) } else { entry = FeedEntry() }
             } else if reader.depth == 1 {
                 try readFeedChild(into: &document)
@@ -37,7 +41,11 @@ struct AtomFeedParser {
         case "id": document.id = try cursor.text()
         case "title": document.title = try title()
         case "updated": document.updated = try cursor.date(element: "updated")
-        case "link": if let link = link() { document.links.append(link) }
+        case "link":
+            guard document.links.count < maxEntries else {
+                throw cursor.error(.tooManyElements(name: "link", limit: maxEntries))
+            }
+            if let link = link() { document.links.append(link) }
         default: break
         }
     }
@@ -49,6 +57,9 @@ struct AtomFeedParser {
         case (FeedNamespace.atom, "title"): entry.title = try title()
         case (FeedNamespace.atom, "updated"): entry.updated = try cursor.date(element: "updated")
         case (FeedNamespace.atom, "link"):
+            guard entry.links.count < maxEntries else {
+                throw cursor.error(.tooManyElements(name: "link", limit: maxEntries))
+            }
             guard let link = link() else { return }
             entry.links.append(link)
             if link.rel == "enclosure" {

@@ -5,6 +5,7 @@ struct DashFeedParser {
     let cursor: FeedCursor
     /// The docset name (from the feed's URL or file stem).
     let name: String?
+    var maxElements = FeedLimits.defaultMaxEntries
 
     func parse() throws(FeedError) -> FeedDocument {
         let reader = cursor.reader
@@ -20,6 +21,10 @@ struct DashFeedParser {
                     continue
                 }
                 guard reader.kind == .element, reader.namespaceURI == nil else { continue }
+                guard entry.archives.count < maxElements, entry.otherVersions.count < maxElements else {
+                    let name = entry.archives.count < maxElements ? "name" : "url"
+                    throw cursor.error(.tooManyElements(name: name, limit: maxElements))
+                }
                 switch (reader.depth, reader.localName) {
                 case (1, "version") where !versionSeen:
                     versionSeen = true

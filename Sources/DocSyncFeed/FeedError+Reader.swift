@@ -7,6 +7,8 @@ extension FeedError {
             self.init(feed: feed, line: line, column: column, reason: .doctypeForbidden)
         case .input(.io(let errno)):
             self.init(feed: feed, reason: .unreadable(errno: errno, message: Self.text(ofErrno: errno)))
+        case .input(.tooManyAttributes(let limit, let line)):
+            self.init(feed: feed, line: line, reason: .tooManyAttributes(limit: limit))
         case .doctype(let line): self.init(feed: feed, line: line, reason: .doctypeForbidden)
         case .tooDeep(let limit, let line): self.init(feed: feed, line: line, reason: .tooDeep(limit: limit))
         case .malformed(let code, let message, let line, let column, let inputEnded):

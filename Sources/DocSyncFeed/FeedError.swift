@@ -11,6 +11,10 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         case tooLarge(limit: Int)
         /// Elements nested deeper than `limit`.
         case tooDeep(limit: Int)
+        /// An element with more than `limit` attributes.
+        case tooManyAttributes(limit: Int)
+        /// More than `limit` elements `name` in one feed (`entry`) or one entry (`link`, `url`, `name`).
+        case tooManyElements(name: String, limit: Int)
         /// The root is neither Atom's `feed` nor Dash's `entry`.
         case unknownRootElement(name: String, namespace: String?)
         /// A required element is missing (e.g. a Dash feed without `version` or `url`).
@@ -56,6 +60,8 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         case .doctypeForbidden: "a DOCTYPE is not allowed in a feed"
         case .tooLarge(let limit): "the feed is larger than the limit of \(limit) bytes"
         case .tooDeep(let limit): "elements are nested deeper than the limit of \(limit)"
+        case .tooManyAttributes(let limit): "an element has more than the limit of \(limit) attributes"
+        case .tooManyElements(let name, let limit): "more than the limit of \(limit) <\(name)> elements"
         case .unknownRootElement(let name, let namespace):
             "unknown root element <\(name)>\(namespace.map { " in namespace \($0)" } ?? ""): "
                 + "expected an Atom <feed> or a Dash <entry>"

@@ -11,7 +11,7 @@ public enum FeedParser {
     ) throws(FeedError) -> FeedDocument {
         let input: XMLInput
         do throws(XMLInputFailure) {
-            input = try XMLInput(fileAt: path, limit: limits.maxBytes)
+            input = try XMLInput(fileAt: path, limit: limits.maxBytes, maxAttributes: limits.maxAttributes)
         } catch {
             throw FeedError(.input(error), feed: path)
         }
@@ -29,7 +29,7 @@ public enum FeedParser {
     static func parse(
         bytes: [UInt8], documentURL: String?, feed: String, limits: FeedLimits
     ) throws(FeedError) -> FeedDocument {
-        let input = XMLInput(bytes: bytes, limit: limits.maxBytes)
+        let input = XMLInput(bytes: bytes, limit: limits.maxBytes, maxAttributes: limits.maxAttributes)
         return try parse(input: input, feed: feed, documentURL: documentURL, path: nil, limits: limits)
     }
 
@@ -47,10 +47,10 @@ public enum FeedParser {
             guard reader.kind == .element else { continue }
             var document: FeedDocument
             if cursor.isElement("feed", in: FeedNamespace.atom) {
-                document = try AtomFeedParser(cursor: cursor).parse()
+                document = try AtomFeedParser(cursor: cursor, maxEntries: limits.maxEntries).parse()
             } else if cursor.isElement("entry", in: nil) {
                 let name = DashFeedName.name(documentURL: documentURL, path: path)
-                document = try DashFeedParser(cursor: cursor, name: name).parse()
+                document = try DashFeedParser(cursor: cursor, name: name, maxElements: limits.maxEntries).parse()
             } else {
                 throw cursor.error(.unknownRootElement(name: reader.localName, namespace: reader.namespaceURI))
             }

@@ -7,6 +7,7 @@ enum XMLInputFailure: Error, Sendable, Equatable {
     case tooLarge(limit: Int)
     case doctype(line: Int, column: Int)
     case io(errno: Int32)
+    case tooManyAttributes(limit: Int, line: Int)
 }
 
 /// The bytes of one document, handed to libxml2 chunk by chunk. Counts every byte it hands out and refuses to go
@@ -21,6 +22,7 @@ final class XMLInput {
     let limit: Int
     private var source: Source
     private var prolog = XMLPrologGuard()
+    private var attributes: XMLAttributeCounter
     private(set) var bytesRead = 0
     private(set) var failure: XMLInputFailure?
     /// True once the source reported its end (every byte was handed out).
@@ -35,16 +37,20 @@ final class XMLInput {
     private(set) var contentEndColumn = 1
 
     /// Opens `path` for reading; throws the errno on failure.
-    init(fileAt path: String, limit: Int) throws(XMLInputFailure) {
+    init(
+        fileAt path: String, limit: Int, maxAttributes: Int = FeedLimits.defaultMaxAttributes
+    ) throws(XMLInputFailure) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .io(errno: errno) }
         self.source = .file(descriptor: descriptor)
         self.limit = limit
+        self.attributes = XMLAttributeCounter(limit: maxAttributes)
     }
 
-    init(bytes: [UInt8], limit: Int) {
+    init(bytes: [UInt8], limit: Int, maxAttributes: Int = FeedLimits.defaultMaxAttributes) {
         self.source = .bytes(bytes, offset: 0)
         self.limit = limit
+        self.attributes = XMLAttributeCounter(limit: maxAttributes)
     }
 
     deinit { finish() }
@@ -72,6 +78,9 @@ final class XMLInput {
         }
         guard bytesRead + count <= limit else { return fail(.tooLarge(limit: limit)) }
         bytesRead += count
+        guard attributes.consume(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) else {
+            return fail(.tooManyAttributes(limit: attributes.limit, line: attributes.exceededAt ?? endLine))
+        }
         advancePosition(over: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         if prolog.verdict == .undecided {
             prolog.consume(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
