@@ -25,6 +25,23 @@ struct DaemonCommand: AsyncParsableCommand {
     @Flag(help: "Newline-delimited JSON events instead of text.")
     var json = false
 
+    /// The shortest accepted `--interval`; lowered only by tests, through the hidden `--test-minimum-interval`.
+    static let minimumInterval: Duration = .seconds(60)
+
+    @Option(help: .hidden, transform: Self.duration)
+    var testMinimumInterval: Duration?
+
+    func validate() throws {
+        let minimum = testMinimumInterval ?? Self.minimumInterval
+        guard interval >= minimum else {
+            throw ValidationError(
+                "--interval \(Self.format(interval)) is too short: the minimum is \(Self.format(minimum)) "
+                    + "(a sync every few seconds only loads the publishers' servers)")
+        }
+    }
+
+    static func format(_ duration: Duration) -> String { "\(duration.components.seconds)s" }
+
     static func duration(_ text: String) throws -> Duration {
         guard let value = ValueSyntax.duration(text) else {
             throw ValidationError("'\(text)' is not a duration (e.g. 90s, 10m, 6h, 1h30m)")

@@ -37,6 +37,7 @@ enum SyncEventJSON {
         case .skipped(let name, let reason): return ["event": "skipped", "name": name, "reason": reason]
         case .failed(let name, let reason): return ["event": "failed", "name": name, "reason": reason]
         case .hookFailed(let name, let reason): return ["event": "hook-failed", "name": name, "reason": reason]
+        case .warning(let name, let message): return ["event": "warning", "name": name, "message": message]
         case .summary(let s):
             return [
                 "event": "summary", "installed": s.installed, "updated": s.updated, "unchanged": s.unchanged,

@@ -54,6 +54,8 @@ final class SyncReporter {
             say("\(paint("failed   ", 31)) \(name): \(reason)")
         case .hookFailed(let name, let reason):
             say("\(paint("hook failed", 31)) \(name): \(reason)")
+        case .warning(let name, let message):
+            say("\(paint("warning  ", 33)) \(name): \(message)")
         case .summary(let s):
             clearLive()
             let text =

@@ -73,7 +73,8 @@ import Testing
         try h.publishArchive(try DocsetFixture.make(version: "1"), as: "A.tgz", folder: "A")
         try h.writeAtomFeed("f.atom", [.init(identifier: "org.a", title: "A", version: "1", archive: "A.tgz")])
         try h.writeConfig(feeds: ["f.atom"])
-        let (daemon, out, err) = try Self.start(h, ["daemon", "--interval", "1s", "--jitter", "0s", "--json"])
+        let arguments = ["daemon", "--interval", "1s", "--jitter", "0s", "--json", "--test-minimum-interval", "1s"]
+        let (daemon, out, err) = try Self.start(h, arguments)
         defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
         let output = OutputReader(out)
         let cycles = output.read(timeout: 60) { $0.components(separatedBy: "\"event\":\"summary\"").count - 1 >= 2 }

@@ -13,6 +13,9 @@ public struct FaultResponse: Sendable {
     public var preamble = ""
     /// Stop sending for `stall.seconds` after `stall.after` body bytes, then close.
     public var stall: (after: Int, seconds: Double)?
+    /// Send the body at `bytesPerSecond` (one small piece at a time, so bytes keep coming) for at most `seconds`,
+    /// then close: a server that never quite stalls.
+    public var trickle: (bytesPerSecond: Int, seconds: Double)?
 
     public init(status: Int, reason: String = "", headers: [(String, String)] = [], body: [UInt8] = []) {
         self.status = status
@@ -48,6 +51,13 @@ public struct FaultResponse: Sendable {
     public func closing(after bytes: Int) -> FaultResponse {
         var copy = self
         copy.closeAfter = bytes
+        return copy
+    }
+
+    /// This response sent at `bytesPerSecond` for at most `seconds`.
+    public func trickling(_ bytesPerSecond: Int, for seconds: Double = 600) -> FaultResponse {
+        var copy = self
+        copy.trickle = (bytesPerSecond, seconds)
         return copy
     }
 

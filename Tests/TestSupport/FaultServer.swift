@@ -96,6 +96,18 @@ public final class FaultServer: Sendable {
             while Date() < deadline, !stopped { usleep(20_000) }
             return
         }
+        if let trickle = response.trickle {
+            let piece = max(1, trickle.bytesPerSecond / 10)  // ten sends a second
+            let deadline = Date().addingTimeInterval(trickle.seconds)
+            var offset = 0
+            while offset < body.count, Date() < deadline, !stopped {
+                let next = Array(body[offset..<min(body.count, offset + piece)])
+                guard send(fd, frame(next, chunked: response.chunked)) else { return }
+                offset += next.count
+                usleep(UInt32(1_000_000 * next.count / max(1, trickle.bytesPerSecond)))
+            }
+            return
+        }
         if let limit = response.closeAfter { body = Array(body.prefix(limit)) }
         var offset = 0
         while offset < body.count {  // in pieces, so a client sees the body arrive over time

@@ -46,12 +46,21 @@ public struct Configuration: Sendable, Equatable {
         public var connectTimeout: Duration = .seconds(30)
         /// No byte for this long is a stall: the connection is dropped and the download resumed.
         public var stallTimeout: Duration = .seconds(60)
+        /// Slower than this many bytes per second for `stallTimeout` is a stall too (a server trickling bytes).
+        public var minSpeed: Int64 = 1024
+        /// Upper bound for one feed request, connect to last byte.
+        public var feedTimeout: Duration = .seconds(120)
         /// Receive rate cap in bytes per second (0: unlimited).
         public var rateLimit: Int64 = 0
         /// Proxy URL; unset uses `http_proxy`, `https_proxy`, `no_proxy`.
         public var proxy: String?
         /// PEM file of certificate authorities trusted for https; unset uses `CURL_CA_BUNDLE`, else the system's.
         public var caFile: String?
+        /// Refuse plain http for feeds, archives and redirects. False: HTTPS-First (an `http://` archive is tried
+        /// as `https://` first; a plain-http install without a checksum is reported as a warning).
+        public var requireHTTPS = false
+        /// Follow redirects from a public address to a private, loopback or link-local one.
+        public var allowPrivateRedirects = false
 
         public init() {}
     }
@@ -66,6 +75,11 @@ public struct Configuration: Sendable, Equatable {
         public var replaceForeign = false
         /// Partial downloads of versions no longer planned are deleted once untouched this long.
         public var partialMaxAge: Duration = .seconds(7 * 86_400)
+        /// Largest archive downloaded, in bytes: a longer feed or Content-Length is refused before downloading, and
+        /// a body of unknown length is stopped when it passes it.
+        public var maxArchiveSize: Int64 = 4 << 30
+        /// Bytes that must stay free where archives are staged; checked before and while downloading (0: none).
+        public var minFreeSpace: Int64 = 1 << 30
 
         public init() {}
     }

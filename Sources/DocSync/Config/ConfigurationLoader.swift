@@ -78,8 +78,13 @@ public struct ConfigurationLoader: Sendable {
             config.network.connectTimeout = try network.duration("connect_timeout") ?? config.network.connectTimeout
             config.network.stallTimeout = try network.duration("stall_timeout") ?? config.network.stallTimeout
             config.network.rateLimit = try network.byteSize("rate_limit") ?? config.network.rateLimit
+            config.network.minSpeed = try network.byteSize("min_speed") ?? config.network.minSpeed
+            config.network.feedTimeout = try network.duration("feed_timeout") ?? config.network.feedTimeout
             config.network.proxy = try network.string("proxy").flatMap { $0.isEmpty ? nil : $0 }
             config.network.caFile = try network.readableFile("ca_file")
+            config.network.requireHTTPS = try network.bool("require_https") ?? config.network.requireHTTPS
+            config.network.allowPrivateRedirects =
+                try network.bool("allow_private_redirects") ?? config.network.allowPrivateRedirects
             try network.finish()
         }
         if var install = try reader.table("install") {
@@ -87,6 +92,8 @@ public struct ConfigurationLoader: Sendable {
             config.install.streaming = try install.bool("streaming") ?? config.install.streaming
             config.install.replaceForeign = try install.bool("replace_foreign") ?? config.install.replaceForeign
             config.install.partialMaxAge = try install.duration("partial_max_age") ?? config.install.partialMaxAge
+            config.install.maxArchiveSize = try install.byteSize("max_archive_size") ?? config.install.maxArchiveSize
+            config.install.minFreeSpace = try install.byteSize("min_free_space") ?? config.install.minFreeSpace
             try install.finish()
         }
         for (index, var feed) in try reader.tables("feed").enumerated() {
@@ -98,6 +105,11 @@ public struct ConfigurationLoader: Sendable {
                 throw ConfigurationError(
                     file: file, key: "feed[\(index + 1)].url", problem: "only http, https and local paths are supported"
                 )
+            }
+            if config.network.requireHTTPS, location.lowercased().hasPrefix("http://") {
+                throw ConfigurationError(
+                    file: file, key: "feed[\(index + 1)].url",
+                    problem: "plain http while [network] require_https = true")
             }
             let resolved = isRemote ? location : try feed.resolvePath(location, key: "url")
             let name = try feed.string("name")

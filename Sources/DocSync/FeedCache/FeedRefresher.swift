@@ -59,7 +59,7 @@ public struct FeedRefresher: Sendable {
         do {
             response = try await HTTPClient.get(request, maxBodyBytes: maxBytes)
         } catch {
-            throw Failure(feed: location, reason: "\(error)")
+            throw Failure(feed: location, reason: Self.describe(error, options: options))
         }
         let fields = Dictionary(
             response.head.fields.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
@@ -77,6 +77,20 @@ public struct FeedRefresher: Sendable {
             return Result(bytes: response.body, source: .downloaded)
         default:
             throw Failure(feed: location, reason: "HTTP \(response.head.status) \(reason(response.head.statusLine))")
+        }
+    }
+
+    /// The transport error with the configuration key that bounds it, so a slow or endless feed names its cause.
+    static func describe(_ error: HTTPClientError, options: HTTPOptions) -> String {
+        guard case .transport(let transport) = error else { return "\(error)" }
+        switch transport.kind {
+        case .stall:
+            return "\(transport) — slower than [network] min_speed (\(options.lowSpeedLimit) bytes/s) for "
+                + "[network] stall_timeout (\(options.lowSpeedTime) s)"
+        case .timeout where options.totalTimeout > 0 && transport.message.hasPrefix("Operation timed out"):
+            return "\(transport) — a feed fetch may take at most [network] feed_timeout (\(options.totalTimeout) s)"
+        default:
+            return "\(transport)"
         }
     }
 

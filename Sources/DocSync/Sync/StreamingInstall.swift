@@ -35,6 +35,7 @@ extension SyncEngine {
                                     name: name, phase: .downloading, bytes: progress.bytes, total: progress.total,
                                     rate: progress.rate)))
                     }
+                    if let warning = SyncEngine.plainHTTPWarning(candidate, result) { emit(warning) }
                     source.finish(length: result.bytes, sourceURL: result.url)
                     await limiter.release(host)
                 } catch {

@@ -62,17 +62,22 @@ public struct SyncEngine: Sendable {
         retry.maxAttempts = max(1, configuration.network.retries)
         var download = DownloadConfiguration(stagingDirectory: configuration.staging, http: httpOptions, retry: retry)
         download.rejectsPages = true  // archives: a mirror's HTML page or empty body is a soft 404
+        download.maxLength = configuration.install.maxArchiveSize > 0 ? configuration.install.maxArchiveSize : nil
+        download.minFreeSpace = configuration.install.minFreeSpace
+        download.schemePolicy = configuration.network.requireHTTPS ? .httpsOnly : .httpsFirst
         return Downloader(configuration: download)
     }
 
     var httpOptions: HTTPOptions {
         var options = HTTPOptions()
         options.connectTimeout = Int(configuration.network.connectTimeout.components.seconds)
-        options.lowSpeedLimit = 1
+        options.lowSpeedLimit = Int(max(1, configuration.network.minSpeed))
         options.lowSpeedTime = max(1, Int(configuration.network.stallTimeout.components.seconds))
         options.maxReceiveRate = configuration.network.rateLimit
         options.proxy = configuration.network.proxy
         options.caFile = configuration.network.caFile
+        options.httpsOnly = configuration.network.requireHTTPS
+        options.allowPrivateRedirects = configuration.network.allowPrivateRedirects
         return options
     }
 
@@ -119,7 +124,8 @@ public struct SyncEngine: Sendable {
     }
 
     private func refreshFeeds(refresh: Bool, emit: @escaping @Sendable (SyncEvent) -> Void) async -> FeedRound {
-        let fetcher = FeedRefresher(store: FeedCacheStore(stateDirectory: configuration.state), options: httpOptions)
+        let fetcher = FeedRefresher(
+            store: FeedCacheStore(stateDirectory: configuration.state), options: feedHTTPOptions)
         let feeds = configuration.feeds
         let results = await Self.boundedMap(feeds.indices, width: 8) {
             index -> Result<(result: FeedRefresher.Result, document: FeedDocument), any Error> in
@@ -229,6 +235,7 @@ public struct SyncEngine: Sendable {
         request.apply(catalog: candidate.catalog)
         do {
             try installer.checkReplaceable(name: name)  // a folder docsync did not create: reported, left alone
+            try checkArchiveLength(candidate)
             let docset: InstalledDocset
             if configuration.install.streaming {
                 docset = try await streamAndInstall(
@@ -253,6 +260,7 @@ public struct SyncEngine: Sendable {
                     await limiter.release(host)
                     throw error
                 }
+                if let warning = Self.plainHTTPWarning(candidate, downloaded) { emit(warning) }
                 request.sourceURL = downloaded.url
                 request.archiveSHA256 = downloaded.sha256
                 docset = try await installer.install(archive: archive, as: request)
@@ -277,7 +285,7 @@ public struct SyncEngine: Sendable {
             // A verified archive that would not install is not kept: the next sync fetches it again.
             mirrors.recordFailure(of: candidate, error)
             discardStagedArchive(archive)
-            emit(.failed(name: name, reason: "\(error)"))
+            emit(.failed(name: name, reason: describe(error)))
             return nil
         }
     }

@@ -19,6 +19,8 @@ public enum SyncEvent: Sendable, Equatable {
     case failed(name: String, reason: String)
     /// The post-install hook failed; the docset itself is installed.
     case hookFailed(name: String, reason: String)
+    /// Something worked but deserves attention, e.g. a docset installed over plain http without a checksum.
+    case warning(name: String, message: String)
     case summary(SyncSummary)
 }
 

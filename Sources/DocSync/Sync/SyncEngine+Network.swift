@@ -1,0 +1,51 @@
+import DocSyncDownload
+import DocSyncHTTP
+
+extension SyncEngine {
+    /// The transport options of feed requests: the archives' options plus the total budget of one feed fetch.
+    var feedHTTPOptions: HTTPOptions {
+        var options = httpOptions
+        options.totalTimeout = max(1, Int(configuration.network.feedTimeout.components.seconds))
+        return options
+    }
+}
+
+extension SyncEngine {
+    /// A feed that declares an archive longer than `[install] max_archive_size` is refused before downloading.
+    func checkArchiveLength(_ candidate: DocsetCandidate) throws(DownloadError) {
+        let limit = configuration.install.maxArchiveSize
+        guard limit > 0, let length = candidate.length, length > limit else { return }
+        throw DownloadError(
+            .tooLarge, url: candidate.archives.first,
+            reason: "the feed gives the archive's length as \(length) bytes, above the limit of \(limit) bytes",
+            isTransient: false)
+    }
+
+    /// A failure's message, with the configuration key that bounds it when there is one.
+    func describe(_ error: any Error) -> String {
+        guard let error = error as? DownloadError else { return "\(error)" }
+        let hint: String? =
+            switch error.kind {
+            case .tooLarge: "[install] max_archive_size"
+            case .insufficientSpace: "[install] min_free_space"
+            case .transport where error.transportKind == .stall:
+                "slower than [network] min_speed for [network] stall_timeout"
+            case .transport where configuration.network.requireHTTPS, .http where configuration.network.requireHTTPS:
+                "[network] require_https = true: plain http is never tried"
+            default: nil
+            }
+        return hint.map { "\(error) (\($0))" } ?? "\(error)"
+    }
+}
+
+extension SyncEngine {
+    /// An archive that came (partly) over plain http and that no checksum from the feed vouches for: installed, but
+    /// reported, since anyone on the path could have changed it.
+    static func plainHTTPWarning(_ candidate: DocsetCandidate, _ result: DownloadResult) -> SyncEvent? {
+        guard result.overPlainHTTP, candidate.sha256 == nil else { return nil }
+        return .warning(
+            name: candidate.name,
+            message: "installed over plain http without a checksum (https failed or was not offered: \(result.url)); "
+                + "set [network] require_https = true to refuse plain http")
+    }
+}
