@@ -6,8 +6,14 @@
 /// refuses it anyway.
 struct XMLAttributeCounter {
     private enum State {
-        case text, tagOpen, tag, quoted(UInt8), markup, markupDash, comment(dashes: Int), cdata(brackets: Int)
-        case declaration, instruction(question: Bool), endTag
+        case text, tagOpen, tag
+        case quoted(UInt8)
+        case markup, markupDash
+        case comment(dashes: Int)
+        case cdata(brackets: Int)
+        case declaration
+        case instruction(question: Bool)
+        case endTag
     }
 
     let limit: Int

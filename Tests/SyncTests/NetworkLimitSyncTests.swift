@@ -39,8 +39,9 @@ import Testing
         #expect(reason.contains("max_archive_size") && reason.contains("\(1 << 20)"), "\(run.standardOutput)")
         let staged = (try? FileManager.default.subpathsOfDirectory(atPath: h.dir.appending("staging"))) ?? []
         let bytes = staged.reduce(0) { total, path in
-            total + ((try? FileManager.default.attributesOfItem(atPath: h.dir.appending("staging/\(path)"))[.size]
-                as? Int) ?? 0)
+            total
+                + ((try? FileManager.default.attributesOfItem(atPath: h.dir.appending("staging/\(path)"))[.size]
+                    as? Int) ?? 0)
         }
         #expect(bytes <= 1 << 20 + 4096, "nothing past the cap stays on disk: \(bytes) bytes in \(staged)")
     }
