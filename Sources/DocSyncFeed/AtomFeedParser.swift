@@ -9,10 +9,12 @@ struct AtomFeedParser {
         let reader = cursor.reader
         guard !reader.isEmptyElement else { return document }
         var entry: FeedEntry?
+        var linksInEntries = 0  // links of finished entries: the cap counts every link of the feed
         while try cursor.read() {
             if reader.kind == .endElement {
                 if reader.depth == 0 { break }
                 if reader.depth == 1, let finished = entry {
+                    linksInEntries += finished.links.count
                     document.entries.append(finished)
                     entry = nil
                 }
@@ -25,42 +27,42 @@ struct AtomFeedParser {
                 }
                 if reader.isEmptyElement { document.entries.append(FeedEntry()) } else { entry = FeedEntry() }
             } else if reader.depth == 1 {
-                try readFeedChild(into: &document)
+                try readFeedChild(into: &document, linksBefore: linksInEntries + (entry?.links.count ?? 0))
             } else if reader.depth == 2, var current = entry {
                 entry = nil  // keep `current` uniquely referenced while it is filled in
-                try readEntryChild(into: &current)
+                try readEntryChild(into: &current, linksBefore: linksInEntries + document.links.count)
                 entry = current
             }
         }
         return document
     }
 
-    private func readFeedChild(into document: inout FeedDocument) throws(FeedError) {
+    private func readFeedChild(into document: inout FeedDocument, linksBefore: Int) throws(FeedError) {
         guard cursor.reader.namespaceURI == FeedNamespace.atom else { return }
         switch cursor.reader.localName {
         case "id": document.id = try cursor.text()
         case "title": document.title = try title()
         case "updated": document.updated = try cursor.date(element: "updated")
         case "link":
-            guard document.links.count < maxEntries else {
+            guard linksBefore + document.links.count < maxEntries else {
                 throw cursor.error(.tooManyElements(name: "link", limit: maxEntries))
             }
-            if let link = link() { document.links.append(link) }
+            if let link = try link() { document.links.append(link) }
         default: break
         }
     }
 
-    private func readEntryChild(into entry: inout FeedEntry) throws(FeedError) {
+    private func readEntryChild(into entry: inout FeedEntry, linksBefore: Int) throws(FeedError) {
         let reader = cursor.reader
         switch (reader.namespaceURI, reader.localName) {
         case (FeedNamespace.atom, "id"): entry.id = try cursor.text()
         case (FeedNamespace.atom, "title"): entry.title = try title()
         case (FeedNamespace.atom, "updated"): entry.updated = try cursor.date(element: "updated")
         case (FeedNamespace.atom, "link"):
-            guard entry.links.count < maxEntries else {
+            guard linksBefore + entry.links.count < maxEntries else {
                 throw cursor.error(.tooManyElements(name: "link", limit: maxEntries))
             }
-            guard let link = link() else { return }
+            guard let link = try link() else { return }
             entry.links.append(link)
             if link.rel == "enclosure" {
                 entry.archives.append(FeedArchive(url: link.href, type: link.type, length: link.length))
@@ -85,12 +87,12 @@ struct AtomFeedParser {
     }
 
     /// The current `<link>`, its `href` resolved; nil without an `href`.
-    private func link() -> FeedLink? {
+    private func link() throws(FeedError) -> FeedLink? {
         let reader = cursor.reader
         guard let href = reader.attribute("href") else { return nil }
         let rel = reader.attribute("rel").map(FeedText.collapsingWhitespace) ?? ""
         return FeedLink(
-            href: reader.resolve(FeedText.collapsingWhitespace(href)),
+            href: try cursor.resolve(FeedText.collapsingWhitespace(href)),
             rel: Self.normalizedRel(rel),
             type: reader.attribute("type"),
             length: reader.attribute("length").flatMap { Int64(FeedText.collapsingWhitespace($0)) }.flatMap {

@@ -32,7 +32,7 @@ struct DashFeedParser {
                     entry.version = version.version
                     entry.revision = version.revision
                 case (1, "url"):
-                    if let url = try cursor.text() { entry.archives.append(FeedArchive(url: reader.resolve(url))) }
+                    if let url = try cursor.text() { entry.archives.append(FeedArchive(url: try cursor.resolve(url))) }
                 case (1, "sha256"): entry.sha256 = try cursor.sha256(element: "sha256")
                 case (1, "other-versions"): inOtherVersions = !reader.isEmptyElement
                 case (3, "name") where inOtherVersions:

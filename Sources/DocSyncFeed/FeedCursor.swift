@@ -5,6 +5,7 @@ struct FeedCursor {
     let reader: XMLReader
     /// The feed's URL or path, as errors name it.
     let feed: String
+    var limits = FeedLimits()
 
     func read() throws(FeedError) -> Bool {
         do throws(XMLReaderError) { return try reader.read() } catch { throw FeedError(error, feed: feed) }
@@ -13,7 +14,11 @@ struct FeedCursor {
     /// The current element's character content with whitespace collapsed; nil when empty.
     func text() throws(FeedError) -> String? {
         let text: String
-        do throws(XMLReaderError) { text = try reader.readText() } catch { throw FeedError(error, feed: feed) }
+        do throws(XMLReaderError) {
+            text = try reader.readText(maxBytes: limits.maxTextBytes)
+        } catch {
+            throw FeedError(error, feed: feed)
+        }
         let collapsed = FeedText.collapsingWhitespace(text)
         return collapsed.isEmpty ? nil : collapsed
     }
@@ -36,6 +41,13 @@ struct FeedCursor {
             throw FeedError(feed: feed, line: line, reason: .invalidChecksum(element: element, value: text))
         }
         return digest
+    }
+
+    /// `reference` resolved against the current base URI, refused when longer than `limits.maxURLBytes`.
+    func resolve(_ reference: String) throws(FeedError) -> String {
+        let resolved = reader.resolve(reference)
+        guard resolved.utf8.count <= limits.maxURLBytes else { throw error(.urlTooLong(limit: limits.maxURLBytes)) }
+        return resolved
     }
 
     func error(_ reason: FeedError.Reason, line: Int? = nil) -> FeedError {

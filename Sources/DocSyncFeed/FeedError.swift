@@ -11,6 +11,10 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         case tooLarge(limit: Int)
         /// Elements nested deeper than `limit`.
         case tooDeep(limit: Int)
+        /// An element's text is longer than `limit` bytes.
+        case textTooLong(limit: Int)
+        /// A link or mirror URL is longer than `limit` bytes once resolved.
+        case urlTooLong(limit: Int)
         /// An element with more than `limit` attributes.
         case tooManyAttributes(limit: Int)
         /// More than `limit` elements `name` in one feed (`entry`) or one entry (`link`, `url`, `name`).
@@ -60,6 +64,8 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         case .doctypeForbidden: "a DOCTYPE is not allowed in a feed"
         case .tooLarge(let limit): "the feed is larger than the limit of \(limit) bytes"
         case .tooDeep(let limit): "elements are nested deeper than the limit of \(limit)"
+        case .textTooLong(let limit): "an element's text is longer than the limit of \(limit) bytes"
+        case .urlTooLong(let limit): "a URL is longer than the limit of \(limit) bytes"
         case .tooManyAttributes(let limit): "an element has more than the limit of \(limit) attributes"
         case .tooManyElements(let name, let limit): "more than the limit of \(limit) <\(name)> elements"
         case .unknownRootElement(let name, let namespace):

@@ -8,18 +8,27 @@ public struct FeedLimits: Sendable, Equatable {
     /// Most attributes on one element (namespace declarations included), counted before libxml2 parses the tag:
     /// libxml2's time grows with the square of an element's attribute count.
     public var maxAttributes: Int
-    /// Most entries in one feed: each parsed entry is kept in memory.
+    /// Most entries in one feed, and links (Atom) or mirror URLs (Dash) in one feed: each is kept in memory.
     public var maxEntries: Int
+    /// Longest text of an element the parser keeps (a title, an id, a version), in UTF-8 bytes.
+    public var maxTextBytes: Int
+    /// Longest link or mirror URL after resolution against `xml:base` (which could otherwise multiply memory).
+    public var maxURLBytes: Int
 
     public static let defaultMaxBytes = 32 << 20
     public static let defaultMaxDepth = 64
     public static let defaultMaxAttributes = 256
     public static let defaultMaxEntries = 10_000
+    public static let defaultMaxTextBytes = 64 << 10
+    public static let defaultMaxURLBytes = 2048
 
     public init(
         maxBytes: Int = FeedLimits.defaultMaxBytes, maxDepth: Int = FeedLimits.defaultMaxDepth,
-        maxAttributes: Int = FeedLimits.defaultMaxAttributes, maxEntries: Int = FeedLimits.defaultMaxEntries
+        maxAttributes: Int = FeedLimits.defaultMaxAttributes, maxEntries: Int = FeedLimits.defaultMaxEntries,
+        maxTextBytes: Int = FeedLimits.defaultMaxTextBytes, maxURLBytes: Int = FeedLimits.defaultMaxURLBytes
     ) {
+        self.maxTextBytes = maxTextBytes
+        self.maxURLBytes = maxURLBytes
         self.maxBytes = maxBytes
         self.maxDepth = maxDepth
         self.maxAttributes = maxAttributes

@@ -42,7 +42,7 @@ public enum FeedParser {
         } catch {
             throw FeedError(error, feed: feed)
         }
-        let cursor = FeedCursor(reader: reader, feed: feed)
+        let cursor = FeedCursor(reader: reader, feed: feed, limits: limits)
         while try cursor.read() {
             guard reader.kind == .element else { continue }
             var document: FeedDocument

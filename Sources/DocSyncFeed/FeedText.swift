@@ -7,8 +7,27 @@ enum FeedText {
         return collapsingWhitespace(content)
     }
 
+    /// One pass over the Unicode scalars, no intermediate array (splitting into words cost 300 MB and 7 s on a
+    /// 9 MB title). A scalar is whitespace by its Unicode property, with an ASCII fast path.
     static func collapsingWhitespace(_ text: String) -> String {
-        text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        var pendingSpace = false
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            let asciiSpace = value == 0x20 || (0x09...0x0D).contains(value)
+            let isSpace = value < 0x80 ? asciiSpace : scalar.properties.isWhitespace
+            if isSpace {
+                pendingSpace = !result.isEmpty
+                continue
+            }
+            if pendingSpace {
+                result.unicodeScalars.append(" ")
+                pendingSpace = false
+            }
+            result.unicodeScalars.append(scalar)
+        }
+        return result
     }
 
     /// Drops every `<…>` tag (and `<!--…-->` comment) of an HTML fragment.

@@ -12,6 +12,8 @@ enum XMLReaderError: Error, Sendable, Equatable {
     case doctype(line: Int)
     /// An element deeper than the depth cap.
     case tooDeep(limit: Int, line: Int)
+    /// An element whose text is longer than the cap (UTF-8 bytes).
+    case textTooLong(limit: Int, line: Int)
 }
 
 /// The only user of libxml2: a streaming `xmlTextReader` over an `XMLInput`, never building a tree.

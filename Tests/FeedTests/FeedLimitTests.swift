@@ -45,7 +45,7 @@ import Testing
             "<?xml version=\"1.0\"?><?pi \(many)?>"
             + FeedXML.atom(
                 "<title>\(many)</title><!-- \(many) <a b=c> --><id><![CDATA[\(many) <b c=d> ]]></id>"
-                    + "<link href=\"\(many)\" title='\(many)>'/>")
+                    + "<link href=\"x\" type=\"\(many)\" title='\(many)>'/>")
         let document = try FeedXML.parse(xml)
         #expect(document.links.count == 1 && document.title?.hasPrefix("x=y") == true)
     }
@@ -78,5 +78,41 @@ import Testing
             "<entry><version>1</version><url>https://a.example/x</url>"
                 + "<other-versions>\(names)</other-versions></entry>",
             limits: limits, .tooManyElements(name: "name", limit: 3))
+    }
+
+    @Test func aTitleOverTheTextLimitIsRefused() throws {
+        var limits = FeedLimits()
+        limits.maxTextBytes = 1000
+        let fits = String(repeating: "word ", count: 199)
+        #expect(try FeedXML.parse(FeedXML.atom("<title>\(fits)</title>"), limits: limits).title?.count == 994)
+        let tooLong = String(repeating: "word ", count: 201)
+        Self.expectRefused(FeedXML.atom("<title>\(tooLong)</title>"), limits: limits, .textTooLong(limit: 1000))
+    }
+
+    /// A long `xml:base` would be copied into every resolved link: the resolved URL is capped.
+    @Test func anXMLBaseCannotMultiplyMemory() {
+        let base = "https://a.example/" + String(repeating: "d/", count: 2000)
+        let links = String(repeating: "<link href=\"x\"/>", count: 3)
+        Self.expectRefused(
+            FeedXML.atom(links, attributes: "xml:base=\"\(base)\""), .urlTooLong(limit: FeedLimits.defaultMaxURLBytes))
+    }
+
+    /// The feed's own links and its entries' links share one cap.
+    @Test func linksAreCountedAcrossTheFeed() {
+        var limits = FeedLimits()
+        limits.maxEntries = 4
+        let entry = FeedXML.entry("<link href=\"x\"/><link href=\"y\"/>")
+        Self.expectRefused(
+            FeedXML.atom("<link href=\"z\"/>" + entry + entry), limits: limits, .tooManyElements(name: "link", limit: 4)
+        )
+    }
+
+    @Test(arguments: [
+        ("  a \t b\r\n c  ", "a b c"), ("\u{A0}x\u{2003}y\u{3000}", "x y"), ("", ""), ("   ", ""),
+        ("e\u{301} f", "e\u{301} f"), ("a\u{85}b\u{2028}c", "a b c"), ("日本 語", "日本 語"),
+    ])
+    func whitespaceCollapsesLikeBefore(text: String, expected: String) throws {
+        let xml = FeedXML.atom("<id>\(text)</id>")
+        #expect(try FeedXML.parse(xml).id == (expected.isEmpty ? nil : expected))
     }
 }
