@@ -2,7 +2,7 @@ import ArgumentParser
 import DocSync
 import Foundation
 
-/// `docsync feed parse <FILE|URL> [--base-url URL] [--max-bytes N] [--json]`.
+/// `docsync feed parse <FILE|URL> [--base-url URL] [--max-bytes N] [--json | --check]`.
 struct FeedParseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "parse",
@@ -26,6 +26,9 @@ struct FeedParseCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
 
+    @Flag(help: "Only check the feed: print nothing, exit 0 when it parses (65 when it does not).")
+    var check = false
+
     func validate() throws {
         if let baseURL, !FeedSource.isAbsoluteURL(baseURL) {
             throw ValidationError("--base-url must be an absolute URL, such as https://example.com/feeds/")
@@ -41,7 +44,9 @@ struct FeedParseCommand: AsyncParsableCommand {
             printError("docsync: \(error)")
             throw Self.exitCode(for: error)
         }
-        if json {
+        if check {
+            withExtendedLifetime(document) {}
+        } else if json {
             print(FeedJSON.encode(document))
         } else {
             print(FeedTable.render(document), terminator: "")

@@ -12,7 +12,11 @@ struct FeedSource {
     }
 
     func load(baseURL: String?, limits: FeedLimits) async throws(FeedError) -> FeedDocument {
-        if isRemote { return try await FeedFetcher.fetch(url: text, documentURL: baseURL, limits: limits) }
+        if isRemote {
+            var options = HTTPOptions()
+            options.totalTimeout = 120  // as `[network] feed_timeout`'s default: a trickling server cannot hold it
+            return try await FeedFetcher.fetch(url: text, documentURL: baseURL, limits: limits, options: options)
+        }
         return try FeedParser.parse(fileAt: text, documentURL: baseURL, limits: limits)
     }
 

@@ -17,7 +17,7 @@ public struct FeedLimits: Sendable, Equatable {
 
     public static let defaultMaxBytes = 32 << 20
     public static let defaultMaxDepth = 64
-    public static let defaultMaxAttributes = 256
+    public static let defaultMaxAttributes = 64
     public static let defaultMaxEntries = 10_000
     public static let defaultMaxTextBytes = 64 << 10
     public static let defaultMaxURLBytes = 2048

@@ -7,27 +7,40 @@ enum FeedText {
         return collapsingWhitespace(content)
     }
 
-    /// One pass over the Unicode scalars, no intermediate array (splitting into words cost 300 MB and 7 s on a
-    /// 9 MB title). A scalar is whitespace by its Unicode property, with an ASCII fast path.
+    /// One pass over the UTF-8 bytes into one buffer (splitting into words cost 300 MB and 7 s on a 9 MB title;
+    /// appending scalar by scalar, 4 s on 10,000 titles of 3 KB). Whitespace is Unicode's (`Character.isWhitespace`
+    /// of each scalar), with an ASCII fast path.
     static func collapsingWhitespace(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        var pendingSpace = false
-        for scalar in text.unicodeScalars {
-            let value = scalar.value
-            let asciiSpace = value == 0x20 || (0x09...0x0D).contains(value)
-            let isSpace = value < 0x80 ? asciiSpace : scalar.properties.isWhitespace
-            if isSpace {
-                pendingSpace = !result.isEmpty
-                continue
+        var text = text
+        return text.withUTF8 { bytes in
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count)
+            var pendingSpace = false
+            var index = 0
+            while index < bytes.count {
+                let (isSpace, length) = whitespace(at: index, in: bytes)
+                if isSpace {
+                    pendingSpace = !out.isEmpty
+                } else {
+                    if pendingSpace { out.append(0x20) }
+                    pendingSpace = false
+                    out.append(contentsOf: bytes[index..<index + length])
+                }
+                index += length
             }
-            if pendingSpace {
-                result.unicodeScalars.append(" ")
-                pendingSpace = false
-            }
-            result.unicodeScalars.append(scalar)
+            return String(decoding: out, as: UTF8.self)
         }
-        return result
+    }
+
+    /// Whether the scalar starting at `index` of valid UTF-8 is whitespace, and its length in bytes.
+    private static func whitespace(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (Bool, Int) {
+        let lead = bytes[index]
+        if lead < 0x80 { return (lead == 0x20 || (0x09...0x0D).contains(lead), 1) }
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+        guard index + length <= bytes.count else { return (false, bytes.count - index) }
+        var value = UInt32(lead) & (0xFF >> (length + 1))
+        for offset in 1..<length { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
+        return (Unicode.Scalar(value)?.properties.isWhitespace ?? false, length)
     }
 
     /// Drops every `<…>` tag (and `<!--…-->` comment) of an HTML fragment.

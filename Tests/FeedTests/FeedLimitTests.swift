@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func oneAttributeOverTheLimitIsRefused() {
-        // href plus 256 more: one over the limit, on line 3.
+        // href plus the limit: one over it, on line 3.
         let xml = FeedXML.atom("\n\n<link href=\"a\" \(Self.attributes(FeedLimits.defaultMaxAttributes))/>")
         Self.expectRefused(xml, .tooManyAttributes(limit: FeedLimits.defaultMaxAttributes), line: 3)
     }
@@ -114,5 +114,22 @@ import Testing
     func whitespaceCollapsesLikeBefore(text: String, expected: String) throws {
         let xml = FeedXML.atom("<id>\(text)</id>")
         #expect(try FeedXML.parse(xml).id == (expected.isEmpty ? nil : expected))
+    }
+
+    /// `feed parse --check`: the caps through the real executable, with nothing printed.
+    @Test func theCommandLineCheckReportsACap() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("feedlimit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bad = directory.appendingPathComponent("bad.atom").path
+        let good = directory.appendingPathComponent("good.atom").path
+        try FeedXML.atom(FeedXML.entry("<id>x</id>", attributes: Self.attributes(1000))).write(
+            toFile: bad, atomically: true, encoding: .utf8)
+        try FeedXML.atom(FeedXML.entry("<id>x</id>")).write(toFile: good, atomically: true, encoding: .utf8)
+        let refused = try FeedCommandLine.run(["feed", "parse", bad, "--check"])
+        #expect(refused.status == 65 && refused.stdout.isEmpty)
+        #expect(refused.stderr.contains("more than the limit of 64 attributes"), "\(refused.stderr)")
+        let accepted = try FeedCommandLine.run(["feed", "parse", good, "--check"])
+        #expect(accepted.status == 0 && accepted.stdout.isEmpty, "\(accepted.stderr)")
     }
 }
