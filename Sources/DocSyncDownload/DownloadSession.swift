@@ -50,6 +50,10 @@ final class DownloadSession {
     }
 
     private var retry: RetryPolicy { configuration.retry }
+    /// Bytes one attempt must write to count as progress: what the minimum speed delivers in one stall window.
+    private var progressFloor: Int64 {
+        max(1, Int64(configuration.http.lowSpeedLimit) * Int64(max(1, configuration.http.lowSpeedTime)))
+    }
     private var url: String { mirrors[mirror].url }
 
     func run() async throws(DownloadError) -> DownloadResult {
@@ -106,7 +110,10 @@ final class DownloadSession {
         if plan.isRange, sink.bytesWritten > 0 { spliced = true }
         if sink.bytesWritten > 0 { usedMirror = url }
         if sink.bytesWritten > 0, MirrorPlan.isPlainHTTP(result.effectiveURL) { plainHTTP = true }
-        let progressed = sink.bytesWritten > 0 && journal.committed > before || sink.discardedPartial
+        // Progress resets the failure count only when it is worth one stall window at the minimum speed: an attempt
+        // that gets a few bytes and stalls (a trickling server) must not keep a download retrying forever.
+        let gained = sink.bytesWritten >= progressFloor
+        let progressed = gained && (journal.committed > before || sink.discardedPartial)
         if progressed {
             failuresInARow = 0
             reResolves = 0

@@ -33,13 +33,11 @@ import Testing
         defer { f.remove() }
         let nginx = try serve(f)
         defer { nginx.stop() }
-        let started = ContinuousClock.now
         let outcome = await download(f, nginx.url("file.bin"), policy: .httpsFirst)
         let result = try outcome.get()
         #expect(f.outputSHA256 == f.sha256)
         #expect(result.url == nginx.url("file.bin") && result.overPlainHTTP)
         #expect(result.attempts == 2, "one https attempt, then plain http without retries")
-        #expect(ContinuousClock.now - started < .seconds(20), "the failed https attempt is not retried")
         let log = nginx.accessLog()
         #expect(log.filter { $0.status == 200 }.count == 1, "\(log)")
         #expect(log.first?.status == 400, "nginx saw the TLS handshake first: \(log)")

@@ -64,7 +64,8 @@ import Testing
     }
 
     /// The archive trickles at 16 bytes/s on every attempt: each attempt is a stall and the sync fails after the
-    /// retries (with libcurl's old floor of 1 byte/s, one attempt lasted as long as the server kept trickling).
+    /// retries (with libcurl's old floor of 1 byte/s, one attempt lasted as long as the server kept trickling; and
+    /// the few bytes of each attempt, committed and then replaced by the next 200, reset the retry count).
     @Test func anArchiveTricklingBelowTheMinimumSpeedFailsAfterTheRetries() throws {
         let h = try SyncHarness()
         let archive = DownloadBytes.random(64 << 10, seed: 7)
