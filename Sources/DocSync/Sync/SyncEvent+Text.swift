@@ -18,6 +18,7 @@ extension SyncEvent {
         case .skipped(let name, let reason): .skipped(name: transform(name), reason: transform(reason))
         case .failed(let name, let reason): .failed(name: transform(name), reason: transform(reason))
         case .hookFailed(let name, let reason): .hookFailed(name: transform(name), reason: transform(reason))
+        case .warning(let name, let message): .warning(name: transform(name), message: transform(message))
         case .summary: self
         }
     }
