@@ -45,7 +45,7 @@ extension SyncEngine {
         guard result.overPlainHTTP, candidate.sha256 == nil else { return nil }
         return .warning(
             name: candidate.name,
-            message: "installed over plain http without a checksum (https failed or was not offered: \(result.url)); "
+            message: "installed over plain http without a checksum (https failed or was not tried: \(result.url)); "
                 + "set [network] require_https = true to refuse plain http")
     }
 }
