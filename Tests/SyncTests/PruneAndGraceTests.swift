@@ -59,7 +59,7 @@ import Testing
         #expect(Self.versions(h).count == 2, "v1 is kept for its grace period: \(Self.versions(h))")
 
         let (daemon, out, _) = try SyncServiceTests.start(
-            h, ["daemon", "--interval", "1s", "--jitter", "0s", "--json"])
+            h, ["daemon", "--interval", "1s", "--jitter", "0s", "--json", "--test-minimum-interval", "1s"])
         defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
         let output = OutputReader(out)
         let deadline = Date().addingTimeInterval(60)
