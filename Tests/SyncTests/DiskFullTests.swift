@@ -53,7 +53,8 @@ import Testing
         // min_free_space = 0: this test is about the real ENOSPC, not the reserve that would stop it first.
         try h.writeConfig(
             feeds: ["f.atom"],
-            extra: "staging = \"\(staging)\"\n[network]\nretries = 1\nrate_limit = \"8M\"\n[install]\nmin_free_space = \"0\"")
+            extra: "staging = \"\(staging)\"\n[network]\nretries = 1\nrate_limit = \"8M\"\n"
+                + "[install]\nmin_free_space = \"0\"")
         // The harness's own `staging = "staging"` comes first in the file; TOML rejects the duplicate, so replace it.
         let toml = try String(contentsOfFile: h.configPath, encoding: .utf8)
             .replacingOccurrences(of: "staging = \"staging\"\n", with: "")
