@@ -103,7 +103,7 @@ final class DownloadSession {
         var options = configuration.http
         if mirrors[mirror].isUpgrade { options.connectTimeout = min(options.connectTimeout, 10) }  // fall back soon
         let http = HTTPRequest(url: url, headers: plan.headers, options: options)
-        let result = await Curl.perform(http, receiver: sink)
+        let result = await configuration.transport.perform(http, sink)
         sink.finish()
         journal = sink.journal
         if sink.discardedPartial { try countRestart("\(sink.finalHead?.status ?? 0) replaced the partial file") }

@@ -32,11 +32,19 @@ public struct DownloadConfiguration: Sendable {
     public var freeSpace: @Sendable (String) throws(SystemError) -> Int64 = { path throws(SystemError) in
         try LinuxFS.freeSpace(at: path).bytes
     }
+    /// How requests reach the network: libcurl unless a caller (a test) passes another transport.
+    public var transport: HTTPTransport
+    /// Segmented downloads: transfers at once per download (1 disables), their spread over hosts and the smallest
+    /// segment worth a connection. See `SegmentOptions`.
+    public var segments: SegmentOptions
 
     public init(
         stagingDirectory: String, http: HTTPOptions = HTTPOptions(), retry: RetryPolicy = RetryPolicy(),
-        chunkSize: Int64 = 8 << 20, commitInterval: Double = 0.25, overlap: Int64 = 64 << 10, directIO: Bool = true
+        chunkSize: Int64 = 8 << 20, commitInterval: Double = 0.25, overlap: Int64 = 64 << 10, directIO: Bool = true,
+        transport: HTTPTransport = .curl, segments: SegmentOptions = SegmentOptions()
     ) {
+        self.transport = transport
+        self.segments = segments
         self.stagingDirectory = stagingDirectory
         self.http = http
         self.retry = retry
@@ -109,12 +117,15 @@ public struct DownloadResult: Sendable, Equatable {
     public var path: String
     /// Some of its bytes came over plain http (no TLS): only a trusted checksum vouches for them.
     public var overPlainHTTP: Bool
+    /// One line per mirror excluded from this download and why (a segmented download never splices them in).
+    public var mirrorFaults: [String]
 
     public init(
         url: String, bytes: Int64, sha256: String, resumedFrom: Int64, attempts: Int, seconds: Double, path: String,
-        overPlainHTTP: Bool = false
+        overPlainHTTP: Bool = false, mirrorFaults: [String] = []
     ) {
         self.overPlainHTTP = overPlainHTTP
+        self.mirrorFaults = mirrorFaults
         self.url = url
         self.bytes = bytes
         self.sha256 = sha256

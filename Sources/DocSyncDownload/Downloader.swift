@@ -29,9 +29,13 @@ public struct Downloader: Sendable {
         let staging = try StagingFile(
             directory: configuration.stagingDirectory, name: StagingName.forKey(key), directIO: configuration.directIO)
         defer { staging.release() }
+        let meter = ProgressMeter(callback: progress)
+        let segmented = SegmentedDownload(
+            configuration: configuration, request: request, key: key, expected: expected, staging: staging, meter: meter)
+        if case .finished(let result) = try await segmented.run() { return result }
         let session = DownloadSession(
             configuration: configuration, request: request, key: key, expected: expected, staging: staging,
-            meter: ProgressMeter(callback: progress))
+            meter: meter)
         return try await session.run()
     }
 }

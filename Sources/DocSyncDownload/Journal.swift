@@ -116,7 +116,7 @@ struct Journal: Sendable, Equatable {
     }
 }
 
-private struct ByteWriter {
+struct ByteWriter {
     var data: [UInt8] = []
 
     mutating func byte(_ value: UInt8) { data.append(value) }
@@ -129,7 +129,7 @@ private struct ByteWriter {
     mutating func string(_ value: String) { blob(Array(value.utf8)) }
 }
 
-private struct ByteReader {
+struct ByteReader {
     let data: [UInt8]
     var position = 0
 

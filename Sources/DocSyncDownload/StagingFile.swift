@@ -130,9 +130,10 @@ final class StagingFile {
     }
 
     /// The journal, or nil when it is missing, unreadable, a symlink or corrupt.
-    func readJournal() -> Journal? {
-        guard let data = try? folder.readFile(journalName, limit: 64 << 20) else { return nil }
-        return Journal(decoding: data)
+    func readJournal() -> Journal? { readJournalBytes().flatMap { Journal(decoding: $0) } }
+
+    /// The journal file's bytes, whatever its version; nil when missing, unreadable, a symlink or too large.
+    func readJournalBytes() -> [UInt8]? { try? folder.readFile(journalName, limit: 64 << 20) }
     }
 
     /// Writes all of `buffer` at `offset` (never O_APPEND: a stale position cannot misplace data, E50); through
@@ -208,8 +209,22 @@ final class StagingFile {
         try commit(journal)
     }
 
-    private func writeJournal(_ journal: Journal) throws(SystemError) {
-        let data = journal.encoded()
+    /// Makes the data durable, then `encoded` as the journal (a segmented download's version-2 record).
+    func commit(encoded: [UInt8]) throws(SystemError) {
+        if fdatasync(fd) != 0 { throw SystemError("fdatasync", path: partPath) }
+        try writeJournal(encoded: encoded)
+    }
+
+    /// Truncates the partial durably, then records `encoded` (a segmented download's fresh start).
+    func truncate(to length: Int64, encoded: [UInt8]) throws(SystemError) {
+        try openPart()
+        if ftruncate(fd, off_t(length)) != 0 { throw SystemError("ftruncate", path: partPath) }
+        try commit(encoded: encoded)
+    }
+
+    private func writeJournal(_ journal: Journal) throws(SystemError) { try writeJournal(encoded: journal.encoded()) }
+
+    private func writeJournal(encoded data: [UInt8]) throws(SystemError) {
         let jfd = try folder.openFile(temporaryJournalName, O_WRONLY | O_CREAT | O_TRUNC)
         var failure: SystemError?
         data.withUnsafeBytes { raw in

@@ -1,0 +1,73 @@
+import DocSyncSupport
+
+/// What a resumed segmented download may keep (checklist A3–A8 per segment), and the final whole-file check.
+extension StagingFile {
+    /// Re-hashes every durable chunk and unfinished chunk of `journal` against the file; each extent is cut back to
+    /// its last chunk that still hashes to what was recorded (a short file, flipped or zeroed bytes).
+    func verifiedExtents(_ journal: SegmentJournal) throws(SystemError) -> SegmentJournal {
+        var result = journal
+        let chunkSize = journal.chunkSize
+        for (index, extent) in journal.extents.enumerated() {
+            var good = extent.start
+            var state = SHA256().savedState
+            var chunk = extent.start
+            while chunk < extent.done {
+                let end = min(chunk + chunkSize, extent.end)
+                let upTo = min(end, extent.done)
+                guard let digest = try hashRange(from: chunk, to: upTo) else { break }
+                if upTo == end {
+                    guard journal.digests[chunk / chunkSize] == digest.finalize().bytes else { break }
+                    good = end
+                } else {
+                    guard SHA256(savedState: extent.chunkState)?.finalize() == digest.finalize() else { break }
+                    good = upTo
+                    state = extent.chunkState
+                }
+                chunk = end
+            }
+            result.extents[index].done = good
+            result.extents[index].chunkState = state
+        }
+        result.digests = result.digests.filter { index, _ in
+            result.extents.contains { $0.start <= index * chunkSize && min((index + 1) * chunkSize, $0.end) <= $0.done }
+        }
+        return result
+    }
+
+    /// SHA-256 of the whole file, checking every chunk against `digests` on the way; nil when a chunk differs from
+    /// what was received (the file changed on disk) or the file is short.
+    func wholeDigest(length: Int64, chunkSize: Int64, digests: [Int64: [UInt8]]) throws(SystemError) -> SHA256.Digest? {
+        var whole = SHA256()
+        var chunk: Int64 = 0
+        while chunk < length {
+            let end = min(chunk + chunkSize, length)
+            guard let hasher = try hashRange(from: chunk, to: end, also: &whole),
+                digests[chunk / chunkSize] == hasher.finalize().bytes
+            else { return nil }
+            chunk = end
+        }
+        return whole.finalize()
+    }
+
+    private func hashRange(from start: Int64, to end: Int64) throws(SystemError) -> SHA256? {
+        var ignored = SHA256()
+        return try hashRange(from: start, to: end, also: &ignored)
+    }
+
+    /// The SHA-256 of bytes `start..<end` (also folded into `also`); nil when the file is shorter.
+    private func hashRange(from start: Int64, to end: Int64, also: inout SHA256) throws(SystemError) -> SHA256? {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        var hasher = SHA256()
+        var offset = start
+        while offset < end {
+            let count = Int(min(Int64(buffer.count), end - offset))
+            let slice = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])
+            guard try read(into: slice, at: offset) else { return nil }
+            hasher.update(UnsafeRawBufferPointer(slice))
+            also.update(UnsafeRawBufferPointer(slice))
+            offset += Int64(count)
+        }
+        return hasher
+    }
+}

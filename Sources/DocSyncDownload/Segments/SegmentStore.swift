@@ -1,0 +1,131 @@
+import DocSyncSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The shared state of one segmented download: the scheduler, each segment's chunk hash state, the digests of
+/// finished chunks, and the durable record. Transfers call in from their own threads.
+///
+/// Commit order per checkpoint (checklist A2): snapshot what is written → fdatasync(part) → journal.tmp → fsync →
+/// rename → fsync(dir); the snapshot is taken before the sync, so the journal never vouches for a byte written
+/// after it. `@unchecked Sendable`: every mutable field is touched only while holding `lock`; commits are
+/// serialised by `commitLock`; `staging` is used for pwrite/pread/fdatasync, which are safe from several threads.
+final class SegmentStore: @unchecked Sendable {
+    let staging: StagingFile
+    let key: String
+    let url: String
+    let chunkSize: Int64
+    private let lock = ConditionLock()
+    private let commitLock = ConditionLock()
+    private let callback: (@Sendable (Int64) -> Void)?
+    private let meter: ProgressMeter
+
+    // Guarded by `lock`.
+    private(set) var identity: SegmentIdentity
+    private var scheduler: SegmentScheduler
+    /// Segment start → SHA-256 state of its unfinished chunk at `done`.
+    private var chunkStates: [Int64: [UInt8]] = [:]
+    private var digests: [Int64: [UInt8]]
+    private var durable: SegmentJournal
+    private var written: Int64
+    private var lastCommit = ProgressMeter.now()
+
+    init(
+        staging: StagingFile, journal: SegmentJournal, hosts: [String], perHost: Int, meter: ProgressMeter,
+        callback: (@Sendable (Int64) -> Void)?
+    ) {
+        self.staging = staging
+        key = journal.key
+        url = journal.url
+        chunkSize = journal.chunkSize
+        self.meter = meter
+        self.callback = callback
+        identity = journal.identity
+        scheduler = SegmentScheduler(
+            length: journal.identity.length, chunkSize: journal.chunkSize,
+            ranges: journal.extents.map { ($0.start..<$0.end, $0.done) }, hosts: hosts, perHost: perHost)
+        for extent in journal.extents { chunkStates[extent.start] = extent.chunkState }
+        digests = journal.digests
+        durable = journal
+        written = journal.durableBytes
+    }
+
+    var isComplete: Bool { lock.withLock { scheduler.isComplete } }
+    var hasAdmittedMirror: Bool { lock.withLock { scheduler.hasAdmittedMirror } }
+    var journal: SegmentJournal { lock.withLock { durable } }
+    var mirrors: [SegmentScheduler.Mirror] { lock.withLock { scheduler.mirrors } }
+    var segments: [SegmentScheduler.Segment] { lock.withLock { scheduler.segments } }
+
+    /// A range for free connection `connection`, with the chunk hash state at its first byte.
+    func assign(connection: Int) -> (assignment: SegmentScheduler.Assignment, chunkState: [UInt8])? {
+        lock.withLock {
+            guard let assignment = scheduler.assign(connection: connection, now: ProgressMeter.now()) else { return nil }
+            let fresh = assignment.from % chunkSize == 0
+            let state = fresh ? SHA256().savedState : chunkStates[assignment.segment] ?? SHA256().savedState
+            return (assignment, state)
+        }
+    }
+
+    func claim(connection: Int, at position: Int64, count: Int64) -> Int64 {
+        lock.withLock { scheduler.claim(connection: connection, at: position, count: count) }
+    }
+
+    /// `connection` wrote its segment up to `position`; `chunkState` is the hash state there, `finished` the digest
+    /// of a chunk that ended on the way.
+    func wrote(
+        connection: Int, segment: Int64, to position: Int64, count: Int64, chunkState: [UInt8],
+        finished: [(index: Int64, digest: [UInt8])]
+    ) {
+        lock.withLock {
+            scheduler.advance(connection: connection, to: position)
+            chunkStates[segment] = chunkState
+            for chunk in finished { digests[chunk.index] = chunk.digest }
+            written += count
+            meter.received(Int(count))
+            meter.report(bytes: written, total: identity.length)
+        }
+    }
+
+    func release(connection: Int) { lock.withLock { scheduler.release(connection: connection, now: ProgressMeter.now()) } }
+
+    func exclude(mirror: Int) { lock.withLock { scheduler.exclude(mirror: mirror) } }
+
+    /// Commits when `force`d (a chunk ended) or when no commit happened for `interval` seconds.
+    func commit(force: Bool, interval: Double) throws(SystemError) {
+        let due = lock.withLock { force || ProgressMeter.now() - lastCommit >= interval }
+        if due { try commit() }
+    }
+
+    /// Makes everything written so far durable and records it; reports the durable prefix from byte 0.
+    func commit() throws(SystemError) {
+        try commitLock.withLock { () throws(SystemError) in
+            lock.withLock { lastCommit = ProgressMeter.now() }
+            let snapshot = lock.withLock { record() }
+            try staging.commit(encoded: snapshot.encoded())
+            lock.withLock { durable = snapshot }
+            callback?(snapshot.contiguous)
+        }
+    }
+
+    /// The journal of what is written now (caller holds `lock`).
+    private func record() -> SegmentJournal {
+        let extents = scheduler.segments.map { segment in
+            SegmentJournal.Extent(
+                start: segment.start, end: segment.end, done: segment.done,
+                chunkState: segment.done % chunkSize == 0 || segment.done == segment.end
+                    ? SHA256().savedState : chunkStates[segment.start] ?? SHA256().savedState)
+        }
+        var kept: [Int64: [UInt8]] = [:]
+        for extent in extents {
+            var chunk = extent.start
+            while chunk < extent.done {
+                let end = min(chunk + chunkSize, extent.end)
+                if end <= extent.done, let digest = digests[chunk / chunkSize] { kept[chunk / chunkSize] = digest }
+                chunk = end
+            }
+        }
+        return SegmentJournal(
+            key: key, url: url, identity: identity, chunkSize: chunkSize, extents: extents, digests: kept)
+    }
+}

@@ -1,0 +1,310 @@
+import DocSyncHTTP
+import DocSyncSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One segmented run of `Downloader.download` (issue 15): up to `connections` ranged transfers at once over the
+/// mirrors, each response held to the download's identity, every segment's durable extent in a version-2 journal,
+/// the whole file checked chunk by chunk and against the feed's SHA-256 before it is moved into place.
+/// `.single` hands the download to the single-connection path (the first response does not allow a split, or a
+/// version-1 partial exists).
+final class SegmentedDownload {
+    enum Outcome {
+        case finished(DownloadResult)
+        case single(String)
+    }
+
+    private let configuration: DownloadConfiguration
+    private let request: DownloadRequest
+    private let key: String
+    private let expected: SHA256.Digest?
+    private let staging: StagingFile
+    private let meter: ProgressMeter
+
+    private var restarts = 0
+    private var attempts = 0
+    private var resumedFrom: Int64 = 0
+    private var faults: [String] = []
+    /// Per mirror: the validator its requests carry (nil: being admitted on the feed's SHA-256 without one).
+    private var validators: [Validator?] = []
+    private var readmitted: Set<Int> = []
+    private var originMirror = 0
+
+    init(
+        configuration: DownloadConfiguration, request: DownloadRequest, key: String, expected: SHA256.Digest?,
+        staging: StagingFile, meter: ProgressMeter
+    ) {
+        self.configuration = configuration
+        self.request = request
+        self.key = key
+        self.expected = expected
+        self.staging = staging
+        self.meter = meter
+    }
+
+    private var options: SegmentOptions { configuration.segments }
+
+    func run() async throws(DownloadError) -> Outcome {
+        var journal: SegmentJournal
+        if let found = try resumable() {
+            journal = found
+            resumedFrom = journal.durableBytes
+        } else {
+            if let reason = singlePartial() { return .single(reason) }
+            guard options.connections > 1 else { return .single("one connection") }
+            switch await probe() {
+            case .single(let reason): return .single(reason)
+            case .split(let identity): journal = try fresh(identity)
+            }
+        }
+        while true {
+            let store = SegmentStore(
+                staging: staging, journal: journal, hosts: request.mirrors.map(Self.host(of:)),
+                perHost: options.perHost, meter: meter, callback: request.committed)
+            request.committed?(journal.contiguous)
+            validators = request.mirrors.map { _ in journal.identity.validator }
+            if excludeAllButOrigin {
+                for index in request.mirrors.indices where index != originMirror { store.exclude(mirror: index) }
+            }
+            if let reason = try await transfer(store) {  // the origin changed: start again under its new identity
+                restarts += 1
+                if restarts > configuration.retry.maxRestarts {
+                    throw DownloadError(
+                        .tooManyRestarts, url: request.mirrors[originMirror],
+                        reason: "restarted from zero \(restarts - 1) times; last: \(reason)", isTransient: true)
+                }
+                switch await probe() {
+                case .single(let why): return .single(why)
+                case .split(let identity): journal = try fresh(identity)
+                }
+                continue
+            }
+            if let result = try finalize(store.journal, store: store) { return .finished(result) }
+            journal = try fresh(store.identity)  // verification failed once: one fresh download from the origin
+        }
+    }
+
+    // MARK: - Start
+
+    /// A version-2 journal of this key whose partial is still there, cut back to what still verifies.
+    private func resumable() throws(DownloadError) -> SegmentJournal? {
+        guard options.connections > 1 || staging.readJournalBytes().map(SegmentJournal.isSegmented) == true,
+            let data = staging.readJournalBytes(), SegmentJournal.isSegmented(data)
+        else { return nil }
+        guard let journal = SegmentJournal(decoding: data), journal.key == key,
+            journal.chunkSize == configuration.chunkSize, staging.partExists
+        else { return nil }
+        do throws(SystemError) {
+            try staging.openPart()
+            let verified = try staging.verifiedExtents(journal)
+            if verified != journal { try staging.commit(encoded: verified.encoded()) }
+            return verified
+        } catch {
+            throw .disk(error)
+        }
+    }
+
+    /// A version-1 partial with bytes in it continues on the single-connection path.
+    private func singlePartial() -> String? {
+        guard let old = staging.readJournal(), old.key == key, old.committed > 0, staging.partExists else { return nil }
+        return "a single-connection partial of \(old.committed) bytes exists"
+    }
+
+    /// Asks the first mirror for `bytes=0-` and stops at the first body byte: the head decides the split.
+    private func probe() async -> SplitDecision {
+        attempts += 1
+        let probe = ProbeReceiver()
+        let http = HTTPRequest(
+            url: request.mirrors[0], headers: ["Range: bytes=0-", "Accept-Encoding: identity"],
+            options: configuration.http)
+        _ = await configuration.transport.perform(http, probe)
+        guard let head = probe.head else { return .single("no answer to the first request") }
+        originMirror = 0
+        return SplitPolicy.decide(
+            head, connections: options.connections, minimumSegment: options.minimumSegment,
+            expectedLength: request.expectedLength)
+    }
+
+    /// A new partial for `identity`: truncated to 0, its journal durable before any byte is written.
+    private func fresh(_ identity: SegmentIdentity) throws(DownloadError) -> SegmentJournal {
+        let ranges = SplitPolicy.plan(
+            length: identity.length, chunkSize: configuration.chunkSize, minimumSegment: options.minimumSegment,
+            connections: options.connections)
+        let journal = SegmentJournal(
+            key: key, url: request.mirrors[originMirror], identity: identity, chunkSize: configuration.chunkSize,
+            extents: ranges.map { .init(start: $0.lowerBound, end: $0.upperBound, done: $0.lowerBound,
+                chunkState: SHA256().savedState) },
+            digests: [:])
+        do throws(SystemError) {
+            try staging.openPart()
+            try staging.truncate(to: 0, encoded: journal.encoded())
+        } catch {
+            throw .disk(error)
+        }
+        request.committed?(0)
+        resumedFrom = 0
+        return journal
+    }
+
+    // MARK: - Transfers
+
+    /// Runs transfers until every segment is written and durable. Returns the reason when the origin changed.
+    private func transfer(_ store: SegmentStore) async throws(DownloadError) -> String? {
+        let worker = SegmentWorker(
+            store: store, transport: configuration.transport, options: configuration.http, mirrors: request.mirrors,
+            overlap: configuration.overlap, commitInterval: configuration.commitInterval, digestKnown: expected != nil)
+        var failuresInARow = 0
+        var lastError: DownloadError?
+        var originChanged: String?
+        var diskError: SystemError?
+        await withTaskGroup(of: SegmentWorker.Result.self) { group in
+            var free = Array(0..<max(1, options.connections))
+            var running = 0
+            var delay = 0.0
+            func fill() {
+                while let connection = free.first, let (assignment, state) = store.assign(connection: connection) {
+                    free.removeFirst()
+                    running += 1
+                    attempts += 1
+                    let start = store.segments.first { $0.end > assignment.from && $0.start <= assignment.from }?.start
+                    let expectedValidator = validators[assignment.mirror]
+                    let isOrigin = assignment.mirror == originMirror
+                    let wait = delay
+                    group.addTask {
+                        await worker.run(
+                            assignment, chunkState: state, segmentStart: start ?? assignment.segment,
+                            expected: expectedValidator, isOrigin: isOrigin, delay: wait)
+                    }
+                }
+            }
+            fill()
+            while running > 0, let result = await group.next() {
+                running -= 1
+                free.append(result.assignment.connection)
+                store.release(connection: result.assignment.connection)
+                if result.bytes > 0 { failuresInARow = 0 }
+                let url = request.mirrors[result.assignment.mirror]
+                switch result.outcome {
+                case .finished: delay = 0
+                case .adopt(let validator):
+                    validators[result.assignment.mirror] = validator
+                    delay = 0
+                case .cancelled: break
+                case .disk(let error):
+                    diskError = diskError ?? error
+                    group.cancelAll()
+                case .originChanged(let reason):
+                    originChanged = originChanged ?? reason
+                    group.cancelAll()
+                case .mirrorFault(let reason):
+                    exclude(result.assignment.mirror, store: store, reason: reason)
+                    lastError = DownloadError(.badResponse, url: url, reason: reason, isTransient: false)
+                case .readmit(let reason):
+                    if readmitted.insert(result.assignment.mirror).inserted {
+                        validators[result.assignment.mirror] = nil
+                    } else {
+                        exclude(result.assignment.mirror, store: store, reason: reason)
+                    }
+                case .interrupted(let reason), .retry(_, let reason):
+                    failuresInARow += result.bytes > 0 ? 0 : 1
+                    lastError = DownloadError(.transport, url: url, reason: reason, isTransient: true)
+                    if failuresInARow >= configuration.retry.maxAttempts { group.cancelAll() }
+                    var after: Int64?
+                    if case .retry(let value, _) = result.outcome { after = value }
+                    delay = configuration.retry.delay(
+                        attempt: failuresInARow, retryAfter: after, jitter: Double.random(in: 0..<0.5))
+                }
+                if diskError != nil || originChanged != nil || failuresInARow >= configuration.retry.maxAttempts
+                    || Task.isCancelled
+                {
+                    continue  // drain: the cancelled transfers return promptly
+                }
+                fill()
+            }
+        }
+        if let diskError { throw .disk(diskError) }
+        if let originChanged { return originChanged }
+        if Task.isCancelled { throw DownloadError(.cancelled, reason: "cancelled", isTransient: true) }
+        guard store.isComplete else {
+            if !store.hasAdmittedMirror {
+                throw DownloadError(
+                    .badResponse, url: request.mirrors[originMirror],
+                    reason: "every mirror was excluded: " + faults.joined(separator: "; "), isTransient: false)
+            }
+            throw lastError ?? DownloadError(.transport, reason: "transfers stopped early", isTransient: true)
+        }
+        do throws(SystemError) { try store.commit() } catch { throw .disk(error) }
+        return nil
+    }
+
+    private func exclude(_ mirror: Int, store: SegmentStore, reason: String) {
+        store.exclude(mirror: mirror)
+        faults.append("\(request.mirrors[mirror]): \(reason)")
+    }
+
+    // MARK: - Finish
+
+    /// Every chunk re-read and checked against its digest, the whole file against the feed's SHA-256, then moved into
+    /// place (A13, I64). Nil when verification failed and one fresh download is worth a try.
+    private func finalize(_ journal: SegmentJournal, store: SegmentStore) throws(DownloadError) -> DownloadResult? {
+        let digest: SHA256.Digest?
+        do throws(SystemError) {
+            digest = try staging.wholeDigest(
+                length: journal.identity.length, chunkSize: journal.chunkSize, digests: journal.digests)
+        } catch {
+            throw .disk(error)
+        }
+        let url = request.mirrors[originMirror]
+        guard let digest else {
+            try verificationFailed("a chunk on disk differs from the bytes received", url: url)
+            return nil
+        }
+        if let expectedLength = request.expectedLength, expectedLength != journal.identity.length {
+            try verificationFailed("length is \(journal.identity.length), expected \(expectedLength)", url: url)
+            return nil
+        }
+        if let expected, expected != digest {
+            try verificationFailed("SHA-256 is \(digest), expected \(expected)", url: url)
+            return nil
+        }
+        do throws(SystemError) { try staging.finalize(to: request.destination) } catch { throw .disk(error) }
+        meter.report(bytes: journal.identity.length, total: journal.identity.length, force: true)
+        return DownloadResult(
+            url: journal.url, bytes: journal.identity.length, sha256: digest.description, resumedFrom: resumedFrom,
+            attempts: attempts, seconds: meter.elapsed, path: request.destination, mirrorFaults: faults)
+    }
+
+    /// Deletes the partial; a download that used several mirrors earns one fresh try from the origin alone.
+    private var verificationRetried = false
+
+    private func verificationFailed(_ reason: String, url: String) throws(DownloadError) {
+        let error = DownloadError(.verification, url: url, reason: reason, isTransient: false)
+        do throws(SystemError) { try staging.discard() } catch { throw .disk(error) }
+        let mixed = request.mirrors.count > 1 && faults.count < request.mirrors.count - 1
+        guard mixed, !verificationRetried else { throw error }
+        verificationRetried = true
+        faults.append("verification failed with several mirrors (\(reason)): retrying from the first mirror only")
+        excludeAllButOrigin = true
+    }
+
+    private var excludeAllButOrigin = false
+
+    static func host(of url: String) -> String {
+        guard let schemeEnd = url.range(of: "://") else { return url }
+        let rest = url[schemeEnd.upperBound...]
+        return String(rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }).lowercased()
+    }
+}
+
+/// Keeps the first final response head and refuses the body: the probe needs only the head.
+private final class ProbeReceiver: HTTPResponseReceiver {
+    private(set) var head: HTTPResponseHead?
+
+    func head(_ head: HTTPResponseHead) {
+        if !head.isInterim, !head.isRedirect { self.head = head }
+    }
+
+    func body(_ chunk: UnsafeRawBufferPointer) -> Bool { false }
+}
