@@ -16,6 +16,8 @@ public struct FaultResponse: Sendable {
     /// Send the body at `bytesPerSecond` (one small piece at a time, so bytes keep coming) for at most `seconds`,
     /// then close: a server that never quite stalls.
     public var trickle: (bytesPerSecond: Int, seconds: Double)?
+    /// Send the body at about this many bytes per second.
+    public var throttle: Int?
 
     public init(status: Int, reason: String = "", headers: [(String, String)] = [], body: [UInt8] = []) {
         self.status = status

@@ -110,10 +110,16 @@ public final class FaultServer: Sendable {
         }
         if let limit = response.closeAfter { body = Array(body.prefix(limit)) }
         var offset = 0
+        let pieceSize = response.throttle.map { max(1024, min(256 * 1024, $0 / 20)) } ?? 256 * 1024
+        let started = Date()
         while offset < body.count {  // in pieces, so a client sees the body arrive over time
-            let piece = Array(body[offset..<min(body.count, offset + 256 * 1024)])
+            let piece = Array(body[offset..<min(body.count, offset + pieceSize)])
             guard send(fd, frame(piece, chunked: response.chunked)) else { return }
             offset += piece.count
+            if let rate = response.throttle {  // pace to the rate: sleep until this many bytes are due
+                let due = started.addingTimeInterval(Double(offset) / Double(rate))
+                while Date() < due, !stopped { usleep(useconds_t(min(20_000, max(1, due.timeIntervalSinceNow * 1e6)))) }
+            }
         }
         if response.chunked, response.closeAfter == nil { _ = send(fd, Array("0\r\n\r\n".utf8)) }
     }

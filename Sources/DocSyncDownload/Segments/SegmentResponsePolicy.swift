@@ -116,7 +116,8 @@ public enum SegmentResponsePolicy {
             }
             return .accept(adopt: now)
         }
-        if changed(now, from: expected) || missing(now, expected) {
+        if missing(now, expected) { return .mirrorFault("206 without the validator the download is held to") }
+        if changed(now, from: expected) {
             let reason =
                 "validator \(now.etag ?? now.lastModified ?? "none") is not \(expected.etag ?? expected.lastModified ?? "none")"
             if context.isOrigin { return .originChanged(reason) }

@@ -53,7 +53,8 @@ struct SegmentScheduler: Sendable, Equatable {
     let chunkSize: Int64
     let perHost: Int
     private(set) var segments: [Segment]
-    private(set) var mirrors: [Mirror]
+    /// Per mirror: admission, live connections and throughput history (settable for tests).
+    var mirrors: [Mirror]
     private var connections: [Int: Connection] = [:]
 
     /// `ranges` tile `0..<length` in order (a fresh plan, or the journal's extents with `done` from each).
