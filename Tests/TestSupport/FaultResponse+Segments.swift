@@ -55,3 +55,10 @@ extension FaultRequest {
         return (first, last)
     }
 }
+
+extension FaultRequest {
+    /// A request as a scripted transport saw it (no socket involved).
+    public init(url: String, headers: [String]) {
+        self.init(method: "GET", path: url, headers: headers)
+    }
+}

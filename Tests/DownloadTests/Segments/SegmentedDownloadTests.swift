@@ -1,0 +1,218 @@
+import DocSyncDownload
+import DocSyncHTTP
+import DocSyncSupport
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+/// Segmented downloads against scripted transports and the fault server (issue 15, "Tests"): every case ends in
+/// the origin's exact bytes or a clear error with no output file.
+@Suite struct SegmentedDownloadTests {
+    static let size = 16 << 20
+
+    private func expectOrigin(_ f: DownloadFixture, _ outcome: Result<DownloadResult, DownloadError>) {
+        if case .failure(let error) = outcome { Issue.record("download failed: \(error)") }
+        #expect(f.outputSHA256 == f.sha256)
+    }
+
+    /// Requests that asked for a closed range (segment requests, not the probe).
+    private func segmentRequests(_ requests: [FaultRequest]) -> [FaultRequest] {
+        requests.filter { ($0.byteRange?.1) != nil }
+    }
+
+    @Test func scriptedTransportSplitsWithIfMatchAndExactRanges() async throws {
+        let f = try DownloadFixture(size: Self.size, seed: 11)
+        defer { f.remove() }
+        let content = f.content
+        let seen = Mutex<[FaultRequest]>([])
+        let transport = HTTPTransport { request, receiver in
+            let asked = FaultRequest(url: request.url, headers: request.headers)
+            seen.withLock { $0.append(asked) }
+            let response = FaultResponse.serveRanges(content, to: asked)
+            var fields = response.headers
+            fields.append(("Content-Type", "application/octet-stream"))
+            receiver.head(HTTPResponseHead(status: response.status, statusLine: "HTTP/1.1 \(response.status)", fields: fields))
+            var offset = 0
+            while offset < response.body.count {
+                let end = min(response.body.count, offset + 64 << 10)
+                let going = response.body[offset..<end].withUnsafeBytes { receiver.body($0) }
+                if !going {
+                    return HTTPTransferResult(ending: .abortedByReceiver, status: response.status, effectiveURL: request.url, bodyBytes: Int64(offset))
+                }
+                offset = end
+            }
+            return HTTPTransferResult(ending: .complete, status: response.status, effectiveURL: request.url, bodyBytes: Int64(offset))
+        }
+        let downloader = Downloader(configuration: f.segmentedConfiguration(transport: transport))
+        let result = try await downloader.download(f.request(["http://mirror.test/file"], sha256: f.sha256))
+        #expect(f.outputSHA256 == f.sha256)
+        #expect(result.sha256 == f.sha256)
+        let requests = seen.withLock { $0 }
+        #expect(requests.first?.header("Range") == "bytes=0-")  // the probe
+        let segments = segmentRequests(requests)
+        #expect(segments.count >= 8)
+        for request in segments {
+            #expect(request.header("If-Match") == "\"v1\"")
+            #expect(request.header("Accept-Encoding") == "identity")
+        }
+        // The ranges tile the file with no byte asked twice.
+        let ranges = segments.compactMap { r in r.byteRange.map { $0.0..<($0.1! + 1) } }.sorted { $0.lowerBound < $1.lowerBound }
+        #expect(ranges.first?.lowerBound == 0)
+        #expect(ranges.last?.upperBound == Self.size)
+        for (a, b) in zip(ranges, ranges.dropFirst()) { #expect(a.upperBound == b.lowerBound) }
+    }
+
+    @Test func throttledConnectionsRunAtOnce() async throws {
+        let f = try DownloadFixture(size: Self.size, seed: 12)
+        defer { f.remove() }
+        let content = f.content
+        let server = try FaultServer { request, _ in
+            FaultResponse.serveRanges(content, to: request).throttled(to: 8 << 20)
+        }
+        defer { server.stop() }
+        let outcome = await f.segmentedDownload([server.url()], sha256: f.sha256)
+        expectOrigin(f, outcome)
+        #expect(segmentRequests(server.requests).count >= 4)
+    }
+
+    @Test func aMirrorWithAnotherFileOfTheSameLengthIsExcludedNeverSpliced() async throws {
+        let f = try DownloadFixture(size: Self.size, seed: 13)
+        defer { f.remove() }
+        let content = f.content
+        let other = DownloadFixture.randomBytes(Self.size, seed: 99)
+        let origin = try FaultServer { request, _ in FaultResponse.serveRanges(content, to: request) }
+        defer { origin.stop() }
+        let mirror = try FaultServer { request, _ in FaultResponse.serveRanges(other, to: request, etag: "\"m2\"") }
+        defer { mirror.stop() }
+        let outcome = await f.segmentedDownload([origin.url(), mirror.url()])
+        expectOrigin(f, outcome)
+        let faults = (try? outcome.get().mirrorFaults) ?? []
+        #expect(faults.contains { $0.hasPrefix(mirror.url()) }, "\(faults)")
+    }
+
+    @Test func originChangingMidDownloadRestartsUnderTheNewIdentity() async throws {
+        let f = try DownloadFixture(size: Self.size, seed: 14)
+        defer { f.remove() }
+        let old = DownloadFixture.randomBytes(Self.size, seed: 98)
+        let new = f.content
+        let server = try FaultServer { request, index in
+            index < 4
+                ? FaultResponse.serveRanges(old, to: request, etag: "\"old\"")
+                : FaultResponse.serveRanges(new, to: request, etag: "\"new\"")
+        }
+        defer { server.stop() }
+        let outcome = await f.segmentedDownload([server.url()])
+        expectOrigin(f, outcome)
+        #expect(server.requests.contains { $0.header("If-Match") == "\"old\"" })
+        #expect(server.requests.contains { $0.header("If-Match") == "\"new\"" })
+    }
+
+    @Test func ifMatchIgnoredWithNewBytesUnderANewETagRestarts() async throws {
+        let f = try DownloadFixture(size: Self.size, seed: 15)
+        defer { f.remove() }
+        let old = DownloadFixture.randomBytes(Self.size, seed: 97)
+        let new = f.content
+        let server = try FaultServer { request, index in
+            index < 3
+                ? FaultResponse.serveRanges(old, to: request, etag: "\"old\"", honourIfMatch: false)
+                : FaultResponse.serveRanges(new, to: request, etag: "\"new\"", honourIfMatch: false)
+        }
+        defer { server.stop() }
+        let outcome = await f.segmentedDownload([server.url()])
+        expectOrigin(f, outcome)
+    }
+
+    @Test func anOriginThatKeepsChangingEndsInAClearErrorWithNoOutput() async throws {
+        let f = try DownloadFixture(size: Self.size, seed: 16)
+        defer { f.remove() }
+        let content = f.content
+        let server = try FaultServer { request, index in
+            FaultResponse.serveRanges(content, to: request, etag: "\"v\(index)\"")
+        }
+        defer { server.stop() }
+        let outcome = await f.segmentedDownload([server.url()], maxRestarts: 2)
+        guard case .failure(let error) = outcome else {
+            Issue.record("expected an error")
+            return
+        }
+        #expect(error.kind == .tooManyRestarts, "\(error)")
+        #expect(!f.outputExists)
+    }
+
+    @Test(arguments: ["html", "empty", "404", "shorter"])
+    func mirrorFaultsAreReportedAndTheOriginFinishes(_ mode: String) async throws {
+        let f = try DownloadFixture(size: Self.size, seed: 17)
+        defer { f.remove() }
+        let content = f.content
+        let origin = try FaultServer { request, _ in FaultResponse.serveRanges(content, to: request) }
+        defer { origin.stop() }
+        let mirror = try FaultServer { request, _ in
+            switch mode {
+            case "html":
+                return FaultResponse(
+                    status: 200, headers: [("Content-Type", "text/html"), ("Content-Length", "27")],
+                    body: Array("<html>Not Found</html>\r\n\r\n\r".utf8))
+            case "empty": return FaultResponse(status: 200, headers: [("Content-Length", "0")])
+            case "404": return FaultResponse(status: 404, headers: [("Content-Length", "0")])
+            default: return FaultResponse.serveRanges(Array(content.prefix(Self.size - 1)), to: request)
+            }
+        }
+        defer { mirror.stop() }
+        let outcome = await f.segmentedDownload([origin.url(), mirror.url()])
+        expectOrigin(f, outcome)
+        let faults = (try? outcome.get().mirrorFaults) ?? []
+        #expect(faults.contains { $0.hasPrefix(mirror.url()) }, "\(faults)")
+    }
+
+    @Test func anUnresolvableMirrorIsAFault() async throws {
+        let f = try DownloadFixture(size: Self.size, seed: 18)
+        defer { f.remove() }
+        let content = f.content
+        let origin = try FaultServer { request, _ in FaultResponse.serveRanges(content, to: request) }
+        defer { origin.stop() }
+        let bad = "http://docsync-no-such-host.invalid/file"
+        let outcome = await f.segmentedDownload([origin.url(), bad])
+        expectOrigin(f, outcome)
+    }
+
+    @Test func aConnectionThatStallsAfterOneMiBIsDroppedAndItsRangeReassigned() async throws {
+        let f = try DownloadFixture(size: Self.size, seed: 19)
+        defer { f.remove() }
+        let content = f.content
+        let stalled = Atomic<Bool>(false)
+        let server = try FaultServer { request, _ in
+            let response = FaultResponse.serveRanges(content, to: request)
+            guard request.byteRange?.1 != nil, request.byteRange?.0 != 0,
+                stalled.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
+            else { return response }
+            return response.stalling(after: 1 << 20, for: 30)
+        }
+        defer { server.stop() }
+        let outcome = await f.segmentedDownload([server.url()], sha256: f.sha256)
+        expectOrigin(f, outcome)
+    }
+
+    @Test func oneMirrorTenTimesSlowerStillFinishesWithTheOriginsBytes() async throws {
+        let f = try DownloadFixture(size: Self.size, seed: 20)
+        defer { f.remove() }
+        let content = f.content
+        let fast = try FaultServer { request, _ in FaultResponse.serveRanges(content, to: request).throttled(to: 16 << 20) }
+        defer { fast.stop() }
+        let slow = try FaultServer { request, _ in FaultResponse.serveRanges(content, to: request).throttled(to: 1_600_000) }
+        defer { slow.stop() }
+        let outcome = await f.segmentedDownload([fast.url(), slow.url()], sha256: f.sha256)
+        expectOrigin(f, outcome)
+    }
+
+    @Test func aFileTooSmallToSplitTakesTheSingleConnectionPath() async throws {
+        let f = try DownloadFixture(size: 3 << 20, seed: 21)
+        defer { f.remove() }
+        let content = f.content
+        let server = try FaultServer { request, _ in FaultResponse.serveRanges(content, to: request) }
+        defer { server.stop() }
+        let outcome = await f.segmentedDownload([server.url()], sha256: f.sha256)
+        expectOrigin(f, outcome)
+        #expect(segmentRequests(server.requests).isEmpty)
+    }
+}
