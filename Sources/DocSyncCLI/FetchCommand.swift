@@ -34,6 +34,9 @@ struct FetchCommand: AsyncParsableCommand {
         help: "PEM file of the certificate authorities to trust (default: CURL_CA_BUNDLE, else the system's).")
     var caFile: String?
 
+    @Option(help: "Transfers at once: a large file is fetched in verified segments over N connections (1 disables).")
+    var connections = 4
+
     @Flag(help: "Print one JSON object describing the result on standard output.")
     var json = false
 
@@ -41,6 +44,7 @@ struct FetchCommand: AsyncParsableCommand {
         if let sha256, SHA256.Digest(hex: sha256) == nil {
             throw ValidationError("--sha256 must be 64 hexadecimal digits")
         }
+        if !(1...16).contains(connections) { throw ValidationError("--connections must be between 1 and 16") }
         if output.hasSuffix("/") { throw ValidationError("--output must name a file, not a directory") }
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
             throw ValidationError("--ca-file: cannot read \(caFile)")
@@ -62,7 +66,9 @@ struct FetchCommand: AsyncParsableCommand {
         var http = HTTPOptions()
         http.caFile = caFile
         let downloader = Downloader(
-            configuration: DownloadConfiguration(stagingDirectory: stagingDirectory, http: http))
+            configuration: DownloadConfiguration(
+                stagingDirectory: stagingDirectory, http: http,
+                segments: SegmentOptions(connections: connections, perHost: connections)))
         let request = DownloadRequest(
             key: "", mirrors: [url] + mirrors, destination: destination, expectedSHA256: sha256?.lowercased())
         let renderer = ProgressRenderer(label: Self.fileName(of: destination))
@@ -75,6 +81,7 @@ struct FetchCommand: AsyncParsableCommand {
             throw Self.exitCode(for: error)
         }
         renderer.finish()
+        for fault in result.mirrorFaults { printError("docsync fetch: mirror excluded: \(escaped(fault))") }
         if json {
             print(Self.json(result, requested: url))
         }
@@ -108,4 +115,11 @@ struct FetchCommand: AsyncParsableCommand {
     static func fileName(of path: String) -> String {
         path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
     }
+}
+
+/// `text` with control characters shown as `\u{XX}` (fault lines quote server headers: untrusted text).
+private func escaped(_ text: String) -> String {
+    text.unicodeScalars.map { scalar in
+        scalar.value < 0x20 || scalar.value == 0x7F ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
+    }.joined()
 }

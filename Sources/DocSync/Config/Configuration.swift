@@ -41,6 +41,8 @@ public struct Configuration: Sendable, Equatable {
         /// Docsets processed at once, and at most this many requests to one host.
         public var concurrency = 2
         public var perHost = 2
+        /// Transfers at once per download (segmented over ranges and mirrors); 1 disables splitting.
+        public var connections = 4
         /// Attempts per download before giving up (transient errors; progress resets the count).
         public var retries = 8
         public var connectTimeout: Duration = .seconds(30)

@@ -74,6 +74,7 @@ public struct ConfigurationLoader: Sendable {
         if var network = try reader.table("network") {
             config.network.concurrency = try network.int("concurrency", in: 1...64) ?? config.network.concurrency
             config.network.perHost = try network.int("per_host", in: 1...64) ?? config.network.perHost
+            config.network.connections = try network.int("connections", in: 1...16) ?? config.network.connections
             config.network.retries = try network.int("retries", in: 0...1000) ?? config.network.retries
             config.network.connectTimeout = try network.duration("connect_timeout") ?? config.network.connectTimeout
             config.network.stallTimeout = try network.duration("stall_timeout") ?? config.network.stallTimeout

@@ -60,7 +60,10 @@ public struct SyncEngine: Sendable {
     var downloader: Downloader {
         var retry = RetryPolicy()
         retry.maxAttempts = max(1, configuration.network.retries)
-        var download = DownloadConfiguration(stagingDirectory: configuration.staging, http: httpOptions, retry: retry)
+        var download = DownloadConfiguration(
+            stagingDirectory: configuration.staging, http: httpOptions, retry: retry,
+            segments: SegmentOptions(
+                connections: configuration.network.connections, perHost: configuration.network.perHost))
         download.rejectsPages = true  // archives: a mirror's HTML page or empty body is a soft 404
         download.maxLength = configuration.install.maxArchiveSize > 0 ? configuration.install.maxArchiveSize : nil
         download.minFreeSpace = configuration.install.minFreeSpace

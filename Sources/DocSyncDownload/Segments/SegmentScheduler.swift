@@ -34,6 +34,8 @@ struct SegmentScheduler: Sendable, Equatable {
     struct Mirror: Sendable, Equatable {
         var host: String
         var admitted = true
+        /// False until a mirror other than the first passed its admission window (`SegmentProof`).
+        var proven = true
         var active = 0
         /// Bytes and seconds of transfers from this mirror, finished ones and the live ones' share so far.
         var bytes: Int64 = 0
@@ -140,7 +142,8 @@ struct SegmentScheduler: Sendable, Equatable {
         for mirror in mirrors { hostLoad[mirror.host, default: 0] += mirror.active }
         let fastest = mirrors.compactMap(\.rate).max() ?? 1
         var best: (index: Int, score: Double)?
-        for (index, mirror) in mirrors.enumerated() where mirror.admitted && hostLoad[mirror.host, default: 0] < perHost {
+        for (index, mirror) in mirrors.enumerated()
+        where mirror.admitted && mirror.proven && hostLoad[mirror.host, default: 0] < perHost {
             let score = (mirror.rate ?? fastest * 2) / Double(mirror.active + 1)
             if best == nil || score > best!.score { best = (index, score) }
         }
@@ -196,14 +199,16 @@ struct SegmentScheduler: Sendable, Equatable {
         mergeCompleted()
     }
 
+    /// Whether the mirror may take segments yet (see `SegmentProof`).
+    mutating func setProven(_ proven: Bool, mirror: Int) { mirrors[mirror].proven = proven }
+
     /// Excludes a mirror from the rest of this download (its live transfer ends on its own).
     mutating func exclude(mirror: Int) { mirrors[mirror].admitted = false }
 
-    /// Forgets every written byte (a restart from zero under a new identity).
-    mutating func reset(ranges: [Range<Int64>]) {
-        segments = ranges.map { Segment(start: $0.lowerBound, end: $0.upperBound, done: $0.lowerBound, claimed: $0.lowerBound) }
-        connections = [:]
-        for index in mirrors.indices { mirrors[index].active = 0 }
+    /// A written window of `count` bytes (the end of the segment with the most written), to prove a mirror with.
+    func proofWindow(count: Int64) -> Range<Int64>? {
+        let best = segments.filter { $0.done - $0.start >= count }.max { $0.done - $0.start < $1.done - $1.start }
+        return best.map { ($0.done - count)..<$0.done }
     }
 
     /// Adjacent complete unowned segments need no separate record.

@@ -91,6 +91,17 @@ final class SegmentStore: @unchecked Sendable {
 
     func exclude(mirror: Int) { lock.withLock { scheduler.exclude(mirror: mirror) } }
 
+    func setProven(_ proven: Bool, mirror: Int) { lock.withLock { scheduler.setProven(proven, mirror: mirror) } }
+
+    /// A window of `count` written bytes and those bytes, read back from the file, to prove a mirror with.
+    func proofWindow(count: Int64) throws(SystemError) -> (window: Range<Int64>, bytes: [UInt8])? {
+        guard count > 0, let window = lock.withLock({ scheduler.proofWindow(count: count) }) else { return nil }
+        let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(count), alignment: 16)
+        defer { raw.deallocate() }
+        guard try staging.read(into: raw, at: window.lowerBound) else { return nil }
+        return (window, Array(raw))
+    }
+
     /// Commits when `force`d (a chunk ended) or when no commit happened for `interval` seconds.
     func commit(force: Bool, interval: Double) throws(SystemError) {
         let due = lock.withLock { force || ProgressMeter.now() - lastCommit >= interval }

@@ -91,6 +91,40 @@ import Testing
         #expect(faults.contains { $0.hasPrefix(mirror.url()) }, "\(faults)")
     }
 
+    @Test func aMirrorWithTheSameETagButOtherBytesFailsItsAdmissionWindow() async throws {
+        let f = try DownloadFixture(size: Self.size, seed: 22)
+        defer { f.remove() }
+        let content = f.content
+        let other = DownloadFixture.randomBytes(Self.size, seed: 96)
+        let origin = try FaultServer { request, _ in FaultResponse.serveRanges(content, to: request).throttled(to: 16 << 20) }
+        defer { origin.stop() }
+        let mirror = try FaultServer { request, _ in FaultResponse.serveRanges(other, to: request) }  // also "v1"
+        defer { mirror.stop() }
+        let outcome = await f.segmentedDownload([origin.url(), mirror.url()])
+        expectOrigin(f, outcome)
+        let faults = (try? outcome.get().mirrorFaults) ?? []
+        #expect(faults.contains { $0.hasPrefix(mirror.url()) && $0.contains("differ") }, "\(faults)")
+        // Only the admission window was asked of it: none of its bytes reached the file.
+        #expect(mirror.requests.count == 1)
+    }
+
+    @Test func aMirrorWithAnotherETagIsAdmittedOnTheFeedsSHA256AndHeldToItsOwnETag() async throws {
+        let f = try DownloadFixture(size: Self.size, seed: 23)
+        defer { f.remove() }
+        let content = f.content
+        let origin = try FaultServer { request, _ in FaultResponse.serveRanges(content, to: request).throttled(to: 2 << 20) }
+        defer { origin.stop() }
+        let mirror = try FaultServer { request, _ in
+            FaultResponse.serveRanges(content, to: request, etag: "\"m2\"").throttled(to: 8 << 20)
+        }
+        defer { mirror.stop() }
+        let outcome = await f.segmentedDownload([origin.url(), mirror.url()], sha256: f.sha256)
+        expectOrigin(f, outcome)
+        let segments = segmentRequests(mirror.requests)
+        #expect(segments.contains { $0.header("If-Match") == nil })  // the admission, on the feed's SHA-256
+        #expect(segments.contains { $0.header("If-Match") == "\"m2\"" }, "the admitted mirror took segments")
+    }
+
     @Test func originChangingMidDownloadRestartsUnderTheNewIdentity() async throws {
         let f = try DownloadFixture(size: Self.size, seed: 14)
         defer { f.remove() }
