@@ -19,9 +19,13 @@ public struct PartialDownload: Sendable, Equatable {
             return []
         }
         return entries.map(\.name).filter { $0.hasSuffix(".journal") }.sorted().compactMap { name in
-            guard let bytes = (try? folder.readFile(name, limit: 64 << 20)).flatMap({ $0 }),
-                let journal = Journal(decoding: bytes)
-            else { return nil }
+            guard let bytes = (try? folder.readFile(name, limit: 64 << 20)).flatMap({ $0 }) else { return nil }
+            if let segmented = SegmentJournal(decoding: bytes) {  // version 2: bytes durable in all segments
+                return PartialDownload(
+                    key: segmented.key, url: segmented.url, bytes: segmented.durableBytes,
+                    total: segmented.identity.length)
+            }
+            guard let journal = Journal(decoding: bytes) else { return nil }
             return PartialDownload(key: journal.key, url: journal.url, bytes: journal.committed, total: journal.length)
         }
     }

@@ -67,7 +67,7 @@ import Testing
         defer { f.remove() }
         let nginx = try serve(f, rate: 6 << 20)
         defer { nginx.stop() }
-        let arguments = [nginx.url("slow/file.bin"), "--output", f.destination, "--json"]
+        let arguments = [nginx.url("slow/file.bin"), "--output", f.destination, "--json", "--connections", "1"]
         let key = nginx.url("slow/file.bin")
         let staging = "\(f.directory.path)/.docsync-staging"
         // Kill once mid-transfer, once more than 1 MiB is durable.
@@ -96,7 +96,7 @@ import Testing
         defer { f.remove() }
         let nginx = try serve(f, rate: 6 << 20)
         defer { nginx.stop() }
-        let arguments = [nginx.url("slow/file.bin"), "--output", f.destination, "--json"]
+        let arguments = [nginx.url("slow/file.bin"), "--output", f.destination, "--json", "--connections", "1"]
         try killMidTransfer(arguments, staging: "\(f.directory.path)/.docsync-staging", committed: 2 << 20)
         let run = try DocSyncProcess.run(arguments)
         #expect(run.status == 0, "\(run.stderr)")
@@ -115,7 +115,7 @@ import Testing
         let rate = 4 << 20
         let nginx = try serve(f, rate: rate)
         defer { nginx.stop() }
-        let arguments = [nginx.url("slow/file.bin"), "--output", f.destination]
+        let arguments = [nginx.url("slow/file.bin"), "--output", f.destination, "--connections", "1"]
         var generator = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
         let seed = "seed \(generator.seed) (DOCSYNC_TEST_SEED=\(generator.seed) replays the kill moments)"
         var kills = 0

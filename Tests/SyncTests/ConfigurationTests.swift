@@ -17,6 +17,7 @@ import Testing
             [network]
             concurrency = 4
             per_host = 1
+            connections = 6
             retries = 3
             connect_timeout = "10s"
             stall_timeout = 45
@@ -42,6 +43,7 @@ import Testing
         #expect(config.state == "/etc/docsync/state")
         #expect(config.prune && config.postInstallHook == "/usr/local/bin/reindex")
         #expect(config.network.concurrency == 4 && config.network.perHost == 1 && config.network.retries == 3)
+        #expect(config.network.connections == 6)
         #expect(config.network.connectTimeout == .seconds(10) && config.network.stallTimeout == .seconds(45))
         #expect(config.network.rateLimit == 5 << 20 && config.network.proxy == "http://proxy:3128")
         #expect(config.install.gracePeriod == .seconds(5400) && !config.install.streaming)
@@ -67,6 +69,7 @@ import Testing
         ("[[feed]]\nurl = \"/f.xml\"\nnmae = \"x\"", "feed[1].nmae", "unknown key"),
         ("prune = \"yes\"", "prune", "expected true or false, found string"),
         ("[network]\nconcurrency = 0", "network.concurrency", "out of range"),
+        ("[network]\nconnections = 0", "network.connections", "out of range"),
         ("[network]\nconnect_timeout = \"soon\"", "network.connect_timeout", "not a duration"),
         ("[network]\nrate_limit = \"fast\"", "network.rate_limit", "not a byte size"),
         ("[install]\ngrace_period = -5", "install.grace_period", "must not be negative"),

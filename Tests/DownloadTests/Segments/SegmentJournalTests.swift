@@ -1,4 +1,6 @@
 import DocSyncSupport
+import Foundation
+import TestSupport
 import Testing
 
 @testable import DocSyncDownload
@@ -63,5 +65,16 @@ import Testing
         var stray = Self.sample()
         stray.digests[4] = Array(repeating: 0, count: 32)
         #expect(SegmentJournal(decoding: stray.encoded()) == nil)
+    }
+}
+
+@Suite struct SegmentedPartialListingTests {
+    @Test func statusListsASegmentedPartialWithItsDurableBytes() throws {
+        let directory = try TemporaryDirectory("docsync-partials")
+        defer { directory.remove() }
+        let journal = SegmentJournalTests.sample()
+        try Data(journal.encoded()).write(to: URL(fileURLWithPath: directory.appending("x.journal")))
+        let listed = PartialDownload.list(in: directory.path)
+        #expect(listed == [PartialDownload(key: "docset/1.0", url: "http://127.0.0.1/x", bytes: 27, total: 40)])
     }
 }
