@@ -6,11 +6,23 @@ public struct SegmentOptions: Sendable, Equatable {
     public var perHost: Int
     /// The smallest segment worth a connection; a file is split only when it is at least twice this long.
     public var minimumSegment: Int64
+    /// Bytes per second above which one connection is not the bottleneck: when the first response delivers its
+    /// first `probeBytes` at least this fast, the download stays on one connection (whose hash and write pipeline
+    /// is the faster path then). Nil: always split when it is safe.
+    public var singleConnectionAbove: Double?
+    /// Body bytes of the first response read (and dropped) to measure its rate; at most a quarter second's worth.
+    public var probeBytes: Int
 
-    /// `connections` transfers, `perHost` per host, segments of at least `minimumSegment` bytes (16 MiB).
-    public init(connections: Int = 1, perHost: Int = 4, minimumSegment: Int64 = 16 << 20) {
+    /// `connections` transfers, `perHost` per host, segments of at least `minimumSegment` bytes (16 MiB); links
+    /// faster than `singleConnectionAbove` (64 MiB/s) per connection stay on one.
+    public init(
+        connections: Int = 1, perHost: Int = 4, minimumSegment: Int64 = 16 << 20,
+        singleConnectionAbove: Double? = Double(64 << 20), probeBytes: Int = 4 << 20
+    ) {
         self.connections = connections
         self.perHost = perHost
         self.minimumSegment = minimumSegment
+        self.singleConnectionAbove = singleConnectionAbove
+        self.probeBytes = probeBytes
     }
 }

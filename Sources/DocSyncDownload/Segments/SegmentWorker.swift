@@ -81,6 +81,10 @@ struct SegmentWorker: Sendable {
         case .accept(let adopt):
             if case .cancelled = result.ending { return .cancelled }
             if case .failed(let error) = result.ending { return transport(error) }
+            // A body that ended cleanly without a byte (a chunked 206 cut short) is no progress: a failure.
+            if case .complete = result.ending, sink.bytesWritten == 0 {
+                return .interrupted("the 206 ended before its first byte")
+            }
             if case .complete = result.ending, let adopt { return .adopt(adopt) }
             if case .complete = result.ending { return .finished }
             return .interrupted("transfer stopped")

@@ -112,19 +112,24 @@ final class SegmentedDownload {
         return "a single-connection partial of \(old.committed) bytes exists"
     }
 
-    /// Asks the first mirror for `bytes=0-` and stops at the first body byte: the head decides the split.
+    /// Asks the first mirror for `bytes=0-`: the head decides whether a split is safe, the rate of the first
+    /// `probeBytes` (dropped, at most a quarter second's worth) whether it is worth it.
     private func probe() async -> SplitDecision {
         attempts += 1
-        let probe = ProbeReceiver()
+        let probe = ProbeReceiver(limit: options.singleConnectionAbove == nil ? 0 : options.probeBytes)
         let http = HTTPRequest(
             url: request.mirrors[0], headers: ["Range: bytes=0-", "Accept-Encoding: identity"],
             options: configuration.http)
         _ = await configuration.transport.perform(http, probe)
         guard let head = probe.head else { return .single("no answer to the first request") }
         originMirror = 0
-        return SplitPolicy.decide(
+        let decision = SplitPolicy.decide(
             head, connections: options.connections, minimumSegment: options.minimumSegment,
             expectedLength: request.expectedLength)
+        if case .split = decision, let above = options.singleConnectionAbove, let rate = probe.rate, rate >= above {
+            return .single("one connection runs at \(Int(rate / 1e6)) MB/s: not the bottleneck")
+        }
+        return decision
     }
 
     /// A new partial for `identity`: truncated to 0, its journal durable before any byte is written.
@@ -371,13 +376,31 @@ final class SegmentedDownload {
     }
 }
 
-/// Keeps the first final response head and refuses the body: the probe needs only the head.
+/// Keeps the first final response head and counts (drops) up to `limit` body bytes, for at most a quarter second,
+/// to measure the connection's rate.
 private final class ProbeReceiver: HTTPResponseReceiver {
+    private let limit: Int
     private(set) var head: HTTPResponseHead?
+    private var bytes = 0
+    private var started: Double?
+    /// Bytes per second over the whole `limit`, when it arrived within the quarter second.
+    private(set) var rate: Double?
+
+    init(limit: Int) { self.limit = limit }
 
     func head(_ head: HTTPResponseHead) {
         if !head.isInterim, !head.isRedirect { self.head = head }
     }
 
-    func body(_ chunk: UnsafeRawBufferPointer) -> Bool { false }
+    func body(_ chunk: UnsafeRawBufferPointer) -> Bool {
+        let now = ProgressMeter.now()
+        let start = started ?? now
+        started = start
+        bytes += chunk.count
+        guard bytes < limit else {
+            rate = Double(bytes) / max(now - start, 1e-6)
+            return false
+        }
+        return now - start < 0.25
+    }
 }

@@ -11,7 +11,8 @@ extension DownloadFixture {
     ) -> DownloadConfiguration {
         var configuration = configuration(maxAttempts: maxAttempts, maxRestarts: maxRestarts)
         configuration.transport = transport
-        configuration.segments = SegmentOptions(connections: connections, perHost: perHost, minimumSegment: 2 << 20)
+        configuration.segments = SegmentOptions(
+            connections: connections, perHost: perHost, minimumSegment: 2 << 20, singleConnectionAbove: nil)
         return configuration
     }
 
