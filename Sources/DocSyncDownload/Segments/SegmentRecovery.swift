@@ -1,6 +1,6 @@
 import DocSyncSupport
 
-/// What a resumed segmented download may keep (checklist A3–A8 per segment), and the final whole-file check.
+/// What a resumed segmented download may keep (checklist A3–A8 per segment).
 extension StagingFile {
     /// Re-hashes every durable chunk and unfinished chunk of `journal` against the file; each extent is cut back to
     /// its last chunk that still hashes to what was recorded (a short file, flipped or zeroed bytes).
@@ -32,21 +32,6 @@ extension StagingFile {
             result.extents.contains { $0.start <= index * chunkSize && min((index + 1) * chunkSize, $0.end) <= $0.done }
         }
         return result
-    }
-
-    /// SHA-256 of the whole file, checking every chunk against `digests` on the way; nil when a chunk differs from
-    /// what was received (the file changed on disk) or the file is short.
-    func wholeDigest(length: Int64, chunkSize: Int64, digests: [Int64: [UInt8]]) throws(SystemError) -> SHA256.Digest? {
-        var whole = SHA256()
-        var chunk: Int64 = 0
-        while chunk < length {
-            let end = min(chunk + chunkSize, length)
-            guard let hasher = try hashRange(from: chunk, to: end, also: &whole),
-                digests[chunk / chunkSize] == hasher.finalize().bytes
-            else { return nil }
-            chunk = end
-        }
-        return whole.finalize()
     }
 
     private func hashRange(from start: Int64, to end: Int64) throws(SystemError) -> SHA256? {

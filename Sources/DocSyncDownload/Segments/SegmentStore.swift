@@ -20,6 +20,8 @@ final class SegmentStore: @unchecked Sendable {
     private let commitLock = ConditionLock()
     private let callback: (@Sendable (Int64) -> Void)?
     private let meter: ProgressMeter
+    /// Hashes the durable prefix as it grows (the whole-file SHA-256 and every chunk read back).
+    let prefixHasher: PrefixHasher
 
     // Guarded by `lock`.
     private(set) var identity: SegmentIdentity
@@ -41,6 +43,7 @@ final class SegmentStore: @unchecked Sendable {
         chunkSize = journal.chunkSize
         self.meter = meter
         self.callback = callback
+        prefixHasher = PrefixHasher(staging: staging, chunkSize: journal.chunkSize, length: journal.identity.length)
         identity = journal.identity
         scheduler = SegmentScheduler(
             length: journal.identity.length, chunkSize: journal.chunkSize,
@@ -115,6 +118,7 @@ final class SegmentStore: @unchecked Sendable {
             let snapshot = lock.withLock { record() }
             try staging.commit(encoded: snapshot.encoded())
             lock.withLock { durable = snapshot }
+            prefixHasher.advance(to: snapshot.contiguous, digests: snapshot.digests)
             callback?(snapshot.contiguous)
         }
     }

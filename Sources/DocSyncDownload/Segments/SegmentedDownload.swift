@@ -68,7 +68,13 @@ final class SegmentedDownload {
             if excludeAllButOrigin {
                 for index in request.mirrors.indices where index != originMirror { store.exclude(mirror: index) }
             }
-            if let reason = try await transfer(store) {  // the origin changed: start again under its new identity
+            let changed: String?
+            do throws(DownloadError) { changed = try await transfer(store) } catch {
+                store.prefixHasher.stop()
+                throw error
+            }
+            if let reason = changed {  // the origin changed: start again under its new identity
+                store.prefixHasher.stop()
                 restarts += 1
                 if restarts > configuration.retry.maxRestarts {
                     throw DownloadError(
@@ -327,16 +333,10 @@ final class SegmentedDownload {
     /// Every chunk re-read and checked against its digest, the whole file against the feed's SHA-256, then moved into
     /// place (A13, I64). Nil when verification failed and one fresh download is worth a try.
     private func finalize(_ journal: SegmentJournal, store: SegmentStore) throws(DownloadError) -> DownloadResult? {
-        let digest: SHA256.Digest?
-        do throws(SystemError) {
-            digest = try staging.wholeDigest(
-                length: journal.identity.length, chunkSize: journal.chunkSize, digests: journal.digests)
-        } catch {
-            throw .disk(error)
-        }
+        let (digest, problem) = store.prefixHasher.finish(digests: journal.digests)
         let url = request.mirrors[originMirror]
         guard let digest else {
-            try verificationFailed("a chunk on disk differs from the bytes received", url: url)
+            try verificationFailed(problem ?? "the file on disk differs from the bytes received", url: url)
             return nil
         }
         if let expectedLength = request.expectedLength, expectedLength != journal.identity.length {
