@@ -119,13 +119,13 @@ struct SegmentScheduler: Sendable, Equatable {
         for (index, segment) in segments.enumerated() {
             guard let owner = segment.owner, let connection = connections[owner] else { continue }
             let remaining = segment.end - segment.claimed
-            guard remaining >= 2 * chunkSize else { continue }
+            guard remaining >= chunkSize / 2 else { continue }
             let ownerRate = rate(of: connection, now: now) ?? mirrors[connection.mirror].rate ?? 1
             let idleRate = mirrors[mirror].rate ?? ownerRate
             let ownerShare = Double(remaining) * ownerRate / (ownerRate + idleRate)
             var split = SplitPolicy.roundUp(segment.claimed + Int64(ownerShare), to: chunkSize)
             split = max(split, SplitPolicy.roundUp(segment.claimed + 1, to: chunkSize))
-            guard segment.end - split >= chunkSize else { continue }
+            guard segment.end - split >= max(1, chunkSize / 4) else { continue }  // worth a request
             let finish = Double(remaining) / max(ownerRate, 1)
             if best == nil || finish > best!.finish { best = (index, finish, split) }
         }

@@ -31,6 +31,9 @@ final class SegmentedDownload {
     private var validators: [Validator?] = []
     private var readmitted: Set<Int> = []
     private var originMirror = 0
+    /// The first mirror's first bytes, from the probe: the window other mirrors are admitted against before any
+    /// segment is written.
+    private var probeWindow: (window: Range<Int64>, bytes: [UInt8])?
 
     init(
         configuration: DownloadConfiguration, request: DownloadRequest, key: String, expected: SHA256.Digest?,
@@ -122,13 +125,16 @@ final class SegmentedDownload {
     /// `probeBytes` (dropped, at most a quarter second's worth) whether it is worth it.
     private func probe() async -> SplitDecision {
         attempts += 1
-        let probe = ProbeReceiver(limit: options.singleConnectionAbove == nil ? 0 : options.probeBytes)
+        let window = Int(max(4096, configuration.overlap))
+        let probe = ProbeReceiver(
+            limit: max(window, options.singleConnectionAbove == nil ? 0 : options.probeBytes), window: window)
         let http = HTTPRequest(
             url: request.mirrors[0], headers: ["Range: bytes=0-", "Accept-Encoding: identity"],
             options: configuration.http)
         _ = await configuration.transport.perform(http, probe)
         guard let head = probe.head else { return .single("no answer to the first request") }
         originMirror = 0
+        probeWindow = probe.window.count == window ? (0..<Int64(window), probe.window) : nil
         let decision = SplitPolicy.decide(
             head, connections: options.connections, minimumSegment: options.minimumSegment,
             expectedLength: request.expectedLength)
@@ -189,7 +195,12 @@ final class SegmentedDownload {
             var ticking = false
             var delay = 0.0
             func fill() {
-                while let connection = free.first, let (assignment, state) = store.assign(connection: connection) {
+                prove()
+                // While mirrors are being admitted, keep a slot each for them (the origin keeps at least one).
+                let reserve = min(proving.count, max(0, free.count - (transfers == 0 ? 1 : 0)))
+                while free.count > reserve, let connection = free.first,
+                    let (assignment, state) = store.assign(connection: connection)
+                {
                     free.removeFirst()
                     transfers += 1
                     attempts += 1
@@ -204,9 +215,12 @@ final class SegmentedDownload {
                                 expected: expectedValidator, isOrigin: isOrigin, delay: wait))
                     }
                 }
+            }
+            func prove() {
                 let waiting = unproven.subtracting(proving).filter { store.mirrors[$0].admitted }
                 guard !waiting.isEmpty, !store.isComplete else { return }
-                guard let (window, known) = try? store.proofWindow(count: max(4096, configuration.overlap)) else {
+                let written = try? store.proofWindow(count: max(4096, configuration.overlap))
+                guard let (window, known) = written ?? probeWindow else {
                     if !ticking {  // nothing written yet to prove a mirror against: look again shortly
                         ticking = true
                         group.addTask {
@@ -376,31 +390,40 @@ final class SegmentedDownload {
     }
 }
 
-/// Keeps the first final response head and counts (drops) up to `limit` body bytes, for at most a quarter second,
-/// to measure the connection's rate.
+/// Keeps the first final response head and the first `windowSize` body bytes, and counts (drops) up to `limit`
+/// body bytes, for at most a quarter second, to measure the connection's rate past TCP's slow start.
 private final class ProbeReceiver: HTTPResponseReceiver {
     private let limit: Int
+    private let windowSize: Int
     private(set) var head: HTTPResponseHead?
+    private(set) var window: [UInt8] = []
     private var bytes = 0
     private var started: Double?
-    /// Bytes per second over the whole `limit`, when it arrived within the quarter second.
+    /// Bytes per second over the last three quarters of `limit`, when they arrived within the quarter second.
     private(set) var rate: Double?
 
-    init(limit: Int) { self.limit = limit }
+    init(limit: Int, window: Int) {
+        self.limit = limit
+        windowSize = window
+    }
 
     func head(_ head: HTTPResponseHead) {
-        if !head.isInterim, !head.isRedirect { self.head = head }
+        guard !head.isInterim else { return }
+        self.head = head.isRedirect ? nil : head
+        window = []  // a redirect's body is never the file's
+        bytes = 0
     }
 
     func body(_ chunk: UnsafeRawBufferPointer) -> Bool {
+        guard head?.status == 200 || head?.status == 206 else { return false }
+        if window.count < windowSize { window += chunk.prefix(windowSize - window.count) }
         let now = ProgressMeter.now()
-        let start = started ?? now
-        started = start
         bytes += chunk.count
+        if started == nil, bytes >= limit / 4 { started = now }
         guard bytes < limit else {
-            rate = Double(bytes) / max(now - start, 1e-6)
+            if let started, now > started { rate = Double(bytes - limit / 4) / (now - started) }
             return false
         }
-        return now - start < 0.25
+        return started.map { now - $0 < 0.25 } ?? true
     }
 }

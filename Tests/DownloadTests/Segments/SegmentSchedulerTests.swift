@@ -67,7 +67,7 @@ import Testing
         #expect((stolen?.from ?? 0) >= 32)
     }
 
-    @Test func nothingToStealWhenTheRestIsUnderTwoChunks() {
+    @Test func nothingToStealWithinTheOwnersLastChunk() {
         var s = Self.scheduler(segments: 1, size: 32)
         _ = s.assign(connection: 0, now: 0)
         #expect(s.claim(connection: 0, at: 0, count: 20) == 20)
