@@ -95,7 +95,7 @@ struct SegmentScheduler: Sendable, Equatable {
     /// Gives free connection `connection` a range: the lowest unowned missing segment, else a stolen half of the
     /// slowest-finishing one. Nil when no mirror has room or nothing is worth splitting.
     mutating func assign(connection: Int, now: Double) -> Assignment? {
-        guard connections[connection] == nil, let mirror = chooseMirror() else { return nil }
+        guard connections[connection] == nil, let mirror = chooseMirror(now: now) else { return nil }
         if let index = segments.firstIndex(where: { $0.owner == nil && !$0.isComplete }) {
             return start(connection, at: index, mirror: mirror, now: now)
         }
@@ -120,8 +120,8 @@ struct SegmentScheduler: Sendable, Equatable {
             guard let owner = segment.owner, let connection = connections[owner] else { continue }
             let remaining = segment.end - segment.claimed
             guard remaining >= chunkSize / 2 else { continue }
-            let ownerRate = rate(of: connection, now: now) ?? mirrors[connection.mirror].rate ?? 1
-            let idleRate = mirrors[mirror].rate ?? ownerRate
+            let ownerRate = rate(of: connection, now: now) ?? rate(ofMirror: connection.mirror, now: now) ?? 1
+            let idleRate = rate(ofMirror: mirror, now: now) ?? ownerRate
             let ownerShare = Double(remaining) * ownerRate / (ownerRate + idleRate)
             var split = SplitPolicy.roundUp(segment.claimed + Int64(ownerShare), to: chunkSize)
             split = max(split, SplitPolicy.roundUp(segment.claimed + 1, to: chunkSize))
@@ -137,17 +137,29 @@ struct SegmentScheduler: Sendable, Equatable {
         return best.index + 1
     }
 
-    private func chooseMirror() -> Int? {
+    private func chooseMirror(now: Double) -> Int? {
         var hostLoad: [String: Int] = [:]
         for mirror in mirrors { hostLoad[mirror.host, default: 0] += mirror.active }
-        let fastest = mirrors.compactMap(\.rate).max() ?? 1
+        let rates = mirrors.indices.map { rate(ofMirror: $0, now: now) }
+        let fastest = rates.compactMap { $0 }.max() ?? 1
         var best: (index: Int, score: Double)?
         for (index, mirror) in mirrors.enumerated()
         where mirror.admitted && mirror.proven && hostLoad[mirror.host, default: 0] < perHost {
-            let score = (mirror.rate ?? fastest * 2) / Double(mirror.active + 1)
+            let score = (rates[index] ?? fastest * 2) / Double(mirror.active + 1)
             if best == nil || score > best!.score { best = (index, score) }
         }
         return best?.index
+    }
+
+    /// A mirror's throughput per connection: its finished transfers and the live ones so far.
+    func rate(ofMirror index: Int, now: Double) -> Double? {
+        var bytes = mirrors[index].bytes
+        var seconds = mirrors[index].seconds
+        for connection in connections.values where connection.mirror == index {
+            bytes += connection.bytes
+            seconds += max(0, now - connection.since)
+        }
+        return seconds > 0.05 && bytes > 0 ? Double(bytes) / seconds : nil
     }
 
     private func rate(of connection: Connection, now: Double) -> Double? {

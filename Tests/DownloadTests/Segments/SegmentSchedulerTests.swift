@@ -105,6 +105,19 @@ import Testing
         #expect(s.assign(connection: 0, now: 1)?.mirror == 1)
     }
 
+    @Test func aLiveSlowTransferCountsTowardsItsMirrorsRate() {
+        var s = Self.scheduler(segments: 8, size: 32, perHost: 4)
+        #expect(s.assign(connection: 0, now: 0)?.mirror == 0)
+        #expect(s.assign(connection: 1, now: 0)?.mirror == 1)
+        _ = s.claim(connection: 0, at: 0, count: 4)
+        s.advance(connection: 0, to: 4)  // mirror 0: 4 B/s, still running
+        _ = s.claim(connection: 1, at: 32, count: 32)
+        s.advance(connection: 1, to: 64)  // mirror 1: 32 B/s, done
+        s.release(connection: 1, now: 1)
+        // Mirror 0 is not "untried" while its slow transfer runs: the free connection goes to the fast mirror.
+        #expect(s.assign(connection: 1, now: 1)?.mirror == 1)
+    }
+
     @Test func perHostLimitAndExcludedMirrors() {
         var s = Self.scheduler(segments: 8, size: 32, hosts: ["same:1", "same:1"], perHost: 2)
         #expect(s.assign(connection: 0, now: 0) != nil)
