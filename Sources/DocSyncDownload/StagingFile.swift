@@ -134,7 +134,6 @@ final class StagingFile {
 
     /// The journal file's bytes, whatever its version; nil when missing, unreadable, a symlink or too large.
     func readJournalBytes() -> [UInt8]? { try? folder.readFile(journalName, limit: 64 << 20) }
-    }
 
     /// Writes all of `buffer` at `offset` (never O_APPEND: a stale position cannot misplace data, E50); through
     /// `O_DIRECT` when `isDirect` allows (the buffer must then be aligned too), else through the page cache.
