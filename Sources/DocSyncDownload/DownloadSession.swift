@@ -33,6 +33,10 @@ final class DownloadSession {
     private let mirrors: [Mirror]
     /// Some bytes of the file came over plain http (a fallback, a plain mirror or a redirect to http).
     private var plainHTTP = false
+    /// Watches a fresh download's first response for a hand-over to the segmented path.
+    var splitProbe: SplitProbe?
+    /// Set when the first response handed the download over (`run` then returns nil); the URL it came from.
+    private(set) var handedOver: (identity: SegmentIdentity, url: String)?
 
     init(
         configuration: DownloadConfiguration, request: DownloadRequest, key: String, expected: SHA256.Digest?,
@@ -56,7 +60,8 @@ final class DownloadSession {
     }
     private var url: String { mirrors[mirror].url }
 
-    func run() async throws(DownloadError) -> DownloadResult {
+    /// The finished download, or nil when the segmented path takes over (`handedOver`).
+    func run() async throws(DownloadError) -> DownloadResult? {
         if let length = request.expectedLength, let limit = configuration.maxLength, length > limit {
             throw DownloadError(
                 .tooLarge, url: url, reason: "the file is \(length) bytes, above the limit of \(limit) bytes",
@@ -85,6 +90,7 @@ final class DownloadSession {
             }
             try checkFreeSpace()
             try await attempt(plan: plan, state: state)
+            if handedOver != nil { return nil }
         }
     }
 
@@ -103,9 +109,15 @@ final class DownloadSession {
         var options = configuration.http
         if mirrors[mirror].isUpgrade { options.connectTimeout = min(options.connectTimeout, 10) }  // fall back soon
         let http = HTTPRequest(url: url, headers: plan.headers, options: options)
+        // Only a URL exactly as the caller gave it (not an https upgrade) can be handed over to segments.
+        sink.splitProbe = journal.committed == 0 && request.mirrors.contains(url) ? splitProbe : nil
         let result = await configuration.transport.perform(http, sink)
         sink.finish()
         journal = sink.journal
+        if let probe = sink.splitProbe, probe.handOver, let identity = probe.identity {
+            handedOver = (identity, url)
+            return
+        }
         if sink.discardedPartial { try countRestart("\(sink.finalHead?.status ?? 0) replaced the partial file") }
         if plan.isRange, sink.bytesWritten > 0 { spliced = true }
         if sink.bytesWritten > 0 { usedMirror = url }

@@ -32,10 +32,25 @@ public struct Downloader: Sendable {
         let meter = ProgressMeter(callback: progress)
         let segmented = SegmentedDownload(
             configuration: configuration, request: request, key: key, expected: expected, staging: staging, meter: meter)
-        if case .finished(let result) = try await segmented.run() { return result }
+        if case .finished(let result) = try await segmented.resume() { return result }
         let session = DownloadSession(
             configuration: configuration, request: request, key: key, expected: expected, staging: staging,
             meter: meter)
-        return try await session.run()
+        if configuration.segments.connections > 1 {  // the first response may hand over to the segmented path
+            session.splitProbe = SplitProbe(options: configuration.segments, expectedLength: request.expectedLength)
+        }
+        if let result = try await session.run() { return result }
+        if let (identity, mirror) = session.handedOver,
+            case .finished(let result) = try await segmented.start(identity, mirror: mirror)
+        {
+            return result
+        }
+        let single = DownloadSession(  // the origin changed and no longer allows a split
+            configuration: configuration, request: request, key: key, expected: expected, staging: staging,
+            meter: meter)
+        guard let result = try await single.run() else {
+            throw DownloadError(.invalidRequest, reason: "no download path finished", isTransient: false)
+        }
+        return result
     }
 }

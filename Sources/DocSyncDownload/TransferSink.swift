@@ -62,6 +62,9 @@ final class TransferSink: HTTPResponseReceiver {
         self.committedCallback = committed
     }
 
+    /// Hands a fresh download over to the segmented path when its first response allows and needs it.
+    var splitProbe: SplitProbe?
+
     /// The write plan of the accepted response, if any.
     var acceptedPlan: WritePlan? { plan }
 
@@ -72,7 +75,10 @@ final class TransferSink: HTTPResponseReceiver {
         if head.isRedirect { redirected = true }
         guard !head.isInterim, !(head.isRedirect && decision == .ignore) else { return }
         finalHead = head
-        if case .write(let accepted) = decision { prepare(accepted) }
+        if case .write(let accepted) = decision {
+            if accepted.truncateFirst, accepted.from == 0 { splitProbe?.consider(head) }
+            prepare(accepted)
+        }
     }
 
     private func prepare(_ accepted: WritePlan) {
@@ -120,6 +126,7 @@ final class TransferSink: HTTPResponseReceiver {
 
     func body(_ chunk: UnsafeRawBufferPointer) -> Bool {
         guard let plan, failure == nil else { return false }
+        if let splitProbe, !splitProbe.received(chunk.count) { return false }  // the segmented path takes over
         meter.received(chunk.count)
         var data = chunk
         if position < written {  // the overlap: compare, never write (B18)

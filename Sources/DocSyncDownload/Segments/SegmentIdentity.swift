@@ -64,6 +64,9 @@ public enum SplitPolicy {
         if let type = head.value("Content-Type"), type.lowercased().hasPrefix("multipart/") {
             return .single("multipart response")
         }
+        if head.values("Content-Type").contains(where: { $0.lowercased().contains("text/html") }) {
+            return .single("an HTML page (the single-connection path judges soft 404s)")
+        }
         if let expectedLength, expectedLength != length {
             return .single("length \(length) is not the expected \(expectedLength)")
         }

@@ -7,10 +7,10 @@ public struct SegmentOptions: Sendable, Equatable {
     /// The smallest segment worth a connection; a file is split only when it is at least twice this long.
     public var minimumSegment: Int64
     /// Bytes per second above which one connection is not the bottleneck: when the first response delivers its
-    /// first `probeBytes` at least this fast, the download stays on one connection (whose hash and write pipeline
-    /// is the faster path then). Nil: always split when it is safe.
+    /// first `probeBytes` at least this fast (and within a quarter second), the download stays on that connection
+    /// (whose hash and write pipeline is the faster path then). Nil: always split when it is safe.
     public var singleConnectionAbove: Double?
-    /// Body bytes of the first response read (and dropped) to measure its rate; at most a quarter second's worth.
+    /// Body bytes of the first response that measure its rate.
     public var probeBytes: Int
 
     /// `connections` transfers, `perHost` per host, segments of at least `minimumSegment` bytes (16 MiB); links

@@ -49,19 +49,28 @@ final class SegmentedDownload {
 
     private var options: SegmentOptions { configuration.segments }
 
-    func run() async throws(DownloadError) -> Outcome {
-        var journal: SegmentJournal
-        if let found = try resumable() {
-            journal = found
-            resumedFrom = journal.durableBytes
-        } else {
-            if let reason = singlePartial() { return .single(reason) }
-            guard options.connections > 1 else { return .single("one connection") }
-            switch await probe() {
-            case .single(let reason): return .single(reason)
-            case .split(let identity): journal = try fresh(identity)
-            }
+    /// Continues a segmented partial (a version-2 journal); `.single` when there is none.
+    func resume() async throws(DownloadError) -> Outcome {
+        guard let found = try resumable() else { return .single("no segmented partial") }
+        resumedFrom = found.durableBytes
+        return try await run(found)
+    }
+
+    /// Takes over a fresh download whose first response (from mirror `mirror`) allowed and needed a split; the
+    /// bytes it wrote become the admission window for the other mirrors, then the partial starts over in segments.
+    func start(_ identity: SegmentIdentity, mirror: Int) async throws(DownloadError) -> Outcome {
+        originMirror = mirror
+        let size = Int(max(4096, configuration.overlap))
+        if let partial = staging.readJournal(), partial.committed >= Int64(size) {
+            let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+            defer { raw.deallocate() }
+            if (try? staging.read(into: raw, at: 0)) == true { probeWindow = (0..<Int64(size), Array(raw)) }
         }
+        return try await run(try fresh(identity))
+    }
+
+    private func run(_ first: SegmentJournal) async throws(DownloadError) -> Outcome {
+        var journal = first
         while true {
             let store = SegmentStore(
                 staging: staging, journal: journal, hosts: request.mirrors.map(Self.host(of:)),
@@ -99,8 +108,7 @@ final class SegmentedDownload {
 
     /// A version-2 journal of this key whose partial is still there, cut back to what still verifies.
     private func resumable() throws(DownloadError) -> SegmentJournal? {
-        guard options.connections > 1 || staging.readJournalBytes().map(SegmentJournal.isSegmented) == true,
-            let data = staging.readJournalBytes(), SegmentJournal.isSegmented(data)
+        guard let data = staging.readJournalBytes(), SegmentJournal.isSegmented(data)
         else { return nil }
         guard let journal = SegmentJournal(decoding: data), journal.key == key,
             journal.chunkSize == configuration.chunkSize, staging.partExists
@@ -113,12 +121,6 @@ final class SegmentedDownload {
         } catch {
             throw .disk(error)
         }
-    }
-
-    /// A version-1 partial with bytes in it continues on the single-connection path.
-    private func singlePartial() -> String? {
-        guard let old = staging.readJournal(), old.key == key, old.committed > 0, staging.partExists else { return nil }
-        return "a single-connection partial of \(old.committed) bytes exists"
     }
 
     /// Asks the first mirror for `bytes=0-`: the head decides whether a split is safe, the rate of the first

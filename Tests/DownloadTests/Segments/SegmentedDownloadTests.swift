@@ -64,7 +64,7 @@ import Testing
         #expect(f.outputSHA256 == f.sha256)
         #expect(result.sha256 == f.sha256)
         let requests = seen.withLock { $0 }
-        #expect(requests.first?.header("Range") == "bytes=0-")  // the probe
+        #expect(requests.first?.header("Range") == nil)  // the plain GET whose head allowed the split
         let segments = segmentRequests(requests)
         #expect(segments.count >= 8)
         for request in segments {

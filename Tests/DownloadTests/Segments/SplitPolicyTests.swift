@@ -59,6 +59,7 @@ import Testing
         Row(rule: "exactly twice the minimum segment", head: head(206, [("Content-Range", "bytes 0-\(32 * mib - 1)/\(32 * mib)"), strong]), splits: true),
         Row(rule: "not the expected length", head: head(206, whole206 + [strong]), expectedLength: 5, splits: false),
         Row(rule: "404", head: head(404, [strong]), splits: false),
+        Row(rule: "an HTML page", head: head(200, whole200 + [strong, ("Content-Type", "text/html")]), splits: false),
     ]
 
     @Test(arguments: rows) func decide(_ row: Row) {
