@@ -37,7 +37,7 @@ import Testing
         #expect(result.status == 0, "\(result.standardError)")
         #expect(h.installedManifest("Big") == fixture.expectedManifest)
         let ranges = h.nginx.accessLog().map(\.range).filter { $0.hasPrefix("bytes=") && !$0.hasSuffix("-") }
-        #expect(ranges.count >= 4, "the archive was fetched in segments: \(ranges)")
+        #expect(ranges.count >= 3, "the archive was fetched in segments (16 MiB ones): \(ranges)")
         let size = (try? FileManager.default.attributesOfItem(atPath: "\(h.www)/Big.tgz")[.size] as? Int) ?? 0
         let progress = SyncHarness.events(result).filter { $0["event"] as? String == "progress" }
         let firstExtraction = progress.firstIndex { $0["phase"] as? String == "installing" }
