@@ -40,7 +40,7 @@ public struct Downloader: Sendable {
             session.splitProbe = SplitProbe(options: configuration.segments, expectedLength: request.expectedLength)
         }
         if let result = try await session.run() { return result }
-        if let (identity, mirror) = session.handedOver,
+        if let (identity, url) = session.handedOver, let mirror = request.mirrors.firstIndex(of: url),
             case .finished(let result) = try await segmented.start(identity, mirror: mirror)
         {
             return result

@@ -50,7 +50,7 @@ struct SegmentProof: Sendable {
 
     private func failure(_ error: HTTPTransportError) -> Outcome {
         switch error.kind {
-        case .resolve, .tls, .tlsCertificate, .badURL, .protocolNotAllowed, .tooManyRedirects:
+        case .resolve, .tls, .tlsCertificate, .badURL, .protocolNotAllowed, .tooManyRedirects, .redirectRefused:
             .fault("\(error.message) (\(error.kind.rawValue))")
         default: .retry("\(error.message) (\(error.kind.rawValue))")
         }

@@ -110,10 +110,10 @@ final class SegmentedDownload {
     /// Checklist A12: room for what is left, before asking for it.
     private func checkFreeSpace(needed: Int64) throws(DownloadError) {
         let available: Int64
-        do throws(SystemError) { available = try LinuxFS.freeSpace(at: staging.directory).bytes } catch {
+        do throws(SystemError) { available = try configuration.freeSpace(staging.directory) } catch {
             throw .disk(error)
         }
-        if needed > available {
+        if needed + configuration.minFreeSpace > available {
             throw DownloadError(
                 .insufficientSpace, url: request.mirrors[originMirror],
                 reason: "\(needed) bytes needed in \(staging.directory), \(available) available", isTransient: true)
@@ -204,7 +204,8 @@ final class SegmentedDownload {
         meter.report(bytes: journal.identity.length, total: journal.identity.length, force: true)
         return DownloadResult(
             url: journal.url, bytes: journal.identity.length, sha256: digest.description, resumedFrom: resumedFrom,
-            attempts: attempts, seconds: meter.elapsed, path: request.destination, mirrorFaults: faults)
+            attempts: attempts, seconds: meter.elapsed, path: request.destination,
+            overPlainHTTP: request.mirrors.contains { $0.lowercased().hasPrefix("http://") }, mirrorFaults: faults)
     }
 
     /// Deletes the partial; a download that used several mirrors earns one fresh try from the origin alone.
