@@ -11,6 +11,7 @@ import PackageDescription
 //   DocSyncDownload               the resumable downloader
 //   DocSyncInstall                safe extraction + atomic swap (the only libarchive user)
 //   DocSyncCatalog                catalogues (Zeal, Kapeli, contributions, cheat sheets): parsing and name resolution
+//   DocSyncIndex                  read-only search over installed docsets' indexes (the only SQLite/GRDB user)
 //   DocSync                       the library product an indexing backend imports
 //   DocSyncCLI / docsync          the command-line interface
 let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
@@ -26,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -57,10 +59,13 @@ let package = Package(
             name: "DocSyncCatalog",
             dependencies: ["DocSyncSupport", "DocSyncFeed"], swiftSettings: strict),
         .target(
+            name: "DocSyncIndex",
+            dependencies: ["DocSyncSupport", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strict),
+        .target(
             name: "DocSync",
             dependencies: [
                 "DocSyncSupport", "DocSyncHTTP", "DocSyncFeed", "DocSyncDownload", "DocSyncInstall",
-                "DocSyncCatalog",
+                "DocSyncCatalog", "DocSyncIndex",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
@@ -86,6 +91,9 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "InstallTests", dependencies: ["DocSyncInstall", "DocSyncCLI", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "IndexTests", dependencies: ["DocSyncIndex", "DocSync", "DocSyncCLI", "TestSupport"],
             swiftSettings: strict),
         .testTarget(name: "SyncTests", dependencies: ["DocSync", "DocSyncCLI", "TestSupport"], swiftSettings: strict),
     ],

@@ -3,5 +3,6 @@
 @_exported import DocSyncDownload
 @_exported import DocSyncFeed
 @_exported import DocSyncHTTP
+@_exported import DocSyncIndex
 @_exported import DocSyncInstall
 @_exported import DocSyncSupport

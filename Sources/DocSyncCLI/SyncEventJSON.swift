@@ -38,6 +38,9 @@ enum SyncEventJSON {
         case .failed(let name, let reason): return ["event": "failed", "name": name, "reason": reason]
         case .hookFailed(let name, let reason): return ["event": "hook-failed", "name": name, "reason": reason]
         case .warning(let name, let message): return ["event": "warning", "name": name, "message": message]
+        case .indexed(let name, let version, let entries):
+            return ["event": "indexed", "name": name, "version": version, "entries": entries]
+        case .indexFailed(let name, let reason): return ["event": "index-failed", "name": name, "reason": reason]
         case .summary(let s):
             return [
                 "event": "summary", "installed": s.installed, "updated": s.updated, "unchanged": s.unchanged,

@@ -53,7 +53,8 @@ public struct SyncEngine: Sendable {
         Installer(
             root: configuration.root,
             configuration: InstallConfiguration(
-                gracePeriod: configuration.install.gracePeriod, replaceForeign: configuration.install.replaceForeign))
+                gracePeriod: configuration.install.gracePeriod, replaceForeign: configuration.install.replaceForeign),
+            prepareTree: Self.prepareTree)
     }
 
     /// The downloader for archives: staging, transport options and the configured retry count.
@@ -107,6 +108,7 @@ public struct SyncEngine: Sendable {
         if !options.dryRun {
             summary = await execute(plan, summary: summary, emit: emit)
             await collectLeftovers(plan: plan)
+            removeUnusedIndexes()
         }
         summary.seconds = (ContinuousClock.now - started) / .seconds(1)
         if !options.dryRun {
@@ -275,6 +277,7 @@ public struct SyncEngine: Sendable {
             } else {
                 emit(.installed(report))
             }
+            await buildIndex(for: report, emit: emit)
             if let command = configuration.postInstallHook,
                 let failure = await PostInstallHook(command: command).run(for: report)
             {
