@@ -93,7 +93,10 @@ let package = Package(
             name: "InstallTests", dependencies: ["DocSyncInstall", "DocSyncCLI", "TestSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "IndexTests", dependencies: ["DocSyncIndex", "DocSync", "DocSyncCLI", "TestSupport"],
+            name: "IndexTests",
+            dependencies: [
+                "DocSyncIndex", "DocSync", "DocSyncCLI", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strict),
         .testTarget(name: "SyncTests", dependencies: ["DocSync", "DocSyncCLI", "TestSupport"], swiftSettings: strict),
     ],

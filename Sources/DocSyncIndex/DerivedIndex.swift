@@ -50,11 +50,14 @@ final class DerivedIndex: @unchecked Sendable {
     }
 
     /// Opens the derived index of `docset` in `indexFolder`, building it first when it is missing or stale.
-    static func open(_ docset: IndexedDocset, indexFolder: String) throws(DocsetIndexError) -> DerivedIndex {
+    static func open(_ docset: IndexedDocset, indexFolder: String, maxEntries: Int) throws(DocsetIndexError)
+        -> DerivedIndex
+    {
         let key = key(for: docset)
         let source = try sourceSignature(docset)
         if let index = try? load(docset, folder: "\(indexFolder)/\(key)", source: source) { return index }
-        _ = try DerivedIndexBuilder.build(docset, key: key, source: source, indexFolder: indexFolder)
+        _ = try DerivedIndexBuilder.build(
+            docset, key: key, source: source, indexFolder: indexFolder, maxEntries: maxEntries)
         do {
             guard let index = try load(docset, folder: "\(indexFolder)/\(key)", source: source) else {
                 throw DocsetIndexError.io(docset.name, "the derived index changed while it was opened")

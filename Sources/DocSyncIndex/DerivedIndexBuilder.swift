@@ -18,7 +18,7 @@ import GRDB
 /// The folder is built under a dot-name and renamed into place, so a reader sees a complete index or none.
 enum DerivedIndexBuilder {
     /// Builds the index of `docset` into `<indexFolder>/<key>`; returns its entry count.
-    static func build(_ docset: IndexedDocset, key: String, source: String, indexFolder: String)
+    static func build(_ docset: IndexedDocset, key: String, source: String, indexFolder: String, maxEntries: Int)
         throws(DocsetIndexError) -> Int
     {
         let building = "\(indexFolder)/.build-\(key)-\(UInt64.random(in: 0...UInt64.max))"
@@ -50,7 +50,9 @@ enum DerivedIndexBuilder {
                 let insert = try db.makeStatement(
                     sql: "INSERT INTO entry(id, name, type, path, fragment) VALUES (?, ?, ?, ?, ?)")
                 var id = 0
-                format = try SourceIndex.read(docset, scratchParent: indexFolder) { entry throws(DocsetIndexError) in
+                format = try SourceIndex.read(
+                    docset, scratchParent: indexFolder, maxEntries: maxEntries
+                ) { entry throws(DocsetIndexError) in
                     let typeID: UInt16
                     if let known = types[entry.type] {
                         typeID = known

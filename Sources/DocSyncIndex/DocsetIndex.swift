@@ -20,12 +20,15 @@ public final class DocsetIndex: @unchecked Sendable {
     public let docsets: [IndexedDocset]
     /// docsync's state folder; derived indexes live in its `index` subfolder.
     public let stateDirectory: String
+    /// A docset with more entries than this is not indexed (`DocsetIndexError.tooLarge`).
+    public let maximumEntries: Int
     private let lock = ConditionLock()
     private var opened: [Int: Result<DerivedIndex, DocsetIndexError>] = [:]
 
-    public init(docsets: [IndexedDocset], stateDirectory: String) {
+    public init(docsets: [IndexedDocset], stateDirectory: String, maximumEntries: Int = 5_000_000) {
         self.docsets = docsets
         self.stateDirectory = stateDirectory
+        self.maximumEntries = maximumEntries
     }
 
     /// `<state>/index`.
@@ -33,14 +36,16 @@ public final class DocsetIndex: @unchecked Sendable {
 
     /// Builds the derived index of `docset` when it is missing or stale; returns its entry count.
     @discardableResult
-    public static func prepare(_ docset: IndexedDocset, stateDirectory: String) throws(DocsetIndexError) -> Int {
+    public static func prepare(_ docset: IndexedDocset, stateDirectory: String, maximumEntries: Int = 5_000_000)
+        throws(DocsetIndexError) -> Int
+    {
         let folder = "\(stateDirectory)/index"
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
             throw .io(docset.name, "cannot create \(folder): \(error)")
         }
-        return try DerivedIndex.open(docset, indexFolder: folder).entryCount
+        return try DerivedIndex.open(docset, indexFolder: folder, maxEntries: maximumEntries).entryCount
     }
 
     /// Deletes the derived indexes of docsets not in `docsets` (replaced or removed versions), and leftovers of
@@ -109,7 +114,7 @@ public final class DocsetIndex: @unchecked Sendable {
                 } catch {
                     throw .io(docset.name, "cannot create \(indexFolder): \(error)")
                 }
-                return try DerivedIndex.open(docset, indexFolder: indexFolder)
+                return try DerivedIndex.open(docset, indexFolder: indexFolder, maxEntries: maximumEntries)
             }
             opened[position] = result
             return result

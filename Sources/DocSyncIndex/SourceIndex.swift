@@ -14,8 +14,8 @@ import GRDB
 /// file and see no entries), or one with a journal beside it, is copied with its sidecar files into a scratch folder
 /// in docsync's state folder and the copy is opened: SQLite replays the WAL into the copy, and the docset is untouched.
 enum SourceIndex {
-    /// Entries beyond this many make the docset `tooLarge` (Apple's largest docsets have about a million).
-    static let maxEntries = 5_000_000
+    /// Entries beyond this many make the docset `tooLarge` by default (Apple's largest docsets have about a million).
+    static let defaultMaxEntries = 5_000_000
     /// Names and paths are cut at this many bytes.
     static let maxFieldBytes = 4096
 
@@ -27,7 +27,7 @@ enum SourceIndex {
 
     /// Calls `body` for every entry; returns the index's format.
     static func read(
-        _ docset: IndexedDocset, scratchParent: String, _ body: (Entry) throws(DocsetIndexError) -> Void
+        _ docset: IndexedDocset, scratchParent: String, maxEntries: Int, _ body: (Entry) throws(DocsetIndexError) -> Void
     ) throws(DocsetIndexError) -> IndexFormat {
         let resources = try openResources(docset)
         defer { close(resources) }

@@ -70,12 +70,12 @@ public struct DocsetFixture: Sendable {
     }
 
     /// What an install must produce: path → "mode sha256" for files and "dir" for directories (meta.json excluded,
-    /// modes normalised to 0644/0755).
+    /// modes normalised to 0444/0555 for files — installed files are read-only — and 0755 for directories).
     public var expectedManifest: [String: String] {
         var manifest: [String: String] = [:]
         for dir in allDirectories { manifest[dir] = "dir 755" }
         for (path, file) in files {
-            let mode = file.mode & 0o111 != 0 ? "755" : "644"
+            let mode = file.mode & 0o111 != 0 ? "555" : "444"
             manifest[path] = "file \(mode) \(SHA256.hash(file.data))"
         }
         return manifest
