@@ -83,6 +83,13 @@ public struct DocsetFixture: Sendable {
 }
 
 extension DocsetFixture {
+    /// The manifest of the tree `writeTree` makes (modes as written: 0644 / 0755), for folders docsync did not install.
+    public var writtenManifest: [String: String] {
+        expectedManifest.mapValues {
+            $0.replacingOccurrences(of: "file 444 ", with: "file 644 ").replacingOccurrences(of: "file 555 ", with: "file 755 ")
+        }
+    }
+
     /// Writes the docset as a directory tree at `path` (for packing with GNU tar or bsdtar).
     public func writeTree(to path: String) throws {
         let fm = FileManager.default
