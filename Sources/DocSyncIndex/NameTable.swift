@@ -113,10 +113,18 @@ final class NameTable: @unchecked Sendable {
         return a.count < b.count ? -1 : (a.count > b.count ? 1 : 0)
     }
 
-    /// The sorted position holding byte `position` of the names area.
-    private func entry(at position: Int) -> Int {
-        var lo = 0
-        var hi = count
+    /// The sorted position holding byte `position` of the names area, searching forward from `hint` (an entry at or
+    /// before it: scans move forward, so hits are usually close to the previous one) by galloping, then bisecting.
+    private func entry(at position: Int, from hint: Int = 0) -> Int {
+        var lo = hint
+        var step = 1
+        var hi = lo + 1
+        while hi < count, Int(offsets[hi]) <= position {
+            lo = hi
+            step *= 2
+            hi = lo + step
+        }
+        hi = min(hi, count)
         while hi - lo > 1 {
             let mid = (lo + hi) / 2
             if Int(offsets[mid]) <= position { lo = mid } else { hi = mid }
@@ -144,11 +152,13 @@ final class NameTable: @unchecked Sendable {
     func substrings(_ query: [UInt8], _ visit: (Int) -> Void) {
         guard !query.isEmpty, count > 0 else { return }
         var cursor = 0
+        var last = 0
         query.withUnsafeBytes { needle in
             while cursor < namesCount {
                 guard let hit = Self.find(needle, in: names + cursor, count: namesCount - cursor) else { return }
                 let position = names.distance(to: hit)
-                let i = entry(at: position)
+                let i = entry(at: position, from: last)
+                last = i
                 if Int(offsets[i]) != position { visit(i) }
                 cursor = Int(offsets[i + 1])
             }
@@ -159,6 +169,7 @@ final class NameTable: @unchecked Sendable {
     func subsequences(_ query: [UInt8], _ visit: (Int) -> Void) {
         guard let first = query.first, count > 0 else { return }
         var cursor = 0
+        var last = 0
         let end = names + namesCount
         query.withUnsafeBytes { needle in
             while cursor < namesCount {
@@ -174,7 +185,8 @@ final class NameTable: @unchecked Sendable {
                     p += 1
                 }
                 if k == query.count {
-                    let i = entry(at: names.distance(to: start))
+                    let i = entry(at: names.distance(to: start), from: last)
+                    last = i
                     let line = name(i)
                     if Self.find(needle, in: line.baseAddress!, count: line.count) == nil { visit(i) }
                 }

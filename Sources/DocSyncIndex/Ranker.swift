@@ -49,28 +49,35 @@ struct Ranker {
     func rank(_ indexes: [DerivedIndex]) -> [Candidate] {
         var selection = Selection(limit: limit)
         let allowed = indexes.map(allowedTypes)
+        let searched = indexes.indices.filter { allowed[$0].map { $0.contains(true) } ?? true }
         func offer(_ d: Int, _ i: Int, _ kind: MatchKind) {
             let names = indexes[d].names
-            if let mask = allowed[d], !mask[Int(names.type(i))] { return }
+            if let mask = allowed[d] {
+                let type = Int(names.type(i))
+                guard type < mask.count, mask[type] else { return }
+            }
             let length = names.length(i)
-            if let worst = selection.worst, kind == worst.kind, length > worst.length { return }
+            if let worst = selection.worst, kind > worst.kind || (kind == worst.kind && length > worst.length) {
+                return
+            }
             selection.offer(Candidate(kind: kind, length: length, docset: d, position: i, name: names.name(i)))
         }
-        for (d, index) in indexes.enumerated() where allowed[d]?.contains(true) ?? true {
+        for d in searched {
+            let index = indexes[d]
             for i in index.names.prefixRange(needle) {
                 offer(d, i, index.names.length(i) == needle.count ? .exact : .prefix)
             }
         }
         if !selection.isFull() {
-            for (d, index) in indexes.enumerated() where allowed[d]?.contains(true) ?? true {
-                index.names.substrings(needle) { offer(d, $0, .substring) }
-                index.names.release()
+            for d in searched {
+                indexes[d].names.substrings(needle) { offer(d, $0, .substring) }
+                indexes[d].names.release()
             }
         }
         if needle.count > 1, !selection.isFull() {
-            for (d, index) in indexes.enumerated() where allowed[d]?.contains(true) ?? true {
-                index.names.subsequences(needle) { offer(d, $0, .fuzzy) }
-                index.names.release()
+            for d in searched {
+                indexes[d].names.subsequences(needle) { offer(d, $0, .fuzzy) }
+                indexes[d].names.release()
             }
         }
         selection.compact()
@@ -80,7 +87,7 @@ struct Ranker {
     /// Per type id: kept or not (nil: no type filter).
     private func allowedTypes(_ index: DerivedIndex) -> [Bool]? {
         guard !types.isEmpty else { return nil }
-        var mask = [Bool](repeating: false, count: Int(UInt16.max) + 1)
+        var mask = [Bool](repeating: false, count: Int(index.typeNames.keys.max() ?? 0) + 1)
         for (id, name) in index.typeNames where types.contains(name.lowercased()) { mask[Int(id)] = true }
         return mask
     }
