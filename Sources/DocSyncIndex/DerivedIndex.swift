@@ -86,7 +86,7 @@ final class DerivedIndex: @unchecked Sendable {
         }
         var values: [String: String] = [:]
         for row in meta { values[row["key"]] = row["value"] }
-        guard values["layout"] == "1", values["source"] == source, values["entries"] == String(names.count) else {
+        guard values["layout"] == "2", values["source"] == source, values["entries"] == String(names.count) else {
             try? queue.close()
             return nil
         }

@@ -78,7 +78,7 @@ enum DerivedIndexBuilder {
                 }
                 let meta: [(String, String)] = [
                     ("source", source), ("format", format.rawValue), ("entries", String(id)),
-                    ("docset", docset.name), ("layout", "1"),
+                    ("docset", docset.name), ("layout", "2"),
                 ]
                 for (k, v) in meta {
                     try db.execute(sql: "INSERT INTO meta(key, value) VALUES (?, ?)", arguments: [k, v])

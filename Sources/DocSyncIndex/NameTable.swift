@@ -7,25 +7,50 @@ import Foundation
 /// `names.bin`: a docset's entry names, lowercased and sorted bytewise, memory-mapped read-only for searching.
 ///
 /// ```
-/// 0   "DSNAMES1"
-/// 8   count: UInt32, names byte count: UInt32
-/// 16  offsets[count + 1]: UInt32   start of each name in the names area (little-endian, like every field)
-///     ids[count]: UInt32           the entry's id in entries.sqlite
-///     types[count]: UInt16         the entry's type id (types table), padded to 4 bytes
+/// 0   "DSNAMES2"
+/// 8   count, names byte count, trigram count, posting count: UInt32 each (little-endian, like every field)
+/// 24  offsets[count + 1]: UInt32        start of each name in the names area
+///     ids[count]: UInt32                the entry's id in entries.sqlite
+///     masks[count]: UInt64              which characters the name contains (see `mask`), 8-byte aligned
+///     types[count]: UInt16              the entry's type id (types table), padded to 8 bytes
+///     trigrams[trigram count]: UInt32   every 3-byte sequence of any name, sorted
+///     starts[trigram count + 1]: UInt32 where each trigram's postings begin
+///     postings[posting count]: UInt32   the sorted positions of the names containing each trigram
 ///     names: each lowercased name followed by "\n" (a newline inside a name is stored as a space)
 /// ```
-/// Exact and prefix matches are one binary search; substring matches one `memmem` pass over the names area; fuzzy
-/// (subsequence) matches one `memchr`-driven pass.
+/// Exact and prefix matches are one binary search. Substring matches of 3 bytes or more are the postings of the
+/// query's rarest trigram, each checked; shorter substrings and fuzzy (subsequence) matches are the names whose
+/// character mask covers the query's, each checked — a scan of 8 bytes per entry, not of the names.
 final class NameTable: @unchecked Sendable {
-    static let magic = Array("DSNAMES1".utf8)
+    static let magic = Array("DSNAMES2".utf8)
     let count: Int
     private let base: UnsafeRawPointer
     private let size: Int
     private let offsets: UnsafePointer<UInt32>
     private let ids: UnsafePointer<UInt32>
+    private let masks: UnsafePointer<UInt64>
     private let types: UnsafePointer<UInt16>
+    private let trigrams: UnsafeBufferPointer<UInt32>
+    private let starts: UnsafePointer<UInt32>
+    private let postings: UnsafePointer<UInt32>
+    private let postingCount: Int
     private let names: UnsafePointer<UInt8>
     private let namesCount: Int
+
+    struct Layout {
+        var offsets = 24, ids = 0, masks = 0, types = 0, trigrams = 0, starts = 0, postings = 0, names = 0, end = 0
+
+        init(count n: Int, namesBytes: Int, trigrams t: Int, postings p: Int) {
+            ids = offsets + 4 * (n + 1)
+            masks = (ids + 4 * n + 7) & ~7
+            types = masks + 8 * n
+            trigrams = (types + 2 * n + 7) & ~7
+            starts = trigrams + 4 * t
+            postings = starts + 4 * (t + 1)
+            names = postings + 4 * p
+            end = names + namesBytes
+        }
+    }
 
     /// Maps `path`; nil when it is missing, truncated or inconsistent (the caller rebuilds it).
     init?(path: String) {
@@ -33,40 +58,50 @@ final class NameTable: @unchecked Sendable {
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0, st.st_size >= 16 else { return nil }
+        guard fstat(fd, &st) == 0, st.st_size >= 24 else { return nil }
         size = Int(st.st_size)
         guard let mapped = mmap(nil, size, PROT_READ, MAP_SHARED, fd, 0), mapped != MAP_FAILED else { return nil }
         base = UnsafeRawPointer(mapped)
-        let header = UnsafeRawBufferPointer(start: base, count: 16)
-        let n = Int(header.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
-        let bytes = Int(header.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
-        let idsStart = 16 + 4 * (n + 1)
-        let typesStart = idsStart + 4 * n
-        let namesStart = (typesStart + 2 * n + 3) & ~3
-        guard Array(header.prefix(8)) == Self.magic, namesStart + bytes == size else {
+        let header = UnsafeRawBufferPointer(start: base, count: 24)
+        func field(_ i: Int) -> Int { Int(header.loadUnaligned(fromByteOffset: 8 + 4 * i, as: UInt32.self)) }
+        let layout = Layout(count: field(0), namesBytes: field(1), trigrams: field(2), postings: field(3))
+        guard Array(header.prefix(8)) == Self.magic, layout.end == size else {
             munmap(mapped, size)
             return nil
         }
-        count = n
-        namesCount = bytes
-        offsets = (base + 16).assumingMemoryBound(to: UInt32.self)
-        ids = (base + idsStart).assumingMemoryBound(to: UInt32.self)
-        types = (base + typesStart).assumingMemoryBound(to: UInt16.self)
-        names = (base + namesStart).assumingMemoryBound(to: UInt8.self)
-        // Every offset must stay inside the names area and increase, or a lookup could read past the mapping.
+        count = field(0)
+        namesCount = field(1)
+        postingCount = field(3)
+        offsets = (base + layout.offsets).assumingMemoryBound(to: UInt32.self)
+        ids = (base + layout.ids).assumingMemoryBound(to: UInt32.self)
+        masks = (base + layout.masks).assumingMemoryBound(to: UInt64.self)
+        types = (base + layout.types).assumingMemoryBound(to: UInt16.self)
+        trigrams = UnsafeBufferPointer(
+            start: (base + layout.trigrams).assumingMemoryBound(to: UInt32.self), count: field(2))
+        starts = (base + layout.starts).assumingMemoryBound(to: UInt32.self)
+        postings = (base + layout.postings).assumingMemoryBound(to: UInt32.self)
+        names = (base + layout.names).assumingMemoryBound(to: UInt8.self)
+        // Offsets must increase inside the names area, postings stay below count: else a lookup could read past
+        // the mapping. (docsync wrote the file, but a disk or another program may have damaged it.)
+        guard Self.valid(offsets, count + 1, limit: UInt32(namesCount), increasing: true),
+            count == 0 || Int(offsets[count]) == namesCount,
+            Self.valid(starts, trigrams.count + 1, limit: UInt32(postingCount), increasing: true),
+            Self.valid(postings, postingCount, limit: UInt32(max(count, 1) - 1), increasing: false)
+        else {
+            munmap(mapped, size)
+            return nil
+        }
+        release()
+    }
+
+    private static func valid(_ values: UnsafePointer<UInt32>, _ n: Int, limit: UInt32, increasing: Bool) -> Bool {
         var previous: UInt32 = 0
-        for i in 0...n {
-            let o = offsets[i]
-            guard o >= previous, Int(o) <= bytes else {
-                munmap(mapped, size)
-                return nil
-            }
-            previous = o
+        for i in 0..<n {
+            let v = values[i]
+            if v > limit || (increasing && v < previous) { return false }
+            previous = v
         }
-        guard n == 0 || Int(offsets[n]) == bytes else {
-            munmap(mapped, size)
-            return nil
-        }
+        return true
     }
 
     deinit { munmap(UnsafeMutableRawPointer(mutating: base), size) }
@@ -80,8 +115,29 @@ final class NameTable: @unchecked Sendable {
     }
     func length(_ i: Int) -> Int { max(0, Int(offsets[i + 1]) - Int(offsets[i]) - 1) }
 
-    /// Tells the kernel the scanned pages may leave this process's resident set (they stay in the page cache).
+    /// Lets the scanned pages leave this process's resident set (they stay in the page cache).
     func release() { madvise(UnsafeMutableRawPointer(mutating: base), size, MADV_DONTNEED) }
+
+    /// The characters of `bytes` as a 64-bit set: a–z, 0–9 their own bits, other ASCII folded onto 27 bits, any
+    /// non-ASCII byte one bit. A name can contain `query` only if its mask covers the query's.
+    static func mask(_ bytes: some Sequence<UInt8>) -> UInt64 {
+        var m: UInt64 = 0
+        for b in bytes {
+            let bit: UInt8 =
+                switch b {
+                case 0x61...0x7A: b - 0x61
+                case 0x30...0x39: b - 0x30 + 26
+                case 0x80...: 63
+                default: 36 + b % 27
+                }
+            m |= 1 << UInt64(bit)
+        }
+        return m
+    }
+
+    static func trigram(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> UInt32 {
+        UInt32(a) << 16 | UInt32(b) << 8 | UInt32(c)
+    }
 
     /// The sorted positions whose names start with `query` (exact matches come first).
     func prefixRange(_ query: [UInt8]) -> Range<Int> {
@@ -113,37 +169,19 @@ final class NameTable: @unchecked Sendable {
         return a.count < b.count ? -1 : (a.count > b.count ? 1 : 0)
     }
 
-    /// The sorted position holding byte `position` of the names area, searching forward from `hint` (an entry at or
-    /// before it: scans move forward, so hits are usually close to the previous one) by galloping, then bisecting.
-    private func entry(at position: Int, from hint: Int = 0) -> Int {
-        var lo = hint
-        var step = 1
-        var hi = lo + 1
-        while hi < count, Int(offsets[hi]) <= position {
-            lo = hi
-            step *= 2
-            hi = lo + step
+    /// Where `needle` first occurs in `haystack` (memchr for its first byte, then memcmp); nil when it does not.
+    static func find(_ needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let first = needle.first, needle.count <= haystack.count, let start = haystack.baseAddress else {
+            return nil
         }
-        hi = min(hi, count)
-        while hi - lo > 1 {
-            let mid = (lo + hi) / 2
-            if Int(offsets[mid]) <= position { lo = mid } else { hi = mid }
-        }
-        return lo
-    }
-
-    /// The first occurrence of `needle` in `count` bytes at `haystack` (memchr for its first byte, then memcmp).
-    static func find(_ needle: UnsafeRawBufferPointer, in haystack: UnsafePointer<UInt8>, count: Int)
-        -> UnsafePointer<UInt8>?
-    {
-        guard let first = needle.first, needle.count <= count else { return nil }
-        var cursor = haystack
-        let last = haystack + (count - needle.count)
+        var cursor = 0
+        let last = haystack.count - needle.count
         while cursor <= last {
-            guard let found = memchr(cursor, Int32(first), cursor.distance(to: last) + 1) else { return nil }
+            guard let found = memchr(start + cursor, Int32(first), last - cursor + 1) else { return nil }
             let p = UnsafePointer(found.assumingMemoryBound(to: UInt8.self))
-            if needle.count == 1 || memcmp(p + 1, needle.baseAddress! + 1, needle.count - 1) == 0 { return p }
-            cursor = p + 1
+            let index = start.distance(to: p)
+            if needle.count == 1 || memcmp(p + 1, needle.baseAddress! + 1, needle.count - 1) == 0 { return index }
+            cursor = index + 1
         }
         return nil
     }
@@ -151,108 +189,51 @@ final class NameTable: @unchecked Sendable {
     /// Calls `visit` once for every entry containing `query` past its first byte (substring, not prefix).
     func substrings(_ query: [UInt8], _ visit: (Int) -> Void) {
         guard !query.isEmpty, count > 0 else { return }
-        var cursor = 0
-        var last = 0
-        query.withUnsafeBytes { needle in
-            while cursor < namesCount {
-                guard let hit = Self.find(needle, in: names + cursor, count: namesCount - cursor) else { return }
-                let position = names.distance(to: hit)
-                let i = entry(at: position, from: last)
-                last = i
-                if Int(offsets[i]) != position { visit(i) }
-                cursor = Int(offsets[i + 1])
+        query.withUnsafeBufferPointer { needle in
+            func check(_ i: Int) {
+                if let at = Self.find(needle, in: name(i)), at > 0 { visit(i) }
             }
+            guard query.count >= 3 else {
+                let wanted = Self.mask(query)
+                for i in 0..<count where masks[i] & wanted == wanted { check(i) }
+                return
+            }
+            // The rarest of the query's trigrams; a trigram no name has means no match at all.
+            var best: Range<Int>?
+            for k in 0...(query.count - 3) {
+                guard let postings = postings(of: Self.trigram(query[k], query[k + 1], query[k + 2])) else { return }
+                if best == nil || postings.count < best!.count { best = postings }
+            }
+            for p in best ?? 0..<0 { check(Int(postings[p])) }
         }
     }
 
     /// Calls `visit` for every entry whose name has `query` as a subsequence but not as a substring.
     func subsequences(_ query: [UInt8], _ visit: (Int) -> Void) {
-        guard let first = query.first, count > 0 else { return }
-        var cursor = 0
-        var last = 0
-        let end = names + namesCount
-        query.withUnsafeBytes { needle in
-            while cursor < namesCount {
-                guard let found = memchr(names + cursor, Int32(first), namesCount - cursor) else { return }
-                let start = UnsafePointer(found.assumingMemoryBound(to: UInt8.self))
-                let lineEnd: UnsafePointer<UInt8> =
-                    memchr(start, 0x0A, start.distance(to: end)).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) }
-                    ?? end
-                var p = start + 1
-                var k = 1
-                while k < query.count && p < lineEnd {
-                    if p.pointee == query[k] { k += 1 }
-                    p += 1
+        guard !query.isEmpty, count > 0 else { return }
+        let wanted = Self.mask(query)
+        query.withUnsafeBufferPointer { needle in
+            for i in 0..<count where masks[i] & wanted == wanted {
+                let line = name(i)
+                var k = 0
+                for byte in line where byte == needle[k] {
+                    k += 1
+                    if k == needle.count { break }
                 }
-                if k == query.count {
-                    let i = entry(at: names.distance(to: start), from: last)
-                    last = i
-                    let line = name(i)
-                    if Self.find(needle, in: line.baseAddress!, count: line.count) == nil { visit(i) }
-                }
-                cursor = names.distance(to: lineEnd) + 1
+                if k == needle.count, Self.find(needle, in: line) == nil { visit(i) }
             }
         }
     }
-}
 
-extension NameTable {
-    /// Collects names in insertion order and writes them sorted.
-    final class Builder {
-        private var bytes: [UInt8] = []
-        private var starts: [UInt32] = []
-        private var ids: [UInt32] = []
-        private var types: [UInt16] = []
-        var count: Int { ids.count }
-
-        func append(_ name: String, id: UInt32, type: UInt16, docset: String) throws(DocsetIndexError) {
-            starts.append(UInt32(bytes.count))
-            for byte in name.lowercased().utf8 { bytes.append(byte == 0x0A ? 0x20 : byte) }
-            bytes.append(0x0A)
-            ids.append(id)
-            types.append(type)
-            if bytes.count >= Int(UInt32.max) - 1 { throw .tooLarge(docset, "names longer than 4 GiB in total") }
+    /// The posting range of `key`; nil when no name contains it.
+    private func postings(of key: UInt32) -> Range<Int>? {
+        var lo = 0
+        var hi = trigrams.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if trigrams[mid] < key { lo = mid + 1 } else { hi = mid }
         }
-
-        func write(to path: String, docset: String) throws(DocsetIndexError) {
-            let n = ids.count
-            starts.append(UInt32(bytes.count))
-            let order: [Int] = bytes.withUnsafeBufferPointer { all in
-                func line(_ i: Int) -> UnsafeBufferPointer<UInt8> {
-                    let s = Int(starts[i])
-                    return UnsafeBufferPointer(rebasing: all[s..<(Int(starts[i + 1]) - 1)])
-                }
-                return (0..<n).sorted { a, b in
-                    let c = NameTable.compare(line(a), line(b))
-                    return c != 0 ? c < 0 : ids[a] < ids[b]
-                }
-            }
-            var out: [UInt8] = NameTable.magic
-            out.reserveCapacity(16 + 10 * n + bytes.count + 8)
-            func put32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
-            put32(UInt32(n))
-            put32(UInt32(bytes.count))
-            var offset: UInt32 = 0
-            for i in order {
-                put32(offset)
-                offset += starts[i + 1] - starts[i]
-            }
-            put32(offset)
-            for i in order { put32(ids[i]) }
-            for i in order { withUnsafeBytes(of: types[i].littleEndian) { out += $0 } }
-            while out.count % 4 != 0 { out.append(0) }
-            for i in order { out += bytes[Int(starts[i])..<Int(starts[i + 1])] }
-            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-            if fd < 0 { throw .io(docset, "\(path): \(String(cString: strerror(errno)))") }
-            defer { close(fd) }
-            var done = 0
-            while done < out.count {
-                let w = out.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
-                if w < 0 && errno == EINTR { continue }
-                if w <= 0 { throw .io(docset, "write \(path): \(String(cString: strerror(errno)))") }
-                done += w
-            }
-            if fsync(fd) != 0 { throw .io(docset, "fsync \(path): \(String(cString: strerror(errno)))") }
-        }
+        guard lo < trigrams.count, trigrams[lo] == key else { return nil }
+        return Int(starts[lo])..<Int(starts[lo + 1])
     }
 }

@@ -56,3 +56,47 @@ import TestSupport
         #expect(functions.map(\.name) == ["printf", "sprintf"])
     }
 }
+
+/// The derived index's shortcuts (binary search, trigram postings, character masks) against the brute-force
+/// reference on random names: the same hits in the same order.
+@Suite struct RankingReferenceTests {
+    struct SeededGenerator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state
+        }
+    }
+
+    @Test func matchesTheReference() throws {
+        let seed = UInt64(Date().timeIntervalSince1970)
+        var rng = SeededGenerator(state: seed)
+        let alphabet = Array("abcdeAB_.:é1")
+        func word(_ range: ClosedRange<Int>) -> String {
+            String((0..<Int.random(in: range, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! })
+        }
+        let names = (0..<600).map { _ in word(1...9) }
+        let dir = try TemporaryDirectory("reference")
+        defer { dir.remove() }
+        try IndexFixture.dash(
+            "R", in: dir.path, names.enumerated().map { .init(name: $1, type: "Function", path: "p\($0).html") })
+        let index = DocsetIndex(
+            docsets: [IndexedDocset(name: "R", version: nil, path: dir.appending("R.docset"))],
+            stateDirectory: dir.appending("state"))
+        for _ in 0..<60 {
+            let query = word(1...4)
+            let q = Array(query.lowercased().utf8)
+            let expected = names.enumerated().compactMap { id, name -> (MatchKind, Int, [UInt8], Int, String)? in
+                let n = Array(name.lowercased().utf8)
+                return MatchKind.classify(name: n, query: q).map { ($0, n.count, n, id, name) }
+            }.sorted { a, b in
+                if a.0 != b.0 { return a.0 < b.0 }
+                if a.1 != b.1 { return a.1 < b.1 }
+                if a.2 != b.2 { return a.2.lexicographicallyPrecedes(b.2) }
+                return a.3 < b.3
+            }.prefix(15).map { "\($0.0.label) \($0.4)" }
+            let got = index.search(SearchQuery(query, limit: 15)).hits.map { "\($0.match.label) \($0.name)" }
+            #expect(got == Array(expected), "query \(query), seed \(seed)")
+        }
+    }
+}
