@@ -101,6 +101,7 @@ public final class DocsetIndex: @unchecked Sendable {
                     name: row.name, type: row.type, docset: index.docset.name, version: index.docset.version,
                     url: row.location.url(docsetPath: index.docset.path), match: candidate.kind))
         }
+        for index in indexes { index.names.release() }
         return SearchResults(hits: hits, failures: failures)
     }
 

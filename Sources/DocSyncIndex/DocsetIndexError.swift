@@ -27,7 +27,9 @@ public struct DocsetIndexError: Error, Sendable, Equatable, CustomStringConverti
     public var description: String { "\(docset): docSet.dsidx: \(message)" }
 
     /// `docSet.dsidx` is not an SQLite database (or is corrupt).
-    public static func notSQLite(_ docset: String, _ message: String) -> Self { .init(.notSQLite, docset: docset, message: message) }
+    public static func notSQLite(_ docset: String, _ message: String) -> Self {
+        .init(.notSQLite, docset: docset, message: message)
+    }
     /// The database has neither Dash's `searchIndex(name, type, path)` nor Apple's Core Data token tables.
     public static func unknownSchema(_ docset: String) -> Self {
         .init(
@@ -35,9 +37,13 @@ public struct DocsetIndexError: Error, Sendable, Equatable, CustomStringConverti
             message: "neither a Dash searchIndex(name, type, path) table nor Core Data ZTOKEN tables")
     }
     /// More entries (or longer names) than docsync indexes.
-    public static func tooLarge(_ docset: String, _ message: String) -> Self { .init(.tooLarge, docset: docset, message: message) }
+    public static func tooLarge(_ docset: String, _ message: String) -> Self {
+        .init(.tooLarge, docset: docset, message: message)
+    }
     /// SQLite failed while reading the entries.
-    public static func unreadable(_ docset: String, _ message: String) -> Self { .init(.unreadable, docset: docset, message: message) }
+    public static func unreadable(_ docset: String, _ message: String) -> Self {
+        .init(.unreadable, docset: docset, message: message)
+    }
     /// A file-system error (opening, copying, or writing the derived index in the state folder).
     public static func io(_ docset: String, _ message: String) -> Self { .init(.io, docset: docset, message: message) }
 }

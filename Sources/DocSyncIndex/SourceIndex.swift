@@ -27,7 +27,8 @@ enum SourceIndex {
 
     /// Calls `body` for every entry; returns the index's format.
     static func read(
-        _ docset: IndexedDocset, scratchParent: String, maxEntries: Int, _ body: (Entry) throws(DocsetIndexError) -> Void
+        _ docset: IndexedDocset, scratchParent: String, maxEntries: Int,
+        _ body: (Entry) throws(DocsetIndexError) -> Void
     ) throws(DocsetIndexError) -> IndexFormat {
         let resources = try openResources(docset)
         defer { close(resources) }
@@ -151,7 +152,9 @@ enum SourceIndex {
                 if n < 0 { throw .io(docset.name, "read \(name): \(String(cString: strerror(errno)))") }
                 if n == 0 { break }
                 let written = buffer.withUnsafeBytes { Glibc.write(sink, $0.baseAddress, n) }
-                if written != n { throw .io(docset.name, "write \(target)/\(name): \(String(cString: strerror(errno)))") }
+                if written != n {
+                    throw .io(docset.name, "write \(target)/\(name): \(String(cString: strerror(errno)))")
+                }
             }
         }
     }

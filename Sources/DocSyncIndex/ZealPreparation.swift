@@ -54,8 +54,10 @@ public enum ZealPreparation {
                 guard let format = try IndexFormat.detect(db) else { return }
                 if try createZealIndex(db, format: format) { steps.append("zeal-index") }
                 if format == .coreData {
-                    let exists = try Bool.fetchOne(
-                        db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE lower(name) = 'searchindex'") ?? false
+                    let exists =
+                        try Bool.fetchOne(
+                            db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE lower(name) = 'searchindex'")
+                        ?? false
                     if !exists {
                         try db.execute(sql: viewSQL)
                         steps.append("zeal-view")

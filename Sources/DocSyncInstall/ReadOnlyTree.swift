@@ -12,7 +12,9 @@ enum ReadOnlyTree {
             var type = entry.type
             if type == DT_UNKNOWN {
                 guard let st = try directory.status(entry.name) else { continue }
-                type = st.st_mode & S_IFMT == S_IFDIR ? UInt8(DT_DIR) : (st.st_mode & S_IFMT == S_IFREG ? UInt8(DT_REG) : 0)
+                type =
+                    st.st_mode & S_IFMT == S_IFDIR
+                    ? UInt8(DT_DIR) : (st.st_mode & S_IFMT == S_IFREG ? UInt8(DT_REG) : 0)
             }
             if type == DT_DIR {
                 try apply(directory.directory(entry.name))

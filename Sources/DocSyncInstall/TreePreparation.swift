@@ -20,7 +20,8 @@ extension Installer {
         } catch let error as InstallError {
             throw error
         } catch {
-            throw .io(SystemError("prepare", path: "\(staging.path)/Contents/Resources/docSet.dsidx: \(error)", code: EIO))
+            throw .io(
+                SystemError("prepare", path: "\(staging.path)/Contents/Resources/docSet.dsidx: \(error)", code: EIO))
         }
     }
 }

@@ -1,7 +1,7 @@
 import DocSync
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @testable import DocSyncCLI
 
@@ -25,7 +25,9 @@ import TestSupport
 
         let vector = try #require(index.search(SearchQuery("std::vector", limit: 1)).hits.first)
         #expect(vector.type == "Class")
-        #expect(vector.url.absoluteString == "file://\(c)/Contents/Resources/Documents/cpp/vector.html#//dash_ref/Class/vector")
+        #expect(
+            vector.url.absoluteString
+                == "file://\(c)/Contents/Resources/Documents/cpp/vector.html#//dash_ref/Class/vector")
         let member = try #require(index.search(SearchQuery("push_back", limit: 1)).hits.first)
         #expect(member.type == "Function" && member.match == .substring)
 

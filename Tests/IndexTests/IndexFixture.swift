@@ -28,7 +28,8 @@ struct IndexFixture {
                     """)
             for e in entries {
                 try db.execute(
-                    sql: "INSERT INTO searchIndex(name, type, path) VALUES (?, ?, ?)", arguments: [e.name, e.type, e.path])
+                    sql: "INSERT INTO searchIndex(name, type, path) VALUES (?, ?, ?)",
+                    arguments: [e.name, e.type, e.path])
             }
         }
         try queue.close()
@@ -44,7 +45,9 @@ struct IndexFixture {
         var configuration = Configuration()
         if wal { configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") } }
         let queue = try DatabaseQueue(path: path, configuration: configuration)
-        if wal { try queue.writeWithoutTransaction { db in _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") } }
+        if wal {
+            try queue.writeWithoutTransaction { db in _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") }
+        }
         try queue.writeWithoutTransaction { db in
             try db.execute(
                 sql: """
@@ -67,7 +70,8 @@ struct IndexFixture {
                 let type = types[e.type] ?? (types.count + 1)
                 if types[e.type] == nil {
                     types[e.type] = type
-                    try db.execute(sql: "INSERT INTO ZTOKENTYPE(Z_PK, ZTYPENAME) VALUES (?, ?)", arguments: [type, e.type])
+                    try db.execute(
+                        sql: "INSERT INTO ZTOKENTYPE(Z_PK, ZTYPENAME) VALUES (?, ?)", arguments: [type, e.type])
                 }
                 let file = files[e.path] ?? (files.count + 1)
                 if files[e.path] == nil {
@@ -146,7 +150,8 @@ enum Samples {
         .init(name: "sprintf", type: "Function", path: "c/sprintf.html"),
         .init(
             name: "std::vector", type: "cl",
-            path: "<dash_entry_name=std::vector><dash_entry_originalName=vector>cpp/vector.html#//dash_ref/Class/vector"),
+            path: "<dash_entry_name=std::vector><dash_entry_originalName=vector>cpp/vector.html#//dash_ref/Class/vector"
+        ),
         .init(name: "std::vector::push_back", type: "Public Member Functions", path: "cpp/vector.html#push_back"),
         .init(name: "PRINT_MAX", type: "macro", path: "c/limits.html#PRINT_MAX"),
         .init(name: "Guide to printing", type: "Guide", path: "guides/printing.html"),

@@ -1,7 +1,7 @@
 import DocSync
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Installs docsets as docsync does (with its index preparation) and checks that Zeal, opening them its way on
 /// read-only files, needs to write nothing, and that a thousand searches change no byte.
@@ -23,7 +23,8 @@ import TestSupport
         try IndexFixture.archive(apple, to: dir.appending("foundation.tgz"))
         let root = dir.appending("root")
         let installer = Installer(root: root, prepareTree: SyncEngine.prepareTree)
-        let c = try await installer.install(archive: dir.appending("c.tgz"), as: InstallRequest(name: "C", version: "1"))
+        let c = try await installer.install(
+            archive: dir.appending("c.tgz"), as: InstallRequest(name: "C", version: "1"))
         let f = try await installer.install(
             archive: dir.appending("foundation.tgz"), as: InstallRequest(name: "Foundation", version: "2"))
         return Installed(dir: dir, root: root, dash: c, apple: f)
@@ -35,8 +36,9 @@ import TestSupport
         for (docset, steps) in [
             (installed.dash, ["zeal-index"]), (installed.apple, ["wal-checkpoint", "zeal-index", "zeal-view"]),
         ] {
-            let meta = try JSONSerialization.jsonObject(
-                with: Data(contentsOf: URL(fileURLWithPath: "\(docset.path)/meta.json"))) as? [String: Any]
+            let meta =
+                try JSONSerialization.jsonObject(
+                    with: Data(contentsOf: URL(fileURLWithPath: "\(docset.path)/meta.json"))) as? [String: Any]
             let record = (meta?["extra"] as? [String: Any])?["docsync"] as? [String: Any]
             #expect(record?["prepared"] as? [String] == steps)
             let resources = try FileManager.default.contentsOfDirectory(atPath: "\(docset.path)/Contents/Resources")
@@ -62,10 +64,14 @@ import TestSupport
         for docset in [installed.dash, installed.apple] {
             let coreData = docset.name == "Foundation"
             let table = coreData ? "ztoken" : "searchIndex"
-            let list = try Tool.run("/usr/bin/sqlite3", ["file:\(docset.indexPath)?mode=ro", "PRAGMA INDEX_LIST('\(table)')"])
+            let list = try Tool.run(
+                "/usr/bin/sqlite3", ["file:\(docset.indexPath)?mode=ro", "PRAGMA INDEX_LIST('\(table)')"])
             #expect(list.standardOutput.contains("__zi_name0001"))
-            let statements = [coreData ? ZealSQL.coreDataIndex : ZealSQL.dashIndex]
-                + (coreData ? [ZealSQL.view] : []) + ["SELECT count(*) FROM (\(ZealSQL.search("s", coreData: coreData)))"]
+            let statements =
+                [coreData ? ZealSQL.coreDataIndex : ZealSQL.dashIndex]
+                + (coreData ? [ZealSQL.view] : []) + [
+                    "SELECT count(*) FROM (\(ZealSQL.search("s", coreData: coreData)))"
+                ]
             let expected = (coreData ? Samples.coreData : Samples.dash).filter { $0.name.lowercased().contains("s") }
             for uri in ["file:\(docset.indexPath)?mode=ro", docset.indexPath] {
                 let result = try Tool.run("/usr/bin/sqlite3", [uri, statements.joined(separator: ";\n")])
@@ -86,7 +92,9 @@ import TestSupport
             docsets: [installed.dash, installed.apple].map {
                 IndexedDocset(name: $0.name, version: $0.version, path: $0.path)
             }, stateDirectory: installed.state)
-        let queries = ["printf", "PRINT", "vector", "nsstr", "length", "nsmarr", "s", "x'); DROP TABLE entry; --", "%", "_"]
+        let queries = [
+            "printf", "PRINT", "vector", "nsstr", "length", "nsmarr", "s", "x'); DROP TABLE entry; --", "%", "_",
+        ]
         var hits = 0
         for i in 0..<1000 {
             let results = index.search(

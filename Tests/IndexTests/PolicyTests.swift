@@ -27,20 +27,26 @@ import Testing
 }
 
 @Suite struct EntryLocationTests {
-    @Test(arguments: [
-        // Dash: fragment after '#', markup anywhere before the page.
-        ("c/printf.html#printf", nil, "c/printf.html", "printf"),
-        ("c/printf.html", nil, "c/printf.html", nil),
-        ("<dash_entry_name=vector><dash_entry_originalName=std::vector>cpp/vector.html#//dash_ref/Class/vector", nil,
-         "cpp/vector.html", "//dash_ref/Class/vector"),
-        ("a.html#<dash_entry_menuDescription=x>frag", nil, "a.html", "frag"),
-        ("a.html#", nil, "a.html", nil),
-        ("<dash_entry_unterminated", nil, "", nil),
-        // Core Data: the fragment column wins; the path keeps any '#'.
-        ("documentation/NSString.html", "//apple_ref/occ/cl/NSString", "documentation/NSString.html",
-         "//apple_ref/occ/cl/NSString"),
-        ("x.html", "", "x.html", nil),
-    ] as [(String, String?, String, String?)])
+    @Test(
+        arguments: [
+            // Dash: fragment after '#', markup anywhere before the page.
+            ("c/printf.html#printf", nil, "c/printf.html", "printf"),
+            ("c/printf.html", nil, "c/printf.html", nil),
+            (
+                "<dash_entry_name=vector><dash_entry_originalName=std::vector>cpp/vector.html#//dash_ref/Class/vector",
+                nil,
+                "cpp/vector.html", "//dash_ref/Class/vector"
+            ),
+            ("a.html#<dash_entry_menuDescription=x>frag", nil, "a.html", "frag"),
+            ("a.html#", nil, "a.html", nil),
+            ("<dash_entry_unterminated", nil, "", nil),
+            // Core Data: the fragment column wins; the path keeps any '#'.
+            (
+                "documentation/NSString.html", "//apple_ref/occ/cl/NSString", "documentation/NSString.html",
+                "//apple_ref/occ/cl/NSString"
+            ),
+            ("x.html", "", "x.html", nil),
+        ] as [(String, String?, String, String?)])
     func splits(rawPath: String, rawFragment: String?, path: String, fragment: String?) {
         let location = EntryLocation(rawPath: rawPath, rawFragment: rawFragment)
         #expect(location.path == path)
@@ -64,11 +70,12 @@ import Testing
 }
 
 @Suite struct MatchKindTests {
-    @Test(arguments: [
-        ("map", "map", MatchKind.exact), ("mapper", "map", .prefix), ("hashmap", "map", .substring),
-        ("m_a_p", "map", .fuzzy), ("mxaxp", "map", .fuzzy), ("amp", "map", nil), ("ma", "map", nil),
-        ("nsmutablearray", "nsmarr", .fuzzy), ("x", "", nil),
-    ] as [(String, String, MatchKind?)])
+    @Test(
+        arguments: [
+            ("map", "map", MatchKind.exact), ("mapper", "map", .prefix), ("hashmap", "map", .substring),
+            ("m_a_p", "map", .fuzzy), ("mxaxp", "map", .fuzzy), ("amp", "map", nil), ("ma", "map", nil),
+            ("nsmutablearray", "nsmarr", .fuzzy), ("x", "", nil),
+        ] as [(String, String, MatchKind?)])
     func classifies(name: String, query: String, expected: MatchKind?) {
         #expect(MatchKind.classify(name: Array(name.utf8), query: Array(query.utf8)) == expected)
     }

@@ -1,7 +1,7 @@
 import DocSync
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The order `DocsetIndex.search` returns, checked against the rule: exact > prefix > substring > fuzzy, shorter
 /// names first within a kind, case ignored; filters and limits; merged across docsets.
@@ -14,8 +14,10 @@ import TestSupport
     @Test func rankedByKindThenLength() throws {
         let dir = try TemporaryDirectory("rank")
         defer { dir.remove() }
-        try IndexFixture.dash("R", in: dir.path, Self.names.map { .init(name: $0, type: "Function", path: "\($0).html") })
-        let index = DocsetIndex(docsets: [IndexedDocset(name: "R", version: nil, path: dir.appending("R.docset"))],
+        try IndexFixture.dash(
+            "R", in: dir.path, Self.names.map { .init(name: $0, type: "Function", path: "\($0).html") })
+        let index = DocsetIndex(
+            docsets: [IndexedDocset(name: "R", version: nil, path: dir.appending("R.docset"))],
             stateDirectory: dir.appending("state"))
         let results = index.search(SearchQuery("MAP", limit: 50))
         #expect(results.failures.isEmpty)

@@ -1,7 +1,7 @@
 import DocSync
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Apple's XAR docsets ship their entries in `docSet.dsidx-wal`. Read in place (a docset Zeal or another tool
 /// installed, not prepared by docsync), every entry must be found without writing anything beside the index.

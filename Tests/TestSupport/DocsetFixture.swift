@@ -86,7 +86,8 @@ extension DocsetFixture {
     /// The manifest of the tree `writeTree` makes (modes as written: 0644 / 0755), for folders docsync did not install.
     public var writtenManifest: [String: String] {
         expectedManifest.mapValues {
-            $0.replacingOccurrences(of: "file 444 ", with: "file 644 ").replacingOccurrences(of: "file 555 ", with: "file 755 ")
+            $0.replacingOccurrences(of: "file 444 ", with: "file 644 ")
+                .replacingOccurrences(of: "file 555 ", with: "file 755 ")
         }
     }
 

@@ -10,7 +10,9 @@ extension SyncEngine {
     }
 
     /// Completes each staged docset's index for Zeal before it is published (`ZealPreparation`).
-    package static let prepareTree: TreePreparation = { fd, path in try ZealPreparation.prepare(docsetFD: fd, path: path) }
+    package static let prepareTree: TreePreparation = { fd, path in
+        try ZealPreparation.prepare(docsetFD: fd, path: path)
+    }
 
     static func indexed(_ docset: InstalledDocset) -> IndexedDocset {
         IndexedDocset(name: docset.name, version: docset.version, path: docset.path)
@@ -23,9 +25,10 @@ extension SyncEngine {
         let state = configuration.state
         let result: Result<Int, DocsetIndexError> = await withCheckedContinuation { continuation in
             WorkerThread.start(name: "docsync-index", stackSize: 1 << 20) {
-                continuation.resume(returning: Result { () throws(DocsetIndexError) in
-                    try DocsetIndex.prepare(docset, stateDirectory: state)
-                })
+                continuation.resume(
+                    returning: Result { () throws(DocsetIndexError) in
+                        try DocsetIndex.prepare(docset, stateDirectory: state)
+                    })
             }
         }
         switch result {
