@@ -71,18 +71,8 @@ struct SearchCommand: AsyncParsableCommand {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// Untrusted text for a terminal: control characters as `\n`, `\t`, `\u{…}`.
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            if scalar.properties.generalCategory == .control {
-                out += scalar.escaped(asASCII: true)
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    /// Untrusted text for a terminal: control characters escaped (`\n`, `\t`, `\e`, `\u{…}`).
+    static func escaped(_ text: String) -> String { text.escapingControlCharacters }
 
     /// Benchmark mode: each line of `file` is `kind<TAB>query`; prints `kind<TAB>microseconds<TAB>hits` per query.
     private func bench(_ index: DocsetIndex, file: String) throws {

@@ -106,6 +106,6 @@ import Testing
         let long = try #require(index.search(SearchQuery("longlong", docsets: ["SQL"])).hits.first)
         #expect(long.name.utf8.count == 4096)
         #expect(index.search(SearchQuery("tab\th", docsets: ["SQL"])).hits.count == 1)
-        #expect(SearchCommand.escaped("tab\there\u{1B}[31m") == "tab\\there\\u{1B}[31m")
+        #expect(SearchCommand.escaped("tab\there\u{1B}[31m") == "tab\\there\\e[31m")
     }
 }

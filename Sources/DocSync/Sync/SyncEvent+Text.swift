@@ -19,6 +19,9 @@ extension SyncEvent {
         case .failed(let name, let reason): .failed(name: transform(name), reason: transform(reason))
         case .hookFailed(let name, let reason): .hookFailed(name: transform(name), reason: transform(reason))
         case .warning(let name, let message): .warning(name: transform(name), message: transform(message))
+        case .indexed(let name, let version, let entries):
+            .indexed(name: transform(name), version: transform(version), entries: entries)
+        case .indexFailed(let name, let reason): .indexFailed(name: transform(name), reason: transform(reason))
         case .summary: self
         }
     }
