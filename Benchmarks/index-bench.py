@@ -67,12 +67,12 @@ for p in glob.glob(os.path.join(root, "*.docset", "Contents", "Resources", "docS
     entries += db.execute("SELECT count(*) FROM searchIndex").fetchone()[0]
     db.close()
 
-# docsync: every query in one process (the library as a backend would hold it), peak RSS from wait4.
-proc = subprocess.Popen([docsync, "search", "--config", config, "x", "--bench-queries", qfile, "--limit", "20"],
-                        stdout=subprocess.PIPE, text=True)
-out = proc.stdout.read()
-_, status, usage = os.wait4(proc.pid, 0)
-rss_mib = usage.ru_maxrss / 1024
+# docsync: every query in one process (the library as a backend would hold it). Peak RSS from /usr/bin/time: a
+# child's ru_maxrss seen from this Python process would include the RSS of the forked Python before exec.
+rss_file = os.path.join(work, "rss.txt")
+out = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss_file, docsync, "search", "--config", config, "x",
+                      "--bench-queries", qfile, "--limit", "20"], stdout=subprocess.PIPE, text=True, check=True).stdout
+rss_mib = int(open(rss_file).read().split()[-1]) / 1024
 ours = {}
 hits = {}
 for line in out.splitlines():
