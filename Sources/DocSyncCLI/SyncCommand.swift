@@ -56,7 +56,7 @@ struct SyncCommand: AsyncParsableCommand {
                 if let reporter {
                     reporter.handle(event, dryRun: options.dryRun)
                 } else {
-                    printLine(SyncEventJSON.line(event))
+                    printLine(event.jsonLine())
                 }
                 if case .summary(let s) = event { summary = s }
             }

@@ -5,16 +5,7 @@ import Foundation
 /// `Expires`), a conditional GET otherwise (a 304 costs no body bytes), a plain GET when nothing is stored.
 /// Local paths are read directly.
 public struct FeedRefresher: Sendable {
-    public enum Source: String, Sendable, Codable {
-        /// Read from a local file.
-        case local
-        /// The stored copy was still fresh: no request was sent.
-        case fresh
-        /// The server answered 304: the stored copy is current.
-        case notModified
-        /// A new body was downloaded.
-        case downloaded
-    }
+    public typealias Source = FeedRefresh
 
     public struct Result: Sendable {
         public var bytes: [UInt8]
@@ -24,6 +15,10 @@ public struct FeedRefresher: Sendable {
     public struct Failure: Error, Sendable, CustomStringConvertible {
         public let feed: String
         public let reason: String
+        /// The final HTTP status when the server answered with a non-2xx one.
+        public var httpStatus: Int? = nil
+        /// Network trouble that a later sync may not meet (see ``SyncFailure/isTransient``).
+        public var isTransient = false
         public var description: String { "\(feed): \(reason)" }
     }
 
@@ -59,7 +54,9 @@ public struct FeedRefresher: Sendable {
         do {
             response = try await HTTPClient.get(request, maxBodyBytes: maxBytes)
         } catch {
-            throw Failure(feed: location, reason: Self.describe(error, options: options))
+            var failure = Failure(feed: location, reason: Self.describe(error, options: options))
+            if case .transport(let transport) = error { failure.isTransient = transport.isTransient }
+            throw failure
         }
         let fields = Dictionary(
             response.head.fields.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
@@ -76,7 +73,9 @@ public struct FeedRefresher: Sendable {
             try? store.save(entry, body: response.body)
             return Result(bytes: response.body, source: .downloaded)
         default:
-            throw Failure(feed: location, reason: "HTTP \(response.head.status) \(reason(response.head.statusLine))")
+            throw Failure(
+                feed: location, reason: "HTTP \(response.head.status) \(reason(response.head.statusLine))",
+                httpStatus: response.head.status, isTransient: response.head.status >= 500)
         }
     }
 

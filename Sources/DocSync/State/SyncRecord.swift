@@ -6,7 +6,7 @@ public struct SyncRecord: Codable, Sendable, Equatable {
     public struct FeedResult: Codable, Sendable, Equatable {
         public var feed: String
         public var ok: Bool
-        /// `local`, `fresh`, `notModified` or `downloaded` when ok; the reason otherwise.
+        /// `local`, `fresh`, `not_modified` or `downloaded` when ok; the reason otherwise.
         public var detail: String
     }
 

@@ -19,7 +19,9 @@ public struct SyncEngine: Sendable {
     public init(configuration: Configuration) { self.configuration = configuration }
 
     /// Docsets in the root, each with the resolved path of its current version (stable while you read it).
-    public func installedDocsets() throws -> [InstalledDocset] { try installer.installedDocsets() }
+    public func installedDocsets() throws -> [InstalledDocset] {
+        try installer.installedDocsets().map(InstalledDocset.init)
+    }
 
     /// Downloads interrupted earlier, resumed by the next sync.
     public func partialDownloads() -> [PartialDownload] { PartialDownload.list(in: configuration.staging) }
@@ -101,14 +103,14 @@ public struct SyncEngine: Sendable {
             prune: configuration.prune)
         if !options.only.isEmpty { plan.actions = plan.actions.filter { options.only.contains($0.name) } }
         if options.repair { plan = await repairing(plan) }
-        emit(.planned(plan))
+        emit(.planned(plan.actions.map(PlannedAction.init)))
 
         // 3. Act.
         if !options.dryRun {
             summary = await execute(plan, summary: summary, emit: emit)
             await collectLeftovers(plan: plan)
         }
-        summary.seconds = (ContinuousClock.now - started) / .seconds(1)
+        summary.seconds = ((ContinuousClock.now - started) / .milliseconds(1)).rounded() / 1000
         if !options.dryRun {
             try? SyncRecord(finishedAt: Date(), feeds: feeds.results + catalog.results, summary: summary)
                 .save(stateDirectory: configuration.state)
@@ -149,11 +151,9 @@ public struct SyncEngine: Sendable {
                 round.results.append(.init(feed: source.location, ok: true, detail: fetched.source.rawValue))
             } catch {
                 round.failed.insert(source.location)
-                // Errors name their feed already; the event carries the feed separately.
-                var reason = "\(error)"
-                if reason.hasPrefix("\(source.location): ") { reason.removeFirst(source.location.count + 2) }
-                emit(.feedFailed(feed: source.location, reason: reason))
-                round.results.append(.init(feed: source.location, ok: false, detail: reason))
+                let failure = SyncFailure(error, url: source.location)
+                emit(.feedFailed(feed: source.location, failure: failure))
+                round.results.append(.init(feed: source.location, ok: false, detail: failure.message))
             }
         }
         return round
@@ -188,7 +188,9 @@ public struct SyncEngine: Sendable {
                     emit(.removed(name: docset.name))
                 } catch {
                     summary.failed += 1
-                    emit(.failed(name: docset.name, reason: "remove: \(error)"))
+                    var failure = SyncFailure(error)
+                    failure.message = "remove: \(failure.message)"
+                    emit(.failed(name: docset.name, failure: failure))
                 }
             }
         }
@@ -236,7 +238,7 @@ public struct SyncEngine: Sendable {
         do {
             try installer.checkReplaceable(name: name)  // a folder docsync did not create: reported, left alone
             try checkArchiveLength(candidate)
-            let docset: InstalledDocset
+            let docset: InstallRecord
             if configuration.install.streaming {
                 docset = try await streamAndInstall(
                     key: key, archive: archive, candidate: candidate, request: request, limiter: limiter, emit: emit)
@@ -267,9 +269,7 @@ public struct SyncEngine: Sendable {
             }
             mirrors.recordSuccess(of: candidate, from: docset.sourceURL, archive: archive, since: started)
             discardStagedArchive(archive)
-            let report = DocsetReport(
-                name: name, version: candidate.version.description, identifier: candidate.identifier,
-                path: docset.path, indexPath: docset.indexPath)
+            let report = InstalledDocset(docset)
             if let previous {
                 emit(.updated(report, from: previous.version.description))
             } else {
@@ -278,14 +278,17 @@ public struct SyncEngine: Sendable {
             if let command = configuration.postInstallHook,
                 let failure = await PostInstallHook(command: command).run(for: report)
             {
-                emit(.hookFailed(name: name, reason: failure))
+                emit(.hookFailed(name: name, failure: SyncFailure(code: .hook, message: failure)))
             }
             return previous == nil
         } catch {
             // A verified archive that would not install is not kept: the next sync fetches it again.
             mirrors.recordFailure(of: candidate, error)
             discardStagedArchive(archive)
-            emit(.failed(name: name, reason: describe(error)))
+            var failure = SyncFailure(error, url: candidate.archives.first)
+            let described = describe(error)  // names the config key at play, if any: "… ([install] min_free_space)"
+            if described.hasPrefix("\(error)") { failure.message += described.dropFirst("\(error)".count) }
+            emit(.failed(name: name, failure: failure))
             return nil
         }
     }
@@ -310,7 +313,7 @@ public struct SyncEngine: Sendable {
         }
     }
 
-    static func state(of docset: InstalledDocset) -> InstalledState {
+    static func state(of docset: InstallRecord) -> InstalledState {
         InstalledState(
             name: docset.name, identifier: docset.identifier,
             version: DocsetVersion(version: docset.version ?? "", revision: docset.revision ?? ""),

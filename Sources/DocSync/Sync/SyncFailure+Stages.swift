@@ -1,0 +1,98 @@
+import DocSyncDownload
+import DocSyncFeed
+import DocSyncHTTP
+import DocSyncInstall
+import DocSyncSupport
+import Foundation
+
+/// The one place where the stages' errors become ``SyncFailure`` values.
+extension SyncFailure {
+    /// The failure for `error`, thrown while working on `url` (a feed or an archive) when known.
+    package init(_ error: any Error, url: String? = nil) {
+        switch error {
+        case let error as SyncFailure: self = error
+        case let error as DownloadError: self.init(download: error)
+        case let error as FeedError: self.init(feed: error)
+        case let error as FeedRefresher.Failure: self.init(refresh: error)
+        case let error as InstallError: self.init(install: error, url: url)
+        case let error as SystemError: self.init(code: .io, url: url, message: error.description)
+        case let error as HTTPTransportError:
+            self.init(code: .transport, isTransient: error.isTransient, url: error.url, message: error.message)
+        case is CancellationError: self.init(code: .cancelled, isTransient: true, url: url, message: "cancelled")
+        default: self.init(code: .other, url: url, message: "\(error)")
+        }
+    }
+
+    private init(refresh error: FeedRefresher.Failure) {
+        guard let status = error.httpStatus else {
+            let code: Code = error.isTransient ? .transport : .io
+            self.init(code: code, isTransient: error.isTransient, url: error.feed, message: error.reason)
+            return
+        }
+        // `HTTP 503 Service Unavailable`: the status travels separately, the phrase is the message.
+        var phrase = Substring(error.reason)
+        if phrase.hasPrefix("HTTP \(status)") { phrase = phrase.dropFirst("HTTP \(status)".count) }
+        let message = phrase.trimmingCharacters(in: .whitespaces)
+        self.init(
+            code: .http, isTransient: error.isTransient, url: error.feed, httpStatus: status,
+            message: message.isEmpty ? "the server refused the feed" : message)
+    }
+
+    private init(download error: DownloadError) {
+        let code: Code =
+            switch error.kind {
+            case .http: .http
+            case .transport: .transport
+            case .badResponse, .tooManyRestarts: .badResponse
+            case .verification: .verification
+            case .disk: .io
+            case .insufficientSpace: .insufficientSpace
+            case .tooLarge: .tooLarge
+            case .locked: .locked
+            case .cancelled: .cancelled
+            case .invalidRequest: .invalidRequest
+            }
+        let status = error.status.flatMap { $0 > 0 ? $0 : nil }
+        self.init(code: code, isTransient: error.isTransient, url: error.url, httpStatus: status, message: error.reason)
+    }
+
+    private init(feed error: FeedError) {
+        // The description is `feed[:line[:column]]: reason`; the URL travels separately.
+        var location = error.feed
+        var place = ""
+        if let line = error.line {
+            location += ":\(line)"
+            place = "line \(line)"
+            if let column = error.column {
+                location += ":\(column)"
+                place += ", column \(column)"
+            }
+            place += ": "
+        }
+        let message = place + error.description.dropFirst(location.count + 2)
+        switch error.reason {
+        case .transport:
+            self.init(code: .transport, isTransient: true, url: error.feed, message: message)
+        case .httpStatus(let status):
+            self.init(code: .http, isTransient: status >= 500, url: error.feed, httpStatus: status, message: message)
+        case .unreadable: self.init(code: .io, url: error.feed, message: message)
+        default: self.init(code: .invalidFeed, url: error.feed, message: message)
+        }
+    }
+
+    private init(install error: InstallError, url: String?) {
+        let code: Code =
+            switch error {
+            case .rejected, .unreadableArchive, .notADocset: .invalidArchive
+            case .insufficientSpace: .insufficientSpace
+            case .invalidName, .notInstalled: .invalidRequest
+            case .io: .io
+            }
+        let transient: Bool =
+            switch error {
+            case .insufficientSpace: true
+            default: false
+            }
+        self.init(code: code, isTransient: transient, url: url, message: error.description)
+    }
+}
