@@ -87,7 +87,9 @@ let package = Package(
         .testTarget(
             name: "InstallTests", dependencies: ["DocSyncInstall", "DocSyncCLI", "TestSupport"],
             swiftSettings: strict),
-        .testTarget(name: "SyncTests", dependencies: ["DocSync", "DocSyncCLI", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "SyncTests", dependencies: ["DocSync", "DocSyncCLI", "TestSupport"], exclude: ["Golden"],
+            swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -74,7 +74,9 @@ extension SyncFailure {
         case .transport:
             self.init(code: .transport, isTransient: true, url: error.feed, message: message)
         case .httpStatus(let status):
-            self.init(code: .http, isTransient: status >= 500, url: error.feed, httpStatus: status, message: message)
+            self.init(
+                code: .http, isTransient: status >= 500, url: error.feed, httpStatus: status,
+                message: "the server refused the feed")
         case .unreadable: self.init(code: .io, url: error.feed, message: message)
         default: self.init(code: .invalidFeed, url: error.feed, message: message)
         }
