@@ -60,9 +60,9 @@ struct SyncCommand: AsyncParsableCommand {
                 }
                 if case .summary(let s) = event { summary = s }
             }
-        } catch let error as SyncLock.Failure {
+        } catch let error as SyncLockError {
             printError("docsync: \(error)")
-            if case .busy = error { throw ExitStatus.busy }
+            if error == .busy { throw ExitStatus.busy }
             throw ExitStatus.ioError
         }
         return summary

@@ -98,7 +98,8 @@ public struct ConfigurationLoader: Sendable {
         }
         for (index, var feed) in try reader.tables("feed").enumerated() {
             guard let location = try feed.string("url") else {
-                throw ConfigurationError(file: file, key: "feed[\(index + 1)].url", problem: "missing (a path or URL)")
+                throw ConfigurationError.missingValue(
+                    file: file, key: "feed[\(index + 1)].url", problem: "missing (a path or URL)")
             }
             let isRemote = location.hasPrefix("http://") || location.hasPrefix("https://")
             if location.contains("://") && !isRemote {
@@ -260,7 +261,7 @@ struct TableReader {
 
     func finish() throws(ConfigurationError) {
         if let unknown = table.keys.sorted().first(where: { !used.contains($0) }) {
-            throw error(unknown, "unknown key")
+            throw ConfigurationError.unknownKey(file: file, key: prefix + unknown)
         }
     }
 }

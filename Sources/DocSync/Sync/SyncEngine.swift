@@ -19,23 +19,35 @@ public struct SyncEngine: Sendable {
     public init(configuration: Configuration) { self.configuration = configuration }
 
     /// Docsets in the root, each with the resolved path of its current version (stable while you read it).
-    public func installedDocsets() throws -> [InstalledDocset] {
-        try installer.installedDocsets().map(InstalledDocset.init)
+    /// Throws a ``SyncFailure`` when the root cannot be read.
+    public func installedDocsets() throws(SyncFailure) -> [InstalledDocset] {
+        do {
+            return try installer.installedDocsets().map(InstalledDocset.init)
+        } catch {
+            throw SyncFailure(error)
+        }
     }
 
     /// Downloads interrupted earlier, resumed by the next sync.
     public func partialDownloads() -> [PartialDownload] { PartialDownload.list(in: configuration.staging) }
 
     /// Removes `<root>/<name>.docset` atomically (readers holding the old version keep it for the grace period).
+    /// Waits for a running sync. Throws ``SyncLockError``, or a ``SyncFailure`` (``SyncFailure/Code/notInstalled``
+    /// when there is no such docset).
     public func remove(name: String) async throws {
         let lock = try await SyncLock.acquire(stateDirectory: configuration.state, wait: true)
         defer { withExtendedLifetime(lock) {} }
-        try await installer.remove(name: name)
+        do {
+            try await installer.remove(name: name)
+        } catch {
+            throw SyncFailure(error)
+        }
     }
 
-    /// Runs one sync. The stream ends after `.summary`, or throws when the run could not start (lock busy,
-    /// unusable directories). Per-docset and per-feed failures are events, never thrown: one bad feed or archive
-    /// never stops the others. Cancelling the consuming task checkpoints downloads in flight.
+    /// Runs one sync. The stream ends after `.summary`, or throws when the run could not start: a
+    /// ``SyncLockError`` (another sync is running), or a ``SyncFailure`` (the root cannot be read). Per-docset and
+    /// per-feed failures are events, never thrown: one bad feed or archive never stops the others. Cancelling the
+    /// consuming task checkpoints downloads in flight.
     public func sync(_ options: SyncOptions = SyncOptions()) -> AsyncThrowingStream<SyncEvent, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
@@ -96,7 +108,12 @@ public struct SyncEngine: Sendable {
         summary.feedsFailed = feeds.failed.count + catalog.failures
 
         // 2. Plan against what is installed.
-        let installed = try installer.installedDocsets().map(Self.state(of:))
+        let installed: [InstalledState]
+        do {
+            installed = try installer.installedDocsets().map(Self.state(of:))
+        } catch {
+            throw SyncFailure(error)
+        }
         var plan = Planner.plan(
             offers: feeds.offers + catalog.offers, skipped: feeds.skipped + catalog.skipped,
             failedFeeds: feeds.failed.union(catalog.failed), installed: installed,

@@ -87,7 +87,8 @@ extension SyncFailure {
             switch error {
             case .rejected, .unreadableArchive, .notADocset: .invalidArchive
             case .insufficientSpace: .insufficientSpace
-            case .invalidName, .notInstalled: .invalidRequest
+            case .invalidName: .invalidRequest
+            case .notInstalled: .notInstalled
             case .io: .io
             }
         let transient: Bool =

@@ -35,6 +35,8 @@ public struct SyncFailure: Error, Sendable, Hashable, Codable, CustomStringConve
         public static let invalidRequest = Code(rawValue: "invalid_request")
         /// Another process holds the partial download.
         public static let locked = Code(rawValue: "locked")
+        /// ``SyncEngine/remove(name:)`` of a docset that is not installed.
+        public static let notInstalled = Code(rawValue: "not_installed")
         /// The sync was cancelled.
         public static let cancelled = Code(rawValue: "cancelled")
         /// The configured `post_install` command failed (the docset itself is installed).
