@@ -1,6 +1,6 @@
 import DocSync
 
-/// The `fetch --json` object (documented in Sources/DocSync/DocSync.docc/JSON.md).
+/// The `fetch --json` object (documented in Sources/DocSync/DocSync.docc/JSONObjects.md).
 struct FetchJSON: Encodable {
     var schema = DocSyncJSON.schema
     /// The URL asked for.

@@ -1,7 +1,7 @@
 import DocSync
 import Foundation
 
-/// The `status --json` object (documented in Sources/DocSync/DocSync.docc/JSON.md).
+/// The `status --json` object (documented in Sources/DocSync/DocSync.docc/JSONObjects.md).
 struct StatusJSON: Encodable {
     struct Partial: Encodable {
         var url: String

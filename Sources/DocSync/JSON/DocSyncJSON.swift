@@ -5,7 +5,7 @@ import Foundation
 /// Keys are snake_case (each type spells its keys out, so acronyms such as `archive_sha256` round-trip), object
 /// keys are sorted, slashes are not escaped, dates are ISO 8601 with whole seconds (`2026-11-23T15:00:00Z`), and
 /// absent optional values are left out. Every top-level object carries `"schema": 1` (``schema``); a consumer that
-/// sees a higher number should expect changed meanings. The objects are documented in <doc:JSON>.
+/// sees a higher number should expect changed meanings. The objects are documented in <doc:JSONObjects>.
 public enum DocSyncJSON {
     /// The version of the JSON objects docsync writes; raised only when a field changes meaning or disappears.
     public static let schema = 1

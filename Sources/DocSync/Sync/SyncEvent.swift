@@ -2,7 +2,7 @@
 /// indexing backend reacts to ``installed(_:)`` / ``updated(_:from:)`` / ``removed(name:)``.
 ///
 /// Every event is `Codable` as one flat JSON object whose `event` member names the case (`feed-checked`,
-/// `installed`, …) and whose `schema` is ``DocSyncJSON/schema``; <doc:JSON> lists each object's members.
+/// `installed`, …) and whose `schema` is ``DocSyncJSON/schema``; <doc:JSONObjects> lists each object's members.
 public enum SyncEvent: Sendable, Equatable {
     /// A feed was read; `docsets` is how many docsets it offers (`feed-checked`).
     case feedChecked(feed: String, source: FeedRefresh, docsets: Int)
