@@ -74,6 +74,7 @@ import Testing
     }
 
     static func isSnakeCase(_ key: String) -> Bool {
-        !key.isEmpty && key.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+        !key.isEmpty
+            && key.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
     }
 }

@@ -1,9 +1,10 @@
-@testable import DocSync
 import DocSyncDownload
 import DocSyncFeed
 import DocSyncInstall
 import DocSyncSupport
 import Testing
+
+@testable import DocSync
 
 /// The stage errors become `SyncFailure` values in one place: the code, transience, URL and status are kept as
 /// values, and the message never repeats the URL or the status.
@@ -22,8 +23,15 @@ import Testing
             error: DownloadError(.http, url: url, status: 404, reason: "not found on any mirror", isTransient: false),
             expected: SyncFailure(code: .http, url: url, httpStatus: 404, message: "not found on any mirror")),
         Case(
+            error: DownloadError(.http, url: url, status: 404, reason: "HTTP 404", isTransient: false),
+            expected: SyncFailure(code: .http, url: url, httpStatus: 404, message: "refused by the server")),
+        Case(
+            error: DownloadError(.http, url: url, status: 301, reason: "301 without Location", isTransient: false),
+            expected: SyncFailure(code: .http, url: url, httpStatus: 301, message: "without Location")),
+        Case(
             error: DownloadError(.transport, url: url, reason: "connection refused (connect)", isTransient: true),
-            expected: SyncFailure(code: .transport, isTransient: true, url: url, message: "connection refused (connect)")),
+            expected: SyncFailure(
+                code: .transport, isTransient: true, url: url, message: "connection refused (connect)")),
         Case(
             error: DownloadError(.verification, url: url, status: 0, reason: "SHA-256 differs", isTransient: false),
             expected: SyncFailure(code: .verification, url: url, message: "SHA-256 differs")),
@@ -46,7 +54,8 @@ import Testing
         Case(
             error: InstallError.rejected(entry: "../x", rule: .parentTraversal),
             expected: SyncFailure(
-                code: .invalidArchive, url: url, message: InstallError.rejected(entry: "../x", rule: .parentTraversal)
+                code: .invalidArchive, url: url,
+                message: InstallError.rejected(entry: "../x", rule: .parentTraversal)
                     .description)),
         Case(
             error: InstallError.insufficientSpace(what: "bytes", needed: 10, available: 1),

@@ -29,13 +29,9 @@ extension SyncFailure {
             self.init(code: code, isTransient: error.isTransient, url: error.feed, message: error.reason)
             return
         }
-        // `HTTP 503 Service Unavailable`: the status travels separately, the phrase is the message.
-        var phrase = Substring(error.reason)
-        if phrase.hasPrefix("HTTP \(status)") { phrase = phrase.dropFirst("HTTP \(status)".count) }
-        let message = phrase.trimmingCharacters(in: .whitespaces)
         self.init(
             code: .http, isTransient: error.isTransient, url: error.feed, httpStatus: status,
-            message: message.isEmpty ? "the server refused the feed" : message)
+            message: Self.message(error.reason, status: status))
     }
 
     private init(download error: DownloadError) {
@@ -53,7 +49,24 @@ extension SyncFailure {
             case .invalidRequest: .invalidRequest
             }
         let status = error.status.flatMap { $0 > 0 ? $0 : nil }
-        self.init(code: code, isTransient: error.isTransient, url: error.url, httpStatus: status, message: error.reason)
+        let message = status.map { Self.message(error.reason, status: $0) } ?? error.reason
+        self.init(code: code, isTransient: error.isTransient, url: error.url, httpStatus: status, message: message)
+    }
+
+    /// The message without a leading `HTTP <status>` (the status travels separately, and printing both doubled
+    /// it: `HTTP 404: HTTP 404`); `HTTP 503 Service Unavailable` keeps its phrase.
+    static func message(_ reason: String, status: Int) -> String {
+        var text = Substring(reason)
+        for prefix in ["HTTP \(status)", "\(status)"] where text.hasPrefix(prefix) {
+            text = text.dropFirst(prefix.count)
+        }
+        let message = text.trimmingCharacters(in: CharacterSet(charactersIn: " :"))
+        if !message.isEmpty { return message }
+        return switch status {
+        case 400..<500: "refused by the server"
+        case 500..<600: "server error"
+        default: "unexpected status"
+        }
     }
 
     private init(feed error: FeedError) {

@@ -6,7 +6,9 @@ public struct SyncFailure: Error, Sendable, Hashable, Codable, CustomStringConve
     public struct Code: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
         public var rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
-        public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
+        public init(from decoder: any Decoder) throws {
+            rawValue = try decoder.singleValueContainer().decode(String.self)
+        }
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
             try container.encode(rawValue)
