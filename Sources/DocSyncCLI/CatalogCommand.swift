@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocSync
+import DocSyncCatalog
 import Foundation
 
 /// `docsync catalog [QUERY]`: what the catalogues offer, ranked like a search, with what is installed.

@@ -1,4 +1,5 @@
 import DocSync
+import DocSyncFeed
 
 /// The `feed parse --json` contract: exactly one object, keys in contract order (`schema` first), absent values
 /// omitted, dates as `YYYY-MM-DDTHH:MM:SSZ`, lengths as numbers. Written by hand rather than with `DocSyncJSON`'s

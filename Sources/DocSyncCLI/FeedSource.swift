@@ -1,4 +1,5 @@
 import DocSync
+import DocSyncFeed
 
 /// Where `feed parse` reads a feed from: an http(s) URL is fetched, anything else is a file path.
 struct FeedSource {

@@ -1,4 +1,5 @@
 import DocSync
+import DocSyncDownload
 
 /// The `fetch --json` object (documented in Sources/DocSync/DocSync.docc/JSONObjects.md).
 struct FetchJSON: Encodable {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocSync
+import DocSyncInstall
 import DocSyncSupport
 import Foundation
 

@@ -1,4 +1,5 @@
 import DocSync
+import DocSyncDownload
 import Foundation
 
 /// The `status --json` object (documented in Sources/DocSync/DocSync.docc/JSONObjects.md).
@@ -56,12 +57,7 @@ struct StatusJSON: Encodable {
         self.reclaimable = Leftovers(
             trashBytes: reclaimable.trashBytes, stalePartials: reclaimable.stalePartials,
             stalePartialBytes: reclaimable.stalePartialBytes)
-        lastSync = record.map { record in
-            let feeds = record.feeds.map {
-                SyncRecord.FeedResult(
-                    feed: $0.feed.redactingCredentials, ok: $0.ok, detail: $0.detail.redactingCredentials)
-            }
-            return LastSync(finishedAt: record.finishedAt, feeds: feeds, summary: record.summary)
-        }
+        // SyncRecord stores its feeds redacted already.
+        lastSync = record.map { LastSync(finishedAt: $0.finishedAt, feeds: $0.feeds, summary: $0.summary) }
     }
 }

@@ -1,4 +1,4 @@
-import DocSyncInstall
+package import DocSyncInstall
 
 extension InstalledDocset {
     /// The product view of the installer's record.

@@ -1,39 +1,39 @@
-import DocSyncHTTP
+package import DocSyncHTTP
 import Foundation
 
 /// Gets a feed's bytes the cheapest way HTTP allows: not at all while the stored copy is fresh (`max-age`,
 /// `Expires`), a conditional GET otherwise (a 304 costs no body bytes), a plain GET when nothing is stored.
 /// Local paths are read directly.
-public struct FeedRefresher: Sendable {
-    public typealias Source = FeedRefresh
+package struct FeedRefresher: Sendable {
+    package typealias Source = FeedRefresh
 
-    public struct Result: Sendable {
-        public var bytes: [UInt8]
-        public var source: Source
+    package struct Result: Sendable {
+        package var bytes: [UInt8]
+        package var source: Source
     }
 
-    public struct Failure: Error, Sendable, CustomStringConvertible {
-        public let feed: String
-        public let reason: String
+    package struct Failure: Error, Sendable, CustomStringConvertible {
+        package let feed: String
+        package let reason: String
         /// The final HTTP status when the server answered with a non-2xx one.
-        public var httpStatus: Int? = nil
+        package var httpStatus: Int? = nil
         /// Network trouble that a later sync may not meet (see ``SyncFailure/isTransient``).
-        public var isTransient = false
-        public var description: String { "\(feed): \(reason)" }
+        package var isTransient = false
+        package var description: String { "\(feed): \(reason)" }
     }
 
-    public let store: FeedCacheStore
-    public let options: HTTPOptions
-    public let maxBytes: Int
+    package let store: FeedCacheStore
+    package let options: HTTPOptions
+    package let maxBytes: Int
 
-    public init(store: FeedCacheStore, options: HTTPOptions, maxBytes: Int = 32 << 20) {
+    package init(store: FeedCacheStore, options: HTTPOptions, maxBytes: Int = 32 << 20) {
         self.store = store
         self.options = options
         self.maxBytes = maxBytes
     }
 
     /// - Parameter refresh: ignore freshness and always ask the server (still conditionally).
-    public func fetch(_ location: String, refresh: Bool, now: @Sendable () -> Date = Date.init) async throws(Failure)
+    package func fetch(_ location: String, refresh: Bool, now: @Sendable () -> Date = Date.init) async throws(Failure)
         -> Result
     {
         guard location.hasPrefix("http://") || location.hasPrefix("https://") else {

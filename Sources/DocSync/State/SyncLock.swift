@@ -1,4 +1,4 @@
-import DocSyncSupport
+internal import DocSyncSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -7,15 +7,15 @@ import Foundation
 
 /// One sync at a time per state directory: an exclusive `flock` on `<state>/sync.lock`. The kernel drops it when
 /// the process dies, so a crash never leaves a stale lock.
-public final class SyncLock: Sendable {
-    public let path: String
+package final class SyncLock: Sendable {
+    package let path: String
     private let fd: Int32
 
     /// The error `acquire` throws (kept under its old name for callers).
-    public typealias Failure = SyncLockError
+    package typealias Failure = SyncLockError
 
     /// Takes the lock; with `wait`, blocks (off the cooperative pool) until the holder finishes.
-    public static func acquire(stateDirectory: String, wait: Bool) async throws(Failure) -> SyncLock {
+    package static func acquire(stateDirectory: String, wait: Bool) async throws(Failure) -> SyncLock {
         let path = "\(stateDirectory)/sync.lock"
         let fd: Int32
         let state: SafeDirectory

@@ -1,5 +1,5 @@
-import DocSyncDownload
-import DocSyncInstall
+internal import DocSyncDownload
+internal import DocSyncInstall
 import Foundation
 
 extension SyncEngine {

@@ -1,7 +1,7 @@
-import DocSyncDownload
-import DocSyncFeed
-import DocSyncHTTP
-import DocSyncInstall
+package import DocSyncDownload
+internal import DocSyncFeed
+internal import DocSyncHTTP
+internal import DocSyncInstall
 import Foundation
 
 /// The docsync service as a library: refresh feeds, plan, download and install, report events. The CLI's `sync`,
@@ -14,8 +14,10 @@ import Foundation
 /// }
 /// ```
 public struct SyncEngine: Sendable {
+    /// The configuration every operation of this engine uses.
     public let configuration: Configuration
 
+    /// An engine for `configuration`; creating it does no I/O.
     public init(configuration: Configuration) { self.configuration = configuration }
 
     /// Docsets in the root, each with the resolved path of its current version (stable while you read it).
@@ -29,7 +31,7 @@ public struct SyncEngine: Sendable {
     }
 
     /// Downloads interrupted earlier, resumed by the next sync.
-    public func partialDownloads() -> [PartialDownload] { PartialDownload.list(in: configuration.staging) }
+    package func partialDownloads() -> [PartialDownload] { PartialDownload.list(in: configuration.staging) }
 
     /// Removes `<root>/<name>.docset` atomically (readers holding the old version keep it for the grace period).
     /// Waits for a running sync. Throws ``SyncLockError``, or a ``SyncFailure`` (``SyncFailure/Code/notInstalled``

@@ -1,9 +1,9 @@
-import DocSyncSupport
+internal import DocSyncSupport
 
 extension SyncEvent {
     /// This event with `transform` applied to every piece of text from outside (feed URLs, names, versions, archive
     /// URLs, messages). The engine emits events through `redactingCredentials`; printers escape control characters.
-    public func mappingText(_ transform: (String) -> String) -> SyncEvent {
+    package func mappingText(_ transform: (String) -> String) -> SyncEvent {
         switch self {
         case .feedChecked(let feed, let source, let docsets):
             .feedChecked(feed: transform(feed), source: source, docsets: docsets)
@@ -26,10 +26,10 @@ extension SyncEvent {
     }
 
     /// Credentials taken out of every URL in the event (README, Security).
-    public var redactingCredentials: SyncEvent { mappingText(\.redactingCredentials) }
+    package var redactingCredentials: SyncEvent { mappingText(\.redactingCredentials) }
 
     /// Control characters escaped in every piece of untrusted text, for a terminal or a log.
-    public var escapingControlCharacters: SyncEvent { mappingText(\.escapingControlCharacters) }
+    package var escapingControlCharacters: SyncEvent { mappingText(\.escapingControlCharacters) }
 }
 
 extension DocsetProgress {

@@ -1,8 +1,9 @@
-import DocSyncDownload
-import DocSyncFeed
-import DocSyncHTTP
-import DocSyncInstall
-import DocSyncSupport
+internal import DocSyncCatalog
+internal import DocSyncDownload
+internal import DocSyncFeed
+internal import DocSyncHTTP
+internal import DocSyncInstall
+internal import DocSyncSupport
 import Foundation
 
 /// The one place where the stages' errors become ``SyncFailure`` values.
@@ -15,6 +16,10 @@ extension SyncFailure {
         case let error as FeedError: self.init(feed: error)
         case let error as FeedRefresher.Failure: self.init(refresh: error)
         case let error as InstallError: self.init(install: error, url: url)
+        case let error as CatalogError:
+            var message = error.description
+            if message.hasPrefix("\(error.catalog): ") { message.removeFirst(error.catalog.count + 2) }
+            self.init(code: .invalidFeed, url: error.catalog, message: message)
         case let error as SystemError: self.init(code: .io, url: url, message: error.description)
         case let error as HTTPTransportError:
             self.init(code: .transport, isTransient: error.isTransient, url: error.url, message: error.message)
@@ -102,6 +107,7 @@ extension SyncFailure {
             case .insufficientSpace: .insufficientSpace
             case .invalidName: .invalidRequest
             case .notInstalled: .notInstalled
+            case .foreign: .foreignFolder
             case .io: .io
             }
         let transient: Bool =

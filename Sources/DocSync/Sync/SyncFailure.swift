@@ -39,6 +39,9 @@ public struct SyncFailure: Error, Sendable, Hashable, Codable, CustomStringConve
         public static let locked = Code(rawValue: "locked")
         /// ``SyncEngine/remove(name:)`` of a docset that is not installed.
         public static let notInstalled = Code(rawValue: "not_installed")
+        /// `<root>/<name>.docset` is a folder docsync did not install: reported and left alone (see
+        /// `install.replace_foreign`).
+        public static let foreignFolder = Code(rawValue: "foreign_folder")
         /// The sync was cancelled.
         public static let cancelled = Code(rawValue: "cancelled")
         /// The configured `post_install` command failed (the docset itself is installed).
