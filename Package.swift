@@ -68,7 +68,8 @@ let package = Package(
         .target(
             name: "DocSyncCLI",
             dependencies: [
-                "DocSync", "DocSyncSupport", "DocSyncFeed", "DocSyncDownload", "DocSyncInstall", "DocSyncCatalog",
+                "DocSync", "DocSyncSupport", "DocSyncHTTP", "DocSyncFeed", "DocSyncDownload", "DocSyncInstall",
+                "DocSyncCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

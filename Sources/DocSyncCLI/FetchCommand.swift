@@ -1,6 +1,7 @@
 import ArgumentParser
 import DocSync
 import DocSyncDownload
+import DocSyncHTTP
 import DocSyncSupport
 import Foundation
 
