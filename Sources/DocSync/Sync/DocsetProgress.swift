@@ -16,7 +16,7 @@ public struct DocsetProgress: Sendable, Equatable, Codable {
     public var bytes: Int64
     /// The archive's size, when the server or the feed said.
     public var total: Int64?
-    /// Bytes per second.
+    /// Bytes per second, a whole number (JSON prints it as an integer).
     public var rate: Double
 
     /// Creates a progress value.
@@ -25,6 +25,6 @@ public struct DocsetProgress: Sendable, Equatable, Codable {
         self.phase = phase
         self.bytes = bytes
         self.total = total
-        self.rate = rate
+        self.rate = rate.isFinite ? rate.rounded() : 0
     }
 }

@@ -31,7 +31,9 @@ extension SyncFailure {
     private init(refresh error: FeedRefresher.Failure) {
         guard let status = error.httpStatus else {
             let code: Code = error.isTransient ? .transport : .io
-            self.init(code: code, isTransient: error.isTransient, url: error.feed, message: error.reason)
+            var message = error.reason  // the URL travels separately
+            if message.hasPrefix("\(error.feed): ") { message.removeFirst(error.feed.count + 2) }
+            self.init(code: code, isTransient: error.isTransient, url: error.feed, message: message)
             return
         }
         self.init(
