@@ -42,6 +42,7 @@ enum SyncEventSamples {
                 message: "SHA-256 is 00…, expected ab…")),
         .hookFailed(
             name: "Swift", failure: SyncFailure(code: .hook, message: "`reindex` exited with status 7: broken")),
+        .warning(name: "Go", message: "installed over plain http and the feed gives no checksum"),
         .summary(summary),
     ]
 
