@@ -73,7 +73,8 @@ let package = Package(
         .target(
             name: "DocSyncCLI",
             dependencies: [
-                "DocSync",
+                "DocSync", "DocSyncSupport", "DocSyncHTTP", "DocSyncFeed", "DocSyncDownload", "DocSyncInstall",
+                "DocSyncCatalog", "DocSyncIndex",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -82,23 +83,37 @@ let package = Package(
         .executableTarget(name: "docsync", dependencies: ["DocSyncCLI"], swiftSettings: strict),
 
         .target(
-            name: "TestSupport", dependencies: ["DocSync"], path: "Tests/TestSupport", swiftSettings: strict),
-        .testTarget(name: "SupportTests", dependencies: ["DocSyncSupport", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "CatalogTests", dependencies: ["DocSyncCatalog", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "FeedTests", dependencies: ["DocSyncFeed", "TestSupport"], swiftSettings: strict),
+            name: "TestSupport", dependencies: ["DocSync", "DocSyncSupport", "DocSyncInstall"],
+            path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(
-            name: "DownloadTests", dependencies: ["DocSyncDownload", "DocSyncCLI", "TestSupport"],
+            name: "SupportTests", dependencies: ["DocSyncSupport", "DocSyncHTTP", "TestSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "InstallTests", dependencies: ["DocSyncInstall", "DocSyncCLI", "TestSupport"],
+            name: "CatalogTests", dependencies: ["DocSyncCatalog", "DocSyncFeed", "DocSyncSupport", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(name: "FeedTests", dependencies: ["DocSyncFeed", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "DownloadTests",
+            dependencies: ["DocSyncDownload", "DocSyncHTTP", "DocSyncSupport", "DocSyncCLI", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "InstallTests", dependencies: ["DocSyncInstall", "DocSyncSupport", "DocSyncCLI", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "SyncTests",
+            dependencies: [
+                "DocSync", "DocSyncSupport", "DocSyncHTTP", "DocSyncFeed", "DocSyncDownload", "DocSyncInstall",
+                "DocSyncCatalog", "DocSyncCLI", "TestSupport",
+            ],
+            exclude: ["Golden"],
             swiftSettings: strict),
         .testTarget(
             name: "IndexTests",
             dependencies: [
-                "DocSyncIndex", "DocSync", "DocSyncCLI", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "DocSyncIndex", "DocSync", "DocSyncInstall", "DocSyncSupport", "DocSyncCLI", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict),
-        .testTarget(name: "SyncTests", dependencies: ["DocSync", "DocSyncCLI", "TestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -36,7 +36,7 @@ public final class DocsetIndex: @unchecked Sendable {
 
     /// Builds the derived index of `docset` when it is missing or stale; returns its entry count.
     @discardableResult
-    public static func prepare(_ docset: IndexedDocset, stateDirectory: String, maximumEntries: Int = 5_000_000)
+    package static func prepare(_ docset: IndexedDocset, stateDirectory: String, maximumEntries: Int = 5_000_000)
         throws(DocsetIndexError) -> Int
     {
         let folder = "\(stateDirectory)/index"
@@ -50,7 +50,7 @@ public final class DocsetIndex: @unchecked Sendable {
 
     /// Deletes the derived indexes of docsets not in `docsets` (replaced or removed versions), and leftovers of
     /// interrupted builds older than an hour.
-    public static func removeUnused(stateDirectory: String, keeping docsets: [IndexedDocset]) {
+    package static func removeUnused(stateDirectory: String, keeping docsets: [IndexedDocset]) {
         let folder = "\(stateDirectory)/index"
         let keep = Set(docsets.map(DerivedIndex.key(for:)))
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }

@@ -18,7 +18,7 @@ import GRDB
 /// Returns the steps taken, for `meta.json`'s docsync record. An index that is not SQLite or has an unknown schema is
 /// left as it is (the docset still installs; searching it reports the problem); a file-system error (disk full)
 /// throws and fails the install.
-public enum ZealPreparation {
+package enum ZealPreparation {
     /// Zeal's statements (zeal `src/libs/registry/docset.cpp`), byte for byte where Zeal composes them.
     static let dashIndexSQL = "CREATE INDEX IF NOT EXISTS __zi_name0001 ON searchIndex (name COLLATE NOCASE)"
     static let coreDataIndexSQL = "CREATE INDEX IF NOT EXISTS __zi_name0001 ON ztoken (ztokenname COLLATE NOCASE)"
@@ -30,7 +30,7 @@ public enum ZealPreparation {
         + "    ON ztoken.ztokentype = ztokentype.z_pk"
 
     /// Prepares the docset whose folder is open as `docsetFD` (`path` names it in errors).
-    public static func prepare(docsetFD: Int32, path: String) throws -> [String] {
+    package static func prepare(docsetFD: Int32, path: String) throws -> [String] {
         let contents = openat(docsetFD, "Contents", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard contents >= 0 else { return [] }
         defer { close(contents) }

@@ -1,4 +1,6 @@
 import DocSync
+import DocSyncInstall
+import DocSyncSupport
 import Foundation
 import TestSupport
 import Testing
@@ -27,7 +29,7 @@ import Testing
             archive: dir.appending("c.tgz"), as: InstallRequest(name: "C", version: "1"))
         let f = try await installer.install(
             archive: dir.appending("foundation.tgz"), as: InstallRequest(name: "Foundation", version: "2"))
-        return Installed(dir: dir, root: root, dash: c, apple: f)
+        return Installed(dir: dir, root: root, dash: InstalledDocset(c), apple: InstalledDocset(f))
     }
 
     @Test func preparedForZealAndReadOnly() async throws {

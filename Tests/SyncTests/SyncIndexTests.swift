@@ -31,6 +31,7 @@ import Testing
 
         try h.publishArchive(DocsetFixture.make(version: "2", indexRows: 9), as: "A2.tgz", folder: "Alpha")
         try h.writeDashFeed("Alpha.xml", version: "2", mirrors: [h.nginx.url("A2.tgz")])
+        try h.bumpModificationTime("Alpha.xml")  // same size as before: nginx's ETag would not change
         let second = try h.run(["sync", "--json", "--refresh"])
         #expect(second.status == 0, "\(second.standardError)")
         let reindexed = SyncHarness.events(second).filter { $0["event"] as? String == "indexed" }

@@ -1,6 +1,6 @@
 import DocSyncIndex
-import DocSyncInstall
-import DocSyncSupport
+package import DocSyncInstall
+internal import DocSyncSupport
 
 extension SyncEngine {
     /// A read-only search over every docset installed now (see `DocsetIndex`). Derived indexes missing from the
@@ -20,8 +20,8 @@ extension SyncEngine {
 
     /// Builds the derived search index of a docset just installed or updated, on a thread of its own, then emits
     /// `.indexed` with its entry count (or `.indexFailed`: the docset itself is installed and usable).
-    func buildIndex(for report: DocsetReport, emit: @escaping @Sendable (SyncEvent) -> Void) async {
-        let docset = IndexedDocset(name: report.name, version: report.version, path: report.path)
+    func buildIndex(for report: InstalledDocset, emit: @escaping @Sendable (SyncEvent) -> Void) async {
+        let docset = Self.indexed(report)
         let state = configuration.state
         let result: Result<Int, DocsetIndexError> = await withCheckedContinuation { continuation in
             WorkerThread.start(name: "docsync-index", stackSize: 1 << 20) {
@@ -32,7 +32,7 @@ extension SyncEngine {
             }
         }
         switch result {
-        case .success(let entries): emit(.indexed(name: report.name, version: report.version, entries: entries))
+        case .success(let entries): emit(.indexed(name: report.name, version: report.version ?? "", entries: entries))
         case .failure(let error): emit(.indexFailed(name: report.name, reason: error.description))
         }
     }
