@@ -11,6 +11,7 @@ import PackageDescription
 //   DocSyncDownload               the resumable downloader
 //   DocSyncInstall                safe extraction + atomic swap (the only libarchive user)
 //   DocSyncCatalog                catalogues (Zeal, Kapeli, contributions, cheat sheets): parsing and name resolution
+//   DocSyncIndex                  read-only search over installed docsets' indexes (the only SQLite/GRDB user)
 //   DocSync                       the library product an indexing backend imports
 //   DocSyncCLI / docsync          the command-line interface
 let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
@@ -26,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -57,10 +59,13 @@ let package = Package(
             name: "DocSyncCatalog",
             dependencies: ["DocSyncSupport", "DocSyncFeed"], swiftSettings: strict),
         .target(
+            name: "DocSyncIndex",
+            dependencies: ["DocSyncSupport", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strict),
+        .target(
             name: "DocSync",
             dependencies: [
                 "DocSyncSupport", "DocSyncHTTP", "DocSyncFeed", "DocSyncDownload", "DocSyncInstall",
-                "DocSyncCatalog",
+                "DocSyncCatalog", "DocSyncIndex",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
@@ -68,7 +73,8 @@ let package = Package(
         .target(
             name: "DocSyncCLI",
             dependencies: [
-                "DocSync",
+                "DocSync", "DocSyncSupport", "DocSyncHTTP", "DocSyncFeed", "DocSyncDownload", "DocSyncInstall",
+                "DocSyncCatalog", "DocSyncIndex",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -77,17 +83,37 @@ let package = Package(
         .executableTarget(name: "docsync", dependencies: ["DocSyncCLI"], swiftSettings: strict),
 
         .target(
-            name: "TestSupport", dependencies: ["DocSync"], path: "Tests/TestSupport", swiftSettings: strict),
-        .testTarget(name: "SupportTests", dependencies: ["DocSyncSupport", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "CatalogTests", dependencies: ["DocSyncCatalog", "TestSupport"], swiftSettings: strict),
+            name: "TestSupport", dependencies: ["DocSync", "DocSyncSupport", "DocSyncInstall"],
+            path: "Tests/TestSupport", swiftSettings: strict),
+        .testTarget(
+            name: "SupportTests", dependencies: ["DocSyncSupport", "DocSyncHTTP", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "CatalogTests", dependencies: ["DocSyncCatalog", "DocSyncFeed", "DocSyncSupport", "TestSupport"],
+            swiftSettings: strict),
         .testTarget(name: "FeedTests", dependencies: ["DocSyncFeed", "TestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "DownloadTests", dependencies: ["DocSyncDownload", "DocSyncCLI", "TestSupport"],
+            name: "DownloadTests",
+            dependencies: ["DocSyncDownload", "DocSyncHTTP", "DocSyncSupport", "DocSyncCLI", "TestSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "InstallTests", dependencies: ["DocSyncInstall", "DocSyncCLI", "TestSupport"],
+            name: "InstallTests", dependencies: ["DocSyncInstall", "DocSyncSupport", "DocSyncCLI", "TestSupport"],
             swiftSettings: strict),
-        .testTarget(name: "SyncTests", dependencies: ["DocSync", "DocSyncCLI", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "SyncTests",
+            dependencies: [
+                "DocSync", "DocSyncSupport", "DocSyncHTTP", "DocSyncFeed", "DocSyncDownload", "DocSyncInstall",
+                "DocSyncCatalog", "DocSyncCLI", "TestSupport",
+            ],
+            exclude: ["Golden"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "IndexTests",
+            dependencies: [
+                "DocSyncIndex", "DocSync", "DocSyncInstall", "DocSyncSupport", "DocSyncCLI", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -10,15 +10,20 @@ import Foundation
 public final class Installer: Sendable {
     public let root: String
     public let configuration: InstallConfiguration
+    /// Run on each staged docset before it is published (see `TreePreparation`).
+    public let prepareTree: TreePreparation?
     private let background = DispatchGroup()
 
-    public init(root: String, configuration: InstallConfiguration = InstallConfiguration()) {
+    public init(
+        root: String, configuration: InstallConfiguration = InstallConfiguration(), prepareTree: TreePreparation? = nil
+    ) {
         self.root = root.hasPrefix("/") ? root : FileManager.default.currentDirectoryPath + "/" + root
         self.configuration = configuration
+        self.prepareTree = prepareTree
     }
 
     /// Makes the archive `<root>/<request.name>.docset`, all at once. On error nothing visible changes.
-    public func install(archive: String, as request: InstallRequest) async throws(InstallError) -> InstalledDocset {
+    public func install(archive: String, as request: InstallRequest) async throws(InstallError) -> InstallRecord {
         let source: FileArchiveSource
         do { source = try FileArchiveSource(path: archive) } catch { throw .io(error) }
         return try await install(source: source, as: request)
@@ -26,7 +31,7 @@ public final class Installer: Sendable {
 
     /// As `install(archive:as:)`, reading from any `ArchiveSource`.
     public func install(source: any ArchiveSource, as request: InstallRequest) async throws(InstallError)
-        -> InstalledDocset
+        -> InstallRecord
     {
         if let problem = InstallRequest.problem(with: request.name) {
             throw .invalidName(request.name, reason: problem)
@@ -59,10 +64,10 @@ public final class Installer: Sendable {
     }
 
     /// Every `*.docset` in the root, as readers see it now, sorted by name. Takes no lock.
-    public func installedDocsets() throws(InstallError) -> [InstalledDocset] {
+    public func installedDocsets() throws(InstallError) -> [InstallRecord] {
         guard FileManager.default.fileExists(atPath: root) else { return [] }
         let rootHandle = try DirectoryHandle.open(root)
-        var result: [InstalledDocset] = []
+        var result: [InstallRecord] = []
         for entry in try rootHandle.entries() where entry.name.hasSuffix(".docset") && !entry.name.hasPrefix(".") {
             let stem = String(entry.name.dropLast(".docset".count))
             guard let path = resolve(entry.name, in: rootHandle) else { continue }
@@ -70,7 +75,7 @@ public final class Installer: Sendable {
                 .flatMap { $0 }.flatMap { DocsetMetadata.decode(Data($0)) }
             let record = meta?.extra?.docsync
             result.append(
-                InstalledDocset(
+                InstallRecord(
                     name: meta?.name ?? stem, title: meta?.title ?? stem, version: meta?.version,
                     revision: meta?.revision, identifier: record?.identifier, path: path,
                     indexPath: "\(path)/\(DocsetValidator.index)",
@@ -110,7 +115,7 @@ public final class Installer: Sendable {
     }
 
     private func installBlocking(_ source: any ArchiveSource, _ request: InstallRequest) throws(InstallError)
-        -> (InstalledDocset, Bool)
+        -> (InstallRecord, Bool)
     {
         let store = try VersionStore(root: root)
         store.replaceForeign = configuration.replaceForeign
@@ -119,7 +124,7 @@ public final class Installer: Sendable {
         try store.checkReplaceable(request.name)
         try checkFreeSpace(for: source.byteCount ?? 0)
         let (stagingName, staging) = try store.makeStaging()
-        let installed: InstalledDocset
+        let installed: InstallRecord
         do throws(InstallError) {
             let result = try Extractor.extract(
                 source, into: staging.fd, rootPath: staging.path, limits: configuration.limits)
@@ -128,16 +133,19 @@ public final class Installer: Sendable {
             if !missing.isEmpty { throw InstallError.notADocset(missing: missing) }
             var digest = request.archiveSHA256 ?? result.archiveDigest?.description
             if digest == nil, let file = source as? FileArchiveSource { digest = try Self.hash(file.path) }
+            let prepared = try prepare(staging)
             let now = Date()
-            let record = DocsetMetadata.Record(
+            var record = DocsetMetadata.Record(
                 identifier: request.identifier, version: request.version,
                 sourceURL: request.sourceURL ?? source.verifiedURL,
                 archiveSHA256: digest, archiveSize: source.byteCount ?? 0, unpackedBytes: result.bytesWritten,
                 fileCount: result.fileCount, installedAt: DocsetMetadata.timestamp(now),
                 entryUpdated: request.updated.map(DocsetMetadata.timestamp))
+            record.prepared = prepared
             let meta = DocsetMetadata(request: request, record: record)
             try staging.writeFile(DocsetMetadata.fileName, meta.encoded())
             try Self.writeIcons(request.icons, into: staging)
+            try ReadOnlyTree.apply(staging)
             let version = VersionStore.versionName(for: request.name)
             try store.recordManifest(of: staging, for: version)  // beside the tree, for `docsync verify`
             do {
@@ -147,7 +155,7 @@ public final class Installer: Sendable {
                 throw error
             }
             let path = "\(root)/\(VersionStore.stateName)/versions/\(version)"
-            installed = InstalledDocset(
+            installed = InstallRecord(
                 name: request.name, title: meta.title, version: meta.version, revision: meta.revision,
                 identifier: request.identifier, path: path, indexPath: "\(path)/\(DocsetValidator.index)",
                 installedAt: DocsetMetadata.date(record.installedAt), archiveSHA256: digest,

@@ -7,13 +7,13 @@ struct PostInstallHook: Sendable {
     let command: String
 
     /// Nil on success, else why it failed (exit status and the end of its standard error).
-    func run(for docset: DocsetReport) async -> String? {
+    func run(for docset: InstalledDocset) async -> String? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command]
         var environment = ProcessInfo.processInfo.environment
         environment["DOCSYNC_NAME"] = docset.name
-        environment["DOCSYNC_VERSION"] = docset.version
+        environment["DOCSYNC_VERSION"] = docset.version ?? ""
         environment["DOCSYNC_IDENTIFIER"] = docset.identifier ?? ""
         environment["DOCSYNC_PATH"] = docset.path
         environment["DOCSYNC_INDEX"] = docset.indexPath
