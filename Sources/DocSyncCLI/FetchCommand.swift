@@ -1,5 +1,7 @@
 import ArgumentParser
 import DocSync
+import DocSyncDownload
+import DocSyncHTTP
 import DocSyncSupport
 import Foundation
 
@@ -81,7 +83,9 @@ struct FetchCommand: AsyncParsableCommand {
             throw Self.exitCode(for: error)
         }
         renderer.finish()
-        for fault in result.mirrorFaults { printError("docsync fetch: mirror excluded: \(escaped(fault))") }
+        for fault in result.mirrorFaults {
+            printError("docsync fetch: mirror excluded: \(fault.redactingCredentials.escapingControlCharacters)")
+        }
         if json {
             print(Self.json(result, requested: url))
         }
@@ -97,14 +101,7 @@ struct FetchCommand: AsyncParsableCommand {
     }
 
     static func json(_ result: DownloadResult, requested: String) -> String {
-        let object: [String: Any] = [
-            "url": requested.redactingCredentials, "mirror": result.url.redactingCredentials, "bytes": result.bytes,
-            "sha256": result.sha256,
-            "resumedFrom": result.resumedFrom, "attempts": result.attempts,
-            "seconds": (result.seconds * 1000).rounded() / 1000, "path": result.path,
-        ]
-        let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-        return data.map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        (try? DocSyncJSON.line(FetchJSON(result, requested: requested))) ?? "{}"
     }
 
     static func parent(of path: String) -> String {
@@ -115,11 +112,4 @@ struct FetchCommand: AsyncParsableCommand {
     static func fileName(of path: String) -> String {
         path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
     }
-}
-
-/// `text` with control characters shown as `\u{XX}` (fault lines quote server headers: untrusted text).
-private func escaped(_ text: String) -> String {
-    text.unicodeScalars.map { scalar in
-        scalar.value < 0x20 || scalar.value == 0x7F ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
-    }.joined()
 }
