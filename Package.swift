@@ -11,6 +11,7 @@ import PackageDescription
 //   DocSyncDownload               the resumable downloader
 //   DocSyncInstall                safe extraction + atomic swap (the only libarchive user)
 //   DocSyncCatalog                catalogues (Zeal, Kapeli, contributions, cheat sheets): parsing and name resolution
+//   DocSyncMirror                 the fleet mirror: publishing a served tree (feeds, catalogue, archives), bundles
 //   DocSync                       the library product an indexing backend imports
 //   DocSyncCLI / docsync          the command-line interface
 let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
@@ -56,11 +57,12 @@ let package = Package(
         .target(
             name: "DocSyncCatalog",
             dependencies: ["DocSyncSupport", "DocSyncFeed"], swiftSettings: strict),
+        .target(name: "DocSyncMirror", dependencies: ["DocSyncSupport"], swiftSettings: strict),
         .target(
             name: "DocSync",
             dependencies: [
                 "DocSyncSupport", "DocSyncHTTP", "DocSyncFeed", "DocSyncDownload", "DocSyncInstall",
-                "DocSyncCatalog",
+                "DocSyncCatalog", "DocSyncMirror",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
@@ -101,6 +103,12 @@ let package = Package(
                 "DocSyncCatalog", "DocSyncCLI", "TestSupport",
             ],
             exclude: ["Golden"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "MirrorTests", dependencies: [
+                "DocSync", "DocSyncMirror", "DocSyncSupport", "DocSyncFeed", "DocSyncInstall", "DocSyncCLI",
+                "TestSupport",
+            ],
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
