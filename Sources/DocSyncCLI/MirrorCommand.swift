@@ -51,7 +51,8 @@ struct MirrorPublishCommand: AsyncParsableCommand {
 struct MirrorBundleCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bundle",
-        abstract: "Write the published tree (manifest, feeds, catalogue, archives) as one tar file for air-gapped hosts.")
+        abstract:
+            "Write the published tree (manifest, feeds, catalogue, archives) as one tar file for air-gapped hosts.")
 
     @OptionGroup var configOptions: ConfigOptions
 

@@ -73,7 +73,8 @@ public enum MirrorBundle {
             let parts = name.split(separator: "/").map(String.init)
             let folder: MirrorDirectory
             switch parts.count {
-            case 1 where [MirrorDocuments.manifestPath, MirrorDocuments.cataloguePath, MirrorDocuments.atomPath]
+            case 1
+            where [MirrorDocuments.manifestPath, MirrorDocuments.cataloguePath, MirrorDocuments.atomPath]
                 .contains(parts[0]):
                 folder = root
             case 2 where parts[0] == "feeds" && parts[1].hasSuffix(".xml") && safe(parts[1]):

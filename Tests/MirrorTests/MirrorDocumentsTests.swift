@@ -1,8 +1,8 @@
 import DocSync
 import DocSyncMirror
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The published documents read back with docsync's own parsers, and the bundle's round trip and refusals.
 @Suite struct MirrorDocumentsTests {
@@ -17,12 +17,14 @@ import TestSupport
 
     @Test func theDashFeedNamesTheMirrorCopyFirstThenUpstreamWithItsChecksum() throws {
         let xml = Self.documents.dashFeed("C++")
-        let parsed = try FeedParser.parse(bytes: Array(xml.utf8), documentURL: "https://m.example/docsets/feeds/C++.xml")
+        let parsed = try FeedParser.parse(
+            bytes: Array(xml.utf8), documentURL: "https://m.example/docsets/feeds/C++.xml")
         let entry = try #require(parsed.entries.first)
         #expect(entry.version == "2.0" && entry.revision == "3" && entry.sha256 == Self.new.sha256)
         #expect(
             entry.archives.map(\.url) == [
-                "https://m.example/docsets/archives/\(Self.new.sha256)/C++.tar.xz", "http://up.example/feeds/C++.tar.xz",
+                "https://m.example/docsets/archives/\(Self.new.sha256)/C++.tar.xz",
+                "http://up.example/feeds/C++.tar.xz",
                 "http://up2.example/C++.tar.xz",
             ])
         #expect(entry.otherVersions == ["1.0"])
@@ -39,7 +41,9 @@ import TestSupport
         let items = try JSONSerialization.jsonObject(with: Data(Self.documents.catalogue())) as? [[String: Any]]
         let item = try #require(items?.first)
         #expect(item["name"] as? String == "C++" && item["versions"] as? [String] == ["2.0", "1.0"])
-        #expect(item["revision"] as? String == "3" && item["feed_url"] as? String == "https://m.example/docsets/feeds/C++.xml")
+        #expect(
+            item["revision"] as? String == "3"
+                && item["feed_url"] as? String == "https://m.example/docsets/feeds/C++.xml")
     }
 
     @Test func aBundleRoundTripsAndOnlyTheTreesNamesAreAccepted() throws {
@@ -70,8 +74,12 @@ import TestSupport
         // A tar with any other name (here `../evil`) is refused before anything is written outside.
         try FileManager.default.createDirectory(atPath: dir.appending("x/sub"), withIntermediateDirectories: true)
         try "evil".write(toFile: dir.appending("x/evil"), atomically: false, encoding: .utf8)
-        _ = try Tool.run("/usr/bin/tar", ["-cf", dir.appending("evil.tar"), "-C", dir.appending("x/sub"), "--format=ustar", "../evil"])
-        #expect(throws: MirrorError.self) { try MirrorBundle.unpack(dir.appending("evil.tar"), into: dir.appending("out2")) }
+        _ = try Tool.run(
+            "/usr/bin/tar",
+            ["-cf", dir.appending("evil.tar"), "-C", dir.appending("x/sub"), "--format=ustar", "../evil"])
+        #expect(throws: MirrorError.self) {
+            try MirrorBundle.unpack(dir.appending("evil.tar"), into: dir.appending("out2"))
+        }
         #expect(!FileManager.default.fileExists(atPath: dir.appending("evil")))
     }
 }

@@ -1,8 +1,8 @@
 import DocSync
 import DocSyncMirror
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 16's end-to-end run: origin → publishing host → nginx mirror → nginx caching tier (slice) → 20 clients.
 @Suite(.serialized) struct MirrorEndToEndTests {
@@ -58,7 +58,8 @@ import TestSupport
         #expect(resumed.status == 0, "\(resumed.standardError)")
         #expect(MirrorFleet.tree(MirrorFleet.root(ofClient: slow)) == publisherTree)
         let ranged = fleet.cache.accessLog().filter {
-            $0.uri.hasSuffix(".tgz") && $0.range.hasPrefix("bytes=") && !$0.range.hasPrefix("bytes=0-") && $0.status == 206
+            $0.uri.hasSuffix(".tgz") && $0.range.hasPrefix("bytes=") && !$0.range.hasPrefix("bytes=0-")
+                && $0.status == 206
         }
         #expect(!ranged.isEmpty, "the resumed client asked the caching tier for the rest: \(fleet.cache.accessLog())")
 

@@ -1,8 +1,8 @@
 import DocSync
 import DocSyncMirror
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// SIGKILL anywhere in a sync that publishes: the mirror tree a reader sees is always consistent (every document
 /// parses; every archive any of them names is there, whole), and the next publish completes it.

@@ -8,7 +8,8 @@ struct ShippedNginxConfig {
 
     init(sourceFile: String = #filePath) throws {
         var url = URL(fileURLWithPath: sourceFile)
-        while url.path != "/", !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+        while url.path != "/", !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path)
+        {
             url.deleteLastPathComponent()
         }
         text = try String(contentsOfFile: url.appendingPathComponent("config/nginx-mirror.conf").path, encoding: .utf8)
@@ -22,7 +23,9 @@ struct ShippedNginxConfig {
         let text = part(2).replacingOccurrences(of: "127.0.0.1:8080", with: "127.0.0.1:\(mirrorPort)")
             .replacingOccurrences(of: "/var/cache/nginx/docsync", with: cacheDirectory)
         guard let server = text.range(of: "\nserver {") else { return (text, "") }
-        return (Self.stripComments(String(text[..<server.lowerBound])), Self.serverBody(String(text[server.lowerBound...])))
+        return (
+            Self.stripComments(String(text[..<server.lowerBound])), Self.serverBody(String(text[server.lowerBound...]))
+        )
     }
 
     private func part(_ number: Int) -> String {
