@@ -1,3 +1,9 @@
+import DocSyncSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A publish, bundle or import that failed, naming the file or docset at fault.
 public struct MirrorError: Error, Sendable, CustomStringConvertible, Equatable {
     private enum Code: Sendable, Equatable { case system, checksum, bundle }
@@ -8,6 +14,11 @@ public struct MirrorError: Error, Sendable, CustomStringConvertible, Equatable {
     /// A system call failed on a path of the mirror's tree.
     public static func system(_ call: String, _ path: String, errno code: Int32) -> MirrorError {
         MirrorError(code: .system, description: "\(path): \(call): \(String(cString: strerror(code)))")
+    }
+
+    /// A file-system call failed on the mirror's tree (a planted symlink is named as such).
+    static func system(_ error: SystemError) -> MirrorError {
+        MirrorError(code: .system, description: "\(error)")
     }
 
     /// An archive's bytes do not hash to the published SHA-256.
@@ -22,7 +33,3 @@ public struct MirrorError: Error, Sendable, CustomStringConvertible, Equatable {
 
     public static func == (a: MirrorError, b: MirrorError) -> Bool { a.code == b.code }
 }
-
-#if canImport(Glibc)
-    import Glibc
-#endif
