@@ -44,6 +44,13 @@ final class MirrorDirectory {
         do { try safe.writeFileAtomically(name, bytes) } catch { throw .system(error) }
     }
 
+    /// As `replaceFile`, but leaves a file with the same bytes alone: a publish that changes nothing keeps every
+    /// document's mtime, so clients' and caches' conditional requests get 304s.
+    func replaceFileIfChanged(_ name: String, _ bytes: [UInt8]) throws(MirrorError) {
+        if let current = try? safe.readFile(name, limit: bytes.count + 1), current == bytes { return }
+        try replaceFile(name, bytes)
+    }
+
     /// Puts the file at `source` here as `name`, durably: a hard link when both are on one file system (no second
     /// copy), a copy otherwise; fsynced under a temporary name, then renamed into place.
     func place(_ name: String, from source: String) throws(MirrorError) {

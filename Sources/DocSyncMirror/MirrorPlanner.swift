@@ -40,6 +40,7 @@ public enum MirrorPlanner {
                 state.retired[folder] = since
             }
         }
+        state.updated = state.docsets == previous.docsets ? (previous.updated ?? now) : now
         let dropped = previous.docsets.keys.filter { state.docsets[$0] == nil }.sorted()
         return Plan(state: state, expired: expired.sorted(), dropped: dropped)
     }

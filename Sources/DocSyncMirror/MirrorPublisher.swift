@@ -108,13 +108,14 @@ public struct MirrorPublisher: Sendable {
             previous: previous, installed: available, pool: pool, keep: settings.keep, grace: settings.grace, now: now)
         let documents = MirrorDocuments(baseURL: settings.baseURL, state: plan.state)
         for name in plan.state.docsets.keys.sorted() {
-            try feeds.replaceFile("\(name).xml", Array(documents.dashFeed(name).utf8))
+            try feeds.replaceFileIfChanged("\(name).xml", Array(documents.dashFeed(name).utf8))
         }
         for name in plan.dropped { try feeds.removeFile("\(name).xml") }
         try feeds.sync()
-        try root.replaceFile(MirrorDocuments.atomPath, Array(documents.atomFeed(updated: now).utf8))
-        try root.replaceFile(MirrorDocuments.cataloguePath, documents.catalogue())
-        try root.replaceFile(MirrorDocuments.manifestPath, manifest(documents))
+        let updated = plan.state.updated ?? now
+        try root.replaceFileIfChanged(MirrorDocuments.atomPath, Array(documents.atomFeed(updated: updated).utf8))
+        try root.replaceFileIfChanged(MirrorDocuments.cataloguePath, documents.catalogue())
+        try root.replaceFileIfChanged(MirrorDocuments.manifestPath, manifest(documents))
         try root.sync()
         try saveState(plan.state)
 

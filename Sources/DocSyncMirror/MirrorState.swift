@@ -9,6 +9,8 @@ public struct MirrorState: Codable, Sendable, Equatable {
     public var docsets: [String: [MirrorVersion]] = [:]
     /// Archive folder (`<sha256>`) → when no published feed named it any more.
     public var retired: [String: Date] = [:]
+    /// When the published set last changed (the Atom feed's `updated`).
+    public var updated: Date? = nil
 
     public init(docsets: [String: [MirrorVersion]] = [:], retired: [String: Date] = [:]) {
         self.docsets = docsets

@@ -46,7 +46,16 @@ import Testing
         try MirrorInvariants.check(fleet.mirrorDirectory, baseURL: fleet.cache.url(""))
         let feed = try String(contentsOfFile: "\(fleet.mirrorDirectory)/feeds/Go.xml", encoding: .utf8)
         #expect(feed.contains("<version>14</version>"), "\(feed)")
+        // A publish that changes nothing rewrites nothing: validators stay, clients and caches get 304s.
+        let documents = ["feeds/Go.xml", "docsets.atom", "catalogue.json", "manifest.lock"]
+        let stamps = try documents.map { try Self.modified("\(fleet.mirrorDirectory)/\($0)") }
+        #expect(try fleet.publisher(["sync"]).status == 0)
+        #expect(try documents.map { try Self.modified("\(fleet.mirrorDirectory)/\($0)") } == stamps)
         let kept = try FileManager.default.contentsOfDirectory(atPath: "\(fleet.mirrorDirectory)/archives")
         #expect(kept.count == 2, "keep = 2, grace 0: only the two named versions stay: \(kept)")
+    }
+
+    static func modified(_ path: String) throws -> Date? {
+        try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
     }
 }

@@ -83,7 +83,7 @@ extension SyncEngine {
             entry.extra = version.extra
             return entry
         }
-        return LockFile(docsets: entries)
+        return LockFile(generatedAt: documents.state.updated ?? Date(), docsets: entries)
     }
 }
 
