@@ -71,7 +71,7 @@ let package = Package(
             name: "DocSyncCLI",
             dependencies: [
                 "DocSync", "DocSyncSupport", "DocSyncHTTP", "DocSyncFeed", "DocSyncDownload", "DocSyncInstall",
-                "DocSyncCatalog",
+                "DocSyncCatalog", "DocSyncMirror",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -105,7 +105,8 @@ let package = Package(
             exclude: ["Golden"],
             swiftSettings: strict),
         .testTarget(
-            name: "MirrorTests", dependencies: [
+            name: "MirrorTests",
+            dependencies: [
                 "DocSync", "DocSyncMirror", "DocSyncSupport", "DocSyncFeed", "DocSyncInstall", "DocSyncCLI",
                 "TestSupport",
             ],

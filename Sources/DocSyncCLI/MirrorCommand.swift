@@ -101,11 +101,12 @@ struct MirrorImportCommand: AsyncParsableCommand {
         var failed = false
         for event in events {
             switch event {
-            case .installed(let docset): print("installed \(TerminalText.safe(docset.name)) \(docset.version)")
+            case .installed(let docset):
+                print("installed \(TerminalText.safe(docset.name)) \(TerminalText.safe(docset.version ?? ""))")
             case .unchanged(let name, let version): print("unchanged \(TerminalText.safe(name)) \(version)")
-            case .failed(let name, let reason):
+            case .failed(let name, let failure):
                 failed = true
-                printError("docsync: \(TerminalText.safe(name)): \(TerminalText.safe(reason))")
+                printError("docsync: \(TerminalText.safe(name)): \(TerminalText.safe(failure.message))")
             default: break
             }
         }

@@ -1,5 +1,7 @@
 import DocSync
+import DocSyncFeed
 import DocSyncMirror
+import DocSyncSupport
 import Foundation
 import TestSupport
 import Testing

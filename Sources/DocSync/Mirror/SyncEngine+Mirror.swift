@@ -1,7 +1,7 @@
-import DocSyncDownload
-import DocSyncInstall
-import DocSyncMirror
-import DocSyncSupport
+internal import DocSyncDownload
+internal import DocSyncInstall
+package import DocSyncMirror
+internal import DocSyncSupport
 import Foundation
 
 extension SyncEngine {
@@ -15,7 +15,7 @@ extension SyncEngine {
     }
 
     /// `docsync mirror publish`: publishes every docset docsync installed into `[mirror] dir` (under the sync lock).
-    public func publishMirror() async throws -> MirrorPublisher.Report {
+    package func publishMirror() async throws -> MirrorPublisher.Report {
         let lock = try await SyncLock.acquire(stateDirectory: configuration.state, wait: true)
         defer { withExtendedLifetime(lock) {} }
         return try await publishMirrorLocked()
@@ -49,7 +49,7 @@ extension SyncEngine {
     }
 
     /// After an install: keeps the verified archive in the mirror's pool (a hard link) before staging deletes it.
-    func retainForMirror(archive: String, docset: InstalledDocset, urls: [String]) {
+    func retainForMirror(archive: String, docset: InstallRecord, urls: [String]) {
         guard let publisher = mirrorPublisher, let sha256 = docset.archiveSHA256,
             let size = (try? FileManager.default.attributesOfItem(atPath: archive)[.size] as? NSNumber)?.int64Value
         else { return }
@@ -95,7 +95,7 @@ extension SyncEngine {
             let report = try await publishMirrorLocked()
             for (name, reason) in report.skipped { emit(.skipped(name: name, reason: "mirror: \(reason)")) }
         } catch {
-            emit(.failed(name: "[mirror]", reason: "publish: \(error)"))
+            emit(.failed(name: "[mirror]", failure: SyncFailure(code: .io, message: "mirror publish: \(error)")))
         }
     }
 }

@@ -1,12 +1,12 @@
-import DocSyncCatalog
-import DocSyncInstall
-import DocSyncMirror
-import DocSyncSupport
+internal import DocSyncCatalog
+internal import DocSyncInstall
+package import DocSyncMirror
+internal import DocSyncSupport
 import Foundation
 
 extension SyncEngine {
     /// `docsync mirror bundle FILE`: the published tree as one tar file (manifest first).
-    public func bundleMirror(to output: String) throws -> [String] {
+    package func bundleMirror(to output: String) throws -> [String] {
         guard let mirror = configuration.mirror else {
             throw ConfigurationError(file: "", key: "mirror.dir", problem: "no [mirror] table in the configuration")
         }
@@ -17,7 +17,7 @@ extension SyncEngine {
 
     /// `docsync mirror import PATH`: installs every docset of a bundle file or an unpacked tree, with no network.
     /// Each archive must hash to the manifest's SHA-256; a docset already installed at that archive is unchanged.
-    public func importMirror(from path: String) async throws -> [SyncEvent] {
+    package func importMirror(from path: String) async throws -> [SyncEvent] {
         let lock = try await SyncLock.acquire(stateDirectory: configuration.state, wait: true)
         defer { withExtendedLifetime(lock) {} }
         var isDirectory: ObjCBool = false
@@ -40,7 +40,10 @@ extension SyncEngine {
             let folder = "\(tree)/archives/\(entry.sha256)"
             let files = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.filter { !$0.hasPrefix(".") }
             guard let file = files?.first else {
-                events.append(.failed(name: entry.name, reason: "\(folder): no archive in the bundle"))
+                events.append(
+                    .failed(
+                        name: entry.name,
+                        failure: SyncFailure(code: .invalidRequest, message: "\(folder): no archive in the bundle")))
                 continue
             }
             let archive = "\(folder)/\(file)"
@@ -63,13 +66,12 @@ extension SyncEngine {
                 request.sourceURL = entry.archives.first
                 request.archiveSHA256 = actual
                 let docset = try await installer.install(archive: archive, as: request)
-                events.append(
-                    .installed(
-                        DocsetReport(
-                            name: entry.name, version: entry.version, identifier: nil, path: docset.path,
-                            indexPath: docset.indexPath)))
+                events.append(.installed(InstalledDocset(docset)))
+            } catch let error as MirrorError {
+                events.append(.failed(name: entry.name, failure: SyncFailure(code: .verification, message: "\(error)")))
             } catch {
-                events.append(.failed(name: entry.name, reason: "\(error)"))
+                events.append(
+                    .failed(name: entry.name, failure: SyncFailure(code: .invalidArchive, message: "\(error)")))
             }
         }
         return events
