@@ -60,8 +60,8 @@ final class MirrorFleet: @unchecked Sendable {
         fixture.files["Contents/Resources/Documents/blob.bin"] = (blob, 0o644)
         let file = "Go-\(version).tgz"
         try fixture.writeArchive(to: "\(originWWW)/\(file)", prefix: "Go.docset/")
-        try "<entry><version>\(version)</version><url>\(origin.url(file))</url></entry>\n"
-            .write(toFile: "\(originWWW)/Go.xml", atomically: true, encoding: .utf8)
+        try ServedFile.write(
+            "<entry><version>\(version)</version><url>\(origin.url(file))</url></entry>\n", to: "\(originWWW)/Go.xml")
         return SHA256.hash(try Data(contentsOf: URL(fileURLWithPath: "\(originWWW)/\(file)"))).description
     }
 
