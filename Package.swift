@@ -12,6 +12,7 @@ import PackageDescription
 //   DocSyncInstall                safe extraction + atomic swap (the only libarchive user)
 //   DocSyncCatalog                catalogues (Zeal, Kapeli, contributions, cheat sheets): parsing and name resolution
 //   DocSyncIndex                  read-only search over installed docsets' indexes (the only SQLite/GRDB user)
+//   DocSyncMirror                 the fleet mirror: publishing a served tree (feeds, catalogue, archives), bundles
 //   DocSync                       the library product an indexing backend imports
 //   DocSyncCLI / docsync          the command-line interface
 let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
@@ -58,6 +59,7 @@ let package = Package(
         .target(
             name: "DocSyncCatalog",
             dependencies: ["DocSyncSupport", "DocSyncFeed"], swiftSettings: strict),
+        .target(name: "DocSyncMirror", dependencies: ["DocSyncSupport"], swiftSettings: strict),
         .target(
             name: "DocSyncIndex",
             dependencies: ["DocSyncSupport", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strict),
@@ -65,7 +67,7 @@ let package = Package(
             name: "DocSync",
             dependencies: [
                 "DocSyncSupport", "DocSyncHTTP", "DocSyncFeed", "DocSyncDownload", "DocSyncInstall",
-                "DocSyncCatalog", "DocSyncIndex",
+                "DocSyncCatalog", "DocSyncIndex", "DocSyncMirror",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
@@ -74,7 +76,7 @@ let package = Package(
             name: "DocSyncCLI",
             dependencies: [
                 "DocSync", "DocSyncSupport", "DocSyncHTTP", "DocSyncFeed", "DocSyncDownload", "DocSyncInstall",
-                "DocSyncCatalog", "DocSyncIndex",
+                "DocSyncCatalog", "DocSyncIndex", "DocSyncMirror",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -112,6 +114,13 @@ let package = Package(
             dependencies: [
                 "DocSyncIndex", "DocSync", "DocSyncInstall", "DocSyncSupport", "DocSyncCLI", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "MirrorTests",
+            dependencies: [
+                "DocSync", "DocSyncMirror", "DocSyncSupport", "DocSyncFeed", "DocSyncInstall", "DocSyncCLI",
+                "TestSupport",
             ],
             swiftSettings: strict),
     ],

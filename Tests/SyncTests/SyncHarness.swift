@@ -64,7 +64,7 @@ final class SyncHarness: Sendable {
                 """
         }
         xml += "</feed>\n"
-        try xml.write(toFile: "\(www)/\(file)", atomically: true, encoding: .utf8)
+        try ServedFile.write(xml, to: "\(www)/\(file)")
     }
 
     /// Moves `file`'s mtime a minute on: a rewrite of the same size in the same second keeps nginx's ETag (mtime +
@@ -76,8 +76,7 @@ final class SyncHarness: Sendable {
 
     func writeDashFeed(_ file: String, version: String, mirrors: [String]) throws {
         let urls = mirrors.map { "<url>\($0)</url>" }.joined()
-        try "<entry><version>\(version)</version>\(urls)</entry>\n"
-            .write(toFile: "\(www)/\(file)", atomically: true, encoding: .utf8)
+        try ServedFile.write("<entry><version>\(version)</version>\(urls)</entry>\n", to: "\(www)/\(file)")
     }
 
     func writeConfig(feeds: [String], extra: String = "") throws {

@@ -28,10 +28,11 @@ public final class Nginx: Sendable {
     /// Starts nginx serving `root` at `/`. `limitRate` (bytes/s) slows every response; `locations` adds
     /// `location` blocks (or any server-level directives) verbatim. `http2` serves cleartext HTTP/2 (prior
     /// knowledge) instead of HTTP/1.1; with `tls`, https with the test CA's server certificate, and `http2`
-    /// offers HTTP/2 through ALPN as public servers do.
+    /// offers HTTP/2 through ALPN as public servers do. `http` adds http-level directives verbatim
+    /// (`proxy_cache_path`, `upstream`).
     public init(
         root: String, limitRate: Int? = nil, locations: String = "", http2: Bool = false,
-        tls: TestCertificates? = nil
+        tls: TestCertificates? = nil, http: String = ""
     ) throws {
         let prefix = try TemporaryDirectory("docsync-nginx")
         var lastError: (any Error)?
@@ -39,7 +40,7 @@ public final class Nginx: Sendable {
             let port = try Loopback.freePort()
             let config = Self.configuration(
                 prefix: prefix.path, root: root, port: port, limitRate: limitRate, locations: locations, http2: http2,
-                tls: tls)
+                tls: tls, http: http)
             try config.write(toFile: prefix.appending("nginx.conf"), atomically: true, encoding: .utf8)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: Self.executable)
@@ -121,7 +122,7 @@ public final class Nginx: Sendable {
 
     private static func configuration(
         prefix: String, root: String, port: UInt16, limitRate: Int?, locations: String, http2: Bool,
-        tls: TestCertificates?
+        tls: TestCertificates?, http: String
     ) -> String {
         let listen = "listen 127.0.0.1:\(port)\(tls == nil ? "" : " ssl")\(http2 ? " http2" : "");"
         let certificates =
@@ -145,6 +146,7 @@ public final class Nginx: Sendable {
                 scgi_temp_path \(temp);
                 default_type application/octet-stream;
                 sendfile on;
+                \(http)
                 server {
                     \(listen)
                     \(certificates)

@@ -20,6 +20,8 @@ public struct Configuration: Sendable, Equatable {
     public var prune: Bool
     /// Shell command run after each install/update, with DOCSYNC_NAME, DOCSYNC_VERSION, DOCSYNC_PATH set.
     public var postInstallHook: String?
+    /// `[mirror]`: publish installed docsets for a fleet (nil: not a mirror).
+    public var mirror: Mirror? = nil
 
     /// One `[[feed]]` table: a feed and which of its docsets to install.
     public struct FeedSource: Sendable, Equatable {

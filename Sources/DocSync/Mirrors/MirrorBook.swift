@@ -33,6 +33,13 @@ final class MirrorBook: @unchecked Sendable {
         return MirrorRanking.order(urls, hosts: hosts)
     }
 
+    /// What was learned about `host` (`host[:port]`), nil when never measured.
+    func health(of host: String) -> HostHealth? {
+        lock.lock()
+        defer { lock.unlock() }
+        return hosts[host]
+    }
+
     func record(tried: [String], winner: String?, bytesPerSecond: Double?) {
         lock.lock()
         defer { lock.unlock() }

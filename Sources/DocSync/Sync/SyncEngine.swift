@@ -133,6 +133,7 @@ public struct SyncEngine: Sendable {
             summary = await execute(plan, summary: summary, emit: emit)
             await collectLeftovers(plan: plan)
             removeUnusedIndexes()
+            await publishMirrorAfterSync(emit: emit)  // [mirror]: no-op without it
         }
         summary.seconds = ((ContinuousClock.now - started) / .milliseconds(1)).rounded() / 1000
         if !options.dryRun {
@@ -247,7 +248,7 @@ public struct SyncEngine: Sendable {
         case .update(let c, let from): (candidate, previous) = (c, from)
         default: return nil
         }
-        candidate.archives = mirrors.order(candidate.archives)
+        candidate.archives = mirrors.order(candidate, preferringOwnCopy: true)
         let started = ContinuousClock.now
         let name = candidate.name
         let key = "\(candidate.identifier ?? name)@\(candidate.version)"
@@ -292,6 +293,7 @@ public struct SyncEngine: Sendable {
                 docset = try await installer.install(archive: archive, as: request)
             }
             mirrors.recordSuccess(of: candidate, from: docset.sourceURL, archive: archive, since: started)
+            retainForMirror(archive: archive, docset: docset, urls: candidate.archives)  // [mirror]: keep it
             discardStagedArchive(archive)
             let report = InstalledDocset(docset)
             if let previous {

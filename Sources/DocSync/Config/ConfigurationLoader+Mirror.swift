@@ -1,0 +1,17 @@
+extension ConfigurationLoader {
+    /// `[mirror]`: `dir` and `base_url` (both required when the table is present), `keep`, `grace_period`.
+    func readMirror(_ reader: inout TableReader, into config: inout Configuration) throws(ConfigurationError) {
+        guard var table = try reader.table("mirror") else { return }
+        guard let directory = try table.path("dir") else {
+            throw table.error("dir", "missing (the folder your web server serves, e.g. \"/srv/docsets\")")
+        }
+        guard let base = try table.string("base_url"), base.hasPrefix("http://") || base.hasPrefix("https://") else {
+            throw table.error("base_url", "missing or not an http(s) URL (where `dir` is served)")
+        }
+        var mirror = Configuration.Mirror(directory: directory, baseURL: base)
+        mirror.keep = try table.int("keep", in: 1...100) ?? mirror.keep
+        mirror.gracePeriod = try table.duration("grace_period") ?? mirror.gracePeriod
+        try table.finish()
+        config.mirror = mirror
+    }
+}

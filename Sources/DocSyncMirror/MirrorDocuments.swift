@@ -1,0 +1,123 @@
+import DocSyncSupport
+import Foundation
+
+/// The mirror's published documents, rendered from its state (pure): a Dash feed per docset, one Atom docset feed,
+/// a catalogue in Zeal's shape. Archive URLs are `<baseURL>/archives/<sha256>/<file>`, the upstream ones after.
+public struct MirrorDocuments: Sendable {
+    public let baseURL: String
+    public let state: MirrorState
+
+    public init(baseURL: String, state: MirrorState) {
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.state = state
+    }
+
+    /// `feeds/<name>.xml`, relative to the mirror.
+    public static func feedPath(_ name: String) -> String { "feeds/\(name).xml" }
+    public static let atomPath = "docsets.atom"
+    public static let cataloguePath = "catalogue.json"
+    public static let manifestPath = "manifest.lock"
+
+    public func url(_ path: String) -> String {
+        "\(baseURL)/\(path.addingPercentEncoding(withAllowedCharacters: Self.pathAllowed) ?? path)"
+    }
+
+    /// The mirror's copy first, then the upstream URLs.
+    public func archiveURLs(_ version: MirrorVersion) -> [String] {
+        [url(version.archivePath)] + version.upstream.filter { !$0.hasPrefix(baseURL + "/") }
+    }
+
+    /// A Dash feed: `<version>`, `<sha256>`, the `<url>`s, `<other-versions>` for the older kept versions.
+    public func dashFeed(_ name: String) -> String {
+        let versions = state.docsets[name] ?? []
+        guard let latest = versions.first else { return "" }
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<entry>\n"
+        xml += "    <version>\(Self.escape(latest.dashVersion))</version>\n"
+        xml += "    <sha256>\(latest.sha256)</sha256>\n"
+        for url in archiveURLs(latest) { xml += "    <url>\(Self.escape(url))</url>\n" }
+        if versions.count > 1 {
+            xml += "    <other-versions>\n"
+            for old in versions.dropFirst() {
+                xml += "        <version><name>\(Self.escape(old.dashVersion))</name></version>\n"
+            }
+            xml += "    </other-versions>\n"
+        }
+        return xml + "</entry>\n"
+    }
+
+    /// One Atom feed (Apple's docset extension) with an entry per kept version of every docset.
+    public func atomFeed(updated: Date) -> String {
+        let stamp = ISO8601DateFormatter().string(from: updated)
+        var xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <feed xmlns="http://www.w3.org/2005/Atom" xmlns:docset="http://developer.apple.com/rss/docset_extensions">
+                <id>\(Self.escape(url(Self.atomPath)))</id>
+                <title>docsync mirror</title>
+                <updated>\(stamp)</updated>
+                <link rel="self" href="\(Self.escape(url(Self.atomPath)))"/>
+
+            """
+        for name in state.docsets.keys.sorted() {
+            for version in state.docsets[name] ?? [] {
+                let href = Self.escape(url(version.archivePath))
+                xml += """
+                        <entry>
+                            <id>\(href)</id>
+                            <title>\(Self.escape(version.name))</title>
+                            <updated>\(stamp)</updated>
+                            <link rel="enclosure" href="\(href)" length="\(version.size)"/>
+                            <docset:identifier>\(Self.escape(version.name))</docset:identifier>
+                            <docset:version>\(Self.escape(version.dashVersion))</docset:version>
+                            <docset:sha256>\(version.sha256)</docset:sha256>
+                        </entry>
+
+                    """
+            }
+        }
+        return xml + "</feed>\n"
+    }
+
+    /// Zeal's catalogue shape (`name`, `title`, `sourceId`, `revision`, `versions`, `icon`, `icon2x`, `extra`,
+    /// `size`, `feed_url`, `urls`), plus `sha256`.
+    public func catalogue() -> [UInt8] {
+        var items: [JSONValue] = []
+        for name in state.docsets.keys.sorted() {
+            guard let versions = state.docsets[name], let latest = versions.first else { continue }
+            var object: [String: JSONValue] = [
+                "name": .string(name), "title": .string(latest.title), "sourceId": .string("com.kapeli.dash"),
+                "revision": .string(latest.revision ?? "0"),
+                "versions": .array(versions.map { .string($0.version) }),
+                "size": .number(Double(latest.size)), "sha256": .string(latest.sha256),
+                "feed_url": .string(url(Self.feedPath(name))),
+                "urls": .array(archiveURLs(latest).map { .string($0) }),
+            ]
+            if let icon = latest.icon { object["icon"] = .string(icon) }
+            if let icon2x = latest.icon2x { object["icon2x"] = .string(icon2x) }
+            if let extra = latest.extra { object["extra"] = extra }
+            items.append(.object(object))
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return Array((try? encoder.encode(JSONValue.array(items))) ?? Data("[]".utf8)) + [0x0A]
+    }
+
+    static let pathAllowed: CharacterSet = {
+        var set = CharacterSet.urlPathAllowed
+        set.remove(charactersIn: ";?#%")
+        return set
+    }()
+
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for c in text {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,35 @@
+import DocSyncSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A publish, bundle or import that failed, naming the file or docset at fault.
+public struct MirrorError: Error, Sendable, CustomStringConvertible, Equatable {
+    private enum Code: Sendable, Equatable { case system, checksum, bundle }
+    private let code: Code
+    /// What went wrong, naming the path or docset.
+    public let description: String
+
+    /// A system call failed on a path of the mirror's tree.
+    public static func system(_ call: String, _ path: String, errno code: Int32) -> MirrorError {
+        MirrorError(code: .system, description: "\(path): \(call): \(String(cString: strerror(code)))")
+    }
+
+    /// A file-system call failed on the mirror's tree (a planted symlink is named as such).
+    static func system(_ error: SystemError) -> MirrorError {
+        MirrorError(code: .system, description: "\(error)")
+    }
+
+    /// An archive's bytes do not hash to the published SHA-256.
+    public static func checksum(_ path: String, expected: String, actual: String) -> MirrorError {
+        MirrorError(code: .checksum, description: "\(path): SHA-256 is \(actual), the manifest says \(expected)")
+    }
+
+    /// A bundle that is not one docsync wrote (or is damaged).
+    public static func bundle(_ path: String, _ reason: String) -> MirrorError {
+        MirrorError(code: .bundle, description: "\(path): \(reason)")
+    }
+
+    public static func == (a: MirrorError, b: MirrorError) -> Bool { a.code == b.code }
+}

@@ -1,0 +1,145 @@
+import Foundation
+
+/// Publishes installed docsets as a static tree any web server can serve:
+///
+/// ```
+/// <dir>/archives/<sha256>/<Name>.tgz   verified archives, immutable (a new version is a new folder)
+/// <dir>/feeds/<Name>.xml               a Dash feed per docset (mirror URL first, upstream after, <sha256>)
+/// <dir>/docsets.atom                   one Atom docset feed of every kept version
+/// <dir>/catalogue.json                 Zeal's catalogue shape
+/// <dir>/manifest.lock                  docsync.lock format: every published archive's SHA-256 and size
+/// ```
+///
+/// Safe for readers at every instant (and after SIGKILL at any point): archives land and are fsynced before any
+/// document names them; every document is replaced by rename; an archive folder is deleted only when no published
+/// document names it and its grace period has passed, so a client mid-download finishes.
+public struct MirrorPublisher: Sendable {
+    public struct Settings: Sendable, Equatable {
+        public var directory: String
+        public var baseURL: String
+        public var keep: Int
+        public var grace: TimeInterval
+
+        public init(directory: String, baseURL: String, keep: Int = 2, grace: TimeInterval = 3600) {
+            self.directory = directory
+            self.baseURL = baseURL
+            self.keep = keep
+            self.grace = grace
+        }
+    }
+
+    /// What one publish did.
+    public struct Report: Sendable, Equatable {
+        public var published: [String] = []
+        /// Archive folders placed in this run (linked or copied).
+        public var placed = 0
+        /// Archive folders deleted (no feed named them for longer than the grace period).
+        public var deleted = 0
+        /// Docsets left out, with the reason (no archive could be had).
+        public var skipped: [(name: String, reason: String)] = []
+
+        public init() {}
+
+        public static func == (a: Report, b: Report) -> Bool {
+            a.published == b.published && a.placed == b.placed && a.deleted == b.deleted
+                && a.skipped.map(\.name) == b.skipped.map(\.name)
+        }
+    }
+
+    public let settings: Settings
+    /// `<state>/mirror.json`.
+    public let statePath: String
+
+    public init(settings: Settings, statePath: String) {
+        self.settings = settings
+        self.statePath = statePath
+    }
+
+    /// Keeps a just-verified archive (at `source`, e.g. in staging before it is deleted) in the pool, so the next
+    /// publish need not fetch it again. Named by no document until a publish does.
+    public func retain(_ version: MirrorVersion, from source: String) throws(MirrorError) {
+        let archives = try MirrorDirectory(path: settings.directory, create: true).directory("archives")
+        let folder = try archives.directory(version.sha256)
+        guard folder.fileSize(version.file) != version.size else { return }
+        try folder.place(version.file, from: source)
+        try folder.sync()
+        try archives.sync()
+    }
+
+    /// Publishes `installed` (the newest version of each docset). `archive` returns the path of a verified copy of
+    /// a version whose archive is not in the pool yet (nil: leave the docset out); `manifest` renders the manifest.
+    public func publish(
+        _ installed: [MirrorVersion], now: Date = Date(),
+        archive: (MirrorVersion) async throws -> String?,
+        manifest: (MirrorDocuments) -> [UInt8]
+    ) async throws -> Report {
+        var report = Report()
+        let root = try MirrorDirectory(path: settings.directory, create: true)
+        let archives = try root.directory("archives")
+        let feeds = try root.directory("feeds")
+
+        // 1. Archives first, durable, before any document names them.
+        var available: [MirrorVersion] = []
+        for version in installed {
+            let folder = try archives.directory(version.sha256)
+            if folder.fileSize(version.file) != version.size {
+                do {
+                    guard let source = try await archive(version) else {
+                        report.skipped.append((version.name, "its archive is not kept and could not be fetched"))
+                        continue
+                    }
+                    try folder.place(version.file, from: source)
+                    try folder.sync()
+                    report.placed += 1
+                } catch {
+                    report.skipped.append((version.name, "\(error)"))
+                    continue
+                }
+            }
+            available.append(version)
+        }
+        try archives.sync()
+        try root.sync()
+
+        // 2. Plan (pure), then the documents, each by rename.
+        let pool = Set(archives.entries().filter(Self.isDigest))
+        let previous = MirrorState.load(statePath)
+        let plan = MirrorPlanner.plan(
+            previous: previous, installed: available, pool: pool, keep: settings.keep, grace: settings.grace, now: now)
+        let documents = MirrorDocuments(baseURL: settings.baseURL, state: plan.state)
+        for name in plan.state.docsets.keys.sorted() {
+            try feeds.replaceFileIfChanged("\(name).xml", Array(documents.dashFeed(name).utf8))
+        }
+        for name in plan.dropped { try feeds.removeFile("\(name).xml") }
+        try feeds.sync()
+        let updated = plan.state.updated ?? now
+        try root.replaceFileIfChanged(MirrorDocuments.atomPath, Array(documents.atomFeed(updated: updated).utf8))
+        try root.replaceFileIfChanged(MirrorDocuments.cataloguePath, documents.catalogue())
+        try root.replaceFileIfChanged(MirrorDocuments.manifestPath, manifest(documents))
+        try root.sync()
+        try saveState(plan.state)
+
+        // 3. Only now, archives no document names and whose grace period has passed.
+        for digest in plan.expired {
+            let folder = try archives.directory(digest, create: false)
+            for name in folder.entries() { try folder.removeFile(name) }
+            try archives.removeDirectory(digest)
+            report.deleted += 1
+        }
+        if !plan.expired.isEmpty { try archives.sync() }
+        report.published = plan.state.docsets.keys.sorted()
+        return report
+    }
+
+    private func saveState(_ state: MirrorState) throws(MirrorError) {
+        let directory = (statePath as NSString).deletingLastPathComponent
+        let name = (statePath as NSString).lastPathComponent
+        let folder = try MirrorDirectory(path: directory.isEmpty ? "." : directory, create: true)
+        try folder.replaceFile(name, state.encoded())
+        try folder.sync()
+    }
+
+    static func isDigest(_ name: String) -> Bool {
+        name.utf8.count == 64 && name.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// What the publisher remembers between runs (`<state>/mirror.json`): the versions each docset's feed names,
+/// newest first, and when each archive folder stopped being named (it is deleted once its grace period passed).
+public struct MirrorState: Codable, Sendable, Equatable {
+    public static let currentSchema = 1
+    public var schema = currentSchema
+    /// Docset name → published versions, newest first (at most `keep`).
+    public var docsets: [String: [MirrorVersion]] = [:]
+    /// Archive folder (`<sha256>`) → when no published feed named it any more.
+    public var retired: [String: Date] = [:]
+    /// When the published set last changed (the Atom feed's `updated`).
+    public var updated: Date? = nil
+
+    public init(docsets: [String: [MirrorVersion]] = [:], retired: [String: Date] = [:]) {
+        self.docsets = docsets
+        self.retired = retired
+    }
+
+    /// Every archive folder a published feed names.
+    public var named: Set<String> { Set(docsets.values.flatMap { $0.map(\.sha256) }) }
+
+    /// The published docsets' newest versions, by name.
+    public var latest: [MirrorVersion] { docsets.keys.sorted().compactMap { docsets[$0]?.first } }
+
+    public static func load(_ path: String) -> MirrorState {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        guard let data = FileManager.default.contents(atPath: path),
+            let state = try? decoder.decode(MirrorState.self, from: data), state.schema == currentSchema
+        else { return MirrorState() }
+        return state
+    }
+
+    public func encoded() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return Array((try? encoder.encode(self)) ?? Data())
+    }
+}

@@ -1,0 +1,72 @@
+import DocSyncMirror
+import Foundation
+import Testing
+
+/// The pure half of a publish: which versions each feed names (`keep`), which archive folders retire, and when a
+/// retired one may go (its grace period passed and no feed names it).
+@Suite struct MirrorPlannerTests {
+    static func version(_ name: String, _ version: String, _ digit: Character) -> MirrorVersion {
+        MirrorVersion(
+            name: name, title: name, version: version, sha256: String(repeating: digit, count: 64), size: 10,
+            upstream: ["https://up.example/\(name).tgz"])
+    }
+
+    static let now = Date(timeIntervalSince1970: 2_000_000_000)
+    static let a1 = version("A", "1", "a"), a2 = version("A", "2", "b"), a3 = version("A", "3", "c")
+    static let b1 = version("B", "1", "d")
+
+    @Test func firstPublishNamesWhatIsInstalled() {
+        let plan = MirrorPlanner.plan(
+            previous: MirrorState(), installed: [Self.a1, Self.b1], pool: [Self.a1.sha256, Self.b1.sha256], keep: 2,
+            grace: 60, now: Self.now)
+        #expect(plan.state.docsets == ["A": [Self.a1], "B": [Self.b1]])
+        #expect(plan.expired.isEmpty && plan.dropped.isEmpty && plan.state.retired.isEmpty)
+    }
+
+    @Test(arguments: [
+        // (keep, previous versions of A, expected versions of A after publishing a3)
+        (1, [a2, a1], [a3]),
+        (2, [a2, a1], [a3, a2]),
+        (3, [a2, a1], [a3, a2, a1]),
+        (2, [a3, a2], [a3, a2]),  // republishing the same version changes nothing
+    ])
+    func keepsTheNewestVersions(keep: Int, previous: [MirrorVersion], expected: [MirrorVersion]) {
+        let pool = Set([Self.a1, Self.a2, Self.a3].map(\.sha256))
+        let plan = MirrorPlanner.plan(
+            previous: MirrorState(docsets: ["A": previous]), installed: [Self.a3], pool: pool, keep: keep, grace: 60,
+            now: Self.now)
+        #expect(plan.state.docsets["A"] == expected)
+    }
+
+    @Test func aRetiredArchiveStaysForItsGracePeriod() {
+        let pool = Set([Self.a1.sha256, Self.a2.sha256])
+        let first = MirrorPlanner.plan(
+            previous: MirrorState(docsets: ["A": [Self.a1]]), installed: [Self.a2], pool: pool, keep: 1, grace: 60,
+            now: Self.now)
+        #expect(first.expired.isEmpty)
+        #expect(first.state.retired == [Self.a1.sha256: Self.now])
+        let early = MirrorPlanner.plan(
+            previous: first.state, installed: [Self.a2], pool: pool, keep: 1, grace: 60,
+            now: Self.now.addingTimeInterval(59))
+        #expect(early.expired.isEmpty && early.state.retired[Self.a1.sha256] == Self.now)
+        let late = MirrorPlanner.plan(
+            previous: first.state, installed: [Self.a2], pool: pool, keep: 1, grace: 60,
+            now: Self.now.addingTimeInterval(60))
+        #expect(late.expired == [Self.a1.sha256] && late.state.retired.isEmpty)
+    }
+
+    @Test func leftoversOfAnInterruptedPublishRetireLikeAnyUnnamedFolder() {
+        let stray = String(repeating: "f", count: 64)
+        let plan = MirrorPlanner.plan(
+            previous: MirrorState(docsets: ["A": [Self.a1]]), installed: [Self.a1], pool: [Self.a1.sha256, stray],
+            keep: 2, grace: 60, now: Self.now)
+        #expect(plan.expired.isEmpty && plan.state.retired == [stray: Self.now])
+    }
+
+    @Test func aDocsetNoLongerInstalledLosesItsFeedAndItsArchivesRetire() {
+        let plan = MirrorPlanner.plan(
+            previous: MirrorState(docsets: ["A": [Self.a1], "B": [Self.b1]]), installed: [Self.a1],
+            pool: [Self.a1.sha256, Self.b1.sha256], keep: 2, grace: 0, now: Self.now)
+        #expect(plan.dropped == ["B"] && plan.expired == [Self.b1.sha256])
+    }
+}
