@@ -20,7 +20,7 @@ extension SyncEngine {
         let downloadRequest = DownloadRequest(
             key: key, mirrors: candidate.archives, destination: archive, expectedSHA256: candidate.sha256,
             committed: { source.commit($0) })
-        let downloader = self.downloader
+        let downloader = self.downloader(for: candidate)
         let installer = self.installer
         let host = HostLimiter.host(of: candidate.archives[0])
 

@@ -74,13 +74,16 @@ public struct SyncEngine: Sendable {
     }
 
     /// The downloader for archives: staging, transport options and the configured retry count.
-    var downloader: Downloader {
+    var downloader: Downloader { downloader(connections: configuration.network.connections) }
+
+    /// The archive downloader with `connections` transfers per download (1: the single-connection path).
+    func downloader(connections: Int) -> Downloader {
         var retry = RetryPolicy()
         retry.maxAttempts = max(1, configuration.network.retries)
         var download = DownloadConfiguration(
             stagingDirectory: configuration.staging, http: httpOptions, retry: retry,
             segments: SegmentOptions(
-                connections: configuration.network.connections, perHost: configuration.network.perHost))
+                connections: connections, perHost: configuration.network.perHost))
         download.rejectsPages = true  // archives: a mirror's HTML page or empty body is a soft 404
         download.maxLength = configuration.install.maxArchiveSize > 0 ? configuration.install.maxArchiveSize : nil
         download.minFreeSpace = configuration.install.minFreeSpace
@@ -271,7 +274,7 @@ public struct SyncEngine: Sendable {
                 await limiter.acquire(host)
                 let downloaded: DownloadResult
                 do {
-                    downloaded = try await downloader.download(
+                    downloaded = try await downloader(for: candidate).download(
                         DownloadRequest(
                             key: key, mirrors: candidate.archives, destination: archive,
                             expectedSHA256: candidate.sha256)
