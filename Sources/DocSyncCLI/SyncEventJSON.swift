@@ -36,7 +36,14 @@ enum SyncEventJSON {
         case .orphaned(let name): return ["event": "orphaned", "name": name]
         case .skipped(let name, let reason): return ["event": "skipped", "name": name, "reason": reason]
         case .failed(let name, let reason): return ["event": "failed", "name": name, "reason": reason]
-        case .hookFailed(let name, let reason): return ["event": "hook-failed", "name": name, "reason": reason]
+        case .hookFailed(let failure):
+            var o: [String: Any] = [
+                "event": "hook-failed", "name": failure.name, "reason": failure.reason, "stderr": failure.standardError,
+                "timed_out": failure.timedOut,
+            ]
+            if let status = failure.exitStatus { o["exit_status"] = status }
+            if let signal = failure.signal { o["signal"] = signal }
+            return o
         case .warning(let name, let message): return ["event": "warning", "name": name, "message": message]
         case .summary(let s):
             return [

@@ -52,8 +52,8 @@ final class SyncReporter {
         case .failed(let name, let reason):
             finish(name)
             say("\(paint("failed   ", 31)) \(name): \(reason)")
-        case .hookFailed(let name, let reason):
-            say("\(paint("hook failed", 31)) \(name): \(reason)")
+        case .hookFailed(let failure):
+            say("\(paint("failed   ", 31)) \(failure.name): installed, but \(failure.reason)")
         case .warning(let name, let message):
             say("\(paint("warning  ", 33)) \(name): \(message)")
         case .summary(let s):

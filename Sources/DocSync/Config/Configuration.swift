@@ -16,6 +16,8 @@ public struct Configuration: Sendable, Equatable {
     public var prune: Bool
     /// Shell command run after each install/update, with DOCSYNC_NAME, DOCSYNC_VERSION, DOCSYNC_PATH set.
     public var postInstallHook: String?
+    /// How long the post-install command may run before its whole process group is stopped (a failed docset).
+    public var postInstallTimeout: Duration = .seconds(600)
 
     public struct FeedSource: Sendable, Equatable {
         /// A local path or an http(s) URL; Atom and Dash formats are told apart by content.

@@ -17,8 +17,9 @@ public enum SyncEvent: Sendable, Equatable {
     case orphaned(name: String)
     case skipped(name: String, reason: String)
     case failed(name: String, reason: String)
-    /// The post-install hook failed; the docset itself is installed.
-    case hookFailed(name: String, reason: String)
+    /// The post-install hook failed (exit status, signal or timeout, and its last standard error lines); the
+    /// docset itself is installed, and counts as failed in the summary.
+    case hookFailed(HookFailure)
     /// Something worked but deserves attention, e.g. a docset installed over plain http without a checksum.
     case warning(name: String, message: String)
     case summary(SyncSummary)
