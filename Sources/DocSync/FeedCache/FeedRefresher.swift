@@ -59,7 +59,10 @@ public struct FeedRefresher: Sendable {
         do {
             response = try await HTTPClient.get(request, maxBodyBytes: maxBytes)
         } catch {
-            throw Failure(feed: location, reason: Self.describe(error, options: options))
+            // The client's error names the URL too: keep it once (the Failure's feed).
+            var reason = Self.describe(error, options: options)
+            if reason.hasPrefix("\(location): ") { reason.removeFirst(location.count + 2) }
+            throw Failure(feed: location, reason: reason)
         }
         let fields = Dictionary(
             response.head.fields.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })

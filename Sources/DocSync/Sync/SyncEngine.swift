@@ -83,6 +83,7 @@ public struct SyncEngine: Sendable {
 
     private func run(_ options: SyncOptions, emit: @escaping @Sendable (SyncEvent) -> Void) async throws {
         let started = ContinuousClock.now
+        try Preflight.check(configuration)  // before any network work: once, naming key and path
         let lock = try await SyncLock.acquire(stateDirectory: configuration.state, wait: options.wait)
         defer { withExtendedLifetime(lock) {} }
         var summary = SyncSummary()
@@ -150,7 +151,7 @@ public struct SyncEngine: Sendable {
             } catch {
                 round.failed.insert(source.location)
                 // Errors name their feed already; the event carries the feed separately.
-                var reason = "\(error)"
+                var reason = UserText.describe(error)
                 if reason.hasPrefix("\(source.location): ") { reason.removeFirst(source.location.count + 2) }
                 emit(.feedFailed(feed: source.location, reason: reason))
                 round.results.append(.init(feed: source.location, ok: false, detail: reason))
@@ -188,7 +189,7 @@ public struct SyncEngine: Sendable {
                     emit(.removed(name: docset.name))
                 } catch {
                     summary.failed += 1
-                    emit(.failed(name: docset.name, reason: "remove: \(error)"))
+                    emit(.failed(name: docset.name, reason: "remove: \(UserText.describe(error))"))
                 }
             }
         }
@@ -276,9 +277,11 @@ public struct SyncEngine: Sendable {
                 emit(.installed(report))
             }
             if let command = configuration.postInstallHook,
-                let failure = await PostInstallHook(command: command).run(for: report)
+                let failure = await PostInstallHook(command: command, timeout: configuration.postInstallTimeout)
+                    .run(for: report)
             {
-                emit(.hookFailed(name: name, reason: failure))
+                emit(.hookFailed(failure))
+                return nil  // installed, but a failed docset: the run reports it and exits 3
             }
             return previous == nil
         } catch {

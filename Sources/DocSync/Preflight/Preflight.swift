@@ -1,0 +1,74 @@
+import DocSyncSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Checks, before any network work, that `root`, `staging` and `state` exist (or creates them), are directories,
+/// are writable, and that staging and root share one filesystem. Every problem names its config key and path.
+public enum Preflight {
+    /// Everything wrong with the configured folders (at least one problem).
+    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        public var problems: [Problem]
+
+        public var description: String { problems.map(\.description).joined(separator: "\n") }
+    }
+
+    /// One folder that cannot be used: `root = "/srv/x": not a directory`.
+    public struct Problem: Sendable, Equatable, CustomStringConvertible {
+        /// The config key (`root`, `staging`, `state`).
+        public var key: String
+        public var path: String
+        public var problem: String
+
+        public var description: String { "\(key) = \"\(path)\": \(problem)" }
+    }
+
+    /// Creates missing folders (0755, never through a symlink) and checks them; throws every problem at once.
+    public static func check(_ configuration: Configuration) throws(Failure) {
+        var problems: [Problem] = []
+        var devices: [String: dev_t] = [:]
+        let folders = [("root", configuration.root), ("staging", configuration.staging), ("state", configuration.state)]
+        for (key, path) in folders {
+            switch usable(path) {
+            case .success(let device): devices[key] = device
+            case .failure(let reason): problems.append(Problem(key: key, path: path, problem: reason.text))
+            }
+        }
+        if let root = devices["root"], let staging = devices["staging"], root != staging {
+            problems.append(
+                Problem(
+                    key: "staging", path: configuration.staging,
+                    problem: "not on the same filesystem as root = \"\(configuration.root)\" (installs rename "
+                        + "between them); put both on one filesystem"))
+        }
+        if !problems.isEmpty { throw Failure(problems: problems) }
+    }
+
+    struct Reason: Error { let text: String }
+
+    /// The folder's device, or why it cannot be used.
+    static func usable(_ path: String) -> Result<dev_t, Reason> {
+        var info = stat()
+        if stat(path, &info) != 0 {
+            guard errno == ENOENT else { return .failure(Reason(text: describe(errno))) }
+            do {
+                try DirectoryMaker.ensure(path)
+            } catch {
+                let what = error.path == path ? "" : " (at \(error.path))"
+                return .failure(Reason(text: "cannot be created: \(describe(error.code))\(what)"))
+            }
+            guard stat(path, &info) == 0 else { return .failure(Reason(text: describe(errno))) }
+        }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { return .failure(Reason(text: "not a directory")) }
+        guard access(path, W_OK | X_OK) == 0 else { return .failure(Reason(text: "not writable (\(describe(errno)))")) }
+        return .success(info.st_dev)
+    }
+
+    static func describe(_ code: Int32) -> String {
+        switch code {
+        case ENOTDIR: "not a directory (a part of the path is a file)"
+        default: String(cString: strerror(code)).lowercased()
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import DocSync
+import Foundation
+
+/// What happens to an error that escapes a command: one `docsync: …` line on standard error (through
+/// `UserText`, never a Foundation dump) and its exit status from the documented table (`ExitStatus`), never 1.
+enum ErrorExit {
+    /// The exit status for `error`; errors of unknown types are internal errors (70).
+    static func code(for error: any Error) -> ExitCode {
+        switch error {
+        case let code as ExitCode: code
+        case is ConfigurationError, is Preflight.Failure: ExitStatus.configError
+        case let lock as SyncLock.Failure: lock.isBusy ? ExitStatus.busy : ExitStatus.ioError
+        case let download as DownloadError: FetchCommand.exitCode(for: download)
+        case let install as InstallError: install.isArchiveRejection ? ExitStatus.dataError : ExitStatus.ioError
+        case let feed as FeedError: FeedParseCommand.exitCode(for: feed)
+        case is FeedRefresher.Failure: ExitStatus.unavailable
+        case is SystemError, is CocoaError, is POSIXError: ExitStatus.ioError
+        case is CancellationError: ExitStatus.interrupted
+        default: type(of: error) is NSError.Type ? ExitStatus.ioError : ExitStatus.internalError
+        }
+    }
+
+    /// Errors ArgumentParser prints and maps itself (usage errors, --help, exit codes thrown on purpose).
+    static func isArgumentParsers(_ error: any Error) -> Bool {
+        error is ExitCode || error is CleanExit || error is ValidationError
+    }
+
+    /// Prints `error` and returns its exit status.
+    static func report(_ error: any Error) -> ExitCode {
+        let code = code(for: error)
+        let text = UserText.describe(error)
+        printError(code == ExitStatus.internalError ? "docsync: internal error: \(text) (please report)" : "docsync: \(text)")
+        return code
+    }
+}
+
+extension SyncLock.Failure {
+    var isBusy: Bool {
+        if case .busy = self { return true }
+        return false
+    }
+}
