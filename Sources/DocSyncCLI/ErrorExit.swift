@@ -22,8 +22,9 @@ enum ErrorExit {
     }
 
     /// Errors ArgumentParser prints and maps itself (usage errors, --help, exit codes thrown on purpose).
+    /// (ArgumentParser gives every other error status 1.)
     static func isArgumentParsers(_ error: any Error) -> Bool {
-        error is ExitCode || error is CleanExit || error is ValidationError
+        error is ExitCode || error is CleanExit || DocSyncCommand.exitCode(for: error) != .failure
     }
 
     /// Prints `error` and returns its exit status.
