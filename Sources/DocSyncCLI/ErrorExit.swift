@@ -10,6 +10,7 @@ enum ErrorExit {
         switch error {
         case let code as ExitCode: code
         case is ConfigurationError, is Preflight.Failure: ExitStatus.configError
+        case is UnknownDocsetError: ExitStatus.usage
         case let lock as SyncLock.Failure: lock.isBusy ? ExitStatus.busy : ExitStatus.ioError
         case let download as DownloadError: FetchCommand.exitCode(for: download)
         case let install as InstallError: install.isArchiveRejection ? ExitStatus.dataError : ExitStatus.ioError

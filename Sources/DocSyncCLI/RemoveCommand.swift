@@ -18,6 +18,8 @@ struct RemoveCommand: AsyncParsableCommand {
         do {
             try await SyncEngine(configuration: config).remove(name: name)
             print("removed \(name.escapingControlCharacters)")
+        } catch let unknown as UnknownDocsetError {
+            throw unknown  // exit 64, with the names that exist
         } catch {
             printError("docsync: cannot remove \(name): \(error)")
             throw ExitStatus.dataError

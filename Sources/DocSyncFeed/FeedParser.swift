@@ -29,6 +29,7 @@ public enum FeedParser {
     static func parse(
         bytes: [UInt8], documentURL: String?, feed: String, limits: FeedLimits
     ) throws(FeedError) -> FeedDocument {
+        if HTMLSniffer.isHTML(bytes) { throw FeedError(feed: feed, reason: .htmlPage) }
         let input = XMLInput(bytes: bytes, limit: limits.maxBytes, maxAttributes: limits.maxAttributes)
         return try parse(input: input, feed: feed, documentURL: documentURL, path: nil, limits: limits)
     }

@@ -43,6 +43,9 @@ public struct FeedRefresher: Sendable {
     {
         guard location.hasPrefix("http://") || location.hasPrefix("https://") else {
             guard let data = FileManager.default.contents(atPath: location) else {
+                guard FileManager.default.fileExists(atPath: location) else {
+                    throw Failure(feed: location, reason: MissingFeedFile.reason(location))
+                }
                 throw Failure(feed: location, reason: "cannot read the file")
             }
             guard data.count <= maxBytes else {

@@ -28,6 +28,11 @@ public struct SyncEngine: Sendable {
     public func remove(name: String) async throws {
         let lock = try await SyncLock.acquire(stateDirectory: configuration.state, wait: true)
         defer { withExtendedLifetime(lock) {} }
+        if let known = try? installer.installedDocsets().map(\.name),
+            let unknown = UnknownDocsetError.check(requested: [name], known: known)
+        {
+            throw unknown
+        }
         try await installer.remove(name: name)
     }
 
@@ -100,7 +105,11 @@ public struct SyncEngine: Sendable {
             offers: feeds.offers + catalog.offers, skipped: feeds.skipped + catalog.skipped,
             failedFeeds: feeds.failed.union(catalog.failed), installed: installed,
             prune: configuration.prune)
-        if !options.only.isEmpty { plan.actions = plan.actions.filter { options.only.contains($0.name) } }
+        if !options.only.isEmpty {
+            let known = plan.actions.map(\.name) + installed.map(\.name)
+            if let unknown = UnknownDocsetError.check(requested: options.only, known: known) { throw unknown }
+            plan.actions = plan.actions.filter { options.only.contains($0.name) }
+        }
         if options.repair { plan = await repairing(plan) }
         emit(.planned(plan))
 
