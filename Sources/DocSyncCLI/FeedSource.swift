@@ -21,7 +21,7 @@ struct FeedSource {
         do {
             return try FeedParser.parse(fileAt: text, documentURL: baseURL, limits: limits)
         } catch {
-            if case .unreadable(let code, _) = error.reason, code == ENOENT {
+            if case .unreadable(let code, _) = error.reason, code == ENOENT, MissingFeedFile.looksLikeURL(text) {
                 throw FeedError(feed: text, reason: .unreadable(errno: code, message: MissingFeedFile.reason(text)))
             }
             throw error

@@ -26,9 +26,12 @@ struct StatusCommand: AsyncParsableCommand {
         let partials = engine.partialDownloads()
         let record = SyncRecord.load(stateDirectory: config.state)
         let reclaimable = engine.reclaimable()
+        let activity = StatusActivity(stateDirectory: config.state)
         if json {
-            printJSON(installed: installed, partials: partials, record: record, reclaimable: reclaimable)
+            printJSON(
+                installed: installed, partials: partials, record: record, reclaimable: reclaimable, activity: activity)
         } else {
+            for line in activity.lines { print(line) }
             printText(root: config.root, installed: installed, partials: partials, record: record)
             printReclaimable(reclaimable, maxAge: config.install.partialMaxAge)
         }
@@ -52,10 +55,7 @@ struct StatusCommand: AsyncParsableCommand {
         }
         if !partials.isEmpty {
             print("Partial downloads:")
-            for p in partials {
-                let total = p.total.map { " of \(ProgressRenderer.bytes($0))" } ?? ""
-                print("  \(safe(p.url))  \(ProgressRenderer.bytes(p.bytes))\(total)")
-            }
+            for p in partials { print(StatusActivity.partialLine(p, url: safe(p.url), now: Date())) }
         }
         guard let record else {
             print("No sync has run yet.")
@@ -81,7 +81,8 @@ struct StatusCommand: AsyncParsableCommand {
     }
 
     private func printJSON(
-        installed: [InstalledDocset], partials: [PartialDownload], record: SyncRecord?, reclaimable: Reclaimable
+        installed: [InstalledDocset], partials: [PartialDownload], record: SyncRecord?, reclaimable: Reclaimable,
+        activity: StatusActivity
     ) {
         let iso = ISO8601DateFormatter()
         var object: [String: Any] = [
@@ -102,9 +103,11 @@ struct StatusCommand: AsyncParsableCommand {
             "partial_downloads": partials.map { p -> [String: Any] in
                 var o: [String: Any] = ["url": p.url.redactingCredentials, "bytes": p.bytes]
                 if let t = p.total { o["total"] = t }
+                if let u = p.updatedAt { o["updated_at"] = iso.string(from: u) }
                 return o
             },
         ]
+        object.merge(activity.json()) { _, new in new }
         if let record {
             object["last_sync"] = [
                 "finished_at": iso.string(from: record.finishedAt),

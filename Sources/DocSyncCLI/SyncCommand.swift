@@ -43,7 +43,10 @@ struct SyncCommand: AsyncParsableCommand {
         if noStreaming { config.install.streaming = false }
         var options = SyncOptions(refresh: refresh, only: Set(only), dryRun: dryRun, wait: wait, repair: repair)
         if locked { options.lock = try LockFile.loadForCLI(configFile: configOptions.file()) }
-        let summary = try await Self.runOnce(config: config, options: options, json: json)
+        let (json, loaded, chosen) = (self.json, config, options)
+        let summary = try await Self.interruptible(staging: config.staging) {
+            try await Self.runOnce(config: loaded, options: chosen, json: json)
+        }
         if !summary.isSuccess { throw ExitStatus.partialFailure }
     }
 

@@ -58,12 +58,16 @@ final class SyncReporter {
             say("\(paint("warning  ", 33)) \(name): \(message)")
         case .summary(let s):
             clearLive()
-            let text =
-                "\(s.installed) installed, \(s.updated) updated, \(s.unchanged) unchanged, \(s.removed) removed, "
-                + "\(s.failed) failed, \(s.feedsFailed) feed\(s.feedsFailed == 1 ? "" : "s") failed "
-                + "(\(String(format: "%.1f", s.seconds)) s)"
+            let text = Self.summaryText(s)
             say(s.isSuccess ? text : paint(text, 31))
         }
+    }
+
+    /// `1 installed, 0 updated, … (2.3 s)`: the summary line, also the daemon's log line per cycle.
+    static func summaryText(_ s: SyncSummary) -> String {
+        "\(s.installed) installed, \(s.updated) updated, \(s.unchanged) unchanged, \(s.removed) removed, "
+            + "\(s.failed) failed, \(s.feedsFailed) feed\(s.feedsFailed == 1 ? "" : "s") failed "
+            + "(\(DurationText.text(seconds: s.seconds)))"
     }
 
     private func describe(_ action: SyncPlan.Action) -> String {

@@ -9,7 +9,7 @@ public enum MissingFeedFile {
     }
 
     /// A component with a port (`host:8080`) or a host name (`example.org`) before the last component.
-    static func looksLikeURL(_ location: String) -> Bool {
+    public static func looksLikeURL(_ location: String) -> Bool {
         let components = location.split(separator: "/")
         return components.dropLast().contains { component in
             component.contains(":") || isHostName(component)

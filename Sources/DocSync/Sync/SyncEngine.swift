@@ -2,6 +2,7 @@ import DocSyncDownload
 import DocSyncFeed
 import DocSyncHTTP
 import DocSyncInstall
+import DocSyncSupport
 import Foundation
 
 /// The docsync service as a library: refresh feeds, plan, download and install, report events. The CLI's `sync`,
@@ -91,6 +92,24 @@ public struct SyncEngine: Sendable {
         try Preflight.check(configuration)  // before any network work: once, naming key and path
         let lock = try await SyncLock.acquire(stateDirectory: configuration.state, wait: options.wait)
         defer { withExtendedLifetime(lock) {} }
+        let record = RunRecord(startedAt: Date(), pid: getpid())
+        if !options.dryRun { record.save(stateDirectory: configuration.state) }  // an interrupted run stays visible
+        do {
+            let summary = try await runLocked(options, started: started, emit: emit)
+            let outcome: RunRecord.Outcome = Task.isCancelled ? .interrupted : summary.isSuccess ? .ok : .failed
+            if !options.dryRun { record.finished(outcome).save(stateDirectory: configuration.state) }
+        } catch {
+            if !options.dryRun {
+                record.finished(Task.isCancelled ? .interrupted : .error, detail: UserText.describe(error))
+                    .save(stateDirectory: configuration.state)
+            }
+            throw error
+        }
+    }
+
+    private func runLocked(
+        _ options: SyncOptions, started: ContinuousClock.Instant, emit: @escaping @Sendable (SyncEvent) -> Void
+    ) async throws -> SyncSummary {
         var summary = SyncSummary()
         if !options.dryRun { await collectLeftovers(plan: nil) }  // what a killed run left
 
@@ -124,6 +143,7 @@ public struct SyncEngine: Sendable {
                 .save(stateDirectory: configuration.state)
         }
         emit(.summary(summary))
+        return summary
     }
 
     private struct FeedRound: Sendable {
