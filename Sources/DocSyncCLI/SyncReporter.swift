@@ -17,7 +17,8 @@ final class SyncReporter {
     private var order: [String] = []
     private var drawnLines = 0
     private var lastDraw = ContinuousClock.now - .seconds(1)
-    private var lastLog: [String: ContinuousClock.Instant] = [:]
+    private var logs: [String: ProgressLog] = [:]
+    private let epoch = ContinuousClock.now
 
     init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         live = isatty(STDERR_FILENO) == 1 && environment["TERM"] != "dumb"
@@ -95,9 +96,12 @@ final class SyncReporter {
                 lastDraw = now
                 draw()
             }
-        } else if now - (lastLog[progress.name] ?? now - .seconds(11)) >= .seconds(10) {
-            lastLog[progress.name] = now
-            say("progress  \(line(progress))", dim: true)
+        } else {
+            let seconds = Double((now - epoch) / .milliseconds(1)) / 1000
+            var log = logs[progress.name] ?? ProgressLog()
+            let due = log.record(bytes: progress.bytes, total: progress.total, at: seconds)
+            logs[progress.name] = log
+            if due { say("progress  \(line(progress))", dim: true) }
         }
     }
 
@@ -105,10 +109,12 @@ final class SyncReporter {
         active[name] = nil
         extracted[name] = nil
         order.removeAll { $0 == name }
-        lastLog[name] = nil
+        logs[name] = nil
     }
 
     private func line(_ p: DocsetProgress) -> String {
+        var p = p
+        if let recent = logs[p.name]?.recentRate { p.rate = recent }  // the recent rate, not the start-up rate
         let total = p.total.map { " / \(ProgressRenderer.bytes($0))" } ?? ""
         var eta = ""
         if let t = p.total, p.rate > 0 { eta = "  ETA \(ProgressRenderer.duration(Double(t - p.bytes) / p.rate))" }
