@@ -17,6 +17,8 @@ enum SyncEventJSON {
             return ["event": "feed-checked", "feed": feed, "source": source.rawValue, "docsets": docsets]
         case .feedFailed(let feed, let reason):
             return ["event": "feed-failed", "feed": feed, "reason": reason]
+        case .feedWarning(let feed, let message):
+            return ["event": "feed-warning", "feed": feed, "message": message]
         case .planned(let plan):
             return ["event": "plan", "actions": plan.actions.map(action)]
         case .progress(let p):

@@ -31,6 +31,8 @@ final class SyncReporter {
             say("feed      \(feed): \(source.rawValue), \(docsets) docset\(docsets == 1 ? "" : "s")", dim: true)
         case .feedFailed(let feed, let reason):
             say("\(paint("feed failed", 31)) \(feed): \(reason)")
+        case .feedWarning(_, let message):
+            say("\(paint("warning  ", 33)) \(message)")
         case .planned(let plan):
             guard dryRun else { return }
             for action in plan.actions { say("plan      \(describe(action))") }

@@ -56,6 +56,7 @@ public enum FeedParser {
                 throw cursor.error(.unknownRootElement(name: reader.localName, namespace: reader.namespaceURI))
             }
             while try cursor.read() {}  // the rest must be well-formed too (comments, PIs, whitespace)
+            document.warnings = cursor.warnings.items
             return document
         }
         throw FeedError(feed: feed, line: 1, column: 1, reason: .notXML(code: 4, message: "Document is empty"))

@@ -172,6 +172,7 @@ public struct SyncEngine: Sendable {
             let source = feeds[index]
             do {
                 let (fetched, document) = try result.get()
+                for warning in document.warnings { emit(.feedWarning(feed: source.location, message: warning)) }
                 let selection = CandidateSelector.select(document, source: source)
                 round.offers += selection.offers
                 round.skipped += selection.skipped

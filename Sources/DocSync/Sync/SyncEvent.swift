@@ -5,6 +5,8 @@ import Foundation
 public enum SyncEvent: Sendable, Equatable {
     case feedChecked(feed: String, source: FeedRefresher.Source, docsets: Int)
     case feedFailed(feed: String, reason: String)
+    /// The feed was read, but something in it was dropped (an unreadable date).
+    case feedWarning(feed: String, message: String)
     case planned(SyncPlan)
     case progress(DocsetProgress)
     /// A docset that was not installed before is now.
