@@ -18,6 +18,8 @@ public struct Configuration: Sendable, Equatable {
     public var postInstallHook: String?
     /// How long the post-install command may run before its whole process group is stopped (a failed docset).
     public var postInstallTimeout: Duration = .seconds(600)
+    /// `[metrics] textfile`: a Prometheus text-format file rewritten (atomically) after each run; nil: none.
+    public var metricsTextFile: String?
 
     public struct FeedSource: Sendable, Equatable {
         /// A local path or an http(s) URL; Atom and Dash formats are told apart by content.

@@ -98,6 +98,11 @@ public struct ConfigurationLoader: Sendable {
             config.install.minFreeSpace = try install.byteSize("min_free_space") ?? config.install.minFreeSpace
             try install.finish()
         }
+        if var metrics = try reader.table("metrics") {
+            config.metricsTextFile = try metrics.string("textfile").flatMap { $0.isEmpty ? nil : $0 }
+                .map { text throws(ConfigurationError) in try metrics.resolvePath(text, key: "textfile") }
+            try metrics.finish()
+        }
         for (index, var feed) in try reader.tables("feed").enumerated() {
             guard let location = try feed.string("url") else {
                 throw ConfigurationError(file: file, key: "feed[\(index + 1)].url", problem: "missing (a path or URL)")

@@ -42,6 +42,14 @@ public enum Preflight {
                     problem: "not on the same filesystem as root = \"\(configuration.root)\" (installs rename "
                         + "between them); put both on one filesystem"))
         }
+        if let textfile = configuration.metricsTextFile {
+            let folder = textfile.lastIndex(of: "/").map { String(textfile[..<$0]) }.flatMap { $0.isEmpty ? "/" : $0 }
+            var info = stat()
+            if let folder, stat(folder, &info) != 0 || (info.st_mode & S_IFMT) != S_IFDIR || access(folder, W_OK) != 0 {
+                problems.append(
+                    Problem(key: "metrics.textfile", path: textfile, problem: "its folder is not a writable directory"))
+            }
+        }
         if !problems.isEmpty { throw Failure(problems: problems) }
     }
 

@@ -20,10 +20,19 @@ public struct RunRecord: Codable, Sendable, Equatable {
     public var finishedAt: Date?
     public var outcome: Outcome?
     public var detail: String?
+    /// When the last run that ended `ok` before this one finished (carried from run to run, for metrics).
+    public var lastSuccessAt: Date?
 
     public init(startedAt: Date, pid: Int32) {
         self.startedAt = startedAt
         self.pid = pid
+    }
+
+    /// A record for a run starting now, carrying the last success of `previous`.
+    static func starting(after previous: RunRecord?) -> RunRecord {
+        var record = RunRecord(startedAt: Date(), pid: getpid())
+        record.lastSuccessAt = previous?.outcome == .ok ? previous?.finishedAt : previous?.lastSuccessAt
+        return record
     }
 
     public static func path(stateDirectory: String) -> String { "\(stateDirectory)/last-run.json" }

@@ -92,16 +92,21 @@ public struct SyncEngine: Sendable {
         try Preflight.check(configuration)  // before any network work: once, naming key and path
         let lock = try await SyncLock.acquire(stateDirectory: configuration.state, wait: options.wait)
         defer { withExtendedLifetime(lock) {} }
-        let record = RunRecord(startedAt: Date(), pid: getpid())
+        let record = RunRecord.starting(after: RunRecord.load(stateDirectory: configuration.state))
         if !options.dryRun { record.save(stateDirectory: configuration.state) }  // an interrupted run stays visible
+        let tally = TransferTally()
         do {
-            let summary = try await runLocked(options, started: started, emit: emit)
+            let summary = try await TransferTally.$current.withValue(tally) {
+                try await runLocked(options, started: started, emit: emit)
+            }
             let outcome: RunRecord.Outcome = Task.isCancelled ? .interrupted : summary.isSuccess ? .ok : .failed
-            if !options.dryRun { record.finished(outcome).save(stateDirectory: configuration.state) }
+            if !options.dryRun { finish(record.finished(outcome), summary: summary) }
         } catch {
             if !options.dryRun {
-                record.finished(Task.isCancelled ? .interrupted : .error, detail: UserText.describe(error))
-                    .save(stateDirectory: configuration.state)
+                let outcome: RunRecord.Outcome = Task.isCancelled ? .interrupted : .error
+                var summary = SyncSummary()
+                (summary.bytesDownloaded, summary.bytesResumed) = tally.totals
+                finish(record.finished(outcome, detail: UserText.describe(error)), summary: summary)
             }
             throw error
         }
@@ -138,6 +143,9 @@ public struct SyncEngine: Sendable {
             await collectLeftovers(plan: plan)
         }
         summary.seconds = (ContinuousClock.now - started) / .seconds(1)
+        if let totals = TransferTally.current?.totals {
+            (summary.bytesDownloaded, summary.bytesResumed) = totals
+        }
         if !options.dryRun {
             try? SyncRecord(finishedAt: Date(), feeds: feeds.results + catalog.results, summary: summary)
                 .save(stateDirectory: configuration.state)
@@ -286,6 +294,7 @@ public struct SyncEngine: Sendable {
                                     name: name, phase: .downloading, bytes: progress.bytes, total: progress.total,
                                     rate: progress.rate)))
                     }
+                    TransferTally.record(downloaded)
                     await limiter.release(host)
                 } catch {
                     await limiter.release(host)

@@ -56,6 +56,10 @@ public struct SyncSummary: Sendable, Equatable, Codable {
     public var failed = 0
     public var feedsFailed = 0
     public var seconds: Double = 0
+    /// Archive bytes received from servers.
+    public var bytesDownloaded: Int64 = 0
+    /// Bytes of earlier interrupted downloads that were kept, not fetched again.
+    public var bytesResumed: Int64 = 0
 
     public init() {}
 
