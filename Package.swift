@@ -48,7 +48,7 @@ let package = Package(
             dependencies: ["CCurl", "CCurlShim", "DocSyncSupport"], swiftSettings: strict),
         .target(
             name: "DocSyncFeed",
-            dependencies: ["CLibXML2", "DocSyncSupport", "DocSyncHTTP"], swiftSettings: strict),
+            dependencies: ["CLibXML2", "DocSyncHTTP"], swiftSettings: strict),
         .target(
             name: "DocSyncDownload",
             dependencies: ["DocSyncSupport", "DocSyncHTTP"], swiftSettings: strict),
@@ -67,7 +67,6 @@ let package = Package(
             dependencies: [
                 "DocSyncSupport", "DocSyncHTTP", "DocSyncFeed", "DocSyncDownload", "DocSyncInstall",
                 "DocSyncCatalog", "DocSyncMetrics",
-                .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             swiftSettings: strict),
