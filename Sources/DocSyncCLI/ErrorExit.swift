@@ -9,7 +9,10 @@ enum ErrorExit {
     static func code(for error: any Error) -> ExitCode {
         switch error {
         case let code as ExitCode: code
-        case is ConfigurationError, is Preflight.Failure: ExitStatus.configError
+        case is ConfigurationError, is Preflight.Failure, is ValueSyntax.UnsetVariable, is LockFile.Failure:
+            ExitStatus.configError
+        case is CatalogError: ExitStatus.dataError
+        case is CatalogLoader.Failure: ExitStatus.unavailable
         case is UnknownDocsetError: ExitStatus.usage
         case let lock as SyncLock.Failure: lock.isBusy ? ExitStatus.busy : ExitStatus.ioError
         case let download as DownloadError: FetchCommand.exitCode(for: download)

@@ -8,6 +8,7 @@ extension SyncEvent {
         case .feedChecked(let feed, let source, let docsets):
             .feedChecked(feed: transform(feed), source: source, docsets: docsets)
         case .feedFailed(let feed, let reason): .feedFailed(feed: transform(feed), reason: transform(reason))
+        case .feedWarning(let feed, let message): .feedWarning(feed: transform(feed), message: transform(message))
         case .planned(let plan): .planned(SyncPlan(actions: plan.actions.map { $0.mappingText(transform) }))
         case .progress(let progress): .progress(progress.renamed(transform(progress.name)))
         case .installed(let report): .installed(report.mappingText(transform))
@@ -17,7 +18,7 @@ extension SyncEvent {
         case .orphaned(let name): .orphaned(name: transform(name))
         case .skipped(let name, let reason): .skipped(name: transform(name), reason: transform(reason))
         case .failed(let name, let reason): .failed(name: transform(name), reason: transform(reason))
-        case .hookFailed(let name, let reason): .hookFailed(name: transform(name), reason: transform(reason))
+        case .hookFailed(let failure): .hookFailed(failure.mappingText(transform))
         case .warning(let name, let message): .warning(name: transform(name), message: transform(message))
         case .summary: self
         }
@@ -28,6 +29,16 @@ extension SyncEvent {
 
     /// Control characters escaped in every piece of untrusted text, for a terminal or a log.
     public var escapingControlCharacters: SyncEvent { mappingText(\.escapingControlCharacters) }
+}
+
+extension HookFailure {
+    func mappingText(_ transform: (String) -> String) -> HookFailure {
+        var copy = self
+        copy.name = transform(name)
+        copy.startError = startError.map(transform)
+        copy.standardError = standardError.map(transform)
+        return copy
+    }
 }
 
 extension DocsetProgress {
