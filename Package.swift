@@ -73,7 +73,8 @@ let package = Package(
         .target(
             name: "DocSyncCLI",
             dependencies: [
-                "DocSync",
+                "DocSync", "DocSyncSupport", "DocSyncHTTP", "DocSyncFeed", "DocSyncDownload", "DocSyncInstall",
+                "DocSyncCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -83,17 +84,30 @@ let package = Package(
         .executableTarget(name: "docsync", dependencies: ["DocSyncCLI"], swiftSettings: strict),
 
         .target(
-            name: "TestSupport", dependencies: ["DocSync"], path: "Tests/TestSupport", swiftSettings: strict),
-        .testTarget(name: "SupportTests", dependencies: ["DocSyncSupport", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "CatalogTests", dependencies: ["DocSyncCatalog", "TestSupport"], swiftSettings: strict),
+            name: "TestSupport", dependencies: ["DocSync", "DocSyncSupport", "DocSyncInstall"],
+            path: "Tests/TestSupport", swiftSettings: strict),
+        .testTarget(
+            name: "SupportTests", dependencies: ["DocSyncSupport", "DocSyncHTTP", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "CatalogTests", dependencies: ["DocSyncCatalog", "DocSyncFeed", "DocSyncSupport", "TestSupport"],
+            swiftSettings: strict),
         .testTarget(name: "FeedTests", dependencies: ["DocSyncFeed", "TestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "DownloadTests", dependencies: ["DocSyncDownload", "DocSyncCLI", "TestSupport"],
+            name: "DownloadTests",
+            dependencies: ["DocSyncDownload", "DocSyncHTTP", "DocSyncSupport", "DocSyncCLI", "TestSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "InstallTests", dependencies: ["DocSyncInstall", "DocSyncCLI", "TestSupport"],
+            name: "InstallTests", dependencies: ["DocSyncInstall", "DocSyncSupport", "DocSyncCLI", "TestSupport"],
             swiftSettings: strict),
-        .testTarget(name: "SyncTests", dependencies: ["DocSync", "DocSyncCLI", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "SyncTests",
+            dependencies: [
+                "DocSync", "DocSyncSupport", "DocSyncHTTP", "DocSyncFeed", "DocSyncDownload", "DocSyncInstall",
+                "DocSyncCatalog", "DocSyncCLI", "TestSupport",
+            ],
+            exclude: ["Golden"],
+            swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

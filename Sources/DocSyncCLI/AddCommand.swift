@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocSync
+import DocSyncCatalog
 import Foundation
 
 /// `docsync add NAME…`: select docsets by catalogue name, appending `[[docset]]` tables to the config file.

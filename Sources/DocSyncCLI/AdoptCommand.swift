@@ -1,5 +1,7 @@
 import ArgumentParser
 import DocSync
+import DocSyncCatalog
+import DocSyncInstall
 import Foundation
 
 /// `docsync adopt`: take over the docsets of an existing Zeal folder without downloading anything.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocSync
+import DocSyncCatalog
 import Foundation
 
 /// `docsync catalog [QUERY]`: what the catalogues offer, ranked like a search, with what is installed.
@@ -81,16 +82,21 @@ struct CatalogCommand: AsyncParsableCommand {
         }
     }
 
+    /// `{"schema": 1, "docsets": [{name, title, latest, source, installed}]}` (JSONObjects.md).
     private func printJSON(_ rows: [Row]) {
-        let objects = rows.map { row -> [String: Any] in
-            var o: [String: Any] = ["name": row.name, "title": row.title, "source": row.source]
-            if !row.latest.isEmpty { o["latest"] = row.latest }
-            if let installed = row.installed { o["installed"] = installed }
-            return o
+        struct Listing: Encodable {
+            struct Docset: Encodable {
+                var name, title, source: String
+                var latest, installed: String?
+            }
+            var schema = DocSyncJSON.schema
+            var docsets: [Docset]
         }
-        let data =
-            (try? JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes]))
-            ?? Data("[]".utf8)
-        print(String(decoding: data, as: UTF8.self))
+        let docsets = rows.map {
+            Listing.Docset(
+                name: $0.name, title: $0.title, source: $0.source, latest: $0.latest.isEmpty ? nil : $0.latest,
+                installed: $0.installed)
+        }
+        print((try? DocSyncJSON.line(Listing(docsets: docsets))) ?? "{}")
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocSync
+import DocSyncDownload
 import DocSyncSupport
 import Logging
 import ServiceLifecycle

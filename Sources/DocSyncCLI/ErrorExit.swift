@@ -1,5 +1,10 @@
 import ArgumentParser
 import DocSync
+import DocSyncCatalog
+import DocSyncDownload
+import DocSyncFeed
+import DocSyncInstall
+import DocSyncSupport
 import Foundation
 
 /// What happens to an error that escapes a command: one `docsync: …` line on standard error (through
@@ -14,7 +19,8 @@ enum ErrorExit {
         case is CatalogError: ExitStatus.dataError
         case is CatalogLoader.Failure: ExitStatus.unavailable
         case is UnknownDocsetError: ExitStatus.usage
-        case let lock as SyncLock.Failure: lock.isBusy ? ExitStatus.busy : ExitStatus.ioError
+        case let lock as SyncLockError: lock == .busy ? ExitStatus.busy : ExitStatus.ioError
+        case let failure as SyncFailure: code(for: failure)
         case let download as DownloadError: FetchCommand.exitCode(for: download)
         case let install as InstallError: install.isArchiveRejection ? ExitStatus.dataError : ExitStatus.ioError
         case let feed as FeedError: FeedParseCommand.exitCode(for: feed)
@@ -22,6 +28,20 @@ enum ErrorExit {
         case is SystemError, is CocoaError, is POSIXError: ExitStatus.ioError
         case is CancellationError: ExitStatus.interrupted
         default: type(of: error) is NSError.Type ? ExitStatus.ioError : ExitStatus.internalError
+        }
+    }
+
+    /// A ``SyncFailure`` (thrown by `remove`, `sync` when the run cannot start) by its code.
+    static func code(for failure: SyncFailure) -> ExitCode {
+        switch failure.code {
+        case .http, .transport, .badResponse: ExitStatus.unavailable
+        case .verification, .invalidFeed, .invalidArchive, .invalidRequest, .tooLarge: ExitStatus.dataError
+        case .insufficientSpace, .io, .foreignFolder: ExitStatus.ioError
+        case .locked: ExitStatus.busy
+        case .notInstalled: ExitStatus.usage
+        case .cancelled: ExitStatus.interrupted
+        case .hook: ExitStatus.partialFailure
+        default: ExitStatus.internalError
         }
     }
 
@@ -37,12 +57,5 @@ enum ErrorExit {
         let text = UserText.describe(error)
         printError(code == ExitStatus.internalError ? "docsync: internal error: \(text) (please report)" : "docsync: \(text)")
         return code
-    }
-}
-
-extension SyncLock.Failure {
-    var isBusy: Bool {
-        if case .busy = self { return true }
-        return false
     }
 }

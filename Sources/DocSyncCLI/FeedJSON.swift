@@ -1,7 +1,9 @@
 import DocSync
+import DocSyncFeed
 
-/// The `feed parse --json` contract: exactly one object, keys in contract order, absent values omitted, dates as
-/// `YYYY-MM-DDTHH:MM:SSZ`, lengths as numbers.
+/// The `feed parse --json` contract: exactly one object, keys in contract order (`schema` first), absent values
+/// omitted, dates as `YYYY-MM-DDTHH:MM:SSZ`, lengths as numbers. Written by hand rather than with `DocSyncJSON`'s
+/// encoder: a 100 MB feed's document is rendered without a second in-memory tree (LargeFeedMemoryTests).
 enum FeedJSON {
     static func encode(_ document: FeedDocument) -> String {
         object(document).rendered(indent: "")
@@ -9,6 +11,7 @@ enum FeedJSON {
 
     static func object(_ document: FeedDocument) -> FeedJSONValue {
         .object([
+            ("schema", .number(Int64(DocSyncJSON.schema))),
             ("format", .string(document.format.rawValue)),
             ("id", document.id.map(FeedJSONValue.string)),
             ("title", document.title.map(FeedJSONValue.string)),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocSync
+import DocSyncFeed
 import Foundation
 
 /// `docsync feed parse <FILE|URL> [--base-url URL] [--max-bytes N] [--json | --check]`.

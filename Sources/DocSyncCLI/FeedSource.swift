@@ -1,4 +1,6 @@
 import DocSync
+import DocSyncFeed
+import DocSyncHTTP
 import Foundation
 
 /// Where `feed parse` reads a feed from: an http(s) URL is fetched, anything else is a file path.

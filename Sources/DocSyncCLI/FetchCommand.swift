@@ -1,5 +1,7 @@
 import ArgumentParser
 import DocSync
+import DocSyncDownload
+import DocSyncHTTP
 import DocSyncSupport
 import Foundation
 
@@ -100,14 +102,7 @@ struct FetchCommand: AsyncParsableCommand {
     }
 
     static func json(_ result: DownloadResult, requested: String) -> String {
-        let object: [String: Any] = [
-            "url": requested.redactingCredentials, "mirror": result.url.redactingCredentials, "bytes": result.bytes,
-            "sha256": result.sha256,
-            "resumedFrom": result.resumedFrom, "attempts": result.attempts,
-            "seconds": (result.seconds * 1000).rounded() / 1000, "path": result.path,
-        ]
-        let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-        return data.map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        (try? DocSyncJSON.line(FetchJSON(result, requested: requested))) ?? "{}"
     }
 
     static func absolute(_ path: String) -> String {

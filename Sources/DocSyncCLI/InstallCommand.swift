@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocSync
+import DocSyncInstall
 import DocSyncSupport
 import Foundation
 
@@ -42,7 +43,7 @@ struct InstallCommand: AsyncParsableCommand {
         configuration.gracePeriod = .seconds(max(graceSeconds, 0))
         let installer = Installer(root: root, configuration: configuration)
         let request = InstallRequest(name: name, title: title, version: version, revision: revision)
-        let installed: InstalledDocset
+        let installed: InstallRecord
         do {
             installed = try await installer.install(archive: archive, as: request)
         } catch {
@@ -51,10 +52,7 @@ struct InstallCommand: AsyncParsableCommand {
             throw error.isArchiveRejection ? ExitStatus.dataError : ExitStatus.ioError
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            encoder.dateEncodingStrategy = .iso8601
-            print(String(decoding: try encoder.encode(installed), as: UTF8.self))
+            print(SchemaJSON.line(InstalledDocset(installed)))
         } else {
             let version = installed.version.map { " \($0)" } ?? ""
             let files = installed.fileCount.map { "\($0) files" } ?? ""

@@ -1,4 +1,5 @@
 import DocSync
+import DocSyncDownload
 import Foundation
 
 /// What `status` says about activity: a sync in progress (pid, since when), the last run even when it was
@@ -42,22 +43,6 @@ struct StatusActivity {
             out.append(line)
         }
         return out
-    }
-
-    func json() -> [String: Any] {
-        var object: [String: Any] = [:]
-        if let running {
-            var o: [String: Any] = ["pid": running.pid]
-            if let since = running.since { o["since"] = Self.iso(since) }
-            object["sync_in_progress"] = o
-        }
-        if let lastRun, let state = lastRunState {
-            var o: [String: Any] = ["started_at": Self.iso(lastRun.startedAt), "state": state, "pid": lastRun.pid]
-            if let finished = lastRun.finishedAt { o["finished_at"] = Self.iso(finished) }
-            if let detail = lastRun.detail { o["detail"] = detail.redactingCredentials }
-            object["last_run"] = o
-        }
-        return object
     }
 
     /// One partial download: `url` (already made safe to print), bytes, and how long ago it last made progress.

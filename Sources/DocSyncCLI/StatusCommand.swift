@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocSync
+import DocSyncDownload
 import DocSyncSupport
 import Foundation
 
@@ -84,41 +85,8 @@ struct StatusCommand: AsyncParsableCommand {
         installed: [InstalledDocset], partials: [PartialDownload], record: SyncRecord?, reclaimable: Reclaimable,
         activity: StatusActivity
     ) {
-        let iso = ISO8601DateFormatter()
-        var object: [String: Any] = [
-            "docsets": installed.sorted { $0.name < $1.name }.map { d -> [String: Any] in
-                var o: [String: Any] = ["name": d.name, "path": d.path, "index": d.indexPath]
-                if let v = d.version { o["version"] = v }
-                if let r = d.revision { o["revision"] = r }
-                if let i = d.identifier { o["identifier"] = i }
-                if let s = d.sizeOnDisk { o["size"] = s }
-                if let t = d.installedAt { o["installed_at"] = iso.string(from: t) }
-                if let u = d.sourceURL { o["source"] = u.redactingCredentials }
-                return o
-            },
-            "reclaimable": [
-                "trash_bytes": reclaimable.trashBytes, "stale_partials": reclaimable.stalePartials,
-                "stale_partial_bytes": reclaimable.stalePartialBytes,
-            ],
-            "partial_downloads": partials.map { p -> [String: Any] in
-                var o: [String: Any] = ["url": p.url.redactingCredentials, "bytes": p.bytes]
-                if let t = p.total { o["total"] = t }
-                if let u = p.updatedAt { o["updated_at"] = iso.string(from: u) }
-                return o
-            },
-        ]
-        object.merge(activity.json()) { _, new in new }
-        if let record {
-            object["last_sync"] = [
-                "finished_at": iso.string(from: record.finishedAt),
-                "feeds": record.feeds.map {
-                    ["feed": $0.feed.redactingCredentials, "ok": $0.ok, "detail": $0.detail.redactingCredentials]
-                },
-            ]
-        }
-        let data =
-            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
-            ?? Data()
-        print(String(decoding: data, as: UTF8.self))
+        let object = StatusJSON(
+            installed: installed, partials: partials, record: record, reclaimable: reclaimable, activity: activity)
+        print((try? DocSyncJSON.line(object)) ?? "{}")
     }
 }

@@ -61,13 +61,13 @@ struct SyncCommand: AsyncParsableCommand {
                 if let reporter {
                     reporter.handle(event, dryRun: options.dryRun)
                 } else {
-                    printLine(SyncEventJSON.line(event))
+                    printLine(event.jsonLine())
                 }
                 if case .summary(let s) = event { summary = s }
             }
-        } catch let error as SyncLock.Failure {
+        } catch let error as SyncLockError {
             printError("docsync: \(error)")
-            if case .busy = error { throw ExitStatus.busy }
+            if error == .busy { throw ExitStatus.busy }
             throw ExitStatus.ioError
         }
         return summary

@@ -29,21 +29,23 @@ final class SyncReporter {
         switch event.redactingCredentials.escapingControlCharacters {
         case .feedChecked(let feed, let source, let docsets):
             say("feed      \(feed): \(source.rawValue), \(docsets) docset\(docsets == 1 ? "" : "s")", dim: true)
-        case .feedFailed(let feed, let reason):
-            say("\(paint("feed failed", 31)) \(feed): \(reason)")
+        case .feedFailed(let feed, let failure):
+            var detail = failure
+            if detail.url == feed { detail.url = nil }  // the line names the feed already
+            say("\(paint("feed failed", 31)) \(feed): \(detail)")
         case .feedWarning(_, let message):
             say("\(paint("warning  ", 33)) \(message)")
-        case .planned(let plan):
+        case .planned(let actions):
             guard dryRun else { return }
-            for action in plan.actions { say("plan      \(describe(action))") }
+            for action in actions { say("plan      \(describe(action))") }
         case .progress(let progress):
             track(progress)
         case .installed(let report):
             finish(report.name)
-            say("\(paint("installed", 32)) \(report.name) \(report.version)")
+            say("\(paint("installed", 32)) \(report.name) \(version(report))")
         case .updated(let report, let from):
             finish(report.name)
-            say("\(paint("updated  ", 32)) \(report.name) \(from) → \(report.version)")
+            say("\(paint("updated  ", 32)) \(report.name) \(from) → \(version(report))")
         case .unchanged(let name, let version):
             say("unchanged \(name) \(version)", dim: true)
         case .removed(let name):
@@ -52,11 +54,11 @@ final class SyncReporter {
             say("\(paint("orphaned ", 33)) \(name): no feed offers it any more (set prune = true to remove)")
         case .skipped(let name, let reason):
             say("\(paint("skipped  ", 33)) \(name): \(reason)")
-        case .failed(let name, let reason):
+        case .failed(let name, let failure):
             finish(name)
-            say("\(paint("failed   ", 31)) \(name): \(reason)")
-        case .hookFailed(let failure):
-            say("\(paint("failed   ", 31)) \(failure.name): installed, but \(failure.reason)")
+            say("\(paint("failed   ", 31)) \(name): \(failure)")
+        case .hookFailed(let name, let failure):
+            say("\(paint("failed   ", 31)) \(name): installed, but \(failure)")
         case .warning(let name, let message):
             say("\(paint("warning  ", 33)) \(name): \(message)")
         case .summary(let s):
@@ -73,14 +75,21 @@ final class SyncReporter {
             + "(\(DurationText.text(seconds: s.seconds)))"
     }
 
-    private func describe(_ action: SyncPlan.Action) -> String {
-        switch action {
-        case .install(let c): "install   \(c.name) \(c.version) from \(c.archives[0])"
-        case .update(let c, let from): "update    \(c.name) \(from.version) → \(c.version) from \(c.archives[0])"
-        case .unchanged(let c, _): "unchanged \(c.name) \(c.version)"
-        case .orphan(let i, let prune): prune ? "remove    \(i.name)" : "orphan    \(i.name)"
-        case .skipped(let name, _, let reason): "skip      \(name): \(reason)"
+    private func describe(_ a: PlannedAction) -> String {
+        let version = a.version ?? "-"
+        let url = a.url.map { " from \($0)" } ?? ""
+        return switch a.action {
+        case .install: "install   \(a.name) \(version)\(url)"
+        case .update: "update    \(a.name) \(a.from ?? "-") → \(version)\(url)"
+        case .unchanged: "unchanged \(a.name) \(version)"
+        case .remove: "remove    \(a.name)"
+        case .orphan: "orphan    \(a.name)"
+        case .skip: "skip      \(a.name): \(a.reason ?? "")"
         }
+    }
+
+    private func version(_ docset: InstalledDocset) -> String {
+        [docset.version, docset.revision].compactMap { $0 }.joined(separator: "/")
     }
 
     private func track(_ progress: DocsetProgress) {

@@ -18,7 +18,7 @@ public final class Installer: Sendable {
     }
 
     /// Makes the archive `<root>/<request.name>.docset`, all at once. On error nothing visible changes.
-    public func install(archive: String, as request: InstallRequest) async throws(InstallError) -> InstalledDocset {
+    public func install(archive: String, as request: InstallRequest) async throws(InstallError) -> InstallRecord {
         let source: FileArchiveSource
         do { source = try FileArchiveSource(path: archive) } catch { throw .io(error) }
         return try await install(source: source, as: request)
@@ -26,7 +26,7 @@ public final class Installer: Sendable {
 
     /// As `install(archive:as:)`, reading from any `ArchiveSource`.
     public func install(source: any ArchiveSource, as request: InstallRequest) async throws(InstallError)
-        -> InstalledDocset
+        -> InstallRecord
     {
         if let problem = InstallRequest.problem(with: request.name) {
             throw .invalidName(request.name, reason: problem)
@@ -59,10 +59,10 @@ public final class Installer: Sendable {
     }
 
     /// Every `*.docset` in the root, as readers see it now, sorted by name. Takes no lock.
-    public func installedDocsets() throws(InstallError) -> [InstalledDocset] {
+    public func installedDocsets() throws(InstallError) -> [InstallRecord] {
         guard FileManager.default.fileExists(atPath: root) else { return [] }
         let rootHandle = try DirectoryHandle.open(root)
-        var result: [InstalledDocset] = []
+        var result: [InstallRecord] = []
         for entry in try rootHandle.entries() where entry.name.hasSuffix(".docset") && !entry.name.hasPrefix(".") {
             let stem = String(entry.name.dropLast(".docset".count))
             guard let path = resolve(entry.name, in: rootHandle) else { continue }
@@ -70,7 +70,7 @@ public final class Installer: Sendable {
                 .flatMap { $0 }.flatMap { DocsetMetadata.decode(Data($0)) }
             let record = meta?.extra?.docsync
             result.append(
-                InstalledDocset(
+                InstallRecord(
                     name: meta?.name ?? stem, title: meta?.title ?? stem, version: meta?.version,
                     revision: meta?.revision, identifier: record?.identifier, path: path,
                     indexPath: "\(path)/\(DocsetValidator.index)",
@@ -109,7 +109,7 @@ public final class Installer: Sendable {
     }
 
     private func installBlocking(_ source: any ArchiveSource, _ request: InstallRequest) throws(InstallError)
-        -> (InstalledDocset, Bool)
+        -> (InstallRecord, Bool)
     {
         let store = try VersionStore(root: root)
         store.replaceForeign = configuration.replaceForeign
@@ -118,7 +118,7 @@ public final class Installer: Sendable {
         try store.checkReplaceable(request.name)
         try checkFreeSpace(for: source.byteCount ?? 0)
         let (stagingName, staging) = try store.makeStaging()
-        let installed: InstalledDocset
+        let installed: InstallRecord
         do throws(InstallError) {
             let result = try Extractor.extract(
                 source, into: staging.fd, rootPath: staging.path, limits: configuration.limits)
@@ -146,7 +146,7 @@ public final class Installer: Sendable {
                 throw error
             }
             let path = "\(root)/\(VersionStore.stateName)/versions/\(version)"
-            installed = InstalledDocset(
+            installed = InstallRecord(
                 name: request.name, title: meta.title, version: meta.version, revision: meta.revision,
                 identifier: request.identifier, path: path, indexPath: "\(path)/\(DocsetValidator.index)",
                 installedAt: DocsetMetadata.date(record.installedAt), archiveSHA256: digest,

@@ -43,7 +43,7 @@ import Testing
         #expect(object?["mirror"] as? String == nginx.url("file.bin"))
         #expect(object?["bytes"] as? Int == f.content.count)
         #expect(object?["sha256"] as? String == f.sha256)
-        #expect(object?["resumedFrom"] as? Int == 0)
+        #expect(object?["resumed_from"] as? Int == 0)
         #expect((object?["attempts"] as? Int ?? 0) >= 2)
         #expect(object?["seconds"] is Double || object?["seconds"] is Int)
         #expect(f.outputSHA256 == f.sha256)
@@ -86,7 +86,7 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         #expect(f.outputSHA256 == f.sha256)
         let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
-        #expect(object?["resumedFrom"] as? Int == 0)  // the flipped byte sent it back to the first chunk
+        #expect(object?["resumed_from"] as? Int == 0)  // the flipped byte sent it back to the first chunk
         // nginx logs a killed client's request when it notices the closed connection: wait for that line.
         #expect(nginx.waitForAccessLog { $0.count >= 3 }.count == 3)
     }
@@ -102,7 +102,7 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         #expect(f.outputSHA256 == f.sha256)
         let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
-        let resumedFrom = object?["resumedFrom"] as? Int ?? 0
+        let resumedFrom = object?["resumed_from"] as? Int ?? 0
         #expect(resumedFrom > 0)
         let log = nginx.waitForAccessLog { $0.count >= 2 }
         #expect(log.count == 2 && log[1].range == "bytes=\(resumedFrom - 65_536)-")

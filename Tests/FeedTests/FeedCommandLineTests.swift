@@ -9,7 +9,7 @@ struct FeedCommandLineTests {
         "cups-docsetutil.atom", "vendor-multi-version.atom", "Swift.xml", "C++.xml", "Android_(Kotlin).xml",
     ]
 
-    static let documentKeys: Set = ["format", "id", "title", "updated", "links", "entries"]
+    static let documentKeys: Set = ["schema", "format", "id", "title", "updated", "links", "entries"]
     static let entryKeys: Set = [
         "id", "title", "updated", "identifier", "version", "revision", "links", "archives", "sha256",
     ]
@@ -31,6 +31,7 @@ struct FeedCommandLineTests {
         let expected = try FeedParser.parse(fileAt: path, documentURL: nil)
 
         #expect(Set(object.keys).isSubset(of: Self.documentKeys))
+        #expect(object["schema"] as? Int == 1)
         #expect(object["format"] as? String == expected.format.rawValue)
         Self.checkDate(object["updated"], expected.updated)
         try Self.checkLinks(object["links"], expected.links)

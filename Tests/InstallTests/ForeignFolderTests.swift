@@ -1,4 +1,5 @@
 import DocSync
+import DocSyncInstall
 import Foundation
 import TestSupport
 import Testing

@@ -1,4 +1,5 @@
 import DocSync
+import DocSyncInstall
 import Foundation
 import TestSupport
 import Testing
@@ -35,7 +36,7 @@ struct FormatRow: Sendable, CustomTestStringConvertible {
         return fixture
     }
 
-    private func install(_ archive: String, _ h: InstallHarness) async throws -> InstalledDocset {
+    private func install(_ archive: String, _ h: InstallHarness) async throws -> InstallRecord {
         try await h.installer.install(archive: archive, as: InstallRequest(name: h.name, version: "1.0", revision: "2"))
     }
 

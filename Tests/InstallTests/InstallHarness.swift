@@ -1,4 +1,5 @@
 import DocSync
+import DocSyncInstall
 import Foundation
 import TestSupport
 import Testing
@@ -27,7 +28,7 @@ struct InstallHarness {
 
     /// Installs version "old" and returns it.
     @discardableResult
-    func installOld() async throws -> InstalledDocset {
+    func installOld() async throws -> InstallRecord {
         let fixture = try DocsetFixture.make(version: "old")
         let path = archive("old.tgz")
         try fixture.writeArchive(to: path)

@@ -1,4 +1,6 @@
 import DocSync
+import DocSyncInstall
+import DocSyncSupport
 import Foundation
 import TestSupport
 import Testing

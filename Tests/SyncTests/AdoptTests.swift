@@ -1,4 +1,5 @@
 import DocSync
+import DocSyncCatalog
 import Foundation
 import TestSupport
 import Testing

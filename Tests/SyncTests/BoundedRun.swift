@@ -44,8 +44,10 @@ struct BoundedRun {
         }
     }
 
-    /// The `reason` of the first event of `kind` (e.g. `failed`, `feed_failed`).
+    /// The failure message (or, for `skipped`, the reason) of the first event of `kind` (e.g. `failed`,
+    /// `feed-failed`).
     func reason(_ kind: String) -> String? {
-        events.first { $0["event"] as? String == kind }?["reason"] as? String
+        let event = events.first { $0["event"] as? String == kind }
+        return (event?["failure"] as? [String: Any])?["message"] as? String ?? event?["reason"] as? String
     }
 }

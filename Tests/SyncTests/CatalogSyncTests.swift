@@ -129,8 +129,10 @@ import Testing
 
         let listed = try h.run(["catalog", "--json"])
         #expect(listed.status == 0, "\(listed.standardError)")
-        let rows = try #require(
-            try JSONSerialization.jsonObject(with: Data(listed.standardOutput.utf8)) as? [[String: Any]])
+        let listing = try #require(
+            try JSONSerialization.jsonObject(with: Data(listed.standardOutput.utf8)) as? [String: Any])
+        #expect(listing["schema"] as? Int == 1)
+        let rows = try #require(listing["docsets"] as? [[String: Any]])
         #expect(rows.compactMap { $0["name"] as? String } == ["Bash", "Go", "Python_3"])
         #expect(rows[1]["installed"] as? String == "1.21" && rows[1]["latest"] as? String == "1.21")
         #expect(rows[0]["installed"] == nil)

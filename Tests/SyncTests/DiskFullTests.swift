@@ -1,4 +1,5 @@
 import DocSync
+import DocSyncDownload
 import Foundation
 import TestSupport
 import Testing
@@ -26,7 +27,7 @@ import Testing
 
     static func failure(_ result: Tool.Result) -> String {
         let failed = SyncHarness.events(result).first { $0["event"] as? String == "failed" }
-        return failed?["reason"] as? String ?? ""
+        return (failed?["failure"] as? [String: Any])?["message"] as? String ?? ""
     }
 
     // The archive has no length (chunked, none in the feed), so no preflight can see that it will not fit: the

@@ -1,4 +1,5 @@
 import DocSync
+import DocSyncHTTP
 import Foundation
 import Testing
 

@@ -38,7 +38,7 @@ import Testing
         if folder == ".docsync" { try FileManager.default.removeItem(atPath: "\(h.root)/.docsync") }
         try FileManager.default.createSymbolicLink(atPath: "\(h.root)/\(folder)", withDestinationPath: victim)
         let events = try await Self.sync(h)
-        let failure = events.compactMap { if case .failed(_, let reason) = $0 { reason } else { nil } }.first
+        let failure = events.compactMap { if case .failed(_, let failure) = $0 { failure.message } else { nil } }.first
         #expect(failure?.contains("\(h.root)/\(folder) is a symlink") == true, "\(events)")
         #expect(try victimIsIntact(victim))
     }
@@ -93,7 +93,9 @@ import Testing
             atPath: "\(h.root)/.docsync/versions", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: "\(h.root)/A.docset", withDestinationPath: target)
         let events = try await Self.sync(h)
-        let failed = events.compactMap { if case .failed(let name, let reason) = $0 { (name, reason) } else { nil } }
+        let failed = events.compactMap {
+            if case .failed(let name, let failure) = $0 { (name, failure.message) } else { nil }
+        }
         #expect(failed.map(\.0) == ["A"], "\(events)")
         #expect(failed.first?.1.contains("did not create") == true, "\(failed)")
         #expect(!events.contains { if case .installed = $0 { true } else { false } })

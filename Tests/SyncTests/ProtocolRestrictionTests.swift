@@ -26,7 +26,7 @@ import Testing
     static func expectRefused(_ h: SyncHarness, _ result: Tool.Result, _ scheme: String) {
         #expect(result.status == 3, "\(scheme): \(result.standardOutput)\(result.standardError)")
         let failed = SyncHarness.events(result).first { $0["event"] as? String == "failed" }
-        let reason = failed?["reason"] as? String ?? ""
+        let reason = (failed?["failure"] as? [String: Any])?["message"] as? String ?? ""
         #expect(reason.contains("only http:// and https:// URLs are allowed"), "\(scheme): \(reason)")
         #expect(!FileManager.default.fileExists(atPath: "\(h.root)/A.docset"), "\(scheme): nothing installed")
     }
@@ -90,7 +90,7 @@ import Testing
         let result = try h.run(["sync", "--json"], environment: Tool.environment())
         #expect(result.status == 3, "\(result.standardOutput)\(result.standardError)")
         let failed = SyncHarness.events(result).first { $0["event"] as? String == "feed-failed" }
-        let reason = failed?["reason"] as? String ?? ""
+        let reason = (failed?["failure"] as? [String: Any])?["message"] as? String ?? ""
         #expect(reason.contains("only http:// and https:// URLs are allowed"), "\(reason)")
     }
 }

@@ -1,4 +1,5 @@
 import DocSync
+import DocSyncDownload
 import Foundation
 import TestSupport
 import Testing

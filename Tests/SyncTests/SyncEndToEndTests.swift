@@ -119,8 +119,8 @@ import Testing
         #expect(failedFeeds.count == 2 && failedFeeds.contains { $0.hasSuffix("broken.atom") })
         #expect(failedFeeds.contains { $0.hasSuffix("absent.atom") })
         let wrongSum =
-            events.first { $0["name"] as? String == "WrongSum" && $0["event"] as? String == "failed" }?["reason"]
-            as? String ?? ""
+            (events.first { $0["name"] as? String == "WrongSum" && $0["event"] as? String == "failed" }?["failure"]
+            as? [String: Any])?["message"] as? String ?? ""
         #expect(
             wrongSum.contains(String(repeating: "ab", count: 32)), "the error names the expected digest: \(wrongSum)")
         #expect(h.installedManifest("Good") == good.expectedManifest)
@@ -161,7 +161,7 @@ import Testing
             try JSONSerialization.jsonObject(with: Data(status.standardOutput.utf8)) as? [String: Any])
         let docsets = try #require(object["docsets"] as? [[String: Any]])
         #expect(docsets.count == 1 && docsets[0]["name"] as? String == "A" && docsets[0]["version"] as? String == "3.1")
-        #expect(docsets[0]["source"] as? String == h.nginx.url("A.tgz"))
+        #expect(docsets[0]["source_url"] as? String == h.nginx.url("A.tgz"))
         let feeds = try #require((object["last_sync"] as? [String: Any])?["feeds"] as? [[String: Any]])
         #expect(feeds.map { $0["ok"] as? Bool } == [true, false])
         let text = try h.run(["status"])

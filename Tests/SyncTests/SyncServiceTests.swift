@@ -1,4 +1,5 @@
 import DocSync
+import DocSyncDownload
 import Foundation
 import TestSupport
 import Testing
@@ -177,13 +178,13 @@ import Testing
         var counts: [String: Int] = [:]
         for try await event in engine.sync() {
             if case .installed(let docset) = event {
-                counts["installed \(docset.version)"] = SQLiteIndex.count(docset.indexPath)
+                counts["installed \(docset.version ?? "-")"] = SQLiteIndex.count(docset.indexPath)
             }
         }
         try h.writeAtomFeed("f.atom", [.init(identifier: "org.a", title: "A", version: "2", archive: "A-2.tgz")])
         for try await event in engine.sync() {
             if case .updated(let docset, _) = event {
-                counts["updated \(docset.version)"] = SQLiteIndex.count(docset.indexPath)
+                counts["updated \(docset.version ?? "-")"] = SQLiteIndex.count(docset.indexPath)
             }
         }
         #expect(counts == ["installed 1": 5, "updated 2": 8])
@@ -211,7 +212,9 @@ import Testing
         try FileManager.default.removeItem(atPath: "\(h.root)/A.docset")
         let failing = try h.run(["sync", "--json"])
         let hookFailed = SyncHarness.events(failing).first { $0["event"] as? String == "hook-failed" }
-        #expect((hookFailed?["reason"] as? String)?.contains("status 7: broken") == true)
+        let failure = hookFailed?["failure"] as? [String: Any]
+        #expect((failure?["message"] as? String)?.contains("status 7: broken") == true)
+        #expect(failure?["code"] as? String == "hook")
         #expect(FileManager.default.fileExists(atPath: "\(h.root)/A.docset"), "the docset stays installed")
     }
 }

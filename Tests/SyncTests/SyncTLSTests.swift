@@ -38,7 +38,7 @@ import Testing
         let result = try h.run(["sync", "--json"], environment: Tool.environment())
         #expect(result.status == 3, "\(result.standardOutput)\(result.standardError)")
         let failed = SyncHarness.events(result).first { $0["event"] as? String == "feed-failed" }
-        let reason = failed?["reason"] as? String ?? ""
+        let reason = (failed?["failure"] as? [String: Any])?["message"] as? String ?? ""
         #expect(reason.contains("TLS certificate not accepted") && reason.contains("ca_file"), "\(reason)")
         #expect(!FileManager.default.fileExists(atPath: "\(h.root)/A.docset"))
     }
@@ -51,7 +51,7 @@ import Testing
         let result = try h.run(["sync", "--json"], environment: Tool.environment())
         #expect(result.status == 3, "\(result.standardOutput)\(result.standardError)")
         let failed = SyncHarness.events(result).first { $0["event"] as? String == "failed" }
-        let reason = failed?["reason"] as? String ?? ""
+        let reason = (failed?["failure"] as? [String: Any])?["message"] as? String ?? ""
         #expect(reason.contains("TLS certificate not accepted") && reason.contains("host name"), "\(reason)")
         #expect(!FileManager.default.fileExists(atPath: "\(h.root)/A.docset"))
     }

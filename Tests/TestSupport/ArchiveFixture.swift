@@ -1,4 +1,5 @@
 import DocSync
+import DocSyncInstall
 import Foundation
 
 /// Builds real archives for tests with libarchive's writer.

@@ -1,4 +1,5 @@
 import DocSync
+import DocSyncSupport
 import Foundation
 
 public struct ToolFailure: Error, CustomStringConvertible {

@@ -1,4 +1,6 @@
 import DocSync
+import DocSyncInstall
+import DocSyncSupport
 import Foundation
 
 /// A small docset described in memory — files with contents and modes under the docset root — that tests pack

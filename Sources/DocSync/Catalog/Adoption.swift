@@ -1,20 +1,20 @@
-import DocSyncCatalog
+package import DocSyncCatalog
 import Foundation
 
 /// `docsync adopt`: finds docset folders another tool (Zeal) made in a root and matches each to a catalogue entry.
-public enum Adoption {
+package enum Adoption {
     /// A real `NAME.docset` folder and what identifies it.
-    public struct Found: Sendable, Equatable {
+    package struct Found: Sendable, Equatable {
         /// The folder name without `.docset`.
-        public var folder: String
+        package var folder: String
         /// From Zeal's `meta.json`, when present.
-        public var metaName: String?
-        public var metaFeedURL: String?
-        public var metaVersion: String?
+        package var metaName: String?
+        package var metaFeedURL: String?
+        package var metaVersion: String?
         /// `CFBundleName` from `Contents/Info.plist`.
-        public var bundleName: String?
+        package var bundleName: String?
 
-        public init(
+        package init(
             folder: String, metaName: String? = nil, metaFeedURL: String? = nil, metaVersion: String? = nil,
             bundleName: String? = nil
         ) {
@@ -28,7 +28,7 @@ public enum Adoption {
 
     /// The catalogue entry for a folder: by meta.json's name, then its feed URL (the entry with that feed, or the
     /// feed file's stem), then Info.plist's bundle name, then the folder name. Pure.
-    public static func match(_ found: Found, in resolver: CatalogResolver) -> CatalogEntry? {
+    package static func match(_ found: Found, in resolver: CatalogResolver) -> CatalogEntry? {
         var names: [String] = []
         if let name = found.metaName { names.append(name) }
         if let feed = found.metaFeedURL {
@@ -45,7 +45,7 @@ public enum Adoption {
     }
 
     /// Every real `*.docset` folder in `root` (links — docsync's own — are skipped), sorted by name.
-    public static func scan(root: String) throws -> [Found] {
+    package static func scan(root: String) throws -> [Found] {
         let fm = FileManager.default
         var result: [Found] = []
         for entry in try fm.contentsOfDirectory(atPath: root).sorted()

@@ -1,37 +1,39 @@
-import DocSyncCatalog
-import DocSyncHTTP
+package import DocSyncCatalog
+internal import DocSyncHTTP
 import Foundation
 
 /// The configured catalogues, fetched through the feed cache (fresh: no request; else a conditional GET) and
 /// parsed. A catalogue that cannot be fetched or parsed is a failure naming it; the others still load.
-public struct CatalogLoader: Sendable {
+package struct CatalogLoader: Sendable {
     /// One catalogue that could not be used this time.
-    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
-        public var source: CatalogSource
-        public var location: String
-        public var reason: String
-        public var description: String { "\(location): \(reason)" }
+    package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        package var source: CatalogSource
+        package var location: String
+        package var reason: String
+        /// The same failure as a value, for the `feed-failed` event.
+        package var failure: SyncFailure
+        package var description: String { "\(location): \(reason)" }
     }
 
     /// What loading produced: catalogues in lookup order, failures, and per location how it was obtained.
-    public struct Loaded: Sendable {
-        public var catalogs: [Catalog] = []
-        public var failures: [Failure] = []
-        public var fetched: [(location: String, source: FeedRefresher.Source, entries: Int)] = []
+    package struct Loaded: Sendable {
+        package var catalogs: [Catalog] = []
+        package var failures: [Failure] = []
+        package var fetched: [(location: String, source: FeedRefresher.Source, entries: Int)] = []
     }
 
-    public let catalogs: Configuration.Catalogs
-    public let refresher: FeedRefresher
+    package let catalogs: Configuration.Catalogs
+    package let refresher: FeedRefresher
 
-    public init(catalogs: Configuration.Catalogs, refresher: FeedRefresher) {
+    package init(catalogs: Configuration.Catalogs, refresher: FeedRefresher) {
         self.catalogs = catalogs
         self.refresher = refresher
     }
 
-    public var mirrors: CatalogMirrors { CatalogMirrors(bases: catalogs.mirrors) }
+    package var mirrors: CatalogMirrors { CatalogMirrors(bases: catalogs.mirrors) }
 
     /// Loads the indexes of `sources` (all of them when nil), in parallel.
-    public func load(_ sources: Set<CatalogSource>? = nil, refresh: Bool) async -> Loaded {
+    package func load(_ sources: Set<CatalogSource>? = nil, refresh: Bool) async -> Loaded {
         let wanted = catalogs.indexes.filter { sources?.contains($0.source) ?? true }
         let results = await SyncEngine.boundedMap(wanted.indices, width: 4) {
             index -> Result<(Catalog, FeedRefresher.Source), Failure> in
@@ -42,7 +44,10 @@ public struct CatalogLoader: Sendable {
             } catch {
                 var reason = "\(error)"
                 if reason.hasPrefix("\(location): ") { reason.removeFirst(location.count + 2) }
-                return .failure(Failure(source: source, location: location, reason: reason))
+                return .failure(
+                    Failure(
+                        source: source, location: location, reason: reason,
+                        failure: SyncFailure(error, url: location)))
             }
         }
         var loaded = Loaded()

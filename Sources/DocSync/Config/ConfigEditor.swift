@@ -1,17 +1,17 @@
 /// Edits `docsync.toml` as text, line by line, so comments, blank lines and layout survive (a TOML library would
 /// re-serialise the whole file and lose them): appends `[[docset]]` tables and removes them. Pure.
-public enum ConfigEditor {
+package enum ConfigEditor {
     /// The result of an edit: the new text and what it changed.
-    public struct Edit: Sendable, Equatable {
-        public var text: String
+    package struct Edit: Sendable, Equatable {
+        package var text: String
         /// Names added or removed.
-        public var changed: [String]
+        package var changed: [String]
         /// Names already present (add) or not found (drop): nothing was done for them.
-        public var untouched: [String]
+        package var untouched: [String]
     }
 
     /// Appends one `[[docset]]` table per selection whose name is not selected yet (case-insensitive).
-    public static func adding(_ selections: [Configuration.DocsetSelection], to text: String) -> Edit {
+    package static func adding(_ selections: [Configuration.DocsetSelection], to text: String) -> Edit {
         let present = Set(docsetBlocks(lines(text)).map { $0.name.lowercased() })
         var out = text
         var changed: [String] = []
@@ -33,7 +33,7 @@ public enum ConfigEditor {
 
     /// Removes the `[[docset]]` tables selecting `names` (case-insensitive): the header and its keys, keeping
     /// comments and blank lines that precede the next table; never leaves two blank lines where there was one.
-    public static func dropping(_ names: [String], from text: String) -> Edit {
+    package static func dropping(_ names: [String], from text: String) -> Edit {
         var all = lines(text)
         let wanted = Set(names.map { $0.lowercased() })
         let blocks = docsetBlocks(all).filter { wanted.contains($0.name.lowercased()) }

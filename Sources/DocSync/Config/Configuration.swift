@@ -6,11 +6,15 @@ public struct Configuration: Sendable, Equatable {
     public var staging: String
     /// Feed cache (validators, bodies), last results, the sync lock.
     public var state: String
+    /// The feeds to follow (`[[feed]]` tables), in file order.
     public var feeds: [FeedSource]
     /// `[[docset]]` tables: docsets chosen by catalogue name (see `Configuration+Catalog.swift`).
     public var docsets: [DocsetSelection] = []
+    /// Where catalogues are read from (`[catalog]` tables).
     public var catalogs = Catalogs()
+    /// Downloads: concurrency, retries, timeouts, rate limit, proxy (`[network]`).
     public var network: Network
+    /// Installing: grace period, streaming (`[install]`).
     public var install: Install
     /// Remove installed docsets that no feed lists any more (default: only report them).
     public var prune: Bool
@@ -21,6 +25,7 @@ public struct Configuration: Sendable, Equatable {
     /// `[metrics] textfile`: a Prometheus text-format file rewritten (atomically) after each run; nil: none.
     public var metricsTextFile: String?
 
+    /// One `[[feed]]` table: a feed and which of its docsets to install.
     public struct FeedSource: Sendable, Equatable {
         /// A local path or an http(s) URL; Atom and Dash formats are told apart by content.
         public var location: String
@@ -31,6 +36,7 @@ public struct Configuration: Sendable, Equatable {
         /// Install exactly this version (`VERSION[/REVISION]`), never a newer one.
         public var version: String?
 
+        /// A feed to follow; without `name`, `identifier` or `version`, every docset it offers, newest version.
         public init(location: String, name: String? = nil, identifier: String? = nil, version: String? = nil) {
             self.location = location
             self.name = name
@@ -38,15 +44,19 @@ public struct Configuration: Sendable, Equatable {
             self.version = version
         }
 
+        /// True for an http(s) URL, false for a local path.
         public var isRemote: Bool { location.hasPrefix("http://") || location.hasPrefix("https://") }
     }
 
+    /// The `[network]` table.
     public struct Network: Sendable, Equatable {
-        /// Docsets processed at once, and at most this many requests to one host.
+        /// Docsets processed at once (`concurrency`).
         public var concurrency = 2
+        /// At most this many downloads from one host at once (`per_host`).
         public var perHost = 2
         /// Attempts per download before giving up (transient errors; progress resets the count).
         public var retries = 8
+        /// Giving up on connecting to a server after this long (`connect_timeout`).
         public var connectTimeout: Duration = .seconds(30)
         /// No byte for this long is a stall: the connection is dropped and the download resumed.
         public var stallTimeout: Duration = .seconds(60)
@@ -66,9 +76,11 @@ public struct Configuration: Sendable, Equatable {
         /// Follow redirects from a public address to a private, loopback or link-local one.
         public var allowPrivateRedirects = false
 
+        /// The defaults, as `config/docsync.toml` documents them.
         public init() {}
     }
 
+    /// The `[install]` table.
     public struct Install: Sendable, Equatable {
         /// How long a replaced version stays on disk for readers that still have it open.
         public var gracePeriod: Duration = .seconds(600)
@@ -85,9 +97,11 @@ public struct Configuration: Sendable, Equatable {
         /// Bytes that must stay free where archives are staged; checked before and while downloading (0: none).
         public var minFreeSpace: Int64 = 1 << 30
 
+        /// The defaults, as `config/docsync.toml` documents them.
         public init() {}
     }
 
+    /// A configuration in code; ``ConfigurationLoader/defaults()`` gives the XDG folders the CLI uses.
     public init(
         root: String, staging: String, state: String, feeds: [FeedSource] = [], network: Network = Network(),
         install: Install = Install(), prune: Bool = false, postInstallHook: String? = nil

@@ -1,4 +1,4 @@
-import DocSyncCatalog
+internal import DocSyncCatalog
 
 extension ConfigurationLoader {
     /// `[catalog]` (`mirrors`), `[catalog.zeal|contrib|cheatsheets] url`, `[catalog.kapeli] base_url`, and the

@@ -1,19 +1,21 @@
-import DocSyncSupport
+internal import DocSyncSupport
 import Foundation
 import TOMLKit
 
 /// Reads `docsync.toml` strictly: unknown keys, wrong types and bad values are errors naming the key.
 /// The only user of TOMLKit. Relative paths are taken relative to the file's directory; `~` and `$VAR` expand.
 public struct ConfigurationLoader: Sendable {
+    /// The environment `$VAR`, `~` (`HOME`) and the XDG defaults are read from.
     public var environment: [String: String]
 
+    /// A loader reading `environment` (by default the process's).
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.environment = environment
     }
 
     /// The file to use when `--config` is absent, in order: `$DOCSYNC_CONFIG`, `$XDG_CONFIG_HOME/docsync/docsync.toml`
     /// (default `~/.config`), each `$XDG_CONFIG_DIRS` entry (default `/etc/xdg`) + `/docsync/docsync.toml`, then
-    /// `/etc/docsync/docsync.toml`. Nil when none exists.
+    /// `/etc/docsync/docsync.toml`.
     public func searchPath() -> [String] {
         var candidates: [String] = []
         if let explicit = environment["DOCSYNC_CONFIG"], !explicit.isEmpty { candidates.append(explicit) }
@@ -26,8 +28,10 @@ public struct ConfigurationLoader: Sendable {
         return candidates
     }
 
+    /// The first file of ``searchPath()`` that exists; nil when none does.
     public func locate() -> String? { searchPath().first { FileManager.default.fileExists(atPath: $0) } }
 
+    /// Reads and checks `file`; relative paths in it are taken relative to its folder.
     public func load(file: String) throws(ConfigurationError) -> Configuration {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw ConfigurationError(file: file, key: "", problem: "cannot read the file")
@@ -51,6 +55,7 @@ public struct ConfigurationLoader: Sendable {
             state: "\(xdg("XDG_STATE_HOME", ".local/state"))/docsync")
     }
 
+    /// Checks TOML `text` as if read from `file`; relative paths are taken relative to `directory`.
     public func parse(_ text: String, file: String, relativeTo directory: String) throws(ConfigurationError)
         -> Configuration
     {
@@ -105,7 +110,8 @@ public struct ConfigurationLoader: Sendable {
         }
         for (index, var feed) in try reader.tables("feed").enumerated() {
             guard let location = try feed.string("url") else {
-                throw ConfigurationError(file: file, key: "feed[\(index + 1)].url", problem: "missing (a path or URL)")
+                throw ConfigurationError.missingValue(
+                    file: file, key: "feed[\(index + 1)].url", problem: "missing (a path or URL)")
             }
             let isRemote = location.hasPrefix("http://") || location.hasPrefix("https://")
             if location.contains("://") && !isRemote {
@@ -267,7 +273,7 @@ struct TableReader {
 
     func finish() throws(ConfigurationError) {
         if let unknown = table.keys.sorted().first(where: { !used.contains($0) }) {
-            throw error(unknown, "unknown key")
+            throw ConfigurationError.unknownKey(file: file, key: prefix + unknown)
         }
     }
 }

@@ -1,6 +1,6 @@
 /// A unified diff of two texts by lines (longest common subsequence; config files are small). Pure.
-public enum LineDiff {
-    public static func unified(_ old: String, _ new: String, path: String, context: Int = 2) -> String {
+package enum LineDiff {
+    package static func unified(_ old: String, _ new: String, path: String, context: Int = 2) -> String {
         let a = ConfigEditor.lines(old)
         let b = ConfigEditor.lines(new)
         guard a != b else { return "" }

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Pure parsers for the human-friendly values of the configuration: durations, byte sizes, paths.
-public enum ValueSyntax {
+package enum ValueSyntax {
     /// `90s`, `10m`, `6h`, `1h30m`, `2d`, or a bare number of seconds. Nil when malformed.
-    public static func duration(_ text: String) -> Duration? {
+    package static func duration(_ text: String) -> Duration? {
         let s = text.trimmingCharacters(in: .whitespaces).lowercased()
         if let seconds = Int(s), seconds >= 0 { return .seconds(seconds) }
         var total: Int64 = 0
@@ -34,7 +34,7 @@ public enum ValueSyntax {
     }
 
     /// `0`, `512`, `500K`/`500KB`/`500KiB`, `5M`, `1G` (K = 1024). Nil when malformed.
-    public static func byteSize(_ text: String) -> Int64? {
+    package static func byteSize(_ text: String) -> Int64? {
         let s = text.trimmingCharacters(in: .whitespaces).uppercased()
         let digits = s.prefix { $0.isASCII && $0.isNumber }
         guard let value = Int64(digits) else { return nil }
@@ -51,7 +51,7 @@ public enum ValueSyntax {
     }
 
     /// Expands a leading `~` or `~/` and `$VAR` / `${VAR}`. Throws the variable's name when it is not set.
-    public static func expandPath(_ text: String, environment: [String: String]) throws(UnsetVariable) -> String {
+    package static func expandPath(_ text: String, environment: [String: String]) throws(UnsetVariable) -> String {
         var s = Substring(text)
         var out = ""
         if s == "~" || s.hasPrefix("~/") {
@@ -82,7 +82,7 @@ public enum ValueSyntax {
         return out + s
     }
 
-    public struct UnsetVariable: Error, Equatable {
-        public let name: String
+    package struct UnsetVariable: Error, Equatable {
+        package let name: String
     }
 }

@@ -2,20 +2,20 @@ import Foundation
 
 /// What docsync remembers about a feed's last response: validators for a conditional GET and the caching headers
 /// that say how long the stored body stays fresh. Persisted as JSON in the state directory.
-public struct FeedCacheEntry: Codable, Sendable, Equatable {
-    public var url: String
-    public var etag: String?
-    public var lastModified: String?
-    public var cacheControl: String?
-    public var expires: String?
-    public var date: String?
-    public var age: String?
+package struct FeedCacheEntry: Codable, Sendable, Equatable {
+    package var url: String
+    package var etag: String?
+    package var lastModified: String?
+    package var cacheControl: String?
+    package var expires: String?
+    package var date: String?
+    package var age: String?
     /// When the response (or the last 304 that freshened it) was received.
-    public var storedAt: Date
+    package var storedAt: Date
     /// SHA-256 (hex) of the stored body: a body that no longer matches is dropped, never trusted (set on save).
-    public var bodySHA256: String?
+    package var bodySHA256: String?
 
-    public init(
+    package init(
         url: String, etag: String? = nil, lastModified: String? = nil, cacheControl: String? = nil,
         expires: String? = nil, date: String? = nil, age: String? = nil, storedAt: Date
     ) {
@@ -31,7 +31,7 @@ public struct FeedCacheEntry: Codable, Sendable, Equatable {
 
     /// Decodes a stored entry (`<state>/feeds/<key>.json`); nil when the bytes are not one, or when a validator
     /// holds a line break or NUL (a stored value must never add a request header).
-    public static func decode(_ bytes: [UInt8]) -> FeedCacheEntry? {
+    package static func decode(_ bytes: [UInt8]) -> FeedCacheEntry? {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         guard let entry = try? decoder.decode(FeedCacheEntry.self, from: Data(bytes)) else { return nil }
@@ -43,7 +43,7 @@ public struct FeedCacheEntry: Codable, Sendable, Equatable {
     }
 
     /// The stored form of this entry (pretty-printed JSON, sorted keys, ISO 8601 dates).
-    public func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601
@@ -51,7 +51,7 @@ public struct FeedCacheEntry: Codable, Sendable, Equatable {
     }
 
     /// Request headers that turn the next GET into a conditional one.
-    public var conditionalHeaders: [String] {
+    package var conditionalHeaders: [String] {
         var headers: [String] = []
         if let etag { headers.append("If-None-Match: \(etag)") }
         if let lastModified { headers.append("If-Modified-Since: \(lastModified)") }
@@ -59,7 +59,7 @@ public struct FeedCacheEntry: Codable, Sendable, Equatable {
     }
 
     /// RFC 9111 §4.3.4: a 304 updates the stored headers it carries and restarts the age clock.
-    public func freshened(byNotModified fields: [String: String], at now: Date) -> FeedCacheEntry {
+    package func freshened(byNotModified fields: [String: String], at now: Date) -> FeedCacheEntry {
         var copy = self
         copy.etag = fields["etag"] ?? etag
         copy.lastModified = fields["last-modified"] ?? lastModified

@@ -1,13 +1,13 @@
-import DocSyncSupport
+internal import DocSyncSupport
 import Foundation
 
 /// Per-feed cache in `<state>/feeds/`: `<key>.json` (a `FeedCacheEntry`) and `<key>.xml` (the last body), written
 /// atomically (temp file + rename) so a crash leaves the old pair or the new one.
-public struct FeedCacheStore: Sendable {
-    public let directory: String
+package struct FeedCacheStore: Sendable {
+    package let directory: String
     let stateDirectory: String
 
-    public init(stateDirectory: String) {
+    package init(stateDirectory: String) {
         self.stateDirectory = stateDirectory
         directory = "\(stateDirectory)/feeds"
     }
@@ -16,7 +16,7 @@ public struct FeedCacheStore: Sendable {
 
     /// The stored entry and body, or nil when either is missing, unreadable, or the body does not match the digest
     /// the entry recorded (the next GET is unconditional, and its answer replaces the pair).
-    public func load(url: String) -> (entry: FeedCacheEntry, body: [UInt8])? {
+    package func load(url: String) -> (entry: FeedCacheEntry, body: [UInt8])? {
         let base = Self.key(url)
         guard let folder = try? feedsFolder(create: false),
             let json = (try? folder.readFile("\(base).json", limit: 1 << 20)).flatMap({ $0 }),
@@ -29,7 +29,7 @@ public struct FeedCacheStore: Sendable {
     }
 
     /// Forgets a feed's stored pair (a cached body that no longer parses).
-    public func drop(url: String) {
+    package func drop(url: String) {
         guard let folder = try? feedsFolder(create: false) else { return }
         let base = Self.key(url)
         try? folder.unlink("\(base).json")
@@ -38,7 +38,7 @@ public struct FeedCacheStore: Sendable {
 
     /// Saves the body first, then the entry that vouches for it (with the body's SHA-256). Both are written through
     /// the state folder's descriptor: a symlink at `feeds` is an error, one at a cache file is replaced.
-    public func save(_ entry: FeedCacheEntry, body: [UInt8]?) throws {
+    package func save(_ entry: FeedCacheEntry, body: [UInt8]?) throws {
         let folder = try feedsFolder(create: true)
         let base = Self.key(entry.url)
         var entry = entry

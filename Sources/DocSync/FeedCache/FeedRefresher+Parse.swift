@@ -1,9 +1,9 @@
-import DocSyncFeed
+package import DocSyncFeed
 
 extension FeedRefresher {
     /// Fetches and parses a feed. A stored body (fresh, or confirmed by a 304) that does not parse is not trusted
     /// again: its cache entry is dropped and the feed fetched in full (an unconditional GET) once.
-    public func fetchDocument(_ location: String, refresh: Bool, documentURL: String) async throws
+    package func fetchDocument(_ location: String, refresh: Bool, documentURL: String) async throws
         -> (result: Result, document: FeedDocument)
     {
         let first = try await fetch(location, refresh: refresh)

@@ -1,44 +1,39 @@
-import DocSyncHTTP
+package import DocSyncHTTP
 import Foundation
 
 /// Gets a feed's bytes the cheapest way HTTP allows: not at all while the stored copy is fresh (`max-age`,
 /// `Expires`), a conditional GET otherwise (a 304 costs no body bytes), a plain GET when nothing is stored.
 /// Local paths are read directly.
-public struct FeedRefresher: Sendable {
-    public enum Source: String, Sendable, Codable {
-        /// Read from a local file.
-        case local
-        /// The stored copy was still fresh: no request was sent.
-        case fresh
-        /// The server answered 304: the stored copy is current.
-        case notModified
-        /// A new body was downloaded.
-        case downloaded
+package struct FeedRefresher: Sendable {
+    package typealias Source = FeedRefresh
+
+    package struct Result: Sendable {
+        package var bytes: [UInt8]
+        package var source: Source
     }
 
-    public struct Result: Sendable {
-        public var bytes: [UInt8]
-        public var source: Source
+    package struct Failure: Error, Sendable, CustomStringConvertible {
+        package let feed: String
+        package let reason: String
+        /// The final HTTP status when the server answered with a non-2xx one.
+        package var httpStatus: Int? = nil
+        /// Network trouble that a later sync may not meet (see ``SyncFailure/isTransient``).
+        package var isTransient = false
+        package var description: String { "\(feed): \(reason)" }
     }
 
-    public struct Failure: Error, Sendable, CustomStringConvertible {
-        public let feed: String
-        public let reason: String
-        public var description: String { "\(feed): \(reason)" }
-    }
+    package let store: FeedCacheStore
+    package let options: HTTPOptions
+    package let maxBytes: Int
 
-    public let store: FeedCacheStore
-    public let options: HTTPOptions
-    public let maxBytes: Int
-
-    public init(store: FeedCacheStore, options: HTTPOptions, maxBytes: Int = 32 << 20) {
+    package init(store: FeedCacheStore, options: HTTPOptions, maxBytes: Int = 32 << 20) {
         self.store = store
         self.options = options
         self.maxBytes = maxBytes
     }
 
     /// - Parameter refresh: ignore freshness and always ask the server (still conditionally).
-    public func fetch(_ location: String, refresh: Bool, now: @Sendable () -> Date = Date.init) async throws(Failure)
+    package func fetch(_ location: String, refresh: Bool, now: @Sendable () -> Date = Date.init) async throws(Failure)
         -> Result
     {
         guard location.hasPrefix("http://") || location.hasPrefix("https://") else {
@@ -65,7 +60,9 @@ public struct FeedRefresher: Sendable {
             // The client's error names the URL too: keep it once (the Failure's feed).
             var reason = Self.describe(error, options: options)
             if reason.hasPrefix("\(location): ") { reason.removeFirst(location.count + 2) }
-            throw Failure(feed: location, reason: reason)
+            var failure = Failure(feed: location, reason: reason)
+            if case .transport(let transport) = error { failure.isTransient = transport.isTransient }
+            throw failure
         }
         let fields = Dictionary(
             response.head.fields.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
@@ -82,7 +79,9 @@ public struct FeedRefresher: Sendable {
             try? store.save(entry, body: response.body)
             return Result(bytes: response.body, source: .downloaded)
         default:
-            throw Failure(feed: location, reason: "HTTP \(response.head.status) \(reason(response.head.statusLine))")
+            throw Failure(
+                feed: location, reason: "HTTP \(response.head.status) \(reason(response.head.statusLine))",
+                httpStatus: response.head.status, isTransient: response.head.status >= 500)
         }
     }
 

@@ -1,10 +1,10 @@
-import DocSyncHTTP
+internal import DocSyncHTTP
 import Foundation
 
 /// RFC 9111 freshness for a private cache, explicit lifetimes only: is a stored feed response still fresh, so that
 /// no request is needed at all? (No heuristic freshness: a feed without `max-age` or `Expires` is revalidated.)
-public enum Freshness {
-    public static func isFresh(_ entry: FeedCacheEntry, now: Date) -> Bool {
+package enum Freshness {
+    package static func isFresh(_ entry: FeedCacheEntry, now: Date) -> Bool {
         guard let lifetime = lifetime(entry) else { return false }
         return lifetime > currentAge(entry, now: now)
     }

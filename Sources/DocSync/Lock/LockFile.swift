@@ -1,4 +1,4 @@
-import DocSyncSupport
+package import DocSyncSupport
 import Foundation
 
 /// `docsync.lock`, next to the config file: exactly which archive each docset was installed from, so that
@@ -12,30 +12,30 @@ import Foundation
 ///               "extra": {"indexFilePath": "index.html"}}]}
 /// ```
 /// Readers must reject a `schema` they do not know; new optional fields may appear within a schema.
-public struct LockFile: Codable, Sendable, Equatable {
-    public static let currentSchema = 1
-    public static let fileName = "docsync.lock"
+package struct LockFile: Codable, Sendable, Equatable {
+    package static let currentSchema = 1
+    package static let fileName = "docsync.lock"
 
-    public struct Entry: Codable, Sendable, Equatable {
+    package struct Entry: Codable, Sendable, Equatable {
         /// The folder name (`<name>.docset`).
-        public var name: String
-        public var title: String?
-        public var version: String
-        public var revision: String?
+        package var name: String
+        package var title: String?
+        package var version: String
+        package var revision: String?
         /// Mirrors of one archive, the one last used first.
-        public var archives: [String]
+        package var archives: [String]
         /// The archive's SHA-256, lowercase hex: enforced by `sync --locked` whatever the feed says.
-        public var sha256: String
+        package var sha256: String
         /// The archive's size in bytes.
-        public var size: Int64
+        package var size: Int64
         /// The feed or catalogue feed it came from (Zeal's `feed_url`).
-        public var feed: String?
+        package var feed: String?
         /// What the catalogue added at install (base64 icons, Zeal's `extra`), so a locked install is identical.
-        public var icon: String? = nil
-        public var icon2x: String? = nil
-        public var extra: JSONValue? = nil
+        package var icon: String? = nil
+        package var icon2x: String? = nil
+        package var extra: JSONValue? = nil
 
-        public init(
+        package init(
             name: String, title: String? = nil, version: String, revision: String? = nil, archives: [String],
             sha256: String, size: Int64, feed: String? = nil
         ) {
@@ -50,35 +50,35 @@ public struct LockFile: Codable, Sendable, Equatable {
         }
     }
 
-    public var schema: Int
-    public var generatedAt: Date
-    public var docsets: [Entry]
+    package var schema: Int
+    package var generatedAt: Date
+    package var docsets: [Entry]
 
     enum CodingKeys: String, CodingKey {
         case schema, docsets
         case generatedAt = "generated_at"
     }
 
-    public init(generatedAt: Date = Date(), docsets: [Entry]) {
+    package init(generatedAt: Date = Date(), docsets: [Entry]) {
         schema = Self.currentSchema
         self.generatedAt = generatedAt
         self.docsets = docsets.sorted { $0.name < $1.name }
     }
 
     /// `docsync.lock` in the config file's folder.
-    public static func path(configFile: String) -> String {
+    package static func path(configFile: String) -> String {
         let directory = (configFile as NSString).deletingLastPathComponent
         return directory.isEmpty ? fileName : "\(directory)/\(fileName)"
     }
 
     /// A problem with a lock file, naming it.
-    public struct Failure: Error, Sendable, CustomStringConvertible {
-        public let path: String
-        public let reason: String
-        public var description: String { "\(path): \(reason)" }
+    package struct Failure: Error, Sendable, CustomStringConvertible {
+        package let path: String
+        package let reason: String
+        package var description: String { "\(path): \(reason)" }
     }
 
-    public static func load(_ path: String) throws(Failure) -> LockFile {
+    package static func load(_ path: String) throws(Failure) -> LockFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw Failure(path: path, reason: "cannot read the lock file (run `docsync lock` first)")
         }
@@ -98,12 +98,12 @@ public struct LockFile: Codable, Sendable, Equatable {
         return lock
     }
 
-    public func encoded() -> Data {
+    package func encoded() -> Data {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return ((try? encoder.encode(self)) ?? Data()) + Data("\n".utf8)
     }
 
-    public func save(_ path: String) throws { try encoded().write(to: URL(fileURLWithPath: path), options: .atomic) }
+    package func save(_ path: String) throws { try encoded().write(to: URL(fileURLWithPath: path), options: .atomic) }
 }

@@ -1,11 +1,11 @@
-import DocSyncCatalog
-import DocSyncSupport
+internal import DocSyncCatalog
+internal import DocSyncSupport
 import Foundation
 
 extension SyncEngine {
     /// The lock for what is installed now: every docset docsync installed (with its archive's checksum), and the
     /// names it had to leave out (installed by another tool, or adopted and not updated yet).
-    public func makeLock() throws -> (lock: LockFile, skipped: [String]) {
+    package func makeLock() throws -> (lock: LockFile, skipped: [String]) {
         var entries: [LockFile.Entry] = []
         var skipped: [String] = []
         for docset in try installedDocsets() {

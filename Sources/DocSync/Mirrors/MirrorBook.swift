@@ -1,5 +1,5 @@
-import DocSyncDownload
-import DocSyncSupport
+internal import DocSyncDownload
+internal import DocSyncSupport
 import Foundation
 
 /// Per-host mirror health for one sync, loaded from and saved to `<state>/mirrors.json`

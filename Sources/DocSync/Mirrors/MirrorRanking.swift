@@ -1,15 +1,15 @@
 import Foundation
 
 /// What docsync has learned about one archive host (scheme-less `host[:port]`), kept across runs.
-public struct HostHealth: Codable, Sendable, Equatable {
-    public var successes = 0
-    public var failures = 0
+package struct HostHealth: Codable, Sendable, Equatable {
+    package var successes = 0
+    package var failures = 0
     /// Failures since the last success: a host with any is tried after the healthy ones.
-    public var consecutiveFailures = 0
-    public var lastFailure: Date?
-    public var lastSuccess: Date?
+    package var consecutiveFailures = 0
+    package var lastFailure: Date?
+    package var lastSuccess: Date?
     /// Smoothed download throughput (bytes per second), from completed downloads.
-    public var bytesPerSecond: Double?
+    package var bytesPerSecond: Double?
 
     enum CodingKeys: String, CodingKey {
         case successes, failures
@@ -19,7 +19,7 @@ public struct HostHealth: Codable, Sendable, Equatable {
         case bytesPerSecond = "bytes_per_second"
     }
 
-    public init() {}
+    package init() {}
 }
 
 /// The order mirrors are tried in: a pure function of what was learned, so the same state always gives the same
@@ -30,8 +30,8 @@ public struct HostHealth: Codable, Sendable, Equatable {
 /// 2. Among healthy hosts: never-measured ones first (each is tried once, so a fast mirror is found), then by
 ///    throughput class (powers of two: 1–2 MB/s and 1.5 MB/s are the same class).
 /// 3. Ties keep the publisher's order.
-public enum MirrorRanking {
-    public static func order(
+package enum MirrorRanking {
+    package static func order(
         _ urls: [String], hosts: [String: HostHealth], now: Date = Date(), forgiveAfter: TimeInterval = 86_400
     ) -> [String] {
         let keyed = urls.enumerated().map { index, url -> (url: String, key: (Int, Int, Int, Int)) in
@@ -47,12 +47,12 @@ public enum MirrorRanking {
     }
 
     /// `host[:port]`, lowercased, the key hosts are recorded under.
-    public static func host(of url: String) -> String { HostLimiter.host(of: url) }
+    package static func host(of url: String) -> String { HostLimiter.host(of: url) }
 
     /// Folds one sync's outcome for a docset into the hosts' records: the mirrors tried before `winner` failed,
     /// the winner succeeded at `bytesPerSecond`. With no winner (the download failed on every mirror) each
     /// tried mirror failed.
-    public static func record(
+    package static func record(
         tried: [String], winner: String?, bytesPerSecond: Double?, into hosts: inout [String: HostHealth],
         now: Date = Date()
     ) {

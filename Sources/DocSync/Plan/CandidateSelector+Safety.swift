@@ -1,4 +1,4 @@
-import DocSyncSupport
+internal import DocSyncSupport
 
 extension CandidateSelector {
     /// Offers whose name or version is not one safe path component (a `/`, `.`/`..`, control characters, more than

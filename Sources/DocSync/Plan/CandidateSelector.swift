@@ -1,4 +1,4 @@
-import DocSyncFeed
+package import DocSyncFeed
 
 /// Turns one parsed feed and its configuration into what it offers: per docset, the newest version (or the pinned
 /// one), with its archive mirrors in feed order. Pure.
@@ -7,8 +7,8 @@ import DocSyncFeed
 /// - Atom feeds offer one docset per `docset:identifier` (several entries may share one: the newest version wins,
 ///   and for equal versions the newest `updated`), named by the configuration's `name` when the feed offers exactly
 ///   one docset, else by the entry title made safe.
-public enum CandidateSelector {
-    public static func select(_ document: FeedDocument, source: Configuration.FeedSource)
+package enum CandidateSelector {
+    package static func select(_ document: FeedDocument, source: Configuration.FeedSource)
         -> (offers: [DocsetCandidate], skipped: [SyncPlan.Action])
     {
         let selected =

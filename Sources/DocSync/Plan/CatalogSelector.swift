@@ -1,13 +1,13 @@
-import DocSyncCatalog
+package import DocSyncCatalog
 
 /// Turns `[[docset]]` selections into what the catalogues offer for them. Pure: the planner then treats these
 /// candidates exactly like a feed's.
-public enum CatalogSelector {
+package enum CatalogSelector {
     /// - Parameters:
     ///   - catalogs: loaded catalogues, in lookup order.
     ///   - unavailable: catalogues that could not be loaded this time (a miss may be their fault: no suggestion).
     ///   - kapeli: entries read from Kapeli's per-docset feeds, for `source = "kapeli"` selections, by name.
-    public static func select(
+    package static func select(
         _ selections: [Configuration.DocsetSelection], catalogs: [Catalog], unavailable: Set<CatalogSource> = [],
         kapeli: [String: CatalogEntry] = [:], mirrors: CatalogMirrors
     ) -> (offers: [DocsetCandidate], skipped: [SyncPlan.Action]) {

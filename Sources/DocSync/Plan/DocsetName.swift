@@ -1,8 +1,8 @@
 /// Folder names for docsets: `<name>.docset` in the root must be a single, portable, non-hidden path component.
-public enum DocsetName {
+package enum DocsetName {
     /// Keeps letters, digits, space and `+-_.()`; replaces anything else with `_`; no leading dot or space;
     /// drops a trailing `.docset`; at most 200 UTF-8 bytes; `docset` when nothing is left.
-    public static func safe(_ text: String) -> String {
+    package static func safe(_ text: String) -> String {
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             let ok =

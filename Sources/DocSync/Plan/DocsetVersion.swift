@@ -13,17 +13,17 @@ import Foundation
 ///    (`2.0.1` > `2.0`).
 /// 4. Versions equal under these rules compare by revision, which is ordered the same way (`/1.35` < `/2`); a
 ///    missing revision is the lowest. An empty version (revision-only feeds) is lower than any non-empty one.
-public struct DocsetVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public let version: String
-    public let revision: String
+package struct DocsetVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
+    package let version: String
+    package let revision: String
 
-    public init(version: String, revision: String = "") {
+    package init(version: String, revision: String = "") {
         self.version = version.trimmingCharacters(in: .whitespaces)
         self.revision = revision.trimmingCharacters(in: .whitespaces)
     }
 
     /// Splits Dash's `VERSION[/REVISION]` at its last slash.
-    public init(dash text: String) {
+    package init(dash text: String) {
         if let slash = text.lastIndex(of: "/") {
             self.init(version: String(text[..<slash]), revision: String(text[text.index(after: slash)...]))
         } else {
@@ -31,19 +31,19 @@ public struct DocsetVersion: Sendable, Hashable, Comparable, CustomStringConvert
         }
     }
 
-    public var description: String { revision.isEmpty ? version : "\(version)/\(revision)" }
+    package var description: String { revision.isEmpty ? version : "\(version)/\(revision)" }
 
-    public static func < (lhs: Self, rhs: Self) -> Bool { compare(lhs, rhs) < 0 }
+    package static func < (lhs: Self, rhs: Self) -> Bool { compare(lhs, rhs) < 0 }
 
-    public static func == (lhs: Self, rhs: Self) -> Bool { compare(lhs, rhs) == 0 }
+    package static func == (lhs: Self, rhs: Self) -> Bool { compare(lhs, rhs) == 0 }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(Self.normalized(Self.segments(version)))
         hasher.combine(Self.normalized(Self.segments(revision)))
     }
 
     /// -1, 0 or 1.
-    public static func compare(_ lhs: Self, _ rhs: Self) -> Int {
+    package static func compare(_ lhs: Self, _ rhs: Self) -> Int {
         let byVersion = compareParts(lhs.version, rhs.version)
         return byVersion != 0 ? byVersion : compareParts(lhs.revision, rhs.revision)
     }

@@ -1,13 +1,13 @@
-import DocSyncSupport
+internal import DocSyncSupport
 
 /// Decides, per docset, whether to install, update, keep or prune. Pure: no I/O, so every rule is a table row.
-public enum Planner {
+package enum Planner {
     /// - Parameters:
     ///   - offers: per feed that was read successfully, the newest candidate of each docset it offers (or the
     ///     pinned one), already selected by `CandidateSelector`; skipped entries carry their reason.
     ///   - failedFeeds: feeds that could not be read this time; their installed docsets are never pruned.
     ///   - installed: what the root holds.
-    public static func plan(
+    package static func plan(
         offers: [DocsetCandidate], skipped: [SyncPlan.Action] = [], failedFeeds: Set<String> = [],
         installed: [InstalledState], prune: Bool
     ) -> SyncPlan {

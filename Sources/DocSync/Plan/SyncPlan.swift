@@ -1,6 +1,6 @@
 /// What a sync will do, per docset: the pure result of comparing what feeds offer with what is installed.
-public struct SyncPlan: Sendable, Equatable {
-    public enum Action: Sendable, Equatable {
+package struct SyncPlan: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         /// Not installed yet.
         case install(DocsetCandidate)
         /// Installed, and the feed offers a newer version (or the pinned one).
@@ -12,7 +12,7 @@ public struct SyncPlan: Sendable, Equatable {
         /// The feed offers something that cannot be planned (e.g. a pinned version it does not have).
         case skipped(name: String, feed: String, reason: String)
 
-        public var name: String {
+        package var name: String {
             switch self {
             case .install(let c), .update(let c, _), .unchanged(let c, _): c.name
             case .orphan(let installed, _): installed.name
@@ -21,7 +21,7 @@ public struct SyncPlan: Sendable, Equatable {
         }
 
         /// Whether this action downloads an archive.
-        public var needsDownload: Bool {
+        package var needsDownload: Bool {
             switch self {
             case .install, .update: true
             default: false
@@ -29,7 +29,7 @@ public struct SyncPlan: Sendable, Equatable {
         }
     }
 
-    public var actions: [Action]
+    package var actions: [Action]
 
-    public init(actions: [Action]) { self.actions = actions }
+    package init(actions: [Action]) { self.actions = actions }
 }

@@ -1,4 +1,4 @@
-import DocSyncSupport
+package import DocSyncSupport
 
 #if canImport(Glibc)
     import Glibc

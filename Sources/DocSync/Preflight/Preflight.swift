@@ -1,4 +1,4 @@
-import DocSyncSupport
+internal import DocSyncSupport
 
 #if canImport(Glibc)
     import Glibc

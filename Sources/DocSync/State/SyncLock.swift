@@ -1,4 +1,4 @@
-import DocSyncSupport
+internal import DocSyncSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -7,27 +7,15 @@ import Foundation
 
 /// One sync at a time per state directory: an exclusive `flock` on `<state>/sync.lock`. The kernel drops it when
 /// the process dies, so a crash never leaves a stale lock.
-public final class SyncLock: Sendable {
-    public let path: String
+package final class SyncLock: Sendable {
+    package let path: String
     private let fd: Int32
 
-    public enum Failure: Error, Equatable, CustomStringConvertible {
-        /// Another process holds the lock (its pid when it wrote one).
-        case busy(path: String, holder: String?)
-        case system(SystemError)
-
-        public var description: String {
-            switch self {
-            case .busy(let path, let holder):
-                "another docsync sync is running (lock \(path)\(holder.map { ", pid \($0)" } ?? "")); "
-                    + "use --wait to queue behind it"
-            case .system(let error): "\(error)"
-            }
-        }
-    }
+    /// The error `acquire` throws (kept under its old name for callers).
+    package typealias Failure = SyncLockError
 
     /// Takes the lock; with `wait`, blocks (off the cooperative pool) until the holder finishes.
-    public static func acquire(stateDirectory: String, wait: Bool) async throws(Failure) -> SyncLock {
+    package static func acquire(stateDirectory: String, wait: Bool) async throws(Failure) -> SyncLock {
         let path = "\(stateDirectory)/sync.lock"
         let fd: Int32
         let state: SafeDirectory
@@ -36,7 +24,7 @@ public final class SyncLock: Sendable {
             state = try SafeDirectory.open(stateDirectory, create: true)
             fd = try state.openFile("sync.lock", O_RDWR | O_CREAT)
         } catch {
-            throw .system(error)
+            throw .unavailable(path: path, detail: "\(error)")
         }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
@@ -48,12 +36,12 @@ public final class SyncLock: Sendable {
                 }
                 close(fd)
                 if code == EWOULDBLOCK { throw .busy(path: path, holder: holder.flatMap { $0.isEmpty ? nil : $0 }) }
-                throw .system(SystemError("flock", path: path, code: code))
+                throw .unavailable(path: path, detail: "\(SystemError("flock", path: path, code: code))")
             }
             let result = await WorkerThread.run(name: "docsync-lock") { flock(fd, LOCK_EX) == 0 ? 0 : errno }
             if result != 0 {
                 close(fd)
-                throw .system(SystemError("flock", path: path, code: result))
+                throw .unavailable(path: path, detail: "\(SystemError("flock", path: path, code: result))")
             }
         }
         let pid = holderText()

@@ -1,24 +1,24 @@
-import DocSyncSupport
+internal import DocSyncSupport
 import Foundation
 
 /// The outcome of the last sync, kept in `<state>/last-sync.json` for `docsync status`.
-public struct SyncRecord: Codable, Sendable, Equatable {
-    public struct FeedResult: Codable, Sendable, Equatable {
-        public var feed: String
-        public var ok: Bool
-        /// `local`, `fresh`, `notModified` or `downloaded` when ok; the reason otherwise.
-        public var detail: String
+package struct SyncRecord: Codable, Sendable, Equatable {
+    package struct FeedResult: Codable, Sendable, Equatable {
+        package var feed: String
+        package var ok: Bool
+        /// `local`, `fresh`, `not_modified` or `downloaded` when ok; the reason otherwise.
+        package var detail: String
     }
 
-    public var finishedAt: Date
-    public var feeds: [FeedResult]
-    public var summary: SyncSummary
+    package var finishedAt: Date
+    package var feeds: [FeedResult]
+    package var summary: SyncSummary
 
     static let fileName = "last-sync.json"
 
-    public static func path(stateDirectory: String) -> String { "\(stateDirectory)/\(fileName)" }
+    package static func path(stateDirectory: String) -> String { "\(stateDirectory)/\(fileName)" }
 
-    public static func load(stateDirectory: String) -> SyncRecord? {
+    package static func load(stateDirectory: String) -> SyncRecord? {
         guard let state = try? SafeDirectory.open(stateDirectory),
             let bytes = (try? state.readFile(fileName, limit: 16 << 20)).flatMap({ $0 })
         else { return nil }
@@ -28,7 +28,7 @@ public struct SyncRecord: Codable, Sendable, Equatable {
         return try? decoder.decode(SyncRecord.self, from: data)
     }
 
-    public func save(stateDirectory: String) throws {
+    package func save(stateDirectory: String) throws {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -1,19 +1,19 @@
 /// A post-install hook that did not succeed: the docset is installed, but the run counts it as failed.
-public struct HookFailure: Sendable, Equatable {
+struct HookFailure: Sendable, Equatable {
     /// The docset the hook ran for.
-    public var name: String
+    var name: String
     /// The hook's exit status, when it exited on its own.
-    public var exitStatus: Int32?
+    var exitStatus: Int32?
     /// The signal that ended it, when one did (SIGTERM / SIGKILL after a timeout).
-    public var signal: Int32?
+    var signal: Int32?
     /// It ran past `post_install_timeout` and its process group was stopped.
-    public var timedOut: Bool
+    var timedOut: Bool
     /// It could not be started (the reason), e.g. `/bin/sh` missing.
-    public var startError: String?
+    var startError: String?
     /// The last lines it wrote to standard error (at most 10), control characters escaped.
-    public var standardError: [String]
+    var standardError: [String]
 
-    public init(
+    init(
         name: String, exitStatus: Int32? = nil, signal: Int32? = nil, timedOut: Bool = false,
         startError: String? = nil, standardError: [String] = []
     ) {
@@ -26,7 +26,7 @@ public struct HookFailure: Sendable, Equatable {
     }
 
     /// One line for people: `post_install exited with status 7: last stderr line`.
-    public var reason: String {
+    var reason: String {
         let what: String
         if let startError {
             what = "post_install could not start: \(startError)"
@@ -38,6 +38,17 @@ public struct HookFailure: Sendable, Equatable {
             what = "post_install was killed by signal \(signal ?? 0)"
         }
         return standardError.isEmpty ? what : "\(what): \(standardError.joined(separator: " | "))"
+    }
+
+    /// The failure value the `hook-failed` event carries: code `hook`, ``reason`` as its message, and the exit
+    /// status, signal, timeout and standard error lines as their own members.
+    var syncFailure: SyncFailure {
+        var failure = SyncFailure(code: .hook, message: reason)
+        failure.exitStatus = exitStatus
+        failure.signal = signal
+        failure.timedOut = timedOut
+        failure.stderrTail = standardError
+        return failure
     }
 
     /// The last `count` non-empty lines of `bytes`, each with control characters shown as `\u{XX}`.

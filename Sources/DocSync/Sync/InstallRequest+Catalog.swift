@@ -1,5 +1,5 @@
-import DocSyncCatalog
-import DocSyncInstall
+internal import DocSyncCatalog
+internal import DocSyncInstall
 import Foundation
 
 extension InstallRequest {

@@ -1,4 +1,4 @@
-import DocSyncSupport
+internal import DocSyncSupport
 import Foundation
 
 /// Runs the configured post-install command through `/bin/sh -c`, with the docset in environment variables:
@@ -11,10 +11,10 @@ struct PostInstallHook: Sendable {
     var killGrace: Duration = .seconds(5)
 
     /// Nil on success, else how it failed.
-    func run(for docset: DocsetReport) async -> HookFailure? {
+    func run(for docset: InstalledDocset) async -> HookFailure? {
         var environment = ProcessInfo.processInfo.environment
         environment["DOCSYNC_NAME"] = docset.name
-        environment["DOCSYNC_VERSION"] = docset.version
+        environment["DOCSYNC_VERSION"] = docset.version ?? ""
         environment["DOCSYNC_IDENTIFIER"] = docset.identifier ?? ""
         environment["DOCSYNC_PATH"] = docset.path
         environment["DOCSYNC_INDEX"] = docset.indexPath

@@ -1,5 +1,5 @@
-import DocSyncDownload
-import DocSyncInstall
+internal import DocSyncDownload
+internal import DocSyncInstall
 import Foundation
 
 extension SyncEngine {
@@ -10,7 +10,7 @@ extension SyncEngine {
     func streamAndInstall(
         key: String, archive: String, candidate: DocsetCandidate, request: InstallRequest, limiter: HostLimiter,
         emit: @escaping @Sendable (SyncEvent) -> Void
-    ) async throws -> InstalledDocset {
+    ) async throws -> InstallRecord {
         let name = candidate.name
         let source = GrowingFileSource(
             partPath: "\(configuration.staging)/\(StagingName.forKey(key)).part", finalPath: archive
@@ -24,7 +24,7 @@ extension SyncEngine {
         let installer = self.installer
         let host = HostLimiter.host(of: candidate.archives[0])
 
-        return try await withThrowingTaskGroup(of: InstalledDocset?.self) { group in
+        return try await withThrowingTaskGroup(of: InstallRecord?.self) { group in
             group.addTask {
                 await limiter.acquire(host)
                 do {
@@ -55,7 +55,7 @@ extension SyncEngine {
                     }
                 }
             }
-            var installed: InstalledDocset?
+            var installed: InstallRecord?
             var downloadError: (any Error)?
             var installError: (any Error)?
             while let result = await group.nextResult() {

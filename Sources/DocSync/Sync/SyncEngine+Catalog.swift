@@ -1,5 +1,5 @@
-import DocSyncCatalog
-import DocSyncFeed
+internal import DocSyncCatalog
+internal import DocSyncFeed
 import Foundation
 
 extension SyncEngine {
@@ -14,7 +14,7 @@ extension SyncEngine {
     }
 
     /// The catalogues of this configuration, read through the same cache as feeds.
-    public var catalogLoader: CatalogLoader {
+    package var catalogLoader: CatalogLoader {
         CatalogLoader(
             catalogs: configuration.catalogs,
             refresher: FeedRefresher(store: FeedCacheStore(stateDirectory: configuration.state), options: httpOptions))
@@ -40,7 +40,7 @@ extension SyncEngine {
             round.results.append(.init(feed: fetched.location, ok: true, detail: fetched.source.rawValue))
         }
         for failure in loaded.failures {
-            emit(.feedFailed(feed: failure.location, reason: failure.reason))
+            emit(.feedFailed(feed: failure.location, failure: failure.failure))
             round.results.append(.init(feed: failure.location, ok: false, detail: failure.reason))
         }
         let kapeli = await kapeliEntries(for: selections.filter { $0.source == .kapeli }, refresh: refresh, emit: emit)
@@ -86,7 +86,7 @@ extension SyncEngine {
             } catch {
                 var reason = "\(error)"
                 if reason.hasPrefix("\(url): ") { reason.removeFirst(url.count + 2) }
-                emit(.feedFailed(feed: url, reason: reason))
+                emit(.feedFailed(feed: url, failure: SyncFailure(error, url: url)))
                 return .failure(CatalogError.unexpectedShape(url, detail: reason))
             }
         }

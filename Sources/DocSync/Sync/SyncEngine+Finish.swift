@@ -1,4 +1,4 @@
-import DocSyncMetrics
+internal import DocSyncMetrics
 import Foundation
 
 extension SyncEngine {

@@ -1,5 +1,5 @@
-import DocSyncDownload
-import DocSyncSupport
+internal import DocSyncDownload
+internal import DocSyncSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -7,17 +7,17 @@ import Foundation
 #endif
 
 /// What deleting leftovers would give back (`docsync status`).
-public struct Reclaimable: Sendable, Equatable {
+package struct Reclaimable: Sendable, Equatable {
     /// Bytes in `<root>/.docsync/trash`, deleted by the next sync.
-    public var trashBytes: Int64 = 0
+    package var trashBytes: Int64 = 0
     /// Partial downloads untouched longer than `[install] partial_max_age`, deleted by the next sync unless planned.
-    public var stalePartials: Int = 0
-    public var stalePartialBytes: Int64 = 0
+    package var stalePartials: Int = 0
+    package var stalePartialBytes: Int64 = 0
 }
 
 extension SyncEngine {
     /// The trash and stale partials, measured without changing anything.
-    public func reclaimable(now: Date = Date()) -> Reclaimable {
+    package func reclaimable(now: Date = Date()) -> Reclaimable {
         var result = Reclaimable()
         result.trashBytes = installer.trashBytes()
         for partial in staleStagingFiles(planned: [], now: now) where partial.name.hasSuffix(".part") {

@@ -1,5 +1,5 @@
-import DocSyncDownload
-import DocSyncHTTP
+internal import DocSyncDownload
+internal import DocSyncHTTP
 
 extension SyncEngine {
     /// The transport options of feed requests: the archives' options plus the total budget of one feed fetch.

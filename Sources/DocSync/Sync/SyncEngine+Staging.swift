@@ -1,4 +1,4 @@
-import DocSyncSupport
+internal import DocSyncSupport
 
 extension SyncEngine {
     /// Deletes a finished archive in `<staging>/complete/` — reached without following links; a symlink planted

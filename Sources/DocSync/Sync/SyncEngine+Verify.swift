@@ -1,8 +1,8 @@
-import DocSyncInstall
+package import DocSyncInstall
 
 extension SyncEngine {
     /// Compares installed docsets with the manifests recorded at install (`docsync verify`).
-    public func verify(names: [String] = []) async throws -> [DocsetVerification] {
+    package func verify(names: [String] = []) async throws -> [DocsetVerification] {
         try await installer.verify(names: names)
     }
 

@@ -1,8 +1,8 @@
-import DocSyncDownload
-import DocSyncFeed
-import DocSyncHTTP
-import DocSyncInstall
-import DocSyncSupport
+package import DocSyncDownload
+internal import DocSyncFeed
+internal import DocSyncHTTP
+internal import DocSyncInstall
+internal import DocSyncSupport
 import Foundation
 
 /// The docsync service as a library: refresh feeds, plan, download and install, report events. The CLI's `sync`,
@@ -15,17 +15,28 @@ import Foundation
 /// }
 /// ```
 public struct SyncEngine: Sendable {
+    /// The configuration every operation of this engine uses.
     public let configuration: Configuration
 
+    /// An engine for `configuration`; creating it does no I/O.
     public init(configuration: Configuration) { self.configuration = configuration }
 
     /// Docsets in the root, each with the resolved path of its current version (stable while you read it).
-    public func installedDocsets() throws -> [InstalledDocset] { try installer.installedDocsets() }
+    /// Throws a ``SyncFailure`` when the root cannot be read.
+    public func installedDocsets() throws(SyncFailure) -> [InstalledDocset] {
+        do {
+            return try installer.installedDocsets().map(InstalledDocset.init)
+        } catch {
+            throw SyncFailure(error)
+        }
+    }
 
     /// Downloads interrupted earlier, resumed by the next sync.
-    public func partialDownloads() -> [PartialDownload] { PartialDownload.list(in: configuration.staging) }
+    package func partialDownloads() -> [PartialDownload] { PartialDownload.list(in: configuration.staging) }
 
     /// Removes `<root>/<name>.docset` atomically (readers holding the old version keep it for the grace period).
+    /// Waits for a running sync. Throws ``SyncLockError``, or a ``SyncFailure`` (``SyncFailure/Code/notInstalled``
+    /// when there is no such docset).
     public func remove(name: String) async throws {
         let lock = try await SyncLock.acquire(stateDirectory: configuration.state, wait: true)
         defer { withExtendedLifetime(lock) {} }
@@ -34,12 +45,17 @@ public struct SyncEngine: Sendable {
         {
             throw unknown
         }
-        try await installer.remove(name: name)
+        do {
+            try await installer.remove(name: name)
+        } catch {
+            throw SyncFailure(error)
+        }
     }
 
-    /// Runs one sync. The stream ends after `.summary`, or throws when the run could not start (lock busy,
-    /// unusable directories). Per-docset and per-feed failures are events, never thrown: one bad feed or archive
-    /// never stops the others. Cancelling the consuming task checkpoints downloads in flight.
+    /// Runs one sync. The stream ends after `.summary`, or throws when the run could not start: a
+    /// ``SyncLockError`` (another sync is running), or a ``SyncFailure`` (the root cannot be read). Per-docset and
+    /// per-feed failures are events, never thrown: one bad feed or archive never stops the others. Cancelling the
+    /// consuming task checkpoints downloads in flight.
     public func sync(_ options: SyncOptions = SyncOptions()) -> AsyncThrowingStream<SyncEvent, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
@@ -124,7 +140,12 @@ public struct SyncEngine: Sendable {
         summary.feedsFailed = feeds.failed.count + catalog.failures
 
         // 2. Plan against what is installed.
-        let installed = try installer.installedDocsets().map(Self.state(of:))
+        let installed: [InstalledState]
+        do {
+            installed = try installer.installedDocsets().map(Self.state(of:))
+        } catch {
+            throw SyncFailure(error)
+        }
         var plan = Planner.plan(
             offers: feeds.offers + catalog.offers, skipped: feeds.skipped + catalog.skipped,
             failedFeeds: feeds.failed.union(catalog.failed), installed: installed,
@@ -135,14 +156,14 @@ public struct SyncEngine: Sendable {
             plan.actions = plan.actions.filter { options.only.contains($0.name) }
         }
         if options.repair { plan = await repairing(plan) }
-        emit(.planned(plan))
+        emit(.planned(plan.actions.map(PlannedAction.init)))
 
         // 3. Act.
         if !options.dryRun {
             summary = await execute(plan, summary: summary, emit: emit)
             await collectLeftovers(plan: plan)
         }
-        summary.seconds = (ContinuousClock.now - started) / .seconds(1)
+        summary.seconds = ((ContinuousClock.now - started) / .milliseconds(1)).rounded() / 1000
         if let totals = TransferTally.current?.totals {
             (summary.bytesDownloaded, summary.bytesResumed) = totals
         }
@@ -188,11 +209,9 @@ public struct SyncEngine: Sendable {
                 round.results.append(.init(feed: source.location, ok: true, detail: fetched.source.rawValue))
             } catch {
                 round.failed.insert(source.location)
-                // Errors name their feed already; the event carries the feed separately.
-                var reason = UserText.describe(error)
-                if reason.hasPrefix("\(source.location): ") { reason.removeFirst(source.location.count + 2) }
-                emit(.feedFailed(feed: source.location, reason: reason))
-                round.results.append(.init(feed: source.location, ok: false, detail: reason))
+                let failure = SyncFailure(error, url: source.location)
+                emit(.feedFailed(feed: source.location, failure: failure))
+                round.results.append(.init(feed: source.location, ok: false, detail: failure.message))
             }
         }
         return round
@@ -227,7 +246,9 @@ public struct SyncEngine: Sendable {
                     emit(.removed(name: docset.name))
                 } catch {
                     summary.failed += 1
-                    emit(.failed(name: docset.name, reason: "remove: \(UserText.describe(error))"))
+                    var failure = SyncFailure(error)
+                    failure.message = "remove: \(failure.message)"
+                    emit(.failed(name: docset.name, failure: failure))
                 }
             }
         }
@@ -275,7 +296,7 @@ public struct SyncEngine: Sendable {
         do {
             try installer.checkReplaceable(name: name)  // a folder docsync did not create: reported, left alone
             try checkArchiveLength(candidate)
-            let docset: InstalledDocset
+            let docset: InstallRecord
             if configuration.install.streaming {
                 docset = try await streamAndInstall(
                     key: key, archive: archive, candidate: candidate, request: request, limiter: limiter, emit: emit)
@@ -307,9 +328,7 @@ public struct SyncEngine: Sendable {
             }
             mirrors.recordSuccess(of: candidate, from: docset.sourceURL, archive: archive, since: started)
             discardStagedArchive(archive)
-            let report = DocsetReport(
-                name: name, version: candidate.version.description, identifier: candidate.identifier,
-                path: docset.path, indexPath: docset.indexPath)
+            let report = InstalledDocset(docset)
             if let previous {
                 emit(.updated(report, from: previous.version.description))
             } else {
@@ -319,7 +338,7 @@ public struct SyncEngine: Sendable {
                 let failure = await PostInstallHook(command: command, timeout: configuration.postInstallTimeout)
                     .run(for: report)
             {
-                emit(.hookFailed(failure))
+                emit(.hookFailed(name: name, failure: failure.syncFailure))
                 return nil  // installed, but a failed docset: the run reports it and exits 3
             }
             return previous == nil
@@ -327,7 +346,10 @@ public struct SyncEngine: Sendable {
             // A verified archive that would not install is not kept: the next sync fetches it again.
             mirrors.recordFailure(of: candidate, error)
             discardStagedArchive(archive)
-            emit(.failed(name: name, reason: describe(error)))
+            var failure = SyncFailure(error, url: candidate.archives.first)
+            let described = describe(error)  // names the config key at play, if any: "… ([install] min_free_space)"
+            if described.hasPrefix("\(error)") { failure.message += described.dropFirst("\(error)".count) }
+            emit(.failed(name: name, failure: failure))
             return nil
         }
     }
@@ -352,7 +374,7 @@ public struct SyncEngine: Sendable {
         }
     }
 
-    static func state(of docset: InstalledDocset) -> InstalledState {
+    static func state(of docset: InstallRecord) -> InstalledState {
         InstalledState(
             name: docset.name, identifier: docset.identifier,
             version: DocsetVersion(version: docset.version ?? "", revision: docset.revision ?? ""),

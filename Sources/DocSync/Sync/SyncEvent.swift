@@ -1,67 +1,40 @@
-import Foundation
-
-/// What a sync reports as it goes: the CLI prints these, `--json` writes one per line, and an indexing backend
-/// reacts to `installed` / `updated` / `removed`.
+/// What a sync reports as it goes: the CLI prints these, `sync --json` writes one per line (``jsonLine()``), and an
+/// indexing backend reacts to ``installed(_:)`` / ``updated(_:from:)`` / ``removed(name:)``.
+///
+/// Every event is `Codable` as one flat JSON object whose `event` member names the case (`feed-checked`,
+/// `installed`, …) and whose `schema` is ``DocSyncJSON/schema``; <doc:JSONObjects> lists each object's members.
 public enum SyncEvent: Sendable, Equatable {
-    case feedChecked(feed: String, source: FeedRefresher.Source, docsets: Int)
-    case feedFailed(feed: String, reason: String)
-    /// The feed was read, but something in it was dropped (an unreadable date).
+    /// A feed was read; `docsets` is how many docsets it offers (`feed-checked`).
+    case feedChecked(feed: String, source: FeedRefresh, docsets: Int)
+    /// A feed could not be fetched or parsed; its docsets are left as they are (`feed-failed`).
+    case feedFailed(feed: String, failure: SyncFailure)
+    /// The feed was read, but something in it was dropped, e.g. an unreadable date (`feed-warning`).
     case feedWarning(feed: String, message: String)
-    case planned(SyncPlan)
+    /// What the sync is about to do, one line per docset (`plan`).
+    case planned([PlannedAction])
+    /// Bytes downloaded or unpacked so far for one docset (`progress`).
     case progress(DocsetProgress)
-    /// A docset that was not installed before is now.
-    case installed(DocsetReport)
-    /// A new version replaced the installed one.
-    case updated(DocsetReport, from: String)
+    /// A docset that was not installed before is now (`installed`).
+    case installed(InstalledDocset)
+    /// A new version replaced the installed version `from` (`updated`).
+    case updated(InstalledDocset, from: String)
+    /// Installed and current (`unchanged`).
     case unchanged(name: String, version: String)
+    /// Removed because no feed offers it any more and `prune` is on (`removed`).
     case removed(name: String)
-    /// Installed by docsync, offered by no feed, kept because pruning is off.
+    /// Installed by docsync, offered by no feed, kept because pruning is off (`orphaned`).
     case orphaned(name: String)
+    /// Offered by a feed but not plannable, e.g. a pinned version the feed does not have (`skipped`).
     case skipped(name: String, reason: String)
-    case failed(name: String, reason: String)
-    /// The post-install hook failed (exit status, signal or timeout, and its last standard error lines); the
-    /// docset itself is installed, and counts as failed in the summary.
-    case hookFailed(HookFailure)
-    /// Something worked but deserves attention, e.g. a docset installed over plain http without a checksum.
+    /// Downloading, verifying, installing or removing this docset failed; the installed version is unchanged
+    /// (`failed`).
+    case failed(name: String, failure: SyncFailure)
+    /// The post-install hook failed (exit status, signal or timeout, and its last standard error lines in the
+    /// failure); the docset itself is installed, and counts as failed in the summary (`hook-failed`).
+    case hookFailed(name: String, failure: SyncFailure)
+    /// Something worked but deserves attention, e.g. a docset installed over plain http without a checksum
+    /// (`warning`).
     case warning(name: String, message: String)
+    /// The last event of a run: the counts (`summary`).
     case summary(SyncSummary)
-}
-
-/// An installed docset as an indexing backend needs it.
-public struct DocsetReport: Sendable, Equatable, Codable {
-    public var name: String
-    public var version: String
-    public var identifier: String?
-    /// The resolved folder of this version: stays valid and unchanged while a reader uses it.
-    public var path: String
-    /// `path/Contents/Resources/docSet.dsidx`.
-    public var indexPath: String
-}
-
-public struct DocsetProgress: Sendable, Equatable, Codable {
-    public enum Phase: String, Sendable, Codable { case downloading, installing }
-    public var name: String
-    public var phase: Phase
-    public var bytes: Int64
-    public var total: Int64?
-    /// Bytes per second.
-    public var rate: Double
-}
-
-public struct SyncSummary: Sendable, Equatable, Codable {
-    public var installed = 0
-    public var updated = 0
-    public var unchanged = 0
-    public var removed = 0
-    public var failed = 0
-    public var feedsFailed = 0
-    public var seconds: Double = 0
-    /// Archive bytes received from servers.
-    public var bytesDownloaded: Int64 = 0
-    /// Bytes of earlier interrupted downloads that were kept, not fetched again.
-    public var bytesResumed: Int64 = 0
-
-    public init() {}
-
-    public var isSuccess: Bool { failed == 0 && feedsFailed == 0 }
 }

@@ -9,10 +9,11 @@ public struct SyncOptions: Sendable, Equatable {
     /// Queue behind a running sync instead of failing.
     public var wait = false
     /// Install exactly what this `docsync.lock` says (feeds and catalogues are not read).
-    public var lock: LockFile? = nil
+    package var lock: LockFile? = nil
     /// Reinstall docsets whose installed tree no longer matches its manifest (`docsync verify`).
     public var repair = false
 
+    /// Options for one run; the defaults sync everything and fail at once when another sync is running.
     public init(
         refresh: Bool = false, only: Set<String> = [], dryRun: Bool = false, wait: Bool = false, repair: Bool = false
     ) {

@@ -1,5 +1,5 @@
-import DocSyncDownload
-import DocSyncSupport
+internal import DocSyncDownload
+internal import DocSyncSupport
 
 /// Counts the bytes a run's downloads received and the bytes they resumed from earlier runs (for the summary and
 /// metrics). Reached through a task-local, so every download of one run adds to that run's tally.

@@ -3,7 +3,7 @@ import Foundation
 /// An installed docset as a reader should use it. `path` is the resolved folder of one immutable version: it keeps
 /// the same content while the reader uses it, even if a newer version is installed meanwhile (the replaced version
 /// is kept for the installer's grace period).
-public struct InstalledDocset: Sendable, Equatable, Codable {
+public struct InstallRecord: Sendable, Equatable, Codable {
     public var name: String
     public var title: String
     public var version: String?

@@ -1,0 +1,73 @@
+import Foundation
+
+/// A docset in the root folder, as a reader (an indexing backend, Zeal) should use it.
+///
+/// ``path`` is the resolved folder of one immutable version: it keeps the same content while you read it, even when
+/// a sync installs a newer version meanwhile (the replaced version is kept for `install.grace_period`). The same
+/// type is in ``SyncEvent/installed(_:)``, ``SyncEvent/updated(_:from:)``, ``SyncEngine/installedDocsets()`` and
+/// `docsync status --json`; its JSON keys are snake_case (`index_path`, `installed_at`, …).
+public struct InstalledDocset: Sendable, Equatable, Hashable, Codable {
+    /// The folder name without `.docset`: `<root>/<name>.docset`.
+    public var name: String
+    /// The human title (the feed entry's title, or the name).
+    public var title: String
+    /// The version docsync installed; nil for a docset installed by something else.
+    public var version: String?
+    /// The Dash feed revision, when the feed gives one.
+    public var revision: String?
+    /// Atom's `docset:identifier` (e.g. `com.apple.adc.documentation.Swift`); nil for Dash feeds.
+    public var identifier: String?
+    /// The resolved folder of this version (`<root>/.docsync/versions/<name>@<id>`, or `<root>/<name>.docset` for
+    /// a docset installed by something else).
+    public var path: String
+    /// The docset's search index: ``path`` + `/Contents/Resources/docSet.dsidx`.
+    public var indexPath: String
+    /// When docsync installed this version; nil when not installed by docsync.
+    public var installedAt: Date?
+    /// The SHA-256 of the archive it was unpacked from (64 lowercase hex digits).
+    public var archiveSHA256: String?
+    /// Bytes of file data unpacked.
+    public var sizeOnDisk: Int64?
+    /// Number of files unpacked.
+    public var fileCount: Int?
+    /// The feed it was installed from (Zeal's `feed_url`).
+    public var feedURL: String?
+    /// The archive URL it was downloaded from.
+    public var sourceURL: String?
+    /// The feed entry's `updated` date at install time.
+    public var updated: Date?
+
+    /// Creates a value; an indexing backend normally receives these from ``SyncEngine`` instead.
+    public init(
+        name: String, title: String? = nil, version: String? = nil, revision: String? = nil,
+        identifier: String? = nil, path: String, indexPath: String? = nil, installedAt: Date? = nil,
+        archiveSHA256: String? = nil, sizeOnDisk: Int64? = nil, fileCount: Int? = nil, feedURL: String? = nil,
+        sourceURL: String? = nil, updated: Date? = nil
+    ) {
+        self.name = name
+        self.title = title ?? name
+        self.version = version
+        self.revision = revision
+        self.identifier = identifier
+        self.path = path
+        self.indexPath = indexPath ?? "\(path)/Contents/Resources/docSet.dsidx"
+        self.installedAt = installedAt
+        self.archiveSHA256 = archiveSHA256
+        self.sizeOnDisk = sizeOnDisk
+        self.fileCount = fileCount
+        self.feedURL = feedURL
+        self.sourceURL = sourceURL
+        self.updated = updated
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name, title, version, revision, identifier, path, updated
+        case indexPath = "index_path"
+        case installedAt = "installed_at"
+        case archiveSHA256 = "archive_sha256"
+        case sizeOnDisk = "size_on_disk"
+        case fileCount = "file_count"
+        case feedURL = "feed_url"
+        case sourceURL = "source_url"
+    }
+}

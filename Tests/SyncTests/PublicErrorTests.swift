@@ -1,0 +1,55 @@
+import DocSync
+import Foundation
+import TestSupport
+import Testing
+
+/// The public errors follow swift-service-lifecycle's pattern: a kind compared through static members (so a new
+/// kind never breaks a client's `switch`), the details as properties, a description naming what is at fault.
+@Suite struct PublicErrorTests {
+    let loader = ConfigurationLoader(environment: ["HOME": "/home/u"])
+
+    func error(_ text: String) -> ConfigurationError? {
+        do {
+            _ = try loader.parse(text, file: "/c/docsync.toml", relativeTo: "/c")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func configurationErrorsHaveAKind() throws {
+        let unknown = try #require(error("root = \"/r\"\nrot = 1\n"))
+        #expect(unknown == .unknownKey && unknown != .invalidValue)
+        #expect(unknown.key == "rot" && unknown.description == "/c/docsync.toml: rot: unknown key")
+        #expect(try #require(error("[network]\nretries = -1\n")) == .invalidValue)
+        #expect(try #require(error("[[feed]]\nname = \"x\"\n")) == .missingValue)
+        #expect(try #require(error("root = \n")) == .invalidFile)
+        #expect(throws: ConfigurationError.invalidFile) { try loader.load(file: "/nonexistent/docsync.toml") }
+    }
+
+    @Test func aBusyLockIsSyncLockErrorBusy() async throws {
+        let h = try SyncHarness()
+        try h.writeAtomFeed("f.atom", [])
+        try h.writeConfig(feeds: ["f.atom"])
+        let engine = SyncEngine(configuration: try h.configuration())
+        try FileManager.default.createDirectory(atPath: h.state, withIntermediateDirectories: true)
+        let fd = open("\(h.state)/sync.lock", O_RDWR | O_CREAT, 0o644)
+        defer { close(fd) }
+        #expect(flock(fd, LOCK_EX) == 0)
+        do {
+            for try await _ in engine.sync() {}
+            Issue.record("a sync ran while another process held the lock")
+        } catch let error as SyncLockError {
+            #expect(error == .busy && error != .unavailable)
+            #expect(error.path == "\(h.state)/sync.lock" && "\(error)".contains("--wait"))
+        }
+    }
+
+    @Test func removingWhatIsNotInstalledIsATypedFailure() async throws {
+        let h = try SyncHarness()
+        try h.writeConfig(feeds: [])
+        await #expect {
+            try await SyncEngine(configuration: try h.configuration()).remove(name: "Nothing")
+        } throws: { ($0 as? SyncFailure)?.code == .notInstalled }
+    }
+}

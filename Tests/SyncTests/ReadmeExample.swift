@@ -1,0 +1,19 @@
+import DocSync
+
+/// Syncs once, hands each new docset index to `reindex`, and lists what is installed.
+func syncAndReindex(configFile: String, reindex: (String) -> Void) async throws {
+    let engine = SyncEngine(configuration: try ConfigurationLoader().load(file: configFile))
+    for try await event in engine.sync() {
+        switch event {
+        case .installed(let docset), .updated(let docset, from: _):
+            reindex(docset.indexPath)  // <path>/Contents/Resources/docSet.dsidx, unchanged while you read it
+        case .failed(let name, let failure):
+            print("\(name): \(failure.code): \(failure)", failure.isTransient ? "(the next sync retries)" : "")
+        case .summary(let summary) where !summary.isSuccess:
+            print("\(summary.failed) docsets and \(summary.feedsFailed) feeds failed")
+        default:
+            break
+        }
+    }
+    for docset in try engine.installedDocsets() { print(docset.name, docset.version ?? "-", docset.path) }
+}

@@ -1,0 +1,28 @@
+import DocSync
+import Foundation
+import TestSupport
+import Testing
+
+/// README's library example is `ReadmeExample.swift`, compiled with this target, and it runs.
+@Suite struct ReadmeExampleTests {
+    static let marker = "<!-- Tests/SyncTests/ReadmeExample.swift -->"
+
+    @Test func readmeShowsTheCompiledExample() throws {
+        let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        let readme = try String(contentsOf: here.appendingPathComponent("../../README.md"), encoding: .utf8)
+        let example = try String(contentsOf: here.appendingPathComponent("ReadmeExample.swift"), encoding: .utf8)
+        let after = try #require(readme.range(of: Self.marker + "\n```swift\n"), "README lacks \(Self.marker)")
+        let end = try #require(readme.range(of: "\n```\n", range: after.upperBound..<readme.endIndex))
+        #expect(String(readme[after.upperBound..<end.lowerBound]) + "\n" == example)
+    }
+
+    @Test func theExampleRunsAgainstARealFeed() async throws {
+        let h = try SyncHarness()
+        try h.publishArchive(try DocsetFixture.make(version: "1", indexRows: 4), as: "A.tgz", folder: "A")
+        try h.writeAtomFeed("f.atom", [.init(identifier: "org.a", title: "A", version: "1", archive: "A.tgz")])
+        try h.writeConfig(feeds: ["f.atom"])
+        var paths: [String] = []
+        try await syncAndReindex(configFile: h.configPath) { paths.append($0) }
+        #expect(paths.count == 1 && paths.allSatisfy { SQLiteIndex.count($0) == 4 })
+    }
+}
