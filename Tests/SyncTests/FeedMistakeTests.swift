@@ -13,7 +13,8 @@ import Testing
         let run = try h.run(["sync", "--json"])
         #expect(run.status == 3)
         let failed = try #require(SyncHarness.events(run).first { $0["event"] as? String == "feed-failed" })
-        let reason = try #require(failed["reason"] as? String)
+        let failure = try #require(failed["failure"] as? [String: Any])
+        let reason = "\(failure["url"] as? String ?? ""): \(failure["message"] as? String ?? "")"
         #expect(reason.contains("no such local file"), "\(reason)")
         #expect(reason.contains("http://127.0.0.1:8080/x.xml"), "\(reason)")
 
@@ -30,7 +31,8 @@ import Testing
         let run = try h.run(["sync", "--json"])
         #expect(run.status == 3)
         let failed = try #require(SyncHarness.events(run).first { $0["event"] as? String == "feed-failed" })
-        let reason = try #require(failed["reason"] as? String)
+        let failure = try #require(failed["failure"] as? [String: Any])
+        let reason = "\(failure["url"] as? String ?? ""): \(failure["message"] as? String ?? "")"
         #expect(reason.contains("an HTML page, not a feed"), "\(reason)")
         #expect(!reason.contains("libxml2"))
     }

@@ -43,7 +43,8 @@ public struct SyncEngine: Sendable {
         if let known = try? installer.installedDocsets().map(\.name),
             let unknown = UnknownDocsetError.check(requested: [name], known: known)
         {
-            throw unknown
+            // Typed as not_installed, with the names there are and the nearest one (exit 64).
+            throw SyncFailure(code: .notInstalled, message: unknown.description)
         }
         do {
             try await installer.remove(name: name)
