@@ -12,6 +12,7 @@ import PackageDescription
 //   DocSyncInstall                safe extraction + atomic swap (the only libarchive user)
 //   DocSyncCatalog                catalogues (Zeal, Kapeli, contributions, cheat sheets): parsing and name resolution
 //   DocSyncMetrics                the Prometheus text file written after each run (the only swift-prometheus user)
+//   DocSyncIndex                  read-only search over installed docsets' indexes (the only SQLite/GRDB user)
 //   DocSync                       the library product an indexing backend imports
 //   DocSyncCLI / docsync          the command-line interface
 let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
@@ -28,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -59,6 +61,9 @@ let package = Package(
             name: "DocSyncCatalog",
             dependencies: ["DocSyncSupport", "DocSyncFeed"], swiftSettings: strict),
         .target(
+            name: "DocSyncIndex",
+            dependencies: ["DocSyncSupport", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strict),
+        .target(
             name: "DocSyncMetrics",
             dependencies: ["DocSyncSupport", .product(name: "Prometheus", package: "swift-prometheus")],
             swiftSettings: strict),
@@ -66,7 +71,8 @@ let package = Package(
             name: "DocSync",
             dependencies: [
                 "DocSyncSupport", "DocSyncHTTP", "DocSyncFeed", "DocSyncDownload", "DocSyncInstall",
-                "DocSyncCatalog", "DocSyncMetrics",
+                "DocSyncCatalog", "DocSyncIndex", "DocSyncMetrics",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             swiftSettings: strict),
@@ -74,7 +80,7 @@ let package = Package(
             name: "DocSyncCLI",
             dependencies: [
                 "DocSync", "DocSyncSupport", "DocSyncHTTP", "DocSyncFeed", "DocSyncDownload", "DocSyncInstall",
-                "DocSyncCatalog",
+                "DocSyncCatalog", "DocSyncIndex",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -107,6 +113,13 @@ let package = Package(
                 "DocSyncCatalog", "DocSyncCLI", "TestSupport",
             ],
             exclude: ["Golden"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "IndexTests",
+            dependencies: [
+                "DocSyncIndex", "DocSync", "DocSyncInstall", "DocSyncSupport", "DocSyncCLI", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

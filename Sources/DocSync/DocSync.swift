@@ -1,5 +1,8 @@
 // The library an indexing backend links. `import DocSync` gives the product surface only (SyncEngine,
-// Configuration, SyncEvent and the values in it, DocSyncJSON, the public errors): the stage modules
-// (DocSyncSupport, DocSyncHTTP, DocSyncFeed, DocSyncDownload, DocSyncInstall) are imported with `package` access,
+// Configuration, SyncEvent and the values in it, DocSyncJSON, the public errors) plus the read-only search over
+// installed docsets (DocSyncIndex: DocsetIndex, SearchQuery, SearchResults, SearchHit, DocsetIndexError), which is
+// re-exported because its public declarations are all product. The other stage modules (DocSyncSupport,
+// DocSyncHTTP, DocSyncFeed, DocSyncDownload, DocSyncInstall, DocSyncCatalog) are imported with `package` access,
 // so no public declaration here can expose their types, and they are not re-exported. Tools inside this package
 // (the CLI, tests) import the stages they use explicitly. `scripts/api-surface` counts what `import DocSync` shows.
+@_exported import DocSyncIndex

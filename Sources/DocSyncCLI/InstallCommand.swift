@@ -41,7 +41,7 @@ struct InstallCommand: AsyncParsableCommand {
     func run() async throws {
         var configuration = InstallConfiguration()
         configuration.gracePeriod = .seconds(max(graceSeconds, 0))
-        let installer = Installer(root: root, configuration: configuration)
+        let installer = Installer(root: root, configuration: configuration, prepareTree: SyncEngine.prepareTree)
         let request = InstallRequest(name: name, title: title, version: version, revision: revision)
         let installed: InstallRecord
         do {

@@ -61,6 +61,10 @@ final class SyncReporter {
             say("\(paint("failed   ", 31)) \(name): installed, but \(failure)")
         case .warning(let name, let message):
             say("\(paint("warning  ", 33)) \(name): \(message)")
+        case .indexed(let name, _, let entries):
+            say("indexed   \(name): \(entries) entr\(entries == 1 ? "y" : "ies")", dim: true)
+        case .indexFailed(let name, let reason):
+            say("\(paint("index failed", 31)) \(name): \(reason)")
         case .summary(let s):
             clearLive()
             let text = Self.summaryText(s)

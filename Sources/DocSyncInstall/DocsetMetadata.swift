@@ -5,7 +5,8 @@ import Foundation
 /// `urls`, `extra`). docsync's own record lives in `extra.docsync`, where Zeal ignores it:
 /// `{"identifier", "version", "source_url", "archive_sha256", "archive_size", "unpacked_bytes", "file_count",
 /// "installed_at" (RFC 3339), "entry_updated" (the feed entry's `updated`, RFC 3339), "origin" (a catalogue docset
-/// without a feed)}`. A catalogue's `extra` members (`indexFilePath`, …) sit beside `docsync` in `extra`.
+/// without a feed), "prepared" (changes made to the docset at install, see `TreePreparation`)}`. A catalogue's
+/// `extra` members (`indexFilePath`, …) sit beside `docsync` in `extra`.
 struct DocsetMetadata: Codable, Equatable {
     var name: String
     var title: String
@@ -58,6 +59,9 @@ struct DocsetMetadata: Codable, Equatable {
         /// Where a docset without a feed came from (`catalog:contrib/Jest`): kept here, not in Zeal's `feed_url`,
         /// which Zeal would try to fetch as a feed.
         var origin: String? = nil
+        /// What docsync changed in the docset at install time (`TreePreparation`), e.g. `["wal-checkpoint",
+        /// "zeal-index"]`; nil when nothing was run.
+        var prepared: [String]? = nil
 
         enum CodingKeys: String, CodingKey {
             case identifier, version
@@ -69,6 +73,7 @@ struct DocsetMetadata: Codable, Equatable {
             case installedAt = "installed_at"
             case entryUpdated = "entry_updated"
             case origin
+            case prepared
         }
     }
 

@@ -10,11 +10,16 @@ import Foundation
 public final class Installer: Sendable {
     public let root: String
     public let configuration: InstallConfiguration
+    /// Run on each staged docset before it is published (see `TreePreparation`).
+    public let prepareTree: TreePreparation?
     private let background = WorkCounter()
 
-    public init(root: String, configuration: InstallConfiguration = InstallConfiguration()) {
+    public init(
+        root: String, configuration: InstallConfiguration = InstallConfiguration(), prepareTree: TreePreparation? = nil
+    ) {
         self.root = root.hasPrefix("/") ? root : FileManager.default.currentDirectoryPath + "/" + root
         self.configuration = configuration
+        self.prepareTree = prepareTree
     }
 
     /// Makes the archive `<root>/<request.name>.docset`, all at once. On error nothing visible changes.
@@ -127,16 +132,19 @@ public final class Installer: Sendable {
             if !missing.isEmpty { throw InstallError.notADocset(missing: missing) }
             var digest = request.archiveSHA256 ?? result.archiveDigest?.description
             if digest == nil, let file = source as? FileArchiveSource { digest = try Self.hash(file.path) }
+            let prepared = try prepare(staging)
             let now = Date()
-            let record = DocsetMetadata.Record(
+            var record = DocsetMetadata.Record(
                 identifier: request.identifier, version: request.version,
                 sourceURL: request.sourceURL ?? source.verifiedURL,
                 archiveSHA256: digest, archiveSize: source.byteCount ?? 0, unpackedBytes: result.bytesWritten,
                 fileCount: result.fileCount, installedAt: DocsetMetadata.timestamp(now),
                 entryUpdated: request.updated.map(DocsetMetadata.timestamp))
+            record.prepared = prepared
             let meta = DocsetMetadata(request: request, record: record)
             try staging.writeFile(DocsetMetadata.fileName, meta.encoded())
             try Self.writeIcons(request.icons, into: staging)
+            try ReadOnlyTree.apply(staging)
             let version = VersionStore.versionName(for: request.name)
             try store.recordManifest(of: staging, for: version)  // beside the tree, for `docsync verify`
             do {

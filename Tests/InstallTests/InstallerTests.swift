@@ -100,7 +100,7 @@ import Testing
         let aside = try entries("\(h.root)/.docsync/foreign")
         #expect(aside.count == 1)
         #expect(try entries("\(h.root)/.docsync/retired").isEmpty)
-        #expect(try TreeManifest.of("\(h.root)/.docsync/foreign/\(aside[0])") == foreign.expectedManifest)
+        #expect(try TreeManifest.of("\(h.root)/.docsync/foreign/\(aside[0])") == foreign.writtenManifest)
     }
 
     @Test func crashLeftoversAreClearedOnTheNextRun() async throws {

@@ -43,6 +43,8 @@ enum SyncEventSamples {
                 message: "SHA-256 is 00…, expected ab…")),
         .hookFailed(name: "Swift", failure: hookFailure),
         .warning(name: "Go", message: "installed over plain http and the feed gives no checksum"),
+        .indexed(name: "Swift", version: "6.0", entries: 41_230),
+        .indexFailed(name: "Go", reason: "Go: docSet.dsidx is not an SQLite database"),
         .summary(summary),
     ]
 

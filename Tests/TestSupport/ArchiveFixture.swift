@@ -16,11 +16,14 @@ public enum ArchiveFixture {
 
 /// Creates real SQLite docset indexes with the `sqlite3` command-line tool.
 public enum SQLiteIndex {
+    /// A Dash index with `rows` rows and Zeal's name index already in it (so docsync's install-time preparation
+    /// leaves the file byte for byte as archived, and tests can compare installed trees with the fixture).
     public static func make(rows: Int) throws -> [UInt8] {
         let dir = try TemporaryDirectory("dsidx")
         defer { dir.remove() }
         let path = dir.appending("docSet.dsidx")
         var sql = "CREATE TABLE searchIndex(id INTEGER PRIMARY KEY, name TEXT, type TEXT, path TEXT);"
+        sql += "CREATE INDEX __zi_name0001 ON searchIndex (name COLLATE NOCASE);"
         for i in 0..<rows {
             sql += "INSERT INTO searchIndex(name, type, path) VALUES('sym\(i)', 'Function', 'p\(i).html');"
         }

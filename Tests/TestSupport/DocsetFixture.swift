@@ -72,12 +72,12 @@ public struct DocsetFixture: Sendable {
     }
 
     /// What an install must produce: path → "mode sha256" for files and "dir" for directories (meta.json excluded,
-    /// modes normalised to 0644/0755).
+    /// modes normalised to 0444/0555 for files — installed files are read-only — and 0755 for directories).
     public var expectedManifest: [String: String] {
         var manifest: [String: String] = [:]
         for dir in allDirectories { manifest[dir] = "dir 755" }
         for (path, file) in files {
-            let mode = file.mode & 0o111 != 0 ? "755" : "644"
+            let mode = file.mode & 0o111 != 0 ? "555" : "444"
             manifest[path] = "file \(mode) \(SHA256.hash(file.data))"
         }
         return manifest
@@ -85,6 +85,14 @@ public struct DocsetFixture: Sendable {
 }
 
 extension DocsetFixture {
+    /// The manifest of the tree `writeTree` makes (modes as written: 0644 / 0755), for folders docsync did not install.
+    public var writtenManifest: [String: String] {
+        expectedManifest.mapValues {
+            $0.replacingOccurrences(of: "file 444 ", with: "file 644 ")
+                .replacingOccurrences(of: "file 555 ", with: "file 755 ")
+        }
+    }
+
     /// Writes the docset as a directory tree at `path` (for packing with GNU tar or bsdtar).
     public func writeTree(to path: String) throws {
         let fm = FileManager.default

@@ -76,7 +76,8 @@ public struct SyncEngine: Sendable {
         Installer(
             root: configuration.root,
             configuration: InstallConfiguration(
-                gracePeriod: configuration.install.gracePeriod, replaceForeign: configuration.install.replaceForeign))
+                gracePeriod: configuration.install.gracePeriod, replaceForeign: configuration.install.replaceForeign),
+            prepareTree: Self.prepareTree)
     }
 
     /// The downloader for archives: staging, transport options and the configured retry count.
@@ -163,6 +164,7 @@ public struct SyncEngine: Sendable {
         if !options.dryRun {
             summary = await execute(plan, summary: summary, emit: emit)
             await collectLeftovers(plan: plan)
+            removeUnusedIndexes()
         }
         summary.seconds = ((ContinuousClock.now - started) / .milliseconds(1)).rounded() / 1000
         if let totals = TransferTally.current?.totals {
@@ -335,6 +337,7 @@ public struct SyncEngine: Sendable {
             } else {
                 emit(.installed(report))
             }
+            await buildIndex(for: report, emit: emit)
             if let command = configuration.postInstallHook,
                 let failure = await PostInstallHook(command: command, timeout: configuration.postInstallTimeout)
                     .run(for: report)

@@ -19,6 +19,8 @@ extension SyncEvent: Codable {
         case .failed: "failed"
         case .hookFailed: "hook-failed"
         case .warning: "warning"
+        case .indexed: "indexed"
+        case .indexFailed: "index-failed"
         case .summary: "summary"
         }
     }
@@ -30,7 +32,7 @@ extension SyncEvent: Codable {
     }
 
     private enum Key: String, CodingKey {
-        case event, schema, feed, source, docsets, failure, actions, name, version, from, reason, message
+        case event, schema, feed, source, docsets, failure, actions, name, version, from, reason, message, entries
     }
 
     /// Writes the flat JSON object; struct payloads add their members beside `event` and `schema`.
@@ -59,7 +61,7 @@ extension SyncEvent: Codable {
             try container.encode(name, forKey: .name)
             try container.encode(version, forKey: .version)
         case .removed(let name), .orphaned(let name): try container.encode(name, forKey: .name)
-        case .skipped(let name, let reason):
+        case .skipped(let name, let reason), .indexFailed(let name, let reason):
             try container.encode(name, forKey: .name)
             try container.encode(reason, forKey: .reason)
         case .failed(let name, let failure), .hookFailed(let name, let failure):
@@ -68,6 +70,10 @@ extension SyncEvent: Codable {
         case .warning(let name, let message):
             try container.encode(name, forKey: .name)
             try container.encode(message, forKey: .message)
+        case .indexed(let name, let version, let entries):
+            try container.encode(name, forKey: .name)
+            try container.encode(version, forKey: .version)
+            try container.encode(entries, forKey: .entries)
         case .summary(let summary): try summary.encode(to: encoder)
         }
     }
@@ -113,6 +119,15 @@ extension SyncEvent: Codable {
             self = .warning(
                 name: try container.decode(String.self, forKey: .name),
                 message: try container.decode(String.self, forKey: .message))
+        case "indexed":
+            self = .indexed(
+                name: try container.decode(String.self, forKey: .name),
+                version: try container.decode(String.self, forKey: .version),
+                entries: try container.decode(Int.self, forKey: .entries))
+        case "index-failed":
+            self = .indexFailed(
+                name: try container.decode(String.self, forKey: .name),
+                reason: try container.decode(String.self, forKey: .reason))
         case "summary": self = .summary(try SyncSummary(from: decoder))
         default:
             throw DecodingError.dataCorruptedError(

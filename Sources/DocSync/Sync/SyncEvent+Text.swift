@@ -22,6 +22,9 @@ extension SyncEvent {
         case .hookFailed(let name, let failure):
             .hookFailed(name: transform(name), failure: failure.mappingText(transform))
         case .warning(let name, let message): .warning(name: transform(name), message: transform(message))
+        case .indexed(let name, let version, let entries):
+            .indexed(name: transform(name), version: transform(version), entries: entries)
+        case .indexFailed(let name, let reason): .indexFailed(name: transform(name), reason: transform(reason))
         case .summary: self
         }
     }

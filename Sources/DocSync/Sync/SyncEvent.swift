@@ -35,6 +35,10 @@ public enum SyncEvent: Sendable, Equatable {
     /// Something worked but deserves attention, e.g. a docset installed over plain http without a checksum
     /// (`warning`).
     case warning(name: String, message: String)
+    /// The derived search index of an installed or updated docset is ready (`DocsetIndex`), with its entry count.
+    case indexed(name: String, version: String, entries: Int)
+    /// The docset is installed, but its search index could not be built (its `docSet.dsidx` is unreadable).
+    case indexFailed(name: String, reason: String)
     /// The last event of a run: the counts (`summary`).
     case summary(SyncSummary)
 }

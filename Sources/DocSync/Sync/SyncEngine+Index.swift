@@ -1,0 +1,45 @@
+import DocSyncIndex
+package import DocSyncInstall
+internal import DocSyncSupport
+
+extension SyncEngine {
+    /// A read-only search over every docset installed now (see `DocsetIndex`). Derived indexes missing from the
+    /// state folder (docsets installed by another tool, or before docsync built them) are built on first search.
+    public func index() throws -> DocsetIndex {
+        DocsetIndex(docsets: try installedDocsets().map(Self.indexed), stateDirectory: configuration.state)
+    }
+
+    /// Completes each staged docset's index for Zeal before it is published (`ZealPreparation`).
+    package static let prepareTree: TreePreparation = { fd, path in
+        try ZealPreparation.prepare(docsetFD: fd, path: path)
+    }
+
+    static func indexed(_ docset: InstalledDocset) -> IndexedDocset {
+        IndexedDocset(name: docset.name, version: docset.version, path: docset.path)
+    }
+
+    /// Builds the derived search index of a docset just installed or updated, on a thread of its own, then emits
+    /// `.indexed` with its entry count (or `.indexFailed`: the docset itself is installed and usable).
+    func buildIndex(for report: InstalledDocset, emit: @escaping @Sendable (SyncEvent) -> Void) async {
+        let docset = Self.indexed(report)
+        let state = configuration.state
+        let result: Result<Int, DocsetIndexError> = await withCheckedContinuation { continuation in
+            WorkerThread.start(name: "docsync-index", stackSize: 1 << 20) {
+                continuation.resume(
+                    returning: Result { () throws(DocsetIndexError) in
+                        try DocsetIndex.prepare(docset, stateDirectory: state)
+                    })
+            }
+        }
+        switch result {
+        case .success(let entries): emit(.indexed(name: report.name, version: report.version ?? "", entries: entries))
+        case .failure(let error): emit(.indexFailed(name: report.name, reason: error.description))
+        }
+    }
+
+    /// Deletes derived indexes of versions that are no longer installed.
+    func removeUnusedIndexes() {
+        guard let installed = try? installedDocsets() else { return }
+        DocsetIndex.removeUnused(stateDirectory: configuration.state, keeping: installed.map(Self.indexed))
+    }
+}

@@ -1,0 +1,90 @@
+import ArgumentParser
+import DocSync
+import Foundation
+
+/// `docsync search`: one query over every installed docset's entries, like `dasht-query-line` but over both index
+/// formats, read-only.
+struct SearchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Search the entries of every installed docset (read-only).",
+        discussion: """
+            Ranks exact matches first, then prefix, substring and fuzzy (subsequence) matches, shorter names first; \
+            case is ignored. Prints name, type, docset and the URL to open for each hit. Exit status: 0 with hits, \
+            1 without, 3 when some docset's index could not be read (the others still answer).
+            """)
+
+    @OptionGroup var configOptions: ConfigOptions
+
+    @Argument(help: "The text to look for in entry names.")
+    var query: String
+
+    @Option(name: .customLong("docset"), help: "Only this docset (repeatable).")
+    var docsets: [String] = []
+
+    @Option(help: "Only entries of this type (Function, Method, Class…; aliases like func are accepted).")
+    var type: [String] = []
+
+    @Option(help: "At most this many hits.")
+    var limit = 20
+
+    @Flag(help: "One JSON object per hit on standard output.")
+    var json = false
+
+    @Option(help: .hidden)
+    var benchQueries: String?
+
+    func run() async throws {
+        let config = try configOptions.load()
+        let index: DocsetIndex
+        do {
+            index = try SyncEngine(configuration: config).index()
+        } catch {
+            printError("docsync: cannot read \(config.root): \(error)")
+            throw ExitStatus.ioError
+        }
+        if let benchQueries { return try bench(index, file: benchQueries) }
+        let results = index.search(SearchQuery(query, docsets: docsets, types: type, limit: limit))
+        for failure in results.failures { printError("docsync: search: \(Self.escaped(failure.description))") }
+        for hit in results.hits {
+            if json {
+                printLine(Self.json(hit))
+            } else {
+                printLine(
+                    "name = \(Self.escaped(hit.name))\ntype = \(Self.escaped(hit.type))\n"
+                        + "from = \(Self.escaped(hit.docset))\nurl = \(hit.url.absoluteString)")
+            }
+        }
+        if !results.failures.isEmpty { throw ExitStatus.partialFailure }
+        if results.hits.isEmpty { throw ExitCode(1) }
+    }
+
+    static func json(_ hit: SearchHit) -> String {
+        var object: [String: Any] = [
+            "name": hit.name, "type": hit.type, "docset": hit.docset, "url": hit.url.absoluteString,
+            "match": hit.match.label,
+        ]
+        if let version = hit.version { object["version"] = version }
+        let data =
+            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+            ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Untrusted text for a terminal: control characters escaped (`\n`, `\t`, `\e`, `\u{…}`).
+    static func escaped(_ text: String) -> String { text.escapingControlCharacters }
+
+    /// Benchmark mode: each line of `file` is `kind<TAB>query`; prints `kind<TAB>microseconds<TAB>hits` per query.
+    private func bench(_ index: DocsetIndex, file: String) throws {
+        let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
+        _ = index.search(SearchQuery("warm-up", limit: limit))
+        for line in lines {
+            let fields = line.split(separator: "\t", maxSplits: 1)
+            guard fields.count == 2 else { continue }
+            let start = ContinuousClock.now
+            let results = index.search(SearchQuery(String(fields[1]), docsets: docsets, types: type, limit: limit))
+            let elapsed = (ContinuousClock.now - start) / .microseconds(1)
+            printLine("\(fields[0])\t\(Int(elapsed))\t\(results.hits.count)")
+        }
+    }
+}

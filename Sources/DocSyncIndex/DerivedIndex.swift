@@ -1,0 +1,113 @@
+import DocSyncSupport
+import Foundation
+import GRDB
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One docset's derived index, open for searching: its name table and its `entries.sqlite` (read-only).
+final class DerivedIndex: @unchecked Sendable {
+    let docset: IndexedDocset
+    let names: NameTable
+    let entries: DatabaseQueue
+    /// Type id → normalised type name.
+    let typeNames: [UInt16: String]
+    let entryCount: Int
+
+    private init(docset: IndexedDocset, names: NameTable, entries: DatabaseQueue, typeNames: [UInt16: String]) {
+        self.docset = docset
+        self.names = names
+        self.entries = entries
+        self.typeNames = typeNames
+        entryCount = names.count
+    }
+
+    /// The folder name of `docset`'s derived index: its version folder's name when docsync installed it, else
+    /// `ext-` and a hash of its path.
+    static func key(for docset: IndexedDocset) -> String {
+        let parts = docset.path.split(separator: "/")
+        if parts.count >= 3, parts[parts.count - 2] == "versions", parts[parts.count - 3] == ".docsync" {
+            return String(parts[parts.count - 1])
+        }
+        return "ext-" + String(SHA256.hash(Array(docset.path.utf8)).description.prefix(24))
+    }
+
+    /// What the derived index was built from: size, mtime and inode of `docSet.dsidx` and of its `-wal`.
+    static func sourceSignature(_ docset: IndexedDocset) throws(DocsetIndexError) -> String {
+        let resources = try SourceIndex.openResources(docset)
+        defer { close(resources) }
+        var parts: [String] = []
+        for name in ["docSet.dsidx", "docSet.dsidx-wal"] {
+            var st = stat()
+            if fstatat(resources, name, &st, AT_SYMLINK_NOFOLLOW) != 0 {
+                parts.append("\(name):-")
+                continue
+            }
+            parts.append("\(name):\(st.st_size):\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec):\(st.st_ino)")
+        }
+        return parts.joined(separator: ";")
+    }
+
+    /// Opens the derived index of `docset` in `indexFolder`, building it first when it is missing or stale.
+    static func open(_ docset: IndexedDocset, indexFolder: String, maxEntries: Int) throws(DocsetIndexError)
+        -> DerivedIndex
+    {
+        let key = key(for: docset)
+        let source = try sourceSignature(docset)
+        if let index = try? load(docset, folder: "\(indexFolder)/\(key)", source: source) { return index }
+        _ = try DerivedIndexBuilder.build(
+            docset, key: key, source: source, indexFolder: indexFolder, maxEntries: maxEntries)
+        do {
+            guard let index = try load(docset, folder: "\(indexFolder)/\(key)", source: source) else {
+                throw DocsetIndexError.io(docset.name, "the derived index changed while it was opened")
+            }
+            return index
+        } catch let error as DocsetIndexError {
+            throw error
+        } catch {
+            throw .io(docset.name, "\(indexFolder)/\(key): \(error)")
+        }
+    }
+
+    /// Nil when the folder is missing, incomplete or built from another source.
+    private static func load(_ docset: IndexedDocset, folder: String, source: String) throws -> DerivedIndex? {
+        guard let names = NameTable(path: "\(folder)/names.bin") else { return nil }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.label = docset.name
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -256") }
+        let queue = try DatabaseQueue(path: "\(folder)/entries.sqlite", configuration: configuration)
+        let (meta, types) = try queue.read { db in
+            (
+                try Row.fetchAll(db, sql: "SELECT key, value FROM meta"),
+                try Row.fetchAll(db, sql: "SELECT id, name FROM types")
+            )
+        }
+        var values: [String: String] = [:]
+        for row in meta { values[row["key"]] = row["value"] }
+        guard values["layout"] == "2", values["source"] == source, values["entries"] == String(names.count) else {
+            try? queue.close()
+            return nil
+        }
+        var typeNames: [UInt16: String] = [:]
+        for row in types { typeNames[UInt16(truncatingIfNeeded: row["id"] as Int)] = row["name"] }
+        return DerivedIndex(docset: docset, names: names, entries: queue, typeNames: typeNames)
+    }
+
+    /// The entries with these ids as (id → name, type, location).
+    func rows(_ ids: [Int]) throws -> [Int: (name: String, type: String, location: EntryLocation)] {
+        guard !ids.isEmpty else { return [:] }
+        let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
+        return try entries.read { db in
+            var out: [Int: (String, String, EntryLocation)] = [:]
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT id, name, type, path, fragment FROM entry WHERE id IN (\(placeholders))",
+                arguments: StatementArguments(ids))
+            for row in rows {
+                out[row["id"]] = (row["name"], row["type"], EntryLocation(path: row["path"], fragment: row["fragment"]))
+            }
+            return out
+        }
+    }
+}

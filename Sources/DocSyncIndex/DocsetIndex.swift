@@ -1,0 +1,124 @@
+import DocSyncSupport
+import Foundation
+
+/// One read-only search over the entries of every installed docset, in both index formats (Dash's `searchIndex`
+/// and Apple's Core Data tokens), with entry types normalised to one vocabulary and `<dash_entry_…>` markup removed.
+///
+/// `DocsetIndex` never writes a docset: it reads each `docSet.dsidx` read-only (a WAL-mode index through a copy in
+/// the state folder, see `SourceIndex`) once, into a derived index in `<state>/index/` that docsync builds when it
+/// installs a docset, and rebuilds when it is missing or stale. Searching reads only the derived indexes.
+///
+/// ```swift
+/// let index = DocsetIndex(docsets: installed, stateDirectory: configuration.state)
+/// for hit in index.search(SearchQuery("nsstring", types: ["Class"], limit: 10)).hits {
+///     print(hit.name, hit.type, hit.docset, hit.url)
+/// }
+/// ```
+/// Thread-safe; searches are synchronous and take milliseconds (see Benchmarks/README.md).
+public final class DocsetIndex: @unchecked Sendable {
+    /// The docsets searched, in the order given.
+    public let docsets: [IndexedDocset]
+    /// docsync's state folder; derived indexes live in its `index` subfolder.
+    public let stateDirectory: String
+    /// A docset with more entries than this is not indexed (`DocsetIndexError.tooLarge`).
+    public let maximumEntries: Int
+    private let lock = ConditionLock()
+    private var opened: [Int: Result<DerivedIndex, DocsetIndexError>] = [:]
+
+    public init(docsets: [IndexedDocset], stateDirectory: String, maximumEntries: Int = 5_000_000) {
+        self.docsets = docsets
+        self.stateDirectory = stateDirectory
+        self.maximumEntries = maximumEntries
+    }
+
+    /// `<state>/index`.
+    public var indexFolder: String { "\(stateDirectory)/index" }
+
+    /// Builds the derived index of `docset` when it is missing or stale; returns its entry count.
+    @discardableResult
+    package static func prepare(_ docset: IndexedDocset, stateDirectory: String, maximumEntries: Int = 5_000_000)
+        throws(DocsetIndexError) -> Int
+    {
+        let folder = "\(stateDirectory)/index"
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw .io(docset.name, "cannot create \(folder): \(error)")
+        }
+        return try DerivedIndex.open(docset, indexFolder: folder, maxEntries: maximumEntries).entryCount
+    }
+
+    /// Deletes the derived indexes of docsets not in `docsets` (replaced or removed versions), and leftovers of
+    /// interrupted builds older than an hour.
+    package static func removeUnused(stateDirectory: String, keeping docsets: [IndexedDocset]) {
+        let folder = "\(stateDirectory)/index"
+        let keep = Set(docsets.map(DerivedIndex.key(for:)))
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for entry in entries where !keep.contains(entry) {
+            let path = "\(folder)/\(entry)"
+            if entry.hasPrefix(".") {
+                let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate]) as? Date
+                guard let modified, Date().timeIntervalSince(modified) > 3600 else { continue }
+            }
+            try? FileManager.default.removeItem(atPath: path)
+        }
+    }
+
+    /// The best `query.limit` entries across the selected docsets: exact matches first, then prefix, substring and
+    /// fuzzy (subsequence) matches, shorter names first within each, ignoring case. A docset whose index cannot be
+    /// read is reported in `failures`; the others still answer.
+    public func search(_ query: SearchQuery) -> SearchResults {
+        let needle = Array(query.text.lowercased().utf8)
+        let wanted = Set(query.docsets.map { $0.lowercased() })
+        var failures: [DocsetIndexError] = []
+        var indexes: [DerivedIndex] = []
+        for (position, docset) in docsets.enumerated()
+        where wanted.isEmpty || wanted.contains(docset.name.lowercased()) {
+            switch open(position) {
+            case .success(let index): indexes.append(index)
+            case .failure(let error): failures.append(error)
+            }
+        }
+        guard !needle.isEmpty, query.limit > 0 else { return SearchResults(hits: [], failures: failures) }
+        let types = Set(query.types.map { EntryType.normalise($0).lowercased() })
+        let ranked = Ranker(needle: needle, limit: query.limit, types: types).rank(indexes)
+        var hits: [SearchHit] = []
+        var byDocset: [Int: [Ranker.Candidate]] = [:]
+        for candidate in ranked { byDocset[candidate.docset, default: []].append(candidate) }
+        var rows: [Int: [Int: (name: String, type: String, location: EntryLocation)]] = [:]
+        for (docset, candidates) in byDocset {
+            do {
+                rows[docset] = try indexes[docset].rows(candidates.map { indexes[docset].names.id($0.position) })
+            } catch {
+                failures.append(.unreadable(indexes[docset].docset.name, "derived index: \(error)"))
+            }
+        }
+        for candidate in ranked {
+            let index = indexes[candidate.docset]
+            guard let row = rows[candidate.docset]?[index.names.id(candidate.position)] else { continue }
+            hits.append(
+                SearchHit(
+                    name: row.name, type: row.type, docset: index.docset.name, version: index.docset.version,
+                    url: row.location.url(docsetPath: index.docset.path), match: candidate.kind))
+        }
+        for index in indexes { index.names.release() }
+        return SearchResults(hits: hits, failures: failures)
+    }
+
+    private func open(_ position: Int) -> Result<DerivedIndex, DocsetIndexError> {
+        lock.withLock {
+            if let known = opened[position] { return known }
+            let docset = docsets[position]
+            let result = Result { () throws(DocsetIndexError) -> DerivedIndex in
+                do {
+                    try FileManager.default.createDirectory(atPath: indexFolder, withIntermediateDirectories: true)
+                } catch {
+                    throw .io(docset.name, "cannot create \(indexFolder): \(error)")
+                }
+                return try DerivedIndex.open(docset, indexFolder: indexFolder, maxEntries: maximumEntries)
+            }
+            opened[position] = result
+            return result
+        }
+    }
+}

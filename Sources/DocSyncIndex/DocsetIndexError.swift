@@ -1,0 +1,49 @@
+/// Why one docset's index could not be read or searched. The other docsets still answer: `DocsetIndex.search`
+/// reports these next to its hits instead of throwing.
+public struct DocsetIndexError: Error, Sendable, Equatable, CustomStringConvertible {
+    private enum Code: String, Sendable {
+        case notSQLite = "not_sqlite"
+        case unknownSchema = "unknown_schema"
+        case tooLarge = "too_large"
+        case unreadable
+        case io
+    }
+
+    private let code: Code
+    /// The docset at fault (its name).
+    public let docset: String
+    /// What went wrong, in words (SQLite's or the system's message, or the limit exceeded).
+    public let message: String
+
+    private init(_ code: Code, docset: String, message: String) {
+        self.code = code
+        self.docset = docset
+        self.message = message
+    }
+
+    /// A stable machine-readable kind: `not_sqlite`, `unknown_schema`, `too_large`, `unreadable` or `io`.
+    public var kind: String { code.rawValue }
+
+    public var description: String { "\(docset): docSet.dsidx: \(message)" }
+
+    /// `docSet.dsidx` is not an SQLite database (or is corrupt).
+    public static func notSQLite(_ docset: String, _ message: String) -> Self {
+        .init(.notSQLite, docset: docset, message: message)
+    }
+    /// The database has neither Dash's `searchIndex(name, type, path)` nor Apple's Core Data token tables.
+    public static func unknownSchema(_ docset: String) -> Self {
+        .init(
+            .unknownSchema, docset: docset,
+            message: "neither a Dash searchIndex(name, type, path) table nor Core Data ZTOKEN tables")
+    }
+    /// More entries (or longer names) than docsync indexes.
+    public static func tooLarge(_ docset: String, _ message: String) -> Self {
+        .init(.tooLarge, docset: docset, message: message)
+    }
+    /// SQLite failed while reading the entries.
+    public static func unreadable(_ docset: String, _ message: String) -> Self {
+        .init(.unreadable, docset: docset, message: message)
+    }
+    /// A file-system error (opening, copying, or writing the derived index in the state folder).
+    public static func io(_ docset: String, _ message: String) -> Self { .init(.io, docset: docset, message: message) }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension NameTable {
+    /// Collects names in insertion order and writes `names.bin` sorted (layout in `NameTable`).
+    final class Builder {
+        private var bytes: [UInt8] = []
+        private var starts: [UInt32] = []
+        private var ids: [UInt32] = []
+        private var types: [UInt16] = []
+        var count: Int { ids.count }
+
+        func append(_ name: String, id: UInt32, type: UInt16, docset: String) throws(DocsetIndexError) {
+            starts.append(UInt32(bytes.count))
+            for byte in name.lowercased().utf8 { bytes.append(byte == 0x0A ? 0x20 : byte) }
+            bytes.append(0x0A)
+            ids.append(id)
+            types.append(type)
+            if bytes.count >= Int(UInt32.max) - 1 { throw .tooLarge(docset, "names longer than 4 GiB in total") }
+        }
+
+        func write(to path: String, docset: String) throws(DocsetIndexError) {
+            let n = ids.count
+            starts.append(UInt32(bytes.count))
+            let order: [Int] = bytes.withUnsafeBufferPointer { all in
+                func line(_ i: Int) -> UnsafeBufferPointer<UInt8> {
+                    let s = Int(starts[i])
+                    return UnsafeBufferPointer(rebasing: all[s..<(Int(starts[i + 1]) - 1)])
+                }
+                return (0..<n).sorted { a, b in
+                    let c = NameTable.compare(line(a), line(b))
+                    return c != 0 ? c < 0 : ids[a] < ids[b]
+                }
+            }
+            // (trigram << 32 | sorted position), sorted and without repeats: each trigram's postings list.
+            var pairs: [UInt64] = []
+            pairs.reserveCapacity(bytes.count)
+            for (position, i) in order.enumerated() {
+                let s = Int(starts[i])
+                let e = Int(starts[i + 1]) - 1
+                guard e - s >= 3 else { continue }
+                for k in s...(e - 3) {
+                    let key = NameTable.trigram(bytes[k], bytes[k + 1], bytes[k + 2])
+                    pairs.append(UInt64(key) << 32 | UInt64(position))
+                }
+            }
+            pairs.sort()
+            var keys: [UInt32] = []
+            var keyStarts: [UInt32] = []
+            var postings: [UInt32] = []
+            postings.reserveCapacity(pairs.count)
+            var previous: UInt64 = .max
+            for pair in pairs where pair != previous {
+                let key = UInt32(pair >> 32)
+                if keys.last != key {
+                    keys.append(key)
+                    keyStarts.append(UInt32(postings.count))
+                }
+                postings.append(UInt32(truncatingIfNeeded: pair))
+                previous = pair
+            }
+            keyStarts.append(UInt32(postings.count))
+            pairs = []
+
+            let layout = NameTable.Layout(
+                count: n, namesBytes: bytes.count, trigrams: keys.count, postings: postings.count)
+            var out: [UInt8] = NameTable.magic
+            out.reserveCapacity(layout.end)
+            func put32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
+            func pad(to offset: Int) { while out.count < offset { out.append(0) } }
+            for v in [n, bytes.count, keys.count, postings.count] { put32(UInt32(v)) }
+            var offset: UInt32 = 0
+            for i in order {
+                put32(offset)
+                offset += starts[i + 1] - starts[i]
+            }
+            put32(offset)
+            for i in order { put32(ids[i]) }
+            pad(to: layout.masks)
+            for i in order {
+                let mask = NameTable.mask(bytes[Int(starts[i])..<(Int(starts[i + 1]) - 1)])
+                withUnsafeBytes(of: mask.littleEndian) { out += $0 }
+            }
+            for i in order { withUnsafeBytes(of: types[i].littleEndian) { out += $0 } }
+            pad(to: layout.trigrams)
+            for key in keys { put32(key) }
+            for start in keyStarts { put32(start) }
+            for posting in postings { put32(posting) }
+            for i in order { out += bytes[Int(starts[i])..<Int(starts[i + 1])] }
+            precondition(out.count == layout.end)
+            try Self.writeFile(out, to: path, docset: docset)
+        }
+
+        private static func writeFile(_ out: [UInt8], to path: String, docset: String) throws(DocsetIndexError) {
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            if fd < 0 { throw .io(docset, "\(path): \(String(cString: strerror(errno)))") }
+            defer { close(fd) }
+            var done = 0
+            while done < out.count {
+                let w = out.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
+                if w < 0 && errno == EINTR { continue }
+                if w <= 0 { throw .io(docset, "write \(path): \(String(cString: strerror(errno)))") }
+                done += w
+            }
+            if fsync(fd) != 0 { throw .io(docset, "fsync \(path): \(String(cString: strerror(errno)))") }
+        }
+    }
+}

@@ -1,0 +1,161 @@
+import DocSyncSupport
+import Foundation
+import GRDB
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Reads the entries of a docset's `docSet.dsidx` without writing a byte beside it.
+///
+/// A self-contained index (rollback journal, no `-wal` / `-journal` beside it, as docsync leaves every index it
+/// installs) is opened with `SQLITE_OPEN_READONLY`: SQLite takes shared locks and creates nothing. An index in WAL
+/// mode (Apple's XAR docsets ship their entries in `docSet.dsidx-wal`; SQLite's `immutable` flag would ignore that
+/// file and see no entries), or one with a journal beside it, is copied with its sidecar files into a scratch folder
+/// in docsync's state folder and the copy is opened: SQLite replays the WAL into the copy, and the docset is untouched.
+enum SourceIndex {
+    /// Entries beyond this many make the docset `tooLarge` by default (Apple's largest docsets have about a million).
+    static let defaultMaxEntries = 5_000_000
+    /// Names and paths are cut at this many bytes.
+    static let maxFieldBytes = 4096
+
+    struct Entry {
+        var name: String
+        var type: String
+        var location: EntryLocation
+    }
+
+    /// Calls `body` for every entry; returns the index's format.
+    static func read(
+        _ docset: IndexedDocset, scratchParent: String, maxEntries: Int,
+        _ body: (Entry) throws(DocsetIndexError) -> Void
+    ) throws(DocsetIndexError) -> IndexFormat {
+        let resources = try openResources(docset)
+        defer { close(resources) }
+        var st = stat()
+        if fstatat(resources, "docSet.dsidx", &st, AT_SYMLINK_NOFOLLOW) != 0 {
+            throw .io(docset.name, "\(docset.indexPath): \(String(cString: strerror(errno)))")
+        }
+        guard st.st_mode & S_IFMT == S_IFREG else { throw .io(docset.name, "\(docset.indexPath): not a regular file") }
+        let needsCopy =
+            isWALMode(resources) || exists(resources, "docSet.dsidx-wal") || exists(resources, "docSet.dsidx-journal")
+        var scratch: String?
+        defer { if let scratch { try? FileManager.default.removeItem(atPath: scratch) } }
+        var configuration = Configuration()
+        configuration.label = docset.name
+        let path: String
+        if needsCopy {
+            let folder = "\(scratchParent)/.read-\(UInt64.random(in: 0...UInt64.max))"
+            scratch = folder
+            try copySidecars(docset, from: resources, to: folder)
+            path = "\(folder)/docSet.dsidx"
+        } else {
+            configuration.readonly = true
+            path = "/proc/self/fd/\(resources)/docSet.dsidx"
+        }
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            defer { try? queue.close() }
+            return try queue.read { db throws -> IndexFormat in
+                guard let format = try IndexFormat.detect(db) else { throw DocsetIndexError.unknownSchema(docset.name) }
+                let cursor = try Row.fetchCursor(db, sql: format.entriesSQL)
+                var count = 0
+                while let row = try cursor.next() {
+                    count += 1
+                    if count > maxEntries {
+                        throw DocsetIndexError.tooLarge(docset.name, "more than \(maxEntries) entries")
+                    }
+                    guard let name = text(row, 0), !name.isEmpty, let rawPath = text(row, 2) else { continue }
+                    let location = EntryLocation(rawPath: rawPath, rawFragment: text(row, 3))
+                    try body(Entry(name: name, type: EntryType.normalise(text(row, 1) ?? ""), location: location))
+                }
+                return format
+            }
+        } catch let error as DocsetIndexError {
+            throw error
+        } catch let error as DatabaseError {
+            if error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
+                throw .notSQLite(docset.name, "not an SQLite database or corrupt (\(error.message ?? "\(error)"))")
+            }
+            throw .unreadable(docset.name, error.message ?? "\(error)")
+        } catch {
+            throw .unreadable(docset.name, "\(error)")
+        }
+    }
+
+    /// A column as text (blobs decoded as UTF-8, numbers printed), cut at `maxFieldBytes`; nil for NULL.
+    private static func text(_ row: Row, _ index: Int) -> String? {
+        let value: DatabaseValue = row[index]
+        let string: String
+        switch value.storage {
+        case .null: return nil
+        case .int64(let n): string = String(n)
+        case .double(let d): string = String(d)
+        case .string(let s): string = s
+        case .blob(let data): string = String(decoding: data, as: UTF8.self)
+        }
+        guard string.utf8.count > maxFieldBytes else { return string }
+        return String(decoding: string.utf8.prefix(maxFieldBytes), as: UTF8.self)
+    }
+
+    /// `<docset>/Contents/Resources`, opened without following a symlink below the docset folder.
+    static func openResources(_ docset: IndexedDocset) throws(DocsetIndexError) -> Int32 {
+        let top = open(docset.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if top < 0 { throw .io(docset.name, "\(docset.path): \(String(cString: strerror(errno)))") }
+        defer { close(top) }
+        let contents = openat(top, "Contents", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        if contents < 0 { throw .io(docset.name, "\(docset.path)/Contents: \(String(cString: strerror(errno)))") }
+        defer { close(contents) }
+        let resources = openat(contents, "Resources", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        if resources < 0 {
+            throw .io(docset.name, "\(docset.path)/Contents/Resources: \(String(cString: strerror(errno)))")
+        }
+        return resources
+    }
+
+    static func exists(_ directory: Int32, _ name: String) -> Bool {
+        var st = stat()
+        return fstatat(directory, name, &st, AT_SYMLINK_NOFOLLOW) == 0
+    }
+
+    /// True when the database header says WAL (file format bytes 18 and 19 are 2).
+    static func isWALMode(_ directory: Int32) -> Bool {
+        let fd = openat(directory, "docSet.dsidx", O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var header = [UInt8](repeating: 0, count: 20)
+        let n = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 20, 0) }
+        return n == 20 && header[18] == 2 && header[19] == 2
+    }
+
+    /// Copies `docSet.dsidx` and its `-wal` / `-journal` (regular files only) into a new folder `target`.
+    private static func copySidecars(_ docset: IndexedDocset, from directory: Int32, to target: String)
+        throws(DocsetIndexError)
+    {
+        if mkdir(target, 0o700) != 0 { throw .io(docset.name, "mkdir \(target): \(String(cString: strerror(errno)))") }
+        for name in ["docSet.dsidx", "docSet.dsidx-wal", "docSet.dsidx-journal"] {
+            let source = openat(directory, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+            if source < 0 {
+                if errno == ENOENT && name != "docSet.dsidx" { continue }
+                throw .io(docset.name, "\(docset.path)/Contents/Resources/\(name): \(String(cString: strerror(errno)))")
+            }
+            defer { close(source) }
+            var st = stat()
+            guard fstat(source, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { continue }
+            let sink = open("\(target)/\(name)", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            if sink < 0 { throw .io(docset.name, "\(target)/\(name): \(String(cString: strerror(errno)))") }
+            defer { close(sink) }
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let n = buffer.withUnsafeMutableBytes { Glibc.read(source, $0.baseAddress, $0.count) }
+                if n < 0 && errno == EINTR { continue }
+                if n < 0 { throw .io(docset.name, "read \(name): \(String(cString: strerror(errno)))") }
+                if n == 0 { break }
+                let written = buffer.withUnsafeBytes { Glibc.write(sink, $0.baseAddress, n) }
+                if written != n {
+                    throw .io(docset.name, "write \(target)/\(name): \(String(cString: strerror(errno)))")
+                }
+            }
+        }
+    }
+}
