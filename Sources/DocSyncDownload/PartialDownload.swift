@@ -11,6 +11,8 @@ public struct PartialDownload: Sendable, Equatable {
     public var bytes: Int64
     /// The full length, when the server told it.
     public var total: Int64?
+    /// When its journal last recorded progress (its age tells a stalled or abandoned download).
+    public var updatedAt: Date?
 
     /// Every readable journal in `stagingDirectory`; torn or corrupt ones are left out (the next run discards them).
     /// Journals are read through the folder's descriptor, never through a symlink, and at most 64 MiB each.
@@ -22,7 +24,10 @@ public struct PartialDownload: Sendable, Equatable {
             guard let bytes = (try? folder.readFile(name, limit: 64 << 20)).flatMap({ $0 }),
                 let journal = Journal(decoding: bytes)
             else { return nil }
-            return PartialDownload(key: journal.key, url: journal.url, bytes: journal.committed, total: journal.length)
+            let attributes = try? FileManager.default.attributesOfItem(atPath: "\(stagingDirectory)/\(name)")
+            return PartialDownload(
+                key: journal.key, url: journal.url, bytes: journal.committed, total: journal.length,
+                updatedAt: attributes?[.modificationDate] as? Date)
         }
     }
 }
