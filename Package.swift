@@ -11,6 +11,7 @@ import PackageDescription
 //   DocSyncDownload               the resumable downloader
 //   DocSyncInstall                safe extraction + atomic swap (the only libarchive user)
 //   DocSyncCatalog                catalogues (Zeal, Kapeli, contributions, cheat sheets): parsing and name resolution
+//   DocSyncMetrics                the Prometheus text file written after each run (the only swift-prometheus user)
 //   DocSyncIndex                  read-only search over installed docsets' indexes (the only SQLite/GRDB user)
 //   DocSyncMirror                 the fleet mirror: publishing a served tree (feeds, catalogue, archives), bundles
 //   DocSync                       the library product an indexing backend imports
@@ -28,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
@@ -49,7 +51,7 @@ let package = Package(
             dependencies: ["CCurl", "CCurlShim", "DocSyncSupport"], swiftSettings: strict),
         .target(
             name: "DocSyncFeed",
-            dependencies: ["CLibXML2", "DocSyncSupport", "DocSyncHTTP"], swiftSettings: strict),
+            dependencies: ["CLibXML2", "DocSyncHTTP"], swiftSettings: strict),
         .target(
             name: "DocSyncDownload",
             dependencies: ["DocSyncSupport", "DocSyncHTTP"], swiftSettings: strict),
@@ -64,10 +66,14 @@ let package = Package(
             name: "DocSyncIndex",
             dependencies: ["DocSyncSupport", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strict),
         .target(
+            name: "DocSyncMetrics",
+            dependencies: ["DocSyncSupport", .product(name: "Prometheus", package: "swift-prometheus")],
+            swiftSettings: strict),
+        .target(
             name: "DocSync",
             dependencies: [
                 "DocSyncSupport", "DocSyncHTTP", "DocSyncFeed", "DocSyncDownload", "DocSyncInstall",
-                "DocSyncCatalog", "DocSyncIndex", "DocSyncMirror",
+                "DocSyncCatalog", "DocSyncIndex", "DocSyncMirror", "DocSyncMetrics",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
@@ -80,6 +86,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict),
         .executableTarget(name: "docsync", dependencies: ["DocSyncCLI"], swiftSettings: strict),

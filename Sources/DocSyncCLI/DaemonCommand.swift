@@ -1,8 +1,13 @@
 import ArgumentParser
 import DocSync
+import DocSyncDownload
 import DocSyncSupport
 import Logging
 import ServiceLifecycle
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `docsync daemon`: sync now, then every interval (± jitter) until SIGTERM or SIGINT.
 struct DaemonCommand: AsyncParsableCommand {
@@ -63,6 +68,8 @@ struct DaemonCommand: AsyncParsableCommand {
 
 /// The daemon's one service: its whole contract is `run()`; graceful shutdown cancels the sync in flight.
 struct PeriodicSync: Service {
+    var partials: [PartialDownload] { PartialDownload.list(in: config.staging) }
+
     let config: Configuration
     let interval: Duration
     let jitter: Duration
@@ -70,19 +77,29 @@ struct PeriodicSync: Service {
     let logger: Logger
 
     func run() async throws {
+        let every = "every \(DurationText.text(interval)) + up to \(DurationText.text(jitter)) jitter"
+        logger.notice("docsync daemon started (pid \(getpid())): sync \(every)")
+        defer { logger.notice("docsync daemon stopped") }
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 do {
                     let options = SyncOptions(wait: true)
-                    _ = try await SyncCommand.runOnce(config: config, options: options, json: json)
+                    let summary = try await SyncCommand.runOnce(config: config, options: options, json: json)
+                    if Task.isCancelled {
+                        logger.notice("sync interrupted: \(SyncCommand.interruptionLine(partials))")
+                        break
+                    }
+                    let result = SyncReporter.summaryText(summary)
+                    if summary.isSuccess { logger.notice("sync done: \(result)") } else { logger.error("sync failed: \(result)") }
                 } catch is CancellationError {
+                    logger.notice("sync interrupted: \(SyncCommand.interruptionLine(partials))")
                     break
                 } catch {
-                    logger.error("sync failed: \("\(error)".redactingCredentials.escapingControlCharacters)")
+                    logger.error("sync failed: \(UserText.describe(error).redactingCredentials.escapingControlCharacters)")
                 }
                 let extra = Double.random(in: 0...1) * Double(jitter.components.seconds)
                 let delay = interval + .seconds(extra)
-                logger.notice("next sync in \(delay)")
+                logger.notice("next sync in \(DurationText.text(delay))")
                 do {
                     try await Task.sleep(for: delay)
                 } catch {

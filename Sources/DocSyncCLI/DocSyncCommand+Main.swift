@@ -22,15 +22,21 @@ extension DocSyncCommand {
     /// Parses the command line and runs the chosen subcommand asynchronously. `DocSyncCommand.main()` from a
     /// `main.swift` resolves to ParsableCommand's synchronous `main`, which refuses async subcommands.
     public static func runAsync() async {
+        var command: any ParsableCommand
         do {
-            var command = try parseAsRoot()
+            command = try parseAsRoot()
+        } catch {
+            exit(withError: error)
+        }
+        do {
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
             }
         } catch {
-            exit(withError: error)
+            // Usage errors and deliberate exit codes are ArgumentParser's; everything else is mapped in one place.
+            exit(withError: ErrorExit.isArgumentParsers(error) ? error : ErrorExit.report(error))
         }
     }
 }

@@ -5,6 +5,7 @@ public struct DocSyncCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "docsync",
         abstract: "Keep a folder of documentation sets (docsets) in sync with their publishers' feeds.",
+        discussion: ExitStatus.table,
         version: "0.1.0",
         subcommands: [
             SyncCommand.self, StatusCommand.self, RemoveCommand.self, DaemonCommand.self, FeedCommand.self,

@@ -45,6 +45,7 @@ struct FeedParseCommand: AsyncParsableCommand {
             printError("docsync: \(error)")
             throw Self.exitCode(for: error)
         }
+        for warning in document.warnings { printError("docsync: warning: \(warning)") }
         if check {
             withExtendedLifetime(document) {}
         } else if json {

@@ -1,6 +1,7 @@
 import DocSync
 import DocSyncFeed
 import DocSyncHTTP
+import Foundation
 
 /// Where `feed parse` reads a feed from: an http(s) URL is fetched, anything else is a file path.
 struct FeedSource {
@@ -19,7 +20,14 @@ struct FeedSource {
             options.totalTimeout = 120  // as `[network] feed_timeout`'s default: a trickling server cannot hold it
             return try await FeedFetcher.fetch(url: text, documentURL: baseURL, limits: limits, options: options)
         }
-        return try FeedParser.parse(fileAt: text, documentURL: baseURL, limits: limits)
+        do {
+            return try FeedParser.parse(fileAt: text, documentURL: baseURL, limits: limits)
+        } catch {
+            if case .unreadable(let code, _) = error.reason, code == ENOENT, MissingFeedFile.looksLikeURL(text) {
+                throw FeedError(feed: text, reason: .unreadable(errno: code, message: MissingFeedFile.reason(text)))
+            }
+            throw error
+        }
     }
 
     /// `scheme:` followed by something (RFC 3986 §3.1 scheme characters).

@@ -55,7 +55,17 @@ struct FetchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let destination = output.hasPrefix("/") ? output : FileManager.default.currentDirectoryPath + "/" + output
-        let stagingDirectory = staging ?? Self.parent(of: destination) + "/.docsync-staging"
+        let stagingDirectory = staging.map(Self.absolute) ?? Self.parent(of: destination) + "/.docsync-staging"
+        var folders = [("--output", Self.parent(of: destination))]
+        if staging != nil { folders.append(("--staging", stagingDirectory)) }
+        for (option, folder) in folders {
+            do {
+                try DirectoryMaker.ensure(folder)  // missing folders are created (0755, never through a symlink)
+            } catch {
+                printError("docsync fetch: \(option): cannot create \(folder): \(String(cString: strerror(error.code)))")
+                throw ExitStatus.ioError
+            }
+        }
         if staging == nil {
             // docsync's own folder: created, and checked, without following a link planted at its name.
             do {
@@ -102,6 +112,10 @@ struct FetchCommand: AsyncParsableCommand {
 
     static func json(_ result: DownloadResult, requested: String) -> String {
         (try? DocSyncJSON.line(FetchJSON(result, requested: requested))) ?? "{}"
+    }
+
+    static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     }
 
     static func parent(of path: String) -> String {

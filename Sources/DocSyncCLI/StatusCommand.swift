@@ -27,9 +27,12 @@ struct StatusCommand: AsyncParsableCommand {
         let partials = engine.partialDownloads()
         let record = SyncRecord.load(stateDirectory: config.state)
         let reclaimable = engine.reclaimable()
+        let activity = StatusActivity(stateDirectory: config.state)
         if json {
-            printJSON(installed: installed, partials: partials, record: record, reclaimable: reclaimable)
+            printJSON(
+                installed: installed, partials: partials, record: record, reclaimable: reclaimable, activity: activity)
         } else {
+            for line in activity.lines { print(line) }
             printText(root: config.root, installed: installed, partials: partials, record: record)
             printReclaimable(reclaimable, maxAge: config.install.partialMaxAge)
         }
@@ -53,10 +56,7 @@ struct StatusCommand: AsyncParsableCommand {
         }
         if !partials.isEmpty {
             print("Partial downloads:")
-            for p in partials {
-                let total = p.total.map { " of \(ProgressRenderer.bytes($0))" } ?? ""
-                print("  \(safe(p.url))  \(ProgressRenderer.bytes(p.bytes))\(total)")
-            }
+            for p in partials { print(StatusActivity.partialLine(p, url: safe(p.url), now: Date())) }
         }
         guard let record else {
             print("No sync has run yet.")
@@ -82,9 +82,11 @@ struct StatusCommand: AsyncParsableCommand {
     }
 
     private func printJSON(
-        installed: [InstalledDocset], partials: [PartialDownload], record: SyncRecord?, reclaimable: Reclaimable
+        installed: [InstalledDocset], partials: [PartialDownload], record: SyncRecord?, reclaimable: Reclaimable,
+        activity: StatusActivity
     ) {
-        let object = StatusJSON(installed: installed, partials: partials, record: record, reclaimable: reclaimable)
+        let object = StatusJSON(
+            installed: installed, partials: partials, record: record, reclaimable: reclaimable, activity: activity)
         print((try? DocSyncJSON.line(object)) ?? "{}")
     }
 }

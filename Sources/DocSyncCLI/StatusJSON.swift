@@ -8,6 +8,33 @@ struct StatusJSON: Encodable {
         var url: String
         var bytes: Int64
         var total: Int64?
+        var updatedAt: Date?
+
+        enum CodingKeys: String, CodingKey {
+            case url, bytes, total
+            case updatedAt = "updated_at"
+        }
+    }
+
+    /// The sync holding `sync.lock` (`sync_in_progress`).
+    struct Running: Encodable {
+        var pid: Int32
+        var since: Date?
+    }
+
+    /// How the last run went, even when it was interrupted (`last_run`, from `last-run.json`).
+    struct LastRun: Encodable {
+        var startedAt: Date
+        var finishedAt: Date?
+        var state: String
+        var pid: Int32
+        var detail: String?
+
+        enum CodingKeys: String, CodingKey {
+            case state, pid, detail
+            case startedAt = "started_at"
+            case finishedAt = "finished_at"
+        }
     }
 
     struct LastSync: Encodable {
@@ -38,22 +65,37 @@ struct StatusJSON: Encodable {
     var partialDownloads: [Partial]
     var reclaimable: Leftovers
     var lastSync: LastSync?
+    var syncInProgress: Running?
+    var lastRun: LastRun?
 
     enum CodingKeys: String, CodingKey {
         case schema, docsets, reclaimable
+        case syncInProgress = "sync_in_progress"
+        case lastRun = "last_run"
         case partialDownloads = "partial_downloads"
         case lastSync = "last_sync"
     }
 
     /// Credentials in URLs are redacted, as in every other output.
-    init(installed: [InstalledDocset], partials: [PartialDownload], record: SyncRecord?, reclaimable: Reclaimable) {
+    init(
+        installed: [InstalledDocset], partials: [PartialDownload], record: SyncRecord?, reclaimable: Reclaimable,
+        activity: StatusActivity
+    ) {
         docsets = installed.sorted { $0.name < $1.name }.map {
             var docset = $0
             docset.sourceURL = docset.sourceURL?.redactingCredentials
             docset.feedURL = docset.feedURL?.redactingCredentials
             return docset
         }
-        partialDownloads = partials.map { Partial(url: $0.url.redactingCredentials, bytes: $0.bytes, total: $0.total) }
+        partialDownloads = partials.map {
+            Partial(url: $0.url.redactingCredentials, bytes: $0.bytes, total: $0.total, updatedAt: $0.updatedAt)
+        }
+        syncInProgress = activity.running.map { Running(pid: $0.pid, since: $0.since) }
+        if let run = activity.lastRun, let state = activity.lastRunState {
+            lastRun = LastRun(
+                startedAt: run.startedAt, finishedAt: run.finishedAt, state: state, pid: run.pid,
+                detail: run.detail?.redactingCredentials)
+        }
         self.reclaimable = Leftovers(
             trashBytes: reclaimable.trashBytes, stalePartials: reclaimable.stalePartials,
             stalePartialBytes: reclaimable.stalePartialBytes)

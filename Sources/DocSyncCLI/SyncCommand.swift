@@ -8,8 +8,10 @@ struct SyncCommand: AsyncParsableCommand {
         commandName: "sync",
         abstract: "Refresh every feed, then download and install new or updated docsets.",
         discussion: """
-            Exit status: 0 when everything synced, 3 when some docsets or feeds failed (the others still synced), \
-            75 when another sync is running (use --wait), 78 for a configuration error.
+            Exit status: 0 when everything synced, 3 when some docsets, feeds or post-install hooks failed (the \
+            others still synced), 64 for an --only name that matches nothing, 75 when another sync is running (use \
+            --wait), 78 for a configuration error or an unusable root / staging / state folder, 130 when \
+            interrupted (the next sync resumes). The whole table: docsync help.
             """)
 
     @OptionGroup var configOptions: ConfigOptions
@@ -43,7 +45,10 @@ struct SyncCommand: AsyncParsableCommand {
         if noStreaming { config.install.streaming = false }
         var options = SyncOptions(refresh: refresh, only: Set(only), dryRun: dryRun, wait: wait, repair: repair)
         if locked { options.lock = try LockFile.loadForCLI(configFile: configOptions.file()) }
-        let summary = try await Self.runOnce(config: config, options: options, json: json)
+        let (json, loaded, chosen) = (self.json, config, options)
+        let summary = try await Self.interruptible(staging: config.staging) {
+            try await Self.runOnce(config: loaded, options: chosen, json: json)
+        }
         if !summary.isSuccess { throw ExitStatus.partialFailure }
     }
 

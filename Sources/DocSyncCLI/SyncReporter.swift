@@ -17,7 +17,8 @@ final class SyncReporter {
     private var order: [String] = []
     private var drawnLines = 0
     private var lastDraw = ContinuousClock.now - .seconds(1)
-    private var lastLog: [String: ContinuousClock.Instant] = [:]
+    private var logs: [String: ProgressLog] = [:]
+    private let epoch = ContinuousClock.now
 
     init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         live = isatty(STDERR_FILENO) == 1 && environment["TERM"] != "dumb"
@@ -32,6 +33,8 @@ final class SyncReporter {
             var detail = failure
             if detail.url == feed { detail.url = nil }  // the line names the feed already
             say("\(paint("feed failed", 31)) \(feed): \(detail)")
+        case .feedWarning(_, let message):
+            say("\(paint("warning  ", 33)) \(message)")
         case .planned(let actions):
             guard dryRun else { return }
             for action in actions { say("plan      \(describe(action))") }
@@ -55,7 +58,7 @@ final class SyncReporter {
             finish(name)
             say("\(paint("failed   ", 31)) \(name): \(failure)")
         case .hookFailed(let name, let failure):
-            say("\(paint("hook failed", 31)) \(name): \(failure)")
+            say("\(paint("failed   ", 31)) \(name): installed, but \(failure)")
         case .warning(let name, let message):
             say("\(paint("warning  ", 33)) \(name): \(message)")
         case .indexed(let name, _, let entries):
@@ -64,12 +67,16 @@ final class SyncReporter {
             say("\(paint("index failed", 31)) \(name): \(reason)")
         case .summary(let s):
             clearLive()
-            let text =
-                "\(s.installed) installed, \(s.updated) updated, \(s.unchanged) unchanged, \(s.removed) removed, "
-                + "\(s.failed) failed, \(s.feedsFailed) feed\(s.feedsFailed == 1 ? "" : "s") failed "
-                + "(\(String(format: "%.1f", s.seconds)) s)"
+            let text = Self.summaryText(s)
             say(s.isSuccess ? text : paint(text, 31))
         }
+    }
+
+    /// `1 installed, 0 updated, … (2.3 s)`: the summary line, also the daemon's log line per cycle.
+    static func summaryText(_ s: SyncSummary) -> String {
+        "\(s.installed) installed, \(s.updated) updated, \(s.unchanged) unchanged, \(s.removed) removed, "
+            + "\(s.failed) failed, \(s.feedsFailed) feed\(s.feedsFailed == 1 ? "" : "s") failed "
+            + "(\(DurationText.text(seconds: s.seconds)))"
     }
 
     private func describe(_ a: PlannedAction) -> String {
@@ -104,9 +111,12 @@ final class SyncReporter {
                 lastDraw = now
                 draw()
             }
-        } else if now - (lastLog[progress.name] ?? now - .seconds(11)) >= .seconds(10) {
-            lastLog[progress.name] = now
-            say("progress  \(line(progress))", dim: true)
+        } else {
+            let seconds = Double((now - epoch) / .milliseconds(1)) / 1000
+            var log = logs[progress.name] ?? ProgressLog()
+            let due = log.record(bytes: progress.bytes, total: progress.total, at: seconds)
+            logs[progress.name] = log
+            if due { say("progress  \(line(progress))", dim: true) }
         }
     }
 
@@ -114,10 +124,12 @@ final class SyncReporter {
         active[name] = nil
         extracted[name] = nil
         order.removeAll { $0 == name }
-        lastLog[name] = nil
+        logs[name] = nil
     }
 
     private func line(_ p: DocsetProgress) -> String {
+        var p = p
+        if let recent = logs[p.name]?.recentRate { p.rate = recent }  // the recent rate, not the start-up rate
         let total = p.total.map { " / \(ProgressRenderer.bytes($0))" } ?? ""
         var eta = ""
         if let t = p.total, p.rate > 0 { eta = "  ETA \(ProgressRenderer.duration(Double(t - p.bytes) / p.rate))" }

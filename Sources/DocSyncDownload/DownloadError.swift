@@ -46,7 +46,7 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
     public var description: String {
         var text = ""
         if let url { text += "\(url): " }
-        if let status, status > 0 { text += "HTTP \(status): " }
+        if let status, status > 0, !reason.hasPrefix("HTTP \(status)") { text += "HTTP \(status): " }
         return text + reason
     }
 

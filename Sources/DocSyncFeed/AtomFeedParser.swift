@@ -1,20 +1,26 @@
+import Foundation
+
 /// Atom 1.0 + Apple's docset extension, read from the reader positioned on the root `<feed>`.
 /// Matches elements by namespace URI (any prefix); ignores every unknown element (RFC 4287 §6.3).
 struct AtomFeedParser {
     let cursor: FeedCursor
     var maxEntries = FeedLimits.defaultMaxEntries
 
+    /// Dates are read leniently; `<published>` stands in for a missing `<updated>` (feed and entries).
     func parse() throws(FeedError) -> FeedDocument {
         var document = FeedDocument(format: .atom)
         let reader = cursor.reader
         guard !reader.isEmptyElement else { return document }
         var entry: FeedEntry?
         var linksInEntries = 0  // links of finished entries: the cap counts every link of the feed
+        var published: Date?  // the entry's <published>: its date when <updated> is missing
+        var feedPublished: Date?
         while try cursor.read() {
             if reader.kind == .endElement {
                 if reader.depth == 0 { break }
-                if reader.depth == 1, let finished = entry {
+                if reader.depth == 1, var finished = entry {
                     linksInEntries += finished.links.count
+                    if finished.updated == nil { finished.updated = published }
                     document.entries.append(finished)
                     entry = nil
                 }
@@ -26,14 +32,24 @@ struct AtomFeedParser {
                     throw cursor.error(.tooManyElements(name: "entry", limit: maxEntries))
                 }
                 if reader.isEmptyElement { document.entries.append(FeedEntry()) } else { entry = FeedEntry() }
+                published = nil
             } else if reader.depth == 1 {
-                try readFeedChild(into: &document, linksBefore: linksInEntries + (entry?.links.count ?? 0))
+                if cursor.isElement("published", in: FeedNamespace.atom) {
+                    feedPublished = try cursor.date(element: "published")
+                } else {
+                    try readFeedChild(into: &document, linksBefore: linksInEntries + (entry?.links.count ?? 0))
+                }
             } else if reader.depth == 2, var current = entry {
                 entry = nil  // keep `current` uniquely referenced while it is filled in
-                try readEntryChild(into: &current, linksBefore: linksInEntries + document.links.count)
+                if cursor.isElement("published", in: FeedNamespace.atom) {
+                    published = try cursor.date(element: "published")
+                } else {
+                    try readEntryChild(into: &current, linksBefore: linksInEntries + document.links.count)
+                }
                 entry = current
             }
         }
+        if document.updated == nil { document.updated = feedPublished }
         return document
     }
 

@@ -23,12 +23,18 @@ struct FeedCursor {
         return collapsed.isEmpty ? nil : collapsed
     }
 
-    /// The current element's text as an RFC 3339 date (nil when empty), or an `invalidDate` error at its line.
+    /// Warnings about what was dropped (unreadable dates), in document order.
+    let warnings = FeedWarnings()
+
+    /// The current element's text as a date, read leniently (`FeedDate.parseLenient`); nil when empty, and nil
+    /// with a warning when unreadable: a date never rejects a feed.
     func date(element: String) throws(FeedError) -> Date? {
         let line = reader.line
         guard let text = try text() else { return nil }
-        guard let date = FeedDate.parse(text) else {
-            throw FeedError(feed: feed, line: line, reason: .invalidDate(element: element, value: text))
+        guard let date = FeedDate.parseLenient(text) else {
+            warnings.add(
+                "\(feed):\(line): <\(element)> \"\(FeedError.abbreviated(text))\" is not a date; the field is ignored")
+            return nil
         }
         return date
     }

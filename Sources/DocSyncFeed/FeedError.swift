@@ -33,6 +33,8 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         case transport(message: String)
         /// Fetching the feed got a non-2xx final status.
         case httpStatus(Int)
+        /// The server answered with an HTML page (soft 404, captive portal, login page), not a feed.
+        case htmlPage
     }
 
     /// The feed's URL (or path, for a local file).
@@ -79,6 +81,8 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unreadable(let errno, let message): "cannot read the file: \(message) (errno \(errno))"
         case .transport(let message): "fetch failed: \(message)"
         case .httpStatus(let status): "fetch failed: HTTP status \(status)"
+        case .htmlPage:
+            "an HTML page, not a feed (a wrong URL, a login or captive portal page?): expected Atom or Dash XML"
         }
     }
 

@@ -29,6 +29,7 @@ public enum FeedParser {
     static func parse(
         bytes: [UInt8], documentURL: String?, feed: String, limits: FeedLimits
     ) throws(FeedError) -> FeedDocument {
+        if HTMLSniffer.isHTML(bytes) { throw FeedError(feed: feed, reason: .htmlPage) }
         let input = XMLInput(bytes: bytes, limit: limits.maxBytes, maxAttributes: limits.maxAttributes)
         return try parse(input: input, feed: feed, documentURL: documentURL, path: nil, limits: limits)
     }
@@ -55,6 +56,7 @@ public enum FeedParser {
                 throw cursor.error(.unknownRootElement(name: reader.localName, namespace: reader.namespaceURI))
             }
             while try cursor.read() {}  // the rest must be well-formed too (comments, PIs, whitespace)
+            document.warnings = cursor.warnings.items
             return document
         }
         throw FeedError(feed: feed, line: 1, column: 1, reason: .notXML(code: 4, message: "Document is empty"))

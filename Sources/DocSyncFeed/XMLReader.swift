@@ -187,11 +187,14 @@ final class XMLReader {
     var baseURI: String? { Self.take(xmlTextReaderBaseUri(reader)) }
 
     /// Resolves `reference` against the current base URI (RFC 3986 §5, by `xmlBuildURI`, then `URIReference`).
+    /// IRIs (non-ASCII in the reference or in `xml:base`) become URIs first: their UTF-8 percent-encoded (RFC 3987
+    /// §3.1), so no request ever carries a raw non-ASCII byte.
     func resolve(_ reference: String) -> String {
-        let base = baseURI
-        if let resolved = Self.take(xmlBuildURI(reference, base)) { return URIReference.removingDotSegments(resolved) }
+        let base = baseURI.map(URIReference.escapingInvalidCharacters)
         let escaped = URIReference.escapingInvalidCharacters(reference)
-        if let resolved = Self.take(xmlBuildURI(escaped, base)) { return URIReference.removingDotSegments(resolved) }
+        if let resolved = Self.take(xmlBuildURI(escaped, base)) {
+            return URIReference.escapingInvalidCharacters(URIReference.removingDotSegments(resolved))
+        }
         return escaped
     }
 

@@ -1,3 +1,4 @@
+import DocSyncSupport
 import Foundation
 
 /// One unit of work handed from the reader thread to the writer thread. Data lives in the batch's block.
@@ -28,7 +29,7 @@ struct ExtractionBatch: @unchecked Sendable {
 ///
 /// `@unchecked Sendable` is sound: every stored property is read and written only while `condition` is locked.
 final class ExtractionQueue: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     private var pool: [UnsafeMutableRawBufferPointer]
     private var all: [UnsafeMutableRawBufferPointer]
     private var queued: [ExtractionBatch] = []

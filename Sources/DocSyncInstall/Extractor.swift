@@ -27,9 +27,10 @@ enum Extractor {
     ) throws(InstallError) -> ExtractionResult {
         let queue = ExtractionQueue(blocks: blocks, blockBytes: blockBytes)
         let outcome = Mutex<(entries: Int, digest: SHA256.Digest?)>((0, nil))
-        let done = DispatchSemaphore(value: 0)
-        let reader = Thread {
-            defer { done.signal() }
+        let done = WorkCounter()
+        done.enter()
+        WorkerThread.start(name: "docsync-archive-reader", stackSize: 1 << 20) {
+            defer { done.leave() }
             do throws(InstallError) {
                 let result = try ArchiveReader.withUTF8Locale { () throws(InstallError) in
                     try read(source, limits: limits, into: queue)
@@ -40,9 +41,6 @@ enum Extractor {
                 queue.fail(error)
             }
         }
-        reader.name = "docsync-archive-reader"
-        reader.stackSize = 1 << 20
-        reader.start()
 
         let writer = TreeWriter(rootFD: rootFD, rootPath: rootPath)
         drain: while let batches = queue.take() {
@@ -59,7 +57,7 @@ enum Extractor {
                 queue.recycle(batch)
             }
         }
-        done.wait()
+        done.waitUntilIdle()
         do {
             try writer.finish()
         } catch {

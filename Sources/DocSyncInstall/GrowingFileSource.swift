@@ -28,7 +28,7 @@ public final class GrowingFileSource: ArchiveSource, @unchecked Sendable {
 
     public let partPath: String
     public let finalPath: String
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     private var committed: Int64 = 0
     private var generation = 0
     private var finished: (length: Int64, url: String?)?

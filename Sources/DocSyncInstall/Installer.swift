@@ -12,7 +12,7 @@ public final class Installer: Sendable {
     public let configuration: InstallConfiguration
     /// Run on each staged docset before it is published (see `TreePreparation`).
     public let prepareTree: TreePreparation?
-    private let background = DispatchGroup()
+    private let background = WorkCounter()
 
     public init(
         root: String, configuration: InstallConfiguration = InstallConfiguration(), prepareTree: TreePreparation? = nil
@@ -90,9 +90,8 @@ public final class Installer: Sendable {
 
     /// Waits until background deletions started so far have finished (a CLI calls this before exiting).
     public func waitForBackgroundWork() async {
-        await withCheckedContinuation { continuation in
-            background.notify(queue: .global()) { continuation.resume() }
-        }
+        let background = self.background
+        await WorkerThread.run(name: "docsync-wait") { background.waitUntilIdle() }
     }
 
     // MARK: Internals
@@ -202,24 +201,16 @@ public final class Installer: Sendable {
         background.enter()
         let root = self.root
         let group = background
-        let thread = Thread {
+        WorkerThread.start(name: "docsync-trash") {
             VersionStore.emptyTrash(root: root)
             group.leave()
         }
-        thread.name = "docsync-trash"
-        thread.start()
     }
 
     /// Runs blocking work on a dedicated thread and resumes the caller with its result.
     func onThread<T: Sendable>(_ name: String, _ body: @escaping @Sendable () throws(InstallError) -> T)
         async throws(InstallError) -> T
     {
-        let result: Result<T, InstallError> = await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: Result(catching: body)) }
-            thread.name = name
-            thread.stackSize = 1 << 20
-            thread.start()
-        }
-        return try result.get()
+        try await WorkerThread.run(name: name, stackSize: 1 << 20, body)
     }
 }

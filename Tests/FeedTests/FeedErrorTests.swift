@@ -27,14 +27,6 @@ struct FeedErrorTests {
 
     static let rows: [Row] = [
         Row(
-            rule: "invalid date names the element, value and line",
-            xml: FeedXML.atom("\n<entry>\n<updated>2017-04-06 14:56</updated></entry>"),
-            error: error(3, .invalidDate(element: "updated", value: "2017-04-06 14:56"))),
-        Row(
-            rule: "invalid feed-level date",
-            xml: FeedXML.atom("<updated>yesterday</updated>"),
-            error: error(1, .invalidDate(element: "updated", value: "yesterday"))),
-        Row(
             rule: "invalid docset:sha256",
             xml: FeedXML.atom("<entry>\n\n<docset:sha256>abc</docset:sha256></entry>"),
             error: error(3, .invalidChecksum(element: "docset:sha256", value: "abc"))),

@@ -19,6 +19,7 @@ enum SyncEventSamples {
             failure: SyncFailure(
                 code: .http, isTransient: true, url: "https://feeds.example/gone.atom", httpStatus: 503,
                 message: "Service Unavailable")),
+        .feedWarning(feed: "https://feeds.example/swift.atom", message: "entry Swift: unreadable updated date dropped"),
         .planned([
             PlannedAction(action: .install, name: "Swift", version: "6.0/2", url: "https://cdn.example/Swift-6.0.tgz"),
             PlannedAction(
@@ -40,13 +41,21 @@ enum SyncEventSamples {
             failure: SyncFailure(
                 code: .verification, isTransient: false, url: "https://cdn.example/Go.tgz",
                 message: "SHA-256 is 00…, expected ab…")),
-        .hookFailed(
-            name: "Swift", failure: SyncFailure(code: .hook, message: "`reindex` exited with status 7: broken")),
+        .hookFailed(name: "Swift", failure: hookFailure),
         .warning(name: "Go", message: "installed over plain http and the feed gives no checksum"),
         .indexed(name: "Swift", version: "6.0", entries: 41_230),
         .indexFailed(name: "Go", reason: "Go: docSet.dsidx is not an SQLite database"),
         .summary(summary),
     ]
+
+    static var hookFailure: SyncFailure {
+        var failure = SyncFailure(code: .hook, message: "post_install exited with status 7: broken")
+        failure.exitStatus = 7
+        failure.signal = 15
+        failure.timedOut = false
+        failure.stderrTail = ["broken"]
+        return failure
+    }
 
     static var summary: SyncSummary {
         var s = SyncSummary()

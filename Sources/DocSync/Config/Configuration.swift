@@ -22,6 +22,10 @@ public struct Configuration: Sendable, Equatable {
     public var postInstallHook: String?
     /// `[mirror]`: publish installed docsets for a fleet (nil: not a mirror).
     public var mirror: Mirror? = nil
+    /// How long the post-install command may run before its whole process group is stopped (a failed docset).
+    public var postInstallTimeout: Duration = .seconds(600)
+    /// `[metrics] textfile`: a Prometheus text-format file rewritten (atomically) after each run; nil: none.
+    public var metricsTextFile: String?
 
     /// One `[[feed]]` table: a feed and which of its docsets to install.
     public struct FeedSource: Sendable, Equatable {

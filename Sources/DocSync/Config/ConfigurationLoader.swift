@@ -76,6 +76,8 @@ public struct ConfigurationLoader: Sendable {
         config.state = try reader.path("state") ?? config.state
         config.prune = try reader.bool("prune") ?? config.prune
         config.postInstallHook = try reader.string("post_install").flatMap { $0.isEmpty ? nil : $0 }
+        config.postInstallTimeout = try reader.duration("post_install_timeout") ?? config.postInstallTimeout
+        if config.postInstallTimeout <= .zero { throw reader.error("post_install_timeout", "must be more than 0") }
         if var network = try reader.table("network") {
             config.network.concurrency = try network.int("concurrency", in: 1...64) ?? config.network.concurrency
             config.network.perHost = try network.int("per_host", in: 1...64) ?? config.network.perHost
@@ -101,6 +103,11 @@ public struct ConfigurationLoader: Sendable {
             config.install.maxArchiveSize = try install.byteSize("max_archive_size") ?? config.install.maxArchiveSize
             config.install.minFreeSpace = try install.byteSize("min_free_space") ?? config.install.minFreeSpace
             try install.finish()
+        }
+        if var metrics = try reader.table("metrics") {
+            config.metricsTextFile = try metrics.string("textfile").flatMap { $0.isEmpty ? nil : $0 }
+                .map { text throws(ConfigurationError) in try metrics.resolvePath(text, key: "textfile") }
+            try metrics.finish()
         }
         for (index, var feed) in try reader.tables("feed").enumerated() {
             guard let location = try feed.string("url") else {

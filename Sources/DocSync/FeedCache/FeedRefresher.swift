@@ -38,6 +38,9 @@ package struct FeedRefresher: Sendable {
     {
         guard location.hasPrefix("http://") || location.hasPrefix("https://") else {
             guard let data = FileManager.default.contents(atPath: location) else {
+                guard FileManager.default.fileExists(atPath: location) else {
+                    throw Failure(feed: location, reason: MissingFeedFile.reason(location))
+                }
                 throw Failure(feed: location, reason: "cannot read the file")
             }
             guard data.count <= maxBytes else {
@@ -54,7 +57,10 @@ package struct FeedRefresher: Sendable {
         do {
             response = try await HTTPClient.get(request, maxBodyBytes: maxBytes)
         } catch {
-            var failure = Failure(feed: location, reason: Self.describe(error, options: options))
+            // The client's error names the URL too: keep it once (the Failure's feed).
+            var reason = Self.describe(error, options: options)
+            if reason.hasPrefix("\(location): ") { reason.removeFirst(location.count + 2) }
+            var failure = Failure(feed: location, reason: reason)
             if case .transport(let transport) = error { failure.isTransient = transport.isTransient }
             throw failure
         }

@@ -29,22 +29,22 @@ package final class SyncLock: Sendable {
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
             guard code == EWOULDBLOCK, wait else {
+                // The holder writes its pid, then when it took the lock: the pid is the first line.
                 let holder = (try? state.readFile("sync.lock", limit: 64)).flatMap { $0 }.map {
-                    String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                    String(decoding: $0, as: UTF8.self).split(separator: "\n").first
+                        .map { String($0).trimmingCharacters(in: .whitespaces) } ?? ""
                 }
                 close(fd)
                 if code == EWOULDBLOCK { throw .busy(path: path, holder: holder.flatMap { $0.isEmpty ? nil : $0 }) }
                 throw .unavailable(path: path, detail: "\(SystemError("flock", path: path, code: code))")
             }
-            let result = await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
-                Thread { continuation.resume(returning: flock(fd, LOCK_EX) == 0 ? 0 : errno) }.start()
-            }
+            let result = await WorkerThread.run(name: "docsync-lock") { flock(fd, LOCK_EX) == 0 ? 0 : errno }
             if result != 0 {
                 close(fd)
                 throw .unavailable(path: path, detail: "\(SystemError("flock", path: path, code: result))")
             }
         }
-        let pid = "\(getpid())\n"
+        let pid = holderText()
         _ = ftruncate(fd, 0)
         _ = pid.withCString { pwrite(fd, $0, strlen($0), 0) }
         return SyncLock(path: path, fd: fd)

@@ -36,6 +36,7 @@ extension SyncEngine {
                                     rate: progress.rate)))
                     }
                     if let warning = SyncEngine.plainHTTPWarning(candidate, result) { emit(warning) }
+                    TransferTally.record(result)
                     source.finish(length: result.bytes, sourceURL: result.url)
                     await limiter.release(host)
                 } catch {

@@ -23,7 +23,7 @@ extension SyncEngine {
 
     /// A failure's message, with the configuration key that bounds it when there is one.
     func describe(_ error: any Error) -> String {
-        guard let error = error as? DownloadError else { return "\(error)" }
+        guard let error = error as? DownloadError else { return UserText.describe(error) }
         let hint: String? =
             switch error.kind {
             case .tooLarge: "[install] max_archive_size"
@@ -34,7 +34,7 @@ extension SyncEngine {
                 "[network] require_https = true: plain http is never tried"
             default: nil
             }
-        return hint.map { "\(error) (\($0))" } ?? "\(error)"
+        return UserText.describe(error) + (hint.map { " (\($0))" } ?? "")
     }
 }
 

@@ -2,6 +2,7 @@ package import DocSyncDownload
 internal import DocSyncFeed
 internal import DocSyncHTTP
 internal import DocSyncInstall
+internal import DocSyncSupport
 import Foundation
 
 /// The docsync service as a library: refresh feeds, plan, download and install, report events. The CLI's `sync`,
@@ -39,6 +40,12 @@ public struct SyncEngine: Sendable {
     public func remove(name: String) async throws {
         let lock = try await SyncLock.acquire(stateDirectory: configuration.state, wait: true)
         defer { withExtendedLifetime(lock) {} }
+        if let known = try? installer.installedDocsets().map(\.name),
+            let unknown = UnknownDocsetError.check(requested: [name], known: known)
+        {
+            // Typed as not_installed, with the names there are and the nearest one (exit 64).
+            throw SyncFailure(code: .notInstalled, message: unknown.description)
+        }
         do {
             try await installer.remove(name: name)
         } catch {
@@ -106,8 +113,32 @@ public struct SyncEngine: Sendable {
 
     private func run(_ options: SyncOptions, emit: @escaping @Sendable (SyncEvent) -> Void) async throws {
         let started = ContinuousClock.now
+        try Preflight.check(configuration)  // before any network work: once, naming key and path
         let lock = try await SyncLock.acquire(stateDirectory: configuration.state, wait: options.wait)
         defer { withExtendedLifetime(lock) {} }
+        let record = RunRecord.starting(after: RunRecord.load(stateDirectory: configuration.state))
+        if !options.dryRun { record.save(stateDirectory: configuration.state) }  // an interrupted run stays visible
+        let tally = TransferTally()
+        do {
+            let summary = try await TransferTally.$current.withValue(tally) {
+                try await runLocked(options, started: started, emit: emit)
+            }
+            let outcome: RunRecord.Outcome = Task.isCancelled ? .interrupted : summary.isSuccess ? .ok : .failed
+            if !options.dryRun { finish(record.finished(outcome), summary: summary) }
+        } catch {
+            if !options.dryRun {
+                let outcome: RunRecord.Outcome = Task.isCancelled ? .interrupted : .error
+                var summary = SyncSummary()
+                (summary.bytesDownloaded, summary.bytesResumed) = tally.totals
+                finish(record.finished(outcome, detail: UserText.describe(error)), summary: summary)
+            }
+            throw error
+        }
+    }
+
+    private func runLocked(
+        _ options: SyncOptions, started: ContinuousClock.Instant, emit: @escaping @Sendable (SyncEvent) -> Void
+    ) async throws -> SyncSummary {
         var summary = SyncSummary()
         if !options.dryRun { await collectLeftovers(plan: nil) }  // what a killed run left
 
@@ -127,7 +158,11 @@ public struct SyncEngine: Sendable {
             offers: feeds.offers + catalog.offers, skipped: feeds.skipped + catalog.skipped,
             failedFeeds: feeds.failed.union(catalog.failed), installed: installed,
             prune: configuration.prune)
-        if !options.only.isEmpty { plan.actions = plan.actions.filter { options.only.contains($0.name) } }
+        if !options.only.isEmpty {
+            let known = plan.actions.map(\.name) + installed.map(\.name)
+            if let unknown = UnknownDocsetError.check(requested: options.only, known: known) { throw unknown }
+            plan.actions = plan.actions.filter { options.only.contains($0.name) }
+        }
         if options.repair { plan = await repairing(plan) }
         emit(.planned(plan.actions.map(PlannedAction.init)))
 
@@ -139,11 +174,15 @@ public struct SyncEngine: Sendable {
             await publishMirrorAfterSync(emit: emit)  // [mirror]: no-op without it
         }
         summary.seconds = ((ContinuousClock.now - started) / .milliseconds(1)).rounded() / 1000
+        if let totals = TransferTally.current?.totals {
+            (summary.bytesDownloaded, summary.bytesResumed) = totals
+        }
         if !options.dryRun {
             try? SyncRecord(finishedAt: Date(), feeds: feeds.results + catalog.results, summary: summary)
                 .save(stateDirectory: configuration.state)
         }
         emit(.summary(summary))
+        return summary
     }
 
     private struct FeedRound: Sendable {
@@ -172,6 +211,7 @@ public struct SyncEngine: Sendable {
             let source = feeds[index]
             do {
                 let (fetched, document) = try result.get()
+                for warning in document.warnings { emit(.feedWarning(feed: source.location, message: warning)) }
                 let selection = CandidateSelector.select(document, source: source)
                 round.offers += selection.offers
                 round.skipped += selection.skipped
@@ -285,6 +325,7 @@ public struct SyncEngine: Sendable {
                                     name: name, phase: .downloading, bytes: progress.bytes, total: progress.total,
                                     rate: progress.rate)))
                     }
+                    TransferTally.record(downloaded)
                     await limiter.release(host)
                 } catch {
                     await limiter.release(host)
@@ -306,9 +347,11 @@ public struct SyncEngine: Sendable {
             }
             await buildIndex(for: report, emit: emit)
             if let command = configuration.postInstallHook,
-                let failure = await PostInstallHook(command: command).run(for: report)
+                let failure = await PostInstallHook(command: command, timeout: configuration.postInstallTimeout)
+                    .run(for: report)
             {
-                emit(.hookFailed(name: name, failure: SyncFailure(code: .hook, message: failure)))
+                emit(.hookFailed(name: name, failure: failure.syncFailure))
+                return nil  // installed, but a failed docset: the run reports it and exits 3
             }
             return previous == nil
         } catch {

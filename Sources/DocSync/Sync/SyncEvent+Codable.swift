@@ -7,6 +7,7 @@ extension SyncEvent: Codable {
         switch self {
         case .feedChecked: "feed-checked"
         case .feedFailed: "feed-failed"
+        case .feedWarning: "feed-warning"
         case .planned: "plan"
         case .progress: "progress"
         case .installed: "installed"
@@ -47,6 +48,9 @@ extension SyncEvent: Codable {
         case .feedFailed(let feed, let failure):
             try container.encode(feed, forKey: .feed)
             try container.encode(failure, forKey: .failure)
+        case .feedWarning(let feed, let message):
+            try container.encode(feed, forKey: .feed)
+            try container.encode(message, forKey: .message)
         case .planned(let actions): try container.encode(actions, forKey: .actions)
         case .progress(let progress): try progress.encode(to: encoder)
         case .installed(let docset): try docset.encode(to: encoder)
@@ -88,6 +92,10 @@ extension SyncEvent: Codable {
             self = .feedFailed(
                 feed: try container.decode(String.self, forKey: .feed),
                 failure: try container.decode(SyncFailure.self, forKey: .failure))
+        case "feed-warning":
+            self = .feedWarning(
+                feed: try container.decode(String.self, forKey: .feed),
+                message: try container.decode(String.self, forKey: .message))
         case "plan": self = .planned(try container.decode([PlannedAction].self, forKey: .actions))
         case "progress": self = .progress(try DocsetProgress(from: decoder))
         case "installed": self = .installed(try InstalledDocset(from: decoder))

@@ -9,6 +9,7 @@ extension SyncEvent {
             .feedChecked(feed: transform(feed), source: source, docsets: docsets)
         case .feedFailed(let feed, let failure):
             .feedFailed(feed: transform(feed), failure: failure.mappingText(transform))
+        case .feedWarning(let feed, let message): .feedWarning(feed: transform(feed), message: transform(message))
         case .planned(let actions): .planned(actions.map { $0.mappingText(transform) })
         case .progress(let progress): .progress(progress.renamed(transform(progress.name)))
         case .installed(let docset): .installed(docset.mappingText(transform))
@@ -63,6 +64,7 @@ extension SyncFailure {
         var copy = self
         copy.url = url.map(transform)
         copy.message = transform(message)
+        copy.stderrTail = stderrTail.map { $0.map(transform) }
         return copy
     }
 }

@@ -8,6 +8,8 @@ public enum SyncEvent: Sendable, Equatable {
     case feedChecked(feed: String, source: FeedRefresh, docsets: Int)
     /// A feed could not be fetched or parsed; its docsets are left as they are (`feed-failed`).
     case feedFailed(feed: String, failure: SyncFailure)
+    /// The feed was read, but something in it was dropped, e.g. an unreadable date (`feed-warning`).
+    case feedWarning(feed: String, message: String)
     /// What the sync is about to do, one line per docset (`plan`).
     case planned([PlannedAction])
     /// Bytes downloaded or unpacked so far for one docset (`progress`).
@@ -27,7 +29,8 @@ public enum SyncEvent: Sendable, Equatable {
     /// Downloading, verifying, installing or removing this docset failed; the installed version is unchanged
     /// (`failed`).
     case failed(name: String, failure: SyncFailure)
-    /// The post-install hook failed; the docset itself is installed (`hook-failed`).
+    /// The post-install hook failed (exit status, signal or timeout, and its last standard error lines in the
+    /// failure); the docset itself is installed, and counts as failed in the summary (`hook-failed`).
     case hookFailed(name: String, failure: SyncFailure)
     /// Something worked but deserves attention, e.g. a docset installed over plain http without a checksum
     /// (`warning`).

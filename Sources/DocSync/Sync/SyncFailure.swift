@@ -1,6 +1,7 @@
 /// Why one docset or feed failed in a sync, as a value: what kind of failure (``code``), whether a later sync can
 /// succeed without anyone changing anything (``isTransient``), the URL and HTTP status involved, and a message for
-/// people. Its JSON is `{"code", "is_transient", "url", "http_status", "message"}`.
+/// people. Its JSON is `{"code", "is_transient", "url", "http_status", "message"}`, and for a `hook` failure also
+/// `exit_status`, `signal`, `timed_out` and `stderr_tail`.
 public struct SyncFailure: Error, Sendable, Hashable, Codable, CustomStringConvertible {
     /// The kind of failure. New kinds may be added: compare with the static members, and keep a default branch.
     public struct Code: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
@@ -60,6 +61,14 @@ public struct SyncFailure: Error, Sendable, Hashable, Codable, CustomStringConve
     public var httpStatus: Int?
     /// What happened, for people; never repeats ``url`` or ``httpStatus``.
     public var message: String
+    /// A `hook` failure's exit status, when the command exited on its own.
+    public var exitStatus: Int32?
+    /// A `hook` failure's ending signal, when one ended it (SIGTERM / SIGKILL after a timeout or a cancel).
+    public var signal: Int32?
+    /// A `hook` failure ran past `post_install_timeout` and its process group was stopped.
+    public var timedOut: Bool?
+    /// A `hook` failure's last standard error lines (at most 10, control characters escaped).
+    public var stderrTail: [String]?
 
     /// Creates a failure value.
     public init(code: Code, isTransient: Bool = false, url: String? = nil, httpStatus: Int? = nil, message: String) {
@@ -79,8 +88,11 @@ public struct SyncFailure: Error, Sendable, Hashable, Codable, CustomStringConve
     }
 
     enum CodingKeys: String, CodingKey {
-        case code, url, message
+        case code, url, message, signal
         case isTransient = "is_transient"
         case httpStatus = "http_status"
+        case exitStatus = "exit_status"
+        case timedOut = "timed_out"
+        case stderrTail = "stderr_tail"
     }
 }

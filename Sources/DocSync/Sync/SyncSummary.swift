@@ -14,6 +14,11 @@ public struct SyncSummary: Sendable, Equatable, Codable {
     public var feedsFailed = 0
     /// Wall time of the run, in seconds (millisecond precision).
     public var seconds: Double = 0
+    /// Archive bytes received from servers (for metrics; not in the JSON object).
+    public var bytesDownloaded: Int64 = 0
+    /// Bytes of earlier interrupted downloads that were kept, not fetched again (for metrics; not in the JSON
+    /// object).
+    public var bytesResumed: Int64 = 0
 
     /// An empty summary.
     public init() {}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// The last sync run as `docsync status` tells it: written when a run starts (so an interrupted run is visible —
+/// killed, rebooted, Ctrl-C) and again when it ends, in `<state>/last-run.json`.
+public struct RunRecord: Codable, Sendable, Equatable {
+    public enum Outcome: String, Codable, Sendable {
+        /// Everything synced.
+        case ok
+        /// Some docsets, feeds or hooks failed (exit 3).
+        case failed
+        /// Stopped by SIGINT / SIGTERM / cancellation; partial downloads kept.
+        case interrupted
+        /// The run could not go on (the error's text is in `detail`).
+        case error
+    }
+
+    public var startedAt: Date
+    public var pid: Int32
+    /// Nil while running, or when the process died before it could record the end.
+    public var finishedAt: Date?
+    public var outcome: Outcome?
+    public var detail: String?
+    /// When the last run that ended `ok` before this one finished (carried from run to run, for metrics).
+    public var lastSuccessAt: Date?
+
+    public init(startedAt: Date, pid: Int32) {
+        self.startedAt = startedAt
+        self.pid = pid
+    }
+
+    /// A record for a run starting now, carrying the last success of `previous`.
+    static func starting(after previous: RunRecord?) -> RunRecord {
+        var record = RunRecord(startedAt: Date(), pid: getpid())
+        record.lastSuccessAt = previous?.outcome == .ok ? previous?.finishedAt : previous?.lastSuccessAt
+        return record
+    }
+
+    public static func path(stateDirectory: String) -> String { "\(stateDirectory)/last-run.json" }
+
+    public static func load(stateDirectory: String) -> RunRecord? {
+        guard let data = FileManager.default.contents(atPath: path(stateDirectory: stateDirectory)) else { return nil }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try? decoder.decode(RunRecord.self, from: data)
+    }
+
+    /// Writes the record (temp file + rename); a failure to record never fails the sync.
+    func save(stateDirectory: String) {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(self) else { return }
+        try? data.write(to: URL(fileURLWithPath: Self.path(stateDirectory: stateDirectory)), options: .atomic)
+    }
+
+    func finished(_ outcome: Outcome, detail: String? = nil, at date: Date = Date()) -> RunRecord {
+        var record = self
+        record.finishedAt = date
+        record.outcome = outcome
+        record.detail = detail
+        return record
+    }
+}

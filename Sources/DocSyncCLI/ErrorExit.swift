@@ -1,0 +1,61 @@
+import ArgumentParser
+import DocSync
+import DocSyncCatalog
+import DocSyncDownload
+import DocSyncFeed
+import DocSyncInstall
+import DocSyncSupport
+import Foundation
+
+/// What happens to an error that escapes a command: one `docsync: …` line on standard error (through
+/// `UserText`, never a Foundation dump) and its exit status from the documented table (`ExitStatus`), never 1.
+enum ErrorExit {
+    /// The exit status for `error`; errors of unknown types are internal errors (70).
+    static func code(for error: any Error) -> ExitCode {
+        switch error {
+        case let code as ExitCode: code
+        case is ConfigurationError, is Preflight.Failure, is ValueSyntax.UnsetVariable, is LockFile.Failure:
+            ExitStatus.configError
+        case is CatalogError: ExitStatus.dataError
+        case is CatalogLoader.Failure: ExitStatus.unavailable
+        case is UnknownDocsetError: ExitStatus.usage
+        case let lock as SyncLockError: lock == .busy ? ExitStatus.busy : ExitStatus.ioError
+        case let failure as SyncFailure: code(for: failure)
+        case let download as DownloadError: FetchCommand.exitCode(for: download)
+        case let install as InstallError: install.isArchiveRejection ? ExitStatus.dataError : ExitStatus.ioError
+        case let feed as FeedError: FeedParseCommand.exitCode(for: feed)
+        case is FeedRefresher.Failure: ExitStatus.unavailable
+        case is SystemError, is CocoaError, is POSIXError: ExitStatus.ioError
+        case is CancellationError: ExitStatus.interrupted
+        default: type(of: error) is NSError.Type ? ExitStatus.ioError : ExitStatus.internalError
+        }
+    }
+
+    /// A ``SyncFailure`` (thrown by `remove`, `sync` when the run cannot start) by its code.
+    static func code(for failure: SyncFailure) -> ExitCode {
+        switch failure.code {
+        case .http, .transport, .badResponse: ExitStatus.unavailable
+        case .verification, .invalidFeed, .invalidArchive, .invalidRequest, .tooLarge: ExitStatus.dataError
+        case .insufficientSpace, .io, .foreignFolder: ExitStatus.ioError
+        case .locked: ExitStatus.busy
+        case .notInstalled: ExitStatus.usage
+        case .cancelled: ExitStatus.interrupted
+        case .hook: ExitStatus.partialFailure
+        default: ExitStatus.internalError
+        }
+    }
+
+    /// Errors ArgumentParser prints and maps itself (usage errors, --help, exit codes thrown on purpose).
+    /// (ArgumentParser gives every other error status 1.)
+    static func isArgumentParsers(_ error: any Error) -> Bool {
+        error is ExitCode || error is CleanExit || DocSyncCommand.exitCode(for: error) != .failure
+    }
+
+    /// Prints `error` and returns its exit status.
+    static func report(_ error: any Error) -> ExitCode {
+        let code = code(for: error)
+        let text = UserText.describe(error)
+        printError(code == ExitStatus.internalError ? "docsync: internal error: \(text) (please report)" : "docsync: \(text)")
+        return code
+    }
+}
