@@ -1,6 +1,6 @@
 /// Levenshtein distance between two strings, case-insensitive, over Unicode scalars. Pure.
-enum EditDistance {
-    static func between(_ a: String, _ b: String) -> Int {
+package enum EditDistance {
+    package static func between(_ a: String, _ b: String) -> Int {
         let x = Array(a.lowercased().unicodeScalars)
         let y = Array(b.lowercased().unicodeScalars)
         if x.isEmpty { return y.count }

@@ -1,3 +1,5 @@
+internal import DocSyncCatalog
+
 /// Docset names asked for on the command line (`sync --only`, `remove`) that match nothing: an error that lists the
 /// names that exist and the nearest one (`apidoc` → `apiDoc`). Pure.
 public struct UnknownDocsetError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -34,21 +36,7 @@ public struct UnknownDocsetError: Error, Sendable, Equatable, CustomStringConver
         let lower = name.lowercased()
         if let same = known.sorted().first(where: { $0.lowercased() == lower }) { return same }
         let limit = name.count <= 2 ? 1 : min(3, max(2, name.count / 3))
-        let scored = known.map { ($0, distance(Array(lower), Array($0.lowercased()))) }.filter { $0.1 <= limit }
+        let scored = known.map { ($0, EditDistance.between(lower, $0)) }.filter { $0.1 <= limit }
         return scored.min { ($0.1, $0.0) < ($1.1, $1.0) }?.0
-    }
-
-    /// Levenshtein distance.
-    static func distance(_ a: [Character], _ b: [Character]) -> Int {
-        if a.isEmpty { return b.count }
-        var previous = Array(0...b.count)
-        for (i, ca) in a.enumerated() {
-            var current = [i + 1] + Array(repeating: 0, count: b.count)
-            for (j, cb) in b.enumerated() {
-                current[j + 1] = Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (ca == cb ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }
