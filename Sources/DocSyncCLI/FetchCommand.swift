@@ -89,16 +89,21 @@ struct FetchCommand: AsyncParsableCommand {
             result = try await downloader.download(request) { renderer.update($0) }
         } catch {
             renderer.finish()
+            for fault in error.mirrorFaults { printError(Self.line(fault)) }
             printError("docsync fetch: \(error)")
             throw Self.exitCode(for: error)
         }
         renderer.finish()
-        for fault in result.mirrorFaults {
-            printError("docsync fetch: mirror excluded: \(fault.redactingCredentials.escapingControlCharacters)")
-        }
+        for fault in result.mirrorFaults { printError(Self.line(fault)) }
         if json {
             print(Self.json(result, requested: url))
         }
+    }
+
+    /// `docsync fetch: mirror excluded: URL: message (reason)`, credentials redacted, control characters escaped.
+    static func line(_ fault: MirrorFault) -> String {
+        "docsync fetch: mirror excluded: \(fault.description.redactingCredentials.escapingControlCharacters) "
+            + "(\(fault.reason))"
     }
 
     static func exitCode(for error: DownloadError) -> ExitCode {

@@ -26,7 +26,7 @@ final class SegmentedDownload {
     var restarts = 0
     var attempts = 0
     var resumedFrom: Int64 = 0
-    var faults: [String] = []
+    var faults: [MirrorFault] = []
     /// Per mirror: the validator its requests carry (nil: being admitted on the feed's SHA-256 without one).
     var validators: [Validator?] = []
     var readmitted: Set<Int> = []
@@ -215,9 +215,20 @@ final class SegmentedDownload {
         let error = DownloadError(.verification, url: url, reason: reason, isTransient: false)
         do throws(SystemError) { try staging.discard() } catch { throw .disk(error) }
         let mixed = request.mirrors.count > 1 && faults.count < request.mirrors.count - 1
-        guard mixed, !verificationRetried else { throw error }
+        guard mixed, !verificationRetried else {
+            var failure = error
+            failure.mirrorFaults = faults
+            throw failure
+        }
         verificationRetried = true
-        faults.append("verification failed with several mirrors (\(reason)): retrying from the first mirror only")
+        let faulted = Set(faults.map(\.url))
+        for (index, mirror) in request.mirrors.enumerated() where index != originMirror && !faulted.contains(mirror) {
+            faults.append(
+                MirrorFault(
+                    url: mirror, reason: .verification,
+                    message: "the file failed verification with several mirrors (\(reason)): "
+                        + "fetched again from the first mirror only"))
+        }
         excludeAllButOrigin = true
     }
 
