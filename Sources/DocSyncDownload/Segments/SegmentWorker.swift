@@ -37,6 +37,8 @@ struct SegmentWorker: Sendable {
     let overlap: Int64
     let commitInterval: Double
     let digestKnown: Bool
+    /// One kept connection per connection slot: a slot's next request to the same mirror reuses it (keep-alive).
+    let connections: [HTTPConnection]
 
     /// Fetches `assignment` from its mirror, after `delay` seconds (a backoff), holding the mirror to `expected`.
     func run(
@@ -61,7 +63,9 @@ struct SegmentWorker: Sendable {
         let headers = SegmentResponsePolicy.headers(
             asking: requestFrom..<assignment.to, precondition: expected.flatMap(SegmentIdentity.precondition(for:)))
         let url = mirrors[assignment.mirror]
-        let result = await transport.perform(HTTPRequest(url: url, headers: headers, options: options), sink)
+        let connection = connections.indices.contains(assignment.connection) ? connections[assignment.connection] : nil
+        let result = await transport.perform(
+            HTTPRequest(url: url, headers: headers, options: options, connection: connection), sink)
         sink.finish()
         return Result(assignment: assignment, outcome: outcome(sink, result), bytes: sink.bytesWritten)
     }

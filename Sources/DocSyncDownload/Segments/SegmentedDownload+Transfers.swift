@@ -17,7 +17,8 @@ extension SegmentedDownload {
     func transfer(_ store: SegmentStore) async throws(DownloadError) -> String? {
         let worker = SegmentWorker(
             store: store, transport: configuration.transport, options: configuration.http, mirrors: request.mirrors,
-            overlap: configuration.overlap, commitInterval: configuration.commitInterval, digestKnown: expected != nil)
+            overlap: configuration.overlap, commitInterval: configuration.commitInterval, digestKnown: expected != nil,
+            connections: (0..<max(1, options.connections)).map { _ in HTTPConnection() })
         let prover = SegmentProof(
             transport: configuration.transport, options: configuration.http, digestKnown: expected != nil)
         var unproven = Set(request.mirrors.indices.filter { $0 != originMirror })
