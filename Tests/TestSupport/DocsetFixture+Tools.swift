@@ -47,10 +47,17 @@ public enum Tool {
         return environment.merging(extra) { $1 }
     }
 
-    /// The `docsync` executable built beside the test bundle (`.build/<config>/docsync`).
+    /// The `docsync` executable built beside the test bundle (`.build/<config>/docsync`): the one place tests find
+    /// it. The bundle may be a directory (`…/docsyncPackageTests.xctest/…`) on some toolchains, so the search walks
+    /// up from the test process's executable.
     public static var docsyncBinary: String {
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-        return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("docsync").path
+        let me =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var directory = URL(fileURLWithPath: me).deletingLastPathComponent()
+        while directory.path != "/", !FileManager.default.isExecutableFile(atPath: directory.path + "/docsync") {
+            directory.deleteLastPathComponent()
+        }
+        return directory.path + "/docsync"
     }
 }
 
