@@ -51,6 +51,7 @@ public struct SyncEngine: Sendable {
         } catch {
             throw SyncFailure(error)
         }
+        removeUnusedIndexes()  // its derived search index goes at once, not at the next sync
     }
 
     /// Runs one sync. The stream ends after `.summary`, or throws when the run could not start: a
