@@ -113,7 +113,13 @@ struct FetchCommand: AsyncParsableCommand {
             result = try await downloader.download(request) { renderer.update($0) }
         } catch {
             renderer.finish()
-            let hint = error.kind == .tooLarge ? "--max-size, [install] max_archive_size" : config.hint(for: error)
+            // fetch's own bounds: the size cap and require_https (its other limits are not the configuration's).
+            let hint: String? =
+                switch error.kind {
+                case .tooLarge: "--max-size, [install] max_archive_size"
+                case .transport, .http: config.network.requireHTTPS ? config.hint(for: error) : nil
+                default: nil
+                }
             printError("docsync fetch: \(error)" + (hint.map { " (\($0))" } ?? ""))
             throw Self.exitCode(for: error)
         }
