@@ -108,13 +108,16 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "CLITests",
-            dependencies: ["DocSync", "DocSyncCLI", "DocSyncDownload", "DocSyncFeed", "TestSupport"],
+            dependencies: [
+                "DocSync", "DocSyncCLI", "DocSyncDownload", "DocSyncFeed", "DocSyncHTTP", "DocSyncIndex",
+                "DocSyncInstall", "DocSyncMirror", "TestSupport",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "SyncTests",
             dependencies: [
                 "DocSync", "DocSyncSupport", "DocSyncHTTP", "DocSyncFeed", "DocSyncDownload", "DocSyncInstall",
-                "DocSyncCatalog", "DocSyncCLI", "DocSyncIndex", "DocSyncMirror", "TestSupport",
+                "DocSyncCatalog", "DocSyncCLI", "TestSupport",
             ],
             exclude: ["Golden"],
             swiftSettings: strict),
