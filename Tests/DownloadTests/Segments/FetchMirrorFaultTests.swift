@@ -27,16 +27,16 @@ import Testing
         let empty = try FaultServer { _, _ in FaultResponse(status: 200, headers: [("Content-Length", "0")]) }
         defer { empty.stop() }
         let softURL = soft.url().replacingOccurrences(of: "http://", with: "http://user:hunter2@")
-        let run = try DocSyncProcess.run([
+        let run = try DocSyncProcess.fetch([
             origin.url(), "--mirror", softURL, "--mirror", empty.url(), "--output", f.destination, "--json",
             "--sha256", f.sha256,
         ])
-        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.status == 0, "\(run.standardError)")
         #expect(f.outputSHA256 == f.sha256)
-        #expect(!run.stdout.contains("hunter2") && !run.stderr.contains("hunter2"), "credentials are never printed")
+        #expect(!run.standardOutput.contains("hunter2") && !run.standardError.contains("hunter2"), "credentials are never printed")
 
         let object = try #require(
-            try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)")
+            try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any], "\(run.standardOutput)")
         let faults = try #require(object["mirror_faults"] as? [[String: Any]], "\(object)")
         let byReason = Dictionary(
             faults.map { ($0["reason"] as? String ?? "", $0) }, uniquingKeysWith: { first, _ in first })
@@ -45,10 +45,10 @@ import Testing
         #expect((byReason["html_page"]?["message"] as? String)?.contains("HTML") == true, "\(faults)")
         #expect(byReason["empty_body"]?["url"] as? String == empty.url())
 
-        let lines = run.stderr.split(separator: "\n").filter { $0.contains("mirror excluded") }
-        #expect(lines.count == 2, "\(run.stderr)")
-        #expect(lines.contains { $0.contains(empty.url()) && $0.hasSuffix("(empty_body)") }, "\(run.stderr)")
-        #expect(lines.contains { $0.hasSuffix("(html_page)") }, "\(run.stderr)")
+        let lines = run.standardError.split(separator: "\n").filter { $0.contains("mirror excluded") }
+        #expect(lines.count == 2, "\(run.standardError)")
+        #expect(lines.contains { $0.contains(empty.url()) && $0.hasSuffix("(empty_body)") }, "\(run.standardError)")
+        #expect(lines.contains { $0.hasSuffix("(html_page)") }, "\(run.standardError)")
     }
 
     @Test func aCleanFetchHasAnEmptyMirrorFaultsArray() throws {
@@ -57,10 +57,10 @@ import Testing
         let content = f.content
         let origin = try FaultServer { request, _ in FaultResponse.serveRanges(content, to: request) }
         defer { origin.stop() }
-        let run = try DocSyncProcess.run([origin.url(), "--output", f.destination, "--json"])
-        #expect(run.status == 0, "\(run.stderr)")
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
-        #expect((object["mirror_faults"] as? [Any])?.isEmpty == true, "\(run.stdout)")
-        #expect(!run.stderr.contains("mirror excluded"))
+        let run = try DocSyncProcess.fetch([origin.url(), "--output", f.destination, "--json"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+        #expect((object["mirror_faults"] as? [Any])?.isEmpty == true, "\(run.standardOutput)")
+        #expect(!run.standardError.contains("mirror excluded"))
     }
 }
