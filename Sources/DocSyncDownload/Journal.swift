@@ -65,7 +65,8 @@ struct Journal: Sendable, Equatable {
         guard reader.atEnd else { return nil }
         self.init(
             key: header.key, url: header.url, length: header.length < 0 ? nil : header.length,
-            validator: header.validator, committed: committed, chunkSize: chunkSize, hashState: hashState, checkpoints: checkpoints)
+            validator: header.validator, committed: committed, chunkSize: chunkSize, hashState: hashState,
+            checkpoints: checkpoints)
         guard isConsistent else { return nil }
     }
 

@@ -44,7 +44,8 @@ final class SegmentCommitter: @unchecked Sendable {
             let target = requested
             lock.broadcast()
             while completed < target, failure == nil, !stopped { lock.wait() }
-            return failure ?? (completed < target ? SystemError("commit", path: "(segment commits stopped)", code: ECANCELED) : nil)
+            if let failure { return failure }
+            return completed < target ? SystemError("commit", path: "(segment commits stopped)", code: ECANCELED) : nil
         }
         if let failed { throw failed }
     }

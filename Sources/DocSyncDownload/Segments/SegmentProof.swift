@@ -36,7 +36,8 @@ struct SegmentProof: Sendable {
             guard receiver.bytes.count == known.count else { return .retry("the window arrived short") }
             guard receiver.bytes == known else {
                 return .fault(
-                    .differentFile, "bytes \(window.lowerBound)-\(window.upperBound - 1) differ from the first mirror's: another file")
+                    .differentFile,
+                    "bytes \(window.lowerBound)-\(window.upperBound - 1) differ from the first mirror's: another file")
             }
             return .proven(adopt: adopt)
         case .mirrorFault(let code, let reason): return .fault(code, reason)

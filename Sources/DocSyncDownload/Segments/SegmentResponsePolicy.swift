@@ -57,7 +57,8 @@ public enum SegmentResponsePolicy {
     public static func judge(_ head: HTTPResponseHead, _ context: Context) -> SegmentVerdict {
         if head.isInterim { return .ignore }
         if head.isRedirect {
-            return head.value("Location") == nil ? .mirrorFault(.badResponse, "\(head.status) without Location") : .ignore
+            guard head.value("Location") == nil else { return .ignore }
+            return .mirrorFault(.badResponse, "\(head.status) without Location")
         }
         switch head.status {
         case 206: return partial(head, context)
@@ -99,10 +100,12 @@ public enum SegmentResponsePolicy {
         else { return .mirrorFault(.badResponse, "206 without one valid Content-Range (\(ranges))") }
         guard let complete, complete == context.identity.length else {
             let reason = "complete length \(complete.map(String.init) ?? "*") is not \(context.identity.length)"
-            return context.isOrigin ? .originChanged(reason) : .mirrorFault(.lengthMismatch, "a different file: \(reason)")
+            if context.isOrigin { return .originChanged(reason) }
+            return .mirrorFault(.lengthMismatch, "a different file: \(reason)")
         }
         guard first == asked.lowerBound, last + 1 == asked.upperBound else {
-            return .mirrorFault(.badResponse, "206 for bytes \(first)-\(last), asked \(asked.lowerBound)-\(asked.upperBound - 1)")
+            return .mirrorFault(
+                .badResponse, "206 for bytes \(first)-\(last), asked \(asked.lowerBound)-\(asked.upperBound - 1)")
         }
         let lengths = head.values("Content-Length")
         if !lengths.isEmpty, lengths != ["\(last - first + 1)"] {
@@ -116,12 +119,15 @@ public enum SegmentResponsePolicy {
             }
             return .accept(adopt: now)
         }
-        if missing(now, expected) { return .mirrorFault(.validatorMismatch, "206 without the validator the download is held to") }
+        if missing(now, expected) {
+            return .mirrorFault(.validatorMismatch, "206 without the validator the download is held to")
+        }
         if changed(now, from: expected) {
             let reason =
                 "validator \(now.etag ?? now.lastModified ?? "none") is not \(expected.etag ?? expected.lastModified ?? "none")"
             if context.isOrigin { return .originChanged(reason) }
-            return context.digestKnown ? .readmit(reason) : .mirrorFault(.validatorMismatch, "another version: \(reason)")
+            if context.digestKnown { return .readmit(reason) }
+            return .mirrorFault(.validatorMismatch, "another version: \(reason)")
         }
         return .accept(adopt: nil)
     }
