@@ -1,0 +1,72 @@
+/// Substring search over the trigram postings of `names.bin`.
+extension NameTable {
+    /// Calls `visit` once for every entry containing `query` past its first byte (substring, not prefix), of those
+    /// that `keep` (asked first, cheaply) accepts, in sorted order.
+    ///
+    /// A query of 3 bytes or more: only the names in the postings of every one of its trigrams can contain it, so
+    /// the rarest trigram's postings are walked and each is looked up in the others' (galloping search: the work
+    /// follows the rarest list, not the common ones) before its name is checked. Shorter queries: the names whose
+    /// character mask covers the query's.
+    func substrings(_ query: [UInt8], keep: (Int) -> Bool = { _ in true }, _ visit: (Int) -> Void) {
+        guard !query.isEmpty, count > 0 else { return }
+        query.withUnsafeBufferPointer { needle in
+            func check(_ i: Int) {
+                if keep(i), let at = Self.find(needle, in: name(i)), at > 0 { visit(i) }
+            }
+            guard query.count >= 3 else {
+                let wanted = Self.mask(query)
+                for i in 0..<count where masks[i] & wanted == wanted { check(i) }
+                return
+            }
+            // A trigram no name has means no match at all.
+            var lists: [Range<Int>] = []
+            var seen = Set<UInt32>()
+            for k in 0...(query.count - 3) {
+                let key = Self.trigram(query[k], query[k + 1], query[k + 2])
+                guard seen.insert(key).inserted else { continue }
+                guard let list = postings(of: key) else { return }
+                lists.append(list)
+            }
+            lists.sort { $0.count < $1.count }
+            var cursors = lists.dropFirst().map(\.lowerBound)
+            candidates: for p in lists[0] {
+                let position = postings[p]
+                for (k, list) in lists.dropFirst().enumerated() {
+                    cursors[k] = Self.gallop(postings, from: cursors[k], to: list.upperBound, position)
+                    guard cursors[k] < list.upperBound, postings[cursors[k]] == position else { continue candidates }
+                }
+                check(Int(position))
+            }
+        }
+    }
+
+    /// The first index in `from..<end` of the sorted `values` whose value is `target` or more (`end` if none):
+    /// exponential steps, then a binary search.
+    static func gallop(_ values: UnsafePointer<UInt32>, from: Int, to end: Int, _ target: UInt32) -> Int {
+        var lo = from
+        var step = 1
+        var hi = from
+        while hi < end, values[hi] < target {
+            lo = hi + 1
+            hi = min(end, hi + step)
+            step *= 2
+        }
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if values[mid] < target { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// The posting range of `key`; nil when no name contains it.
+    func postings(of key: UInt32) -> Range<Int>? {
+        var lo = 0
+        var hi = trigrams.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if trigrams[mid] < key { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo < trigrams.count, trigrams[lo] == key else { return nil }
+        return Int(starts[lo])..<Int(starts[lo + 1])
+    }
+}
