@@ -24,6 +24,8 @@ public final class DocsetIndex: @unchecked Sendable {
     public let maximumEntries: Int
     private let lock = ConditionLock()
     private var opened: [Int: Result<DerivedIndex, DocsetIndexError>] = [:]
+    /// Scan buffers of finished searches, reused by the next ones.
+    private var scratches: [SearchScratch] = []
 
     public init(docsets: [IndexedDocset], stateDirectory: String, maximumEntries: Int = 5_000_000) {
         self.docsets = docsets
@@ -81,7 +83,9 @@ public final class DocsetIndex: @unchecked Sendable {
         }
         guard !needle.isEmpty, query.limit > 0 else { return SearchResults(hits: [], failures: failures) }
         let types = Set(query.types.map { EntryType.normalise($0).lowercased() })
-        let ranked = Ranker(needle: needle, limit: query.limit, types: types).rank(indexes)
+        let scratch = lock.withLock { scratches.popLast() } ?? SearchScratch()
+        let ranked = Ranker(needle: needle, limit: query.limit, types: types, scratch: scratch).rank(indexes)
+        lock.withLock { if scratches.count < 4 { scratches.append(scratch) } }
         // Records docset by docset, each docset's pages released before the next (see `Ranker.Candidate.name`).
         var records: [NameTable.Record?] = Array(repeating: nil, count: ranked.count)
         var byDocset: [Int: [Int]] = [:]

@@ -7,7 +7,9 @@ extension NameTable {
     /// the rarest trigram's postings are walked and each is looked up in the others' (galloping search: the work
     /// follows the rarest list, not the common ones) before its name is checked. Shorter queries: the names whose
     /// character mask covers the query's.
-    func substrings(_ query: [UInt8], keep: (Int) -> Bool = { _ in true }, _ visit: (Int) -> Void) {
+    func substrings(
+        _ query: [UInt8], scratch: SearchScratch, keep: (Int) -> Bool = { _ in true }, _ visit: (Int) -> Void
+    ) {
         guard !query.isEmpty, count > 0 else { return }
         query.withUnsafeBufferPointer { needle in
             func check(_ i: Int) {
@@ -15,7 +17,9 @@ extension NameTable {
             }
             guard query.count >= 3 else {
                 let wanted = Self.mask(query)
-                for i in 0..<count where masks[i] & wanted == wanted { check(i) }
+                withMasks(scratch) { masks in
+                    for i in 0..<count where masks[i] & wanted == wanted { check(i) }
+                }
                 return
             }
             // A trigram no name has means no match at all.
@@ -27,13 +31,23 @@ extension NameTable {
                 guard let list = postings(of: key) else { return }
                 lists.append(list)
             }
+            // The rarest few are enough to cut the candidates down; walking the common lists too would cost more
+            // (pages touched) than the name checks they save.
             lists.sort { $0.count < $1.count }
-            var cursors = lists.dropFirst().map(\.lowerBound)
-            candidates: for p in lists[0] {
-                let position = postings[p]
-                for (k, list) in lists.dropFirst().enumerated() {
-                    cursors[k] = Self.gallop(postings, from: cursors[k], to: list.upperBound, position)
-                    guard cursors[k] < list.upperBound, postings[cursors[k]] == position else { continue candidates }
+            if lists.count > 3 { lists.removeLast(lists.count - 3) }
+            // Each list read into its own reused buffer (no page of the mapping touched).
+            while scratch.lists.count < lists.count { scratch.lists.append([]) }
+            for (k, list) in lists.enumerated() { readPostings(list, into: &scratch.lists[k]) }
+            let rarest = scratch.lists[0]
+            var cursors = Array(repeating: 0, count: lists.count)
+            candidates: for p in 0..<lists[0].count {
+                let position = rarest[p]
+                for k in 1..<lists.count {
+                    let end = lists[k].count
+                    cursors[k] = scratch.lists[k].withUnsafeBufferPointer {
+                        Self.gallop($0.baseAddress!, from: cursors[k], to: end, position)
+                    }
+                    guard cursors[k] < end, scratch.lists[k][cursors[k]] == position else { continue candidates }
                 }
                 check(Int(position))
             }
@@ -61,12 +75,12 @@ extension NameTable {
     /// The posting range of `key`; nil when no name contains it.
     func postings(of key: UInt32) -> Range<Int>? {
         var lo = 0
-        var hi = trigrams.count
+        var hi = trigramKeys.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if trigrams[mid] < key { lo = mid + 1 } else { hi = mid }
+            if trigramKeys[mid] < key { lo = mid + 1 } else { hi = mid }
         }
-        guard lo < trigrams.count, trigrams[lo] == key else { return nil }
-        return Int(starts[lo])..<Int(starts[lo + 1])
+        guard lo < trigramKeys.count, trigramKeys[lo] == key else { return nil }
+        return Int(trigramStarts[lo])..<Int(trigramStarts[lo + 1])
     }
 }

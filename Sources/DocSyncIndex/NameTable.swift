@@ -47,6 +47,14 @@ final class NameTable: @unchecked Sendable {
     static let fenceStride = 64
     private var fenceBytes: [UInt8] = []
     private var fenceStarts: [Int] = [0]
+    /// The trigram directory, in memory (a few KiB per docset); the postings themselves and the masks are read with
+    /// `pread` into reused buffers (`NameTable+Reads`): scanning them maps no page of the file, so nothing has to be
+    /// dropped from the resident set after each query and faulted back in by the next.
+    var trigramKeys: [UInt32] = []
+    var trigramStarts: [UInt32] = []
+    let fd: Int32
+    let masksOffset: Int
+    let postingsOffset: Int
     /// The records area and the meta area (`NameTable+Records`).
     let recordBytes: UnsafeRawBufferPointer
     let metaBytes: UnsafeRawBufferPointer
@@ -73,7 +81,9 @@ final class NameTable: @unchecked Sendable {
     init?(path: String) {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { return nil }
-        defer { close(fd) }
+        var keepOpen = false
+        defer { if !keepOpen { close(fd) } }
+        self.fd = fd
         var st = stat()
         guard fstat(fd, &st) == 0, st.st_size >= Self.headerSize else { return nil }
         size = Int(st.st_size)
@@ -91,6 +101,8 @@ final class NameTable: @unchecked Sendable {
             return nil
         }
         count = field(0)
+        masksOffset = layout.masks
+        postingsOffset = layout.postings
         namesCount = field(1)
         postingCount = field(3)
         offsets = (base + layout.offsets).assumingMemoryBound(to: UInt32.self)
@@ -120,7 +132,10 @@ final class NameTable: @unchecked Sendable {
             fenceBytes += name(i)
             fenceStarts.append(fenceBytes.count)
         }
+        trigramKeys = Array(trigrams)
+        trigramStarts = Array(UnsafeBufferPointer(start: starts, count: trigrams.count + 1))
         release()
+        keepOpen = true
     }
 
     private static func valid(_ values: UnsafePointer<UInt32>, _ n: Int, limit: UInt32, increasing: Bool) -> Bool {
@@ -133,7 +148,10 @@ final class NameTable: @unchecked Sendable {
         return true
     }
 
-    deinit { munmap(UnsafeMutableRawPointer(mutating: base), size) }
+    deinit {
+        munmap(UnsafeMutableRawPointer(mutating: base), size)
+        close(fd)
+    }
 
     func type(_ i: Int) -> UInt16 { types[i] }
     /// The lowercased name of entry `i` (sorted position), without its newline.
@@ -228,18 +246,22 @@ final class NameTable: @unchecked Sendable {
 
     /// Calls `visit` for every entry whose name has `query` as a subsequence but not as a substring, of those that
     /// `keep` (asked first, cheaply) accepts.
-    func subsequences(_ query: [UInt8], keep: (Int) -> Bool = { _ in true }, _ visit: (Int) -> Void) {
+    func subsequences(
+        _ query: [UInt8], scratch: SearchScratch, keep: (Int) -> Bool = { _ in true }, _ visit: (Int) -> Void
+    ) {
         guard !query.isEmpty, count > 0 else { return }
         let wanted = Self.mask(query)
         query.withUnsafeBufferPointer { needle in
-            for i in 0..<count where masks[i] & wanted == wanted && keep(i) {
-                let line = name(i)
-                var k = 0
-                for byte in line where byte == needle[k] {
-                    k += 1
-                    if k == needle.count { break }
+            withMasks(scratch) { masks in
+                for i in 0..<count where masks[i] & wanted == wanted && keep(i) {
+                    let line = name(i)
+                    var k = 0
+                    for byte in line where byte == needle[k] {
+                        k += 1
+                        if k == needle.count { break }
+                    }
+                    if k == needle.count, Self.find(needle, in: line) == nil { visit(i) }
                 }
-                if k == needle.count, Self.find(needle, in: line) == nil { visit(i) }
             }
         }
     }

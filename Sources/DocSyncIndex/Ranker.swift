@@ -25,6 +25,8 @@ struct Ranker {
     let limit: Int
     /// Lowercased normalised types to keep; empty: all.
     let types: Set<String>
+    /// Buffers for the scans (see `SearchScratch`).
+    var scratch = SearchScratch()
 
     private struct Selection {
         let limit: Int
@@ -79,7 +81,7 @@ struct Ranker {
         }
         if !selection.isFull() {
             for d in searched {
-                indexes[d].names.substrings(needle, keep: { worth(d, $0, .substring) }) {
+                indexes[d].names.substrings(needle, scratch: scratch, keep: { worth(d, $0, .substring) }) {
                     offer(d, $0, .substring)
                 }
                 indexes[d].names.release()
@@ -87,7 +89,9 @@ struct Ranker {
         }
         if needle.count > 1, !selection.isFull() {
             for d in searched {
-                indexes[d].names.subsequences(needle, keep: { worth(d, $0, .fuzzy) }) { offer(d, $0, .fuzzy) }
+                indexes[d].names.subsequences(needle, scratch: scratch, keep: { worth(d, $0, .fuzzy) }) {
+                    offer(d, $0, .fuzzy)
+                }
                 indexes[d].names.release()
             }
         }
