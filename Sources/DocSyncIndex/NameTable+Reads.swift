@@ -2,28 +2,16 @@
     import Glibc
 #endif
 
-/// Buffers one search reuses for every docset (`DocsetIndex` keeps a few between searches), so scanning the masks
-/// and postings allocates and faults in nothing per query.
+/// Buffers one search reuses for every docset (`DocsetIndex` keeps a few between searches), so reading postings
+/// allocates and faults in nothing per query.
 final class SearchScratch {
-    var masks: [UInt64] = []
     var lists: [[UInt32]] = []
 }
 
-/// The sections scanned whole, read with `pread` rather than through the mapping: pages read this way never enter
-/// the process's resident set (they stay in the shared page cache), so they need not be dropped after a query and
-/// faulted back in by the next — the cost that dominated a loaded machine.
+/// Postings read with `pread` rather than through the mapping: pages read this way never enter the process's
+/// resident set (they stay in the shared page cache), so they need not be dropped after a query and faulted back in
+/// by the next — the cost that dominated on a loaded machine.
 extension NameTable {
-    /// Calls `body` with the character masks of every entry: read into `scratch`, or the mapped ones if the read
-    /// fails.
-    func withMasks<R>(_ scratch: SearchScratch, _ body: (UnsafePointer<UInt64>) -> R) -> R {
-        if scratch.masks.count < count { scratch.masks = Array(repeating: 0, count: count) }
-        let read = scratch.masks.withUnsafeMutableBytes {
-            Self.readFully(fd, into: $0.baseAddress!, count * 8, at: masksOffset)
-        }
-        guard read else { return body(masks) }
-        return scratch.masks.withUnsafeBufferPointer { body($0.baseAddress!) }
-    }
-
     /// The postings in `range`, read into `buffer` (its first `range.count` elements), or copied from the mapping
     /// if the read fails.
     func readPostings(_ range: Range<Int>, into buffer: inout [UInt32]) {
@@ -46,5 +34,18 @@ extension NameTable {
             done += n
         }
         return true
+    }
+}
+
+extension NameTable {
+    /// `mask` folded to 32 bits, kept in memory for the scans (4 bytes per entry): a–z keep their bits, any digit is
+    /// bit 26, the other ASCII groups bits 27–30, non-ASCII bit 31. Folding keeps containment (`a ⊆ b` ⇒
+    /// `fold(a) ⊆ fold(b)`), so the scan still passes every name that can match, a few more to check.
+    static func fold(_ m: UInt64) -> UInt32 {
+        var out = UInt32(truncatingIfNeeded: m & 0x3FF_FFFF)
+        if (m >> 26) & 0x3FF != 0 { out |= 1 << 26 }
+        for group in 0..<4 where (m >> (36 + 7 * UInt64(group))) & 0x7F != 0 { out |= 1 << (27 + UInt32(group)) }
+        if m >> 63 != 0 { out |= 1 << 31 }
+        return out
     }
 }

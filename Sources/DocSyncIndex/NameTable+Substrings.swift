@@ -16,8 +16,8 @@ extension NameTable {
                 if keep(i), let at = Self.find(needle, in: name(i)), at > 0 { visit(i) }
             }
             guard query.count >= 3 else {
-                let wanted = Self.mask(query)
-                withMasks(scratch) { masks in
+                let wanted = Self.fold(Self.mask(query))
+                foldedMasks.withUnsafeBufferPointer { masks in
                     for i in 0..<count where masks[i] & wanted == wanted { check(i) }
                 }
                 return

@@ -51,9 +51,11 @@ final class NameTable: @unchecked Sendable {
     /// `pread` into reused buffers (`NameTable+Reads`): scanning them maps no page of the file, so nothing has to be
     /// dropped from the resident set after each query and faulted back in by the next.
     var trigramKeys: [UInt32] = []
+    /// Each entry's character mask folded to 32 bits (`fold`), in memory: the fuzzy and short-substring scans read
+    /// 4 bytes per entry without touching the file.
+    var foldedMasks: [UInt32] = []
     var trigramStarts: [UInt32] = []
     let fd: Int32
-    let masksOffset: Int
     let postingsOffset: Int
     /// The records area and the meta area (`NameTable+Records`).
     let recordBytes: UnsafeRawBufferPointer
@@ -101,7 +103,6 @@ final class NameTable: @unchecked Sendable {
             return nil
         }
         count = field(0)
-        masksOffset = layout.masks
         postingsOffset = layout.postings
         namesCount = field(1)
         postingCount = field(3)
@@ -132,6 +133,7 @@ final class NameTable: @unchecked Sendable {
             fenceBytes += name(i)
             fenceStarts.append(fenceBytes.count)
         }
+        foldedMasks = (0..<count).map { Self.fold(UInt64(littleEndian: masks[$0])) }
         trigramKeys = Array(trigrams)
         trigramStarts = Array(UnsafeBufferPointer(start: starts, count: trigrams.count + 1))
         release()
@@ -246,13 +248,11 @@ final class NameTable: @unchecked Sendable {
 
     /// Calls `visit` for every entry whose name has `query` as a subsequence but not as a substring, of those that
     /// `keep` (asked first, cheaply) accepts.
-    func subsequences(
-        _ query: [UInt8], scratch: SearchScratch, keep: (Int) -> Bool = { _ in true }, _ visit: (Int) -> Void
-    ) {
+    func subsequences(_ query: [UInt8], keep: (Int) -> Bool = { _ in true }, _ visit: (Int) -> Void) {
         guard !query.isEmpty, count > 0 else { return }
-        let wanted = Self.mask(query)
+        let wanted = Self.fold(Self.mask(query))
         query.withUnsafeBufferPointer { needle in
-            withMasks(scratch) { masks in
+            foldedMasks.withUnsafeBufferPointer { masks in
                 for i in 0..<count where masks[i] & wanted == wanted && keep(i) {
                     let line = name(i)
                     var k = 0

@@ -89,7 +89,7 @@ struct Ranker {
         }
         if needle.count > 1, !selection.isFull() {
             for d in searched {
-                indexes[d].names.subsequences(needle, scratch: scratch, keep: { worth(d, $0, .fuzzy) }) {
+                indexes[d].names.subsequences(needle, keep: { worth(d, $0, .fuzzy) }) {
                     offer(d, $0, .fuzzy)
                 }
                 indexes[d].names.release()

@@ -98,4 +98,27 @@ import Testing
             #expect(NameTable.gallop(base, from: from, to: values.count, target) == expected)
         }
     }
+
+    /// The 32-bit folded mask: letters keep their bits, digits share one, other ASCII four, non-ASCII one; a name
+    /// that contains a query always covers the query's folded mask.
+    @Test(arguments: [
+        ("a", UInt32(1)), ("z", 1 << 25), ("abz", 1 | 2 | 1 << 25), ("0", 1 << 26), ("09", 1 << 26),
+        ("é", 1 << 31), ("", 0),
+    ])
+    func fold(text: String, expected: UInt32) {
+        #expect(NameTable.fold(NameTable.mask(Array(text.utf8))) == expected)
+    }
+
+    @Test func foldKeepsContainment() {
+        let seed = UInt64(Date().timeIntervalSince1970)
+        var rng = RankingReferenceTests.SeededGenerator(state: seed)
+        let alphabet = Array("abcxyz019_.:-+/é ~".utf8)
+        for _ in 0..<2000 {
+            let name = (0..<Int.random(in: 1...12, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }
+            let start = Int.random(in: 0..<name.count, using: &rng)
+            let part = Array(name[start..<Int.random(in: (start + 1)...name.count, using: &rng)])
+            let (n, q) = (NameTable.fold(NameTable.mask(name)), NameTable.fold(NameTable.mask(part)))
+            #expect(n & q == q, "name \(name), part \(part), seed \(seed)")
+        }
+    }
 }
