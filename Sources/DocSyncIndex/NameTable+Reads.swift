@@ -44,7 +44,8 @@ extension NameTable {
     static func fold(_ m: UInt64) -> UInt32 {
         var out = UInt32(truncatingIfNeeded: m & 0x3FF_FFFF)
         if (m >> 26) & 0x3FF != 0 { out |= 1 << 26 }
-        for group in 0..<4 where (m >> (36 + 7 * UInt64(group))) & 0x7F != 0 { out |= 1 << (27 + UInt32(group)) }
+        let other = (m >> 36) & 0x7FF_FFFF  // the 27 bits of other ASCII
+        for group in 0..<4 where (other >> (7 * UInt64(group))) & 0x7F != 0 { out |= 1 << (27 + UInt32(group)) }
         if m >> 63 != 0 { out |= 1 << 31 }
         return out
     }

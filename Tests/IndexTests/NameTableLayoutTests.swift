@@ -104,7 +104,7 @@ import Testing
     @Test(arguments: [
         ("a", UInt32(1)), ("z", 1 << 25), ("abz", 1 | 2 | 1 << 25), ("0", 1 << 26), ("09", 1 << 26),
         ("é", 1 << 31), ("", 0),
-    ])
+    ] as [(String, UInt32)])
     func fold(text: String, expected: UInt32) {
         #expect(NameTable.fold(NameTable.mask(Array(text.utf8))) == expected)
     }
