@@ -22,10 +22,12 @@ import Foundation
 ///     records: per entry its name as the docset spells it, page path and fragment (`NameTable+Records`)
 ///     meta: what the index was built from, and the type names (`NameTable+Records`)
 /// ```
-/// Exact and prefix matches are one binary search. Substring matches of 3 bytes or more are the postings of the
-/// query's rarest trigram, each checked; shorter substrings and fuzzy (subsequence) matches are the names whose
-/// character mask covers the query's, each checked — a scan of 8 bytes per entry, not of the names. A hit's display
-/// data is one record read from the same mapping: no database is open while searching.
+/// Exact and prefix matches are one binary search (over in-memory fences, then one block of the file). Substring
+/// matches of 3 bytes or more are the postings of the query's rarest trigrams intersected, each checked; shorter
+/// substrings and fuzzy (subsequence) matches are the names whose character mask covers the query's, each checked —
+/// a scan of 4 bytes per entry held in memory, not of the names. A hit's display data is one record read from the
+/// same mapping: no database is open while searching. What every query scans is in memory or read with `pread`, so
+/// the mapping is touched only for the few names that pass, and `release` drops those pages again.
 final class NameTable: @unchecked Sendable {
     static let magic = Array("DSNAMES3".utf8)
     static let headerSize = 32
@@ -47,14 +49,14 @@ final class NameTable: @unchecked Sendable {
     static let fenceStride = 64
     private var fenceBytes: [UInt8] = []
     private var fenceStarts: [Int] = [0]
-    /// The trigram directory, in memory (a few KiB per docset); the postings themselves and the masks are read with
-    /// `pread` into reused buffers (`NameTable+Reads`): scanning them maps no page of the file, so nothing has to be
-    /// dropped from the resident set after each query and faulted back in by the next.
+    /// The trigram directory, in memory (a few KiB per docset); the postings themselves are read with `pread` into
+    /// reused buffers (`NameTable+Reads`): walking them maps no page of the file, so nothing has to be dropped from
+    /// the resident set after each query and faulted back in by the next.
     var trigramKeys: [UInt32] = []
+    var trigramStarts: [UInt32] = []
     /// Each entry's character mask folded to 32 bits (`fold`), in memory: the fuzzy and short-substring scans read
     /// 4 bytes per entry without touching the file.
     var foldedMasks: [UInt32] = []
-    var trigramStarts: [UInt32] = []
     let fd: Int32
     let postingsOffset: Int
     /// The records area and the meta area (`NameTable+Records`).
