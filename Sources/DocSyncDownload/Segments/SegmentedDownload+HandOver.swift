@@ -12,14 +12,23 @@ extension SegmentedDownload {
     }
 
     /// The single-connection partial's durable prefix, at most `limit` bytes, when it belongs to `identity`'s
-    /// response and reads back exactly as it was received (its whole-prefix SHA-256 from the version-1 journal);
-    /// an empty prefix otherwise. The per-chunk digests are taken from the bytes that matched that SHA-256.
+    /// response and reads back exactly as it was received (its whole-prefix SHA-256 from the version-1 journal: at
+    /// the committed end, or at the last chunk checkpoint within `limit`, so at most `limit` bytes are hashed); an
+    /// empty prefix otherwise. The per-chunk digests are taken from the bytes that matched that SHA-256.
     func keptPrefix(of identity: SegmentIdentity, limit: Int64) -> KeptPrefix {
         guard let partial = staging.readJournal(), partial.key == key, partial.chunkSize == configuration.chunkSize,
             partial.length == identity.length, partial.committed > 0, partial.committed <= identity.length,
             let received = SHA256(savedState: partial.hashState)?.finalize()
         else { return KeptPrefix() }
-        let keep = min(partial.committed, limit)
+        var keep = partial.committed
+        var expected = received
+        if keep > limit {
+            guard let checkpoint = partial.checkpoints.last(where: { $0.offset <= limit }),
+                let state = SHA256(savedState: checkpoint.state)?.finalize()
+            else { return KeptPrefix() }
+            keep = checkpoint.offset
+            expected = state
+        }
         let chunkSize = configuration.chunkSize
         var whole = SHA256()
         var chunk = SHA256()
@@ -28,8 +37,8 @@ extension SegmentedDownload {
         let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: block, alignment: 16)
         defer { raw.deallocate() }
         var offset: Int64 = 0
-        while offset < partial.committed {
-            let count = Int(min(Int64(block), partial.committed - offset))
+        while offset < keep {
+            let count = Int(min(Int64(block), keep - offset))
             let buffer = UnsafeMutableRawBufferPointer(rebasing: raw[..<count])
             guard (try? staging.read(into: buffer, at: offset)) == true else { return KeptPrefix() }
             whole.update(UnsafeRawBufferPointer(buffer))
@@ -46,7 +55,7 @@ extension SegmentedDownload {
             }
             offset += Int64(count)
         }
-        guard whole.finalize() == received else { return KeptPrefix() }
+        guard whole.finalize() == expected else { return KeptPrefix() }
         kept.done = keep
         kept.chunkState = chunk.savedState
         return kept
