@@ -37,7 +37,7 @@ extension SyncEngine {
                     }
                     if let warning = SyncEngine.plainHTTPWarning(candidate, result) { emit(warning) }
                     TransferTally.record(result)
-                    source.finish(length: result.bytes, sourceURL: result.url)
+                    source.finish(length: result.bytes, sourceURL: result.url, sha256: result.sha256)
                     await limiter.release(host)
                 } catch {
                     await limiter.release(host)
