@@ -112,7 +112,7 @@ let package = Package(
             name: "SyncTests",
             dependencies: [
                 "DocSync", "DocSyncSupport", "DocSyncHTTP", "DocSyncFeed", "DocSyncDownload", "DocSyncInstall",
-                "DocSyncCatalog", "DocSyncCLI", "TestSupport",
+                "DocSyncCatalog", "DocSyncCLI", "DocSyncIndex", "DocSyncMirror", "TestSupport",
             ],
             exclude: ["Golden"],
             swiftSettings: strict),

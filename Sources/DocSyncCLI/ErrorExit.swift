@@ -3,7 +3,10 @@ import DocSync
 import DocSyncCatalog
 import DocSyncDownload
 import DocSyncFeed
+import DocSyncHTTP
+import DocSyncIndex
 import DocSyncInstall
+import DocSyncMirror
 import DocSyncSupport
 import Foundation
 
@@ -24,6 +27,11 @@ enum ErrorExit {
         case let download as DownloadError: FetchCommand.exitCode(for: download)
         case let install as InstallError: install.isArchiveRejection ? ExitStatus.dataError : ExitStatus.ioError
         case let feed as FeedError: FeedParseCommand.exitCode(for: feed)
+        case let client as HTTPClientError: client.isBodyTooLarge ? ExitStatus.dataError : ExitStatus.unavailable
+        case is HTTPTransportError: ExitStatus.unavailable
+        case let index as DocsetIndexError: index.kind == "io" ? ExitStatus.ioError : ExitStatus.dataError
+        case let mirror as MirrorError: mirror.isDataError ? ExitStatus.dataError : ExitStatus.ioError
+        case is ArchiveFailure, is EntryRule, is DecodingError: ExitStatus.dataError
         case is FeedRefresher.Failure: ExitStatus.unavailable
         case is SystemError, is CocoaError, is POSIXError: ExitStatus.ioError
         case is CancellationError: ExitStatus.interrupted
@@ -57,5 +65,12 @@ enum ErrorExit {
         let text = UserText.describe(error)
         printError(code == ExitStatus.internalError ? "docsync: internal error: \(text) (please report)" : "docsync: \(text)")
         return code
+    }
+}
+
+extension HTTPClientError {
+    fileprivate var isBodyTooLarge: Bool {
+        if case .bodyTooLarge = self { return true }
+        return false
     }
 }

@@ -13,8 +13,11 @@ struct FetchCommand: AsyncParsableCommand {
         discussion: """
             Running the same command again after an interruption (network failure, Ctrl-C, kill -9, reboot) \
             resumes from the last durable chunk. Partial state lives in the staging directory, by default \
-            .docsync-staging next to FILE.
+            .docsync-staging next to FILE. The configuration, when there is one, gives [install] \
+            max_archive_size, [network] require_https (HTTPS-First otherwise) and retries, as for sync.
             """)
+
+    @OptionGroup var configOptions: ConfigOptions
 
     @Argument(help: "The URL to download.")
     var url: String
@@ -39,12 +42,20 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(help: "Transfers at once: a large file is fetched in verified segments over N connections (1 disables).")
     var connections = 4
 
+    @Option(
+        name: .customLong("max-size"),
+        help: "Largest file downloaded (\"4G\", \"500M\"; \"0\" no limit; default: [install] max_archive_size).")
+    var maxSize: String?
+
     @Flag(help: "Print one JSON object describing the result on standard output.")
     var json = false
 
     func validate() throws {
         if let sha256, SHA256.Digest(hex: sha256) == nil {
             throw ValidationError("--sha256 must be 64 hexadecimal digits")
+        }
+        if let maxSize, ValueSyntax.byteSize(maxSize) == nil {
+            throw ValidationError("--max-size must be a size such as 500M, 4G or 0 (no limit), not \(maxSize)")
         }
         if !(1...16).contains(connections) { throw ValidationError("--connections must be between 1 and 16") }
         if output.hasSuffix("/") { throw ValidationError("--output must name a file, not a directory") }
@@ -53,7 +64,17 @@ struct FetchCommand: AsyncParsableCommand {
         }
     }
 
+    /// The configuration when one is given or found (its archive policy applies), else the documented defaults.
+    func archiveConfiguration() throws -> Configuration {
+        var config =
+            configOptions.config == nil && ConfigurationLoader().locate() == nil
+            ? Configuration(root: "", staging: "", state: "") : try configOptions.load()
+        if let maxSize, let limit = ValueSyntax.byteSize(maxSize) { config.install.maxArchiveSize = limit }
+        return config
+    }
+
     func run() async throws {
+        let config = try archiveConfiguration()
         let destination = output.hasPrefix("/") ? output : FileManager.default.currentDirectoryPath + "/" + output
         let stagingDirectory = staging.map(Self.absolute) ?? Self.parent(of: destination) + "/.docsync-staging"
         var folders = [("--output", Self.parent(of: destination))]
@@ -77,10 +98,13 @@ struct FetchCommand: AsyncParsableCommand {
         }
         var http = HTTPOptions()
         http.caFile = caFile
-        let downloader = Downloader(
-            configuration: DownloadConfiguration(
-                stagingDirectory: stagingDirectory, http: http,
-                segments: SegmentOptions(connections: connections, perHost: connections)))
+        var retry = RetryPolicy()
+        retry.maxAttempts = max(1, config.network.retries)
+        var download = DownloadConfiguration(
+            stagingDirectory: stagingDirectory, http: http, retry: retry,
+            segments: SegmentOptions(connections: connections, perHost: connections))
+        config.applyArchivePolicy(to: &download)  // sync's size cap and HTTPS-First / require_https
+        let downloader = Downloader(configuration: download)
         let request = DownloadRequest(
             key: "", mirrors: [url] + mirrors, destination: destination, expectedSHA256: sha256?.lowercased())
         let renderer = ProgressRenderer(label: Self.fileName(of: destination))
@@ -89,10 +113,23 @@ struct FetchCommand: AsyncParsableCommand {
             result = try await downloader.download(request) { renderer.update($0) }
         } catch {
             renderer.finish()
-            printError("docsync fetch: \(error)")
+            // fetch's own bounds: the size cap and require_https (its other limits are not the configuration's).
+            let hint: String? =
+                switch error.kind {
+                case .tooLarge: "--max-size, [install] max_archive_size"
+                case .transport, .http: config.network.requireHTTPS ? config.hint(for: error) : nil
+                default: nil
+                }
+            printError("docsync fetch: \(error)" + (hint.map { " (\($0))" } ?? ""))
             throw Self.exitCode(for: error)
         }
         renderer.finish()
+        if result.overPlainHTTP, sha256 == nil {
+            printError(
+                "docsync fetch: warning: downloaded over plain http without --sha256 (https failed or was not tried: "
+                    + "\(result.url.redactingCredentials.escapingControlCharacters)); "
+                    + "[network] require_https = true refuses plain http")
+        }
         for fault in result.mirrorFaults {
             printError("docsync fetch: mirror excluded: \(fault.redactingCredentials.escapingControlCharacters)")
         }

@@ -31,5 +31,8 @@ public struct MirrorError: Error, Sendable, CustomStringConvertible, Equatable {
         MirrorError(code: .bundle, description: "\(path): \(reason)")
     }
 
+    /// True for bad data (a checksum mismatch, a damaged bundle), false for a failed system call: its exit status.
+    package var isDataError: Bool { code != .system }
+
     public static func == (a: MirrorError, b: MirrorError) -> Bool { a.code == b.code }
 }

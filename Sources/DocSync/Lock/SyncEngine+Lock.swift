@@ -47,6 +47,7 @@ extension SyncEngine {
         var round = CatalogRound()
         let installed = (try? installer.installedDocsets()) ?? []
         let locked = Set(lock.docsets.map { $0.name.lowercased() })
+        let credentials = LockCredentials(configured: configuredURLs)
         for entry in lock.docsets {
             let version = DocsetVersion(version: entry.version, revision: entry.revision ?? "")
             if let current = installed.first(where: { $0.name == entry.name }),
@@ -59,8 +60,17 @@ extension SyncEngine {
                 round.skipped.append(.skipped(name: entry.name, feed: LockFile.fileName, reason: reason))
                 continue
             }
+            // The lock's URLs are redacted; the credentials come from the configuration, never `***` requested.
+            let archives = entry.archives.compactMap(credentials.restore)
+            guard !archives.isEmpty else {
+                let reason =
+                    "docsync.lock's archive URLs need credentials the configuration does not give "
+                    + "(\(entry.archives[0])): configure a feed, catalogue or mirror URL on that host with them"
+                round.skipped.append(.skipped(name: entry.name, feed: LockFile.fileName, reason: reason))
+                continue
+            }
             var candidate = DocsetCandidate(
-                name: entry.name, title: entry.title ?? entry.name, version: version, archives: entry.archives,
+                name: entry.name, title: entry.title ?? entry.name, version: version, archives: archives,
                 sha256: entry.sha256, length: entry.size, feed: entry.feed ?? LockFile.fileName, pinned: true)
             candidate.catalog = CatalogEntry(
                 source: .zeal, name: entry.name, title: entry.title, icon: entry.icon, icon2x: entry.icon2x,
@@ -75,5 +85,14 @@ extension SyncEngine {
         }
         round.failed = Set(installed.compactMap(\.feedURL))  // a locked sync never prunes
         return round
+    }
+
+    /// Every URL the configuration names (feeds, catalogues, catalogue mirrors, the fleet mirror's base), with their
+    /// credentials: where `sync --locked` takes them from.
+    var configuredURLs: [String] {
+        let catalogs = configuration.catalogs
+        let single = [catalogs.zeal, catalogs.kapeliBase, catalogs.contrib, catalogs.cheatsheets]
+        return configuration.feeds.map(\.location) + catalogs.mirrors
+            + (single + [configuration.mirror?.baseURL]).compactMap { $0 }
     }
 }

@@ -24,16 +24,7 @@ extension SyncEngine {
     /// A failure's message, with the configuration key that bounds it when there is one.
     func describe(_ error: any Error) -> String {
         guard let error = error as? DownloadError else { return UserText.describe(error) }
-        let hint: String? =
-            switch error.kind {
-            case .tooLarge: "[install] max_archive_size"
-            case .insufficientSpace: "[install] min_free_space"
-            case .transport where error.transportKind == .stall:
-                "slower than [network] min_speed for [network] stall_timeout"
-            case .transport where configuration.network.requireHTTPS, .http where configuration.network.requireHTTPS:
-                "[network] require_https = true: plain http is never tried"
-            default: nil
-            }
+        let hint = configuration.hint(for: error)
         return UserText.describe(error) + (hint.map { " (\($0))" } ?? "")
     }
 }

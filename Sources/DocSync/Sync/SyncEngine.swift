@@ -51,6 +51,7 @@ public struct SyncEngine: Sendable {
         } catch {
             throw SyncFailure(error)
         }
+        removeUnusedIndexes()  // its derived search index goes at once, not at the next sync
     }
 
     /// Runs one sync. The stream ends after `.summary`, or throws when the run could not start: a
@@ -92,9 +93,8 @@ public struct SyncEngine: Sendable {
             segments: SegmentOptions(
                 connections: connections, perHost: configuration.network.perHost))
         download.rejectsPages = true  // archives: a mirror's HTML page or empty body is a soft 404
-        download.maxLength = configuration.install.maxArchiveSize > 0 ? configuration.install.maxArchiveSize : nil
         download.minFreeSpace = configuration.install.minFreeSpace
-        download.schemePolicy = configuration.network.requireHTTPS ? .httpsOnly : .httpsFirst
+        configuration.applyArchivePolicy(to: &download)  // size cap, HTTPS-First / require_https (fetch's too)
         return Downloader(configuration: download)
     }
 

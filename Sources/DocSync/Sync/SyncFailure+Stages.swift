@@ -25,9 +25,13 @@ extension SyncFailure {
             self.init(code: .transport, isTransient: error.isTransient, url: error.url, message: error.message)
         case is CancellationError: self.init(code: .cancelled, isTransient: true, url: url, message: "cancelled")
         default:
-            // Foundation's file errors read as `PATH: strerror`, never an NSError dump (UserText).
-            let foundation = UserText.foundationText(error) != nil
-            self.init(code: foundation ? .io : .other, url: url, message: UserText.describe(error))
+            if let known = SyncFailure(known: error, url: url) {
+                self = known
+            } else {
+                // Foundation's file errors read as `PATH: strerror`, never an NSError dump (UserText).
+                let foundation = UserText.foundationText(error) != nil
+                self.init(code: foundation ? .io : .other, url: url, message: UserText.describe(error))
+            }
         }
         // The message never repeats the URL or a segment (UserText's rule).
         if let url = self.url, message.hasPrefix("\(url): ") { message.removeFirst(url.count + 2) }

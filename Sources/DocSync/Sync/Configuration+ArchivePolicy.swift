@@ -1,0 +1,27 @@
+package import DocSyncDownload
+
+/// What every archive download enforces, `sync`'s and `docsync fetch`'s alike: one policy, read from the
+/// configuration.
+extension Configuration {
+    /// `[install] max_archive_size` (a longer Content-Length is refused, an unknown-length body stopped past it) and
+    /// `[network] require_https` (refuse plain http, redirects included) or else HTTPS-First (an `http://` URL is
+    /// tried as `https://` first; local hosts stay plain).
+    package func applyArchivePolicy(to download: inout DownloadConfiguration) {
+        download.maxLength = install.maxArchiveSize > 0 ? install.maxArchiveSize : nil
+        download.schemePolicy = network.requireHTTPS ? .httpsOnly : .httpsFirst
+        download.http.httpsOnly = network.requireHTTPS
+    }
+
+    /// The configuration key that bounds a failed download, when there is one: said after its message.
+    package func hint(for error: DownloadError) -> String? {
+        switch error.kind {
+        case .tooLarge: "[install] max_archive_size"
+        case .insufficientSpace: "[install] min_free_space"
+        case .transport where error.transportKind == .stall:
+            "slower than [network] min_speed for [network] stall_timeout"
+        case .transport where network.requireHTTPS, .http where network.requireHTTPS:
+            "[network] require_https = true: plain http is never tried"
+        default: nil
+        }
+    }
+}
