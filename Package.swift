@@ -94,25 +94,30 @@ let package = Package(
         .target(
             name: "TestSupport", dependencies: ["DocSync", "DocSyncSupport", "DocSyncInstall"],
             path: "Tests/TestSupport", swiftSettings: strict),
+        .testTarget(name: "SupportTests", dependencies: ["DocSyncSupport", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "HTTPTests", dependencies: ["DocSyncHTTP"], swiftSettings: strict),
         .testTarget(
-            name: "SupportTests", dependencies: ["DocSyncSupport", "DocSyncHTTP", "TestSupport"],
-            swiftSettings: strict),
-        .testTarget(
-            name: "CatalogTests", dependencies: ["DocSyncCatalog", "DocSyncFeed", "DocSyncSupport", "TestSupport"],
+            name: "CatalogTests", dependencies: ["DocSyncCatalog", "DocSyncFeed", "DocSyncSupport"],
             swiftSettings: strict),
         .testTarget(name: "FeedTests", dependencies: ["DocSyncFeed", "TestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "DownloadTests",
-            dependencies: ["DocSyncDownload", "DocSyncHTTP", "DocSyncSupport", "DocSyncCLI", "TestSupport"],
+            name: "DownloadTests", dependencies: ["DocSyncDownload", "DocSyncHTTP", "DocSyncSupport", "TestSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "InstallTests", dependencies: ["DocSyncInstall", "DocSyncSupport", "DocSyncCLI", "TestSupport"],
+            name: "InstallTests", dependencies: ["DocSync", "DocSyncInstall", "DocSyncSupport", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "CLITests",
+            dependencies: [
+                "DocSync", "DocSyncCLI", "DocSyncDownload", "DocSyncFeed", "DocSyncHTTP", "DocSyncIndex",
+                "DocSyncInstall", "DocSyncMirror", "TestSupport",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "SyncTests",
             dependencies: [
                 "DocSync", "DocSyncSupport", "DocSyncHTTP", "DocSyncFeed", "DocSyncDownload", "DocSyncInstall",
-                "DocSyncCatalog", "DocSyncCLI", "DocSyncIndex", "DocSyncMirror", "TestSupport",
+                "DocSyncCatalog", "DocSyncCLI", "TestSupport",
             ],
             exclude: ["Golden"],
             swiftSettings: strict),
@@ -126,8 +131,7 @@ let package = Package(
         .testTarget(
             name: "MirrorTests",
             dependencies: [
-                "DocSync", "DocSyncMirror", "DocSyncSupport", "DocSyncFeed", "DocSyncInstall", "DocSyncCLI",
-                "TestSupport",
+                "DocSync", "DocSyncMirror", "DocSyncSupport", "DocSyncFeed", "TestSupport",
             ],
             swiftSettings: strict),
     ],

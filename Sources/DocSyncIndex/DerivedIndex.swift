@@ -1,24 +1,21 @@
 import DocSyncSupport
 import Foundation
-import GRDB
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// One docset's derived index, open for searching: its name table and its `entries.sqlite` (read-only).
+/// One docset's derived index, open for searching: its `names.bin`, mapped read-only.
 final class DerivedIndex: @unchecked Sendable {
     let docset: IndexedDocset
     let names: NameTable
-    let entries: DatabaseQueue
     /// Type id → normalised type name.
     let typeNames: [UInt16: String]
     let entryCount: Int
 
-    private init(docset: IndexedDocset, names: NameTable, entries: DatabaseQueue, typeNames: [UInt16: String]) {
+    private init(docset: IndexedDocset, names: NameTable, typeNames: [UInt16: String]) {
         self.docset = docset
         self.names = names
-        self.entries = entries
         self.typeNames = typeNames
         entryCount = names.count
     }
@@ -70,44 +67,11 @@ final class DerivedIndex: @unchecked Sendable {
         }
     }
 
-    /// Nil when the folder is missing, incomplete or built from another source.
+    /// Nil when the folder is missing, incomplete, of another layout or built from another source.
     private static func load(_ docset: IndexedDocset, folder: String, source: String) throws -> DerivedIndex? {
-        guard let names = NameTable(path: "\(folder)/names.bin") else { return nil }
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.label = docset.name
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -256") }
-        let queue = try DatabaseQueue(path: "\(folder)/entries.sqlite", configuration: configuration)
-        let (meta, types) = try queue.read { db in
-            (
-                try Row.fetchAll(db, sql: "SELECT key, value FROM meta"),
-                try Row.fetchAll(db, sql: "SELECT id, name FROM types")
-            )
-        }
-        var values: [String: String] = [:]
-        for row in meta { values[row["key"]] = row["value"] }
-        guard values["layout"] == "2", values["source"] == source, values["entries"] == String(names.count) else {
-            try? queue.close()
-            return nil
-        }
-        var typeNames: [UInt16: String] = [:]
-        for row in types { typeNames[UInt16(truncatingIfNeeded: row["id"] as Int)] = row["name"] }
-        return DerivedIndex(docset: docset, names: names, entries: queue, typeNames: typeNames)
-    }
-
-    /// The entries with these ids as (id → name, type, location).
-    func rows(_ ids: [Int]) throws -> [Int: (name: String, type: String, location: EntryLocation)] {
-        guard !ids.isEmpty else { return [:] }
-        let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
-        return try entries.read { db in
-            var out: [Int: (String, String, EntryLocation)] = [:]
-            let rows = try Row.fetchAll(
-                db, sql: "SELECT id, name, type, path, fragment FROM entry WHERE id IN (\(placeholders))",
-                arguments: StatementArguments(ids))
-            for row in rows {
-                out[row["id"]] = (row["name"], row["type"], EntryLocation(path: row["path"], fragment: row["fragment"]))
-            }
-            return out
-        }
+        guard let names = NameTable(path: "\(folder)/names.bin"), let meta = names.meta(),
+            meta["layout"] == NameTable.layoutVersion, meta["source"] == source, meta["entries"] == String(names.count)
+        else { return nil }
+        return DerivedIndex(docset: docset, names: names, typeNames: NameTable.typeNames(meta))
     }
 }

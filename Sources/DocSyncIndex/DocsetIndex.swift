@@ -24,6 +24,8 @@ public final class DocsetIndex: @unchecked Sendable {
     public let maximumEntries: Int
     private let lock = ConditionLock()
     private var opened: [Int: Result<DerivedIndex, DocsetIndexError>] = [:]
+    /// Scan buffers of finished searches, reused by the next ones.
+    private var scratches: [SearchScratch] = []
 
     public init(docsets: [IndexedDocset], stateDirectory: String, maximumEntries: Int = 5_000_000) {
         self.docsets = docsets
@@ -81,27 +83,30 @@ public final class DocsetIndex: @unchecked Sendable {
         }
         guard !needle.isEmpty, query.limit > 0 else { return SearchResults(hits: [], failures: failures) }
         let types = Set(query.types.map { EntryType.normalise($0).lowercased() })
-        let ranked = Ranker(needle: needle, limit: query.limit, types: types).rank(indexes)
-        var hits: [SearchHit] = []
-        var byDocset: [Int: [Ranker.Candidate]] = [:]
-        for candidate in ranked { byDocset[candidate.docset, default: []].append(candidate) }
-        var rows: [Int: [Int: (name: String, type: String, location: EntryLocation)]] = [:]
-        for (docset, candidates) in byDocset {
-            do {
-                rows[docset] = try indexes[docset].rows(candidates.map { indexes[docset].names.id($0.position) })
-            } catch {
-                failures.append(.unreadable(indexes[docset].docset.name, "derived index: \(error)"))
+        let scratch = lock.withLock { scratches.popLast() } ?? SearchScratch()
+        let ranked = Ranker(needle: needle, limit: query.limit, types: types, scratch: scratch).rank(indexes)
+        lock.withLock { if scratches.count < 4 { scratches.append(scratch) } }
+        // Records docset by docset, each docset's pages released before the next (see `Ranker.Candidate.name`).
+        var records: [NameTable.Record?] = Array(repeating: nil, count: ranked.count)
+        var byDocset: [Int: [Int]] = [:]
+        for (k, candidate) in ranked.enumerated() { byDocset[candidate.docset, default: []].append(k) }
+        for (d, ks) in byDocset.sorted(by: { $0.key < $1.key }) {
+            for k in ks { records[k] = indexes[d].names.record(ranked[k].position) }
+            indexes[d].names.release()
+            if ks.contains(where: { records[$0] == nil }) {
+                failures.append(.unreadable(indexes[d].docset.name, "derived index: a damaged record"))
             }
         }
-        for candidate in ranked {
+        var hits: [SearchHit] = []
+        for (candidate, record) in zip(ranked, records) {
+            guard let record else { continue }
             let index = indexes[candidate.docset]
-            guard let row = rows[candidate.docset]?[index.names.id(candidate.position)] else { continue }
             hits.append(
                 SearchHit(
-                    name: row.name, type: row.type, docset: index.docset.name, version: index.docset.version,
-                    url: row.location.url(docsetPath: index.docset.path), match: candidate.kind))
+                    name: record.name, type: index.typeNames[record.type] ?? "", docset: index.docset.name,
+                    version: index.docset.version, url: record.location.url(docsetPath: index.docset.path),
+                    match: candidate.kind))
         }
-        for index in indexes { index.names.release() }
         return SearchResults(hits: hits, failures: failures)
     }
 

@@ -5,26 +5,33 @@ import Foundation
 #endif
 
 extension NameTable {
-    /// Collects names in insertion order and writes `names.bin` sorted (layout in `NameTable`).
+    /// Collects entries in insertion order and writes `names.bin` sorted by name (layout in `NameTable`).
     final class Builder {
         private var bytes: [UInt8] = []
         private var starts: [UInt32] = []
-        private var ids: [UInt32] = []
         private var types: [UInt16] = []
-        var count: Int { ids.count }
+        private var recordData: [UInt8] = []
+        private var recordStarts: [UInt32] = []
+        var count: Int { types.count }
 
-        func append(_ name: String, id: UInt32, type: UInt16, docset: String) throws(DocsetIndexError) {
+        func append(_ name: String, type: UInt16, location: EntryLocation, docset: String) throws(DocsetIndexError) {
             starts.append(UInt32(bytes.count))
             for byte in name.lowercased().utf8 { bytes.append(byte == 0x0A ? 0x20 : byte) }
             bytes.append(0x0A)
-            ids.append(id)
             types.append(type)
-            if bytes.count >= Int(UInt32.max) - 1 { throw .tooLarge(docset, "names longer than 4 GiB in total") }
+            recordStarts.append(UInt32(recordData.count))
+            NameTable.appendRecord(name: name, location: location, to: &recordData)
+            if bytes.count >= Int(UInt32.max) - 1 || recordData.count >= Int(UInt32.max) - 1 {
+                throw .tooLarge(docset, "names or paths longer than 4 GiB in total")
+            }
         }
 
-        func write(to path: String, docset: String) throws(DocsetIndexError) {
-            let n = ids.count
+        /// Writes the file; `meta` goes to its meta area (`NameTable+Records`).
+        func write(to path: String, meta: [(String, String)], docset: String) throws(DocsetIndexError) {
+            let n = types.count
             starts.append(UInt32(bytes.count))
+            recordStarts.append(UInt32(recordData.count))
+            let metaArea = NameTable.metaArea(meta)
             let order: [Int] = bytes.withUnsafeBufferPointer { all in
                 func line(_ i: Int) -> UnsafeBufferPointer<UInt8> {
                     let s = Int(starts[i])
@@ -32,7 +39,7 @@ extension NameTable {
                 }
                 return (0..<n).sorted { a, b in
                     let c = NameTable.compare(line(a), line(b))
-                    return c != 0 ? c < 0 : ids[a] < ids[b]
+                    return c != 0 ? c < 0 : a < b
                 }
             }
             // (trigram << 32 | sorted position), sorted and without repeats: each trigram's postings list.
@@ -66,19 +73,27 @@ extension NameTable {
             pairs = []
 
             let layout = NameTable.Layout(
-                count: n, namesBytes: bytes.count, trigrams: keys.count, postings: postings.count)
+                count: n, namesBytes: bytes.count, trigrams: keys.count, postings: postings.count,
+                recordBytes: recordData.count, metaBytes: metaArea.count)
             var out: [UInt8] = NameTable.magic
             out.reserveCapacity(layout.end)
             func put32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
             func pad(to offset: Int) { while out.count < offset { out.append(0) } }
-            for v in [n, bytes.count, keys.count, postings.count] { put32(UInt32(v)) }
+            for v in [n, bytes.count, keys.count, postings.count, recordData.count, metaArea.count] {
+                put32(UInt32(v))
+            }
             var offset: UInt32 = 0
             for i in order {
                 put32(offset)
                 offset += starts[i + 1] - starts[i]
             }
             put32(offset)
-            for i in order { put32(ids[i]) }
+            var recordOffset: UInt32 = 0
+            for i in order {
+                put32(recordOffset)
+                recordOffset += recordStarts[i + 1] - recordStarts[i]
+            }
+            put32(recordOffset)
             pad(to: layout.masks)
             for i in order {
                 let mask = NameTable.mask(bytes[Int(starts[i])..<(Int(starts[i + 1]) - 1)])
@@ -90,6 +105,8 @@ extension NameTable {
             for start in keyStarts { put32(start) }
             for posting in postings { put32(posting) }
             for i in order { out += bytes[Int(starts[i])..<Int(starts[i + 1])] }
+            for i in order { out += recordData[Int(recordStarts[i])..<Int(recordStarts[i + 1])] }
+            out += metaArea
             precondition(out.count == layout.end)
             try Self.writeFile(out, to: path, docset: docset)
         }

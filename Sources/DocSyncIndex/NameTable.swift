@@ -4,51 +4,80 @@ import Foundation
     import Glibc
 #endif
 
-/// `names.bin`: a docset's entry names, lowercased and sorted bytewise, memory-mapped read-only for searching.
+/// `names.bin`: a docset's derived index in one file, memory-mapped read-only for searching: the entry names,
+/// lowercased and sorted bytewise, with what search needs to find them and what a hit needs to be shown.
 ///
 /// ```
-/// 0   "DSNAMES2"
-/// 8   count, names byte count, trigram count, posting count: UInt32 each (little-endian, like every field)
-/// 24  offsets[count + 1]: UInt32        start of each name in the names area
-///     ids[count]: UInt32                the entry's id in entries.sqlite
+/// 0   "DSNAMES3"
+/// 8   count, names bytes, trigram count, posting count, records bytes, meta bytes: UInt32 each (little-endian,
+///     like every field)
+/// 32  offsets[count + 1]: UInt32        start of each name in the names area
+///     records[count + 1]: UInt32        start of each entry's record in the records area
 ///     masks[count]: UInt64              which characters the name contains (see `mask`), 8-byte aligned
-///     types[count]: UInt16              the entry's type id (types table), padded to 8 bytes
+///     types[count]: UInt16              the entry's type id (see meta), padded to 8 bytes
 ///     trigrams[trigram count]: UInt32   every 3-byte sequence of any name, sorted
 ///     starts[trigram count + 1]: UInt32 where each trigram's postings begin
 ///     postings[posting count]: UInt32   the sorted positions of the names containing each trigram
 ///     names: each lowercased name followed by "\n" (a newline inside a name is stored as a space)
+///     records: per entry its name as the docset spells it, page path and fragment (`NameTable+Records`)
+///     meta: what the index was built from, and the type names (`NameTable+Records`)
 /// ```
-/// Exact and prefix matches are one binary search. Substring matches of 3 bytes or more are the postings of the
-/// query's rarest trigram, each checked; shorter substrings and fuzzy (subsequence) matches are the names whose
-/// character mask covers the query's, each checked — a scan of 8 bytes per entry, not of the names.
+/// Exact and prefix matches are one binary search (over in-memory fences, then one block of the file). Substring
+/// matches of 3 bytes or more are the postings of the query's rarest trigrams intersected, each checked; shorter
+/// substrings and fuzzy (subsequence) matches are the names whose character mask covers the query's, each checked —
+/// a scan of 4 bytes per entry held in memory, not of the names. A hit's display data is one record read from the
+/// same mapping: no database is open while searching. What every query scans is in memory or read with `pread`, so
+/// the mapping is touched only for the few names that pass, and `release` drops those pages again.
 final class NameTable: @unchecked Sendable {
-    static let magic = Array("DSNAMES2".utf8)
+    static let magic = Array("DSNAMES3".utf8)
+    static let headerSize = 32
     let count: Int
     private let base: UnsafeRawPointer
     private let size: Int
     private let offsets: UnsafePointer<UInt32>
-    private let ids: UnsafePointer<UInt32>
-    private let masks: UnsafePointer<UInt64>
+    let records: UnsafePointer<UInt32>
+    let masks: UnsafePointer<UInt64>
     private let types: UnsafePointer<UInt16>
-    private let trigrams: UnsafeBufferPointer<UInt32>
-    private let starts: UnsafePointer<UInt32>
-    private let postings: UnsafePointer<UInt32>
+    let trigrams: UnsafeBufferPointer<UInt32>
+    let starts: UnsafePointer<UInt32>
+    let postings: UnsafePointer<UInt32>
     private let postingCount: Int
     private let names: UnsafePointer<UInt8>
     private let namesCount: Int
+    /// Every `fenceStride`-th name, in memory: a binary search over them first, then within one block of the
+    /// mapping, so a lookup touches one or two pages of `names.bin` instead of one per probe.
+    static let fenceStride = 64
+    private var fenceBytes: [UInt8] = []
+    private var fenceStarts: [Int] = [0]
+    /// The trigram directory, in memory (a few KiB per docset); the postings themselves are read with `pread` into
+    /// reused buffers (`NameTable+Reads`): walking them maps no page of the file, so nothing has to be dropped from
+    /// the resident set after each query and faulted back in by the next.
+    var trigramKeys: [UInt32] = []
+    var trigramStarts: [UInt32] = []
+    /// Each entry's character mask folded to 32 bits (`fold`), in memory: the fuzzy and short-substring scans read
+    /// 4 bytes per entry without touching the file.
+    var foldedMasks: [UInt32] = []
+    let fd: Int32
+    let postingsOffset: Int
+    /// The records area and the meta area (`NameTable+Records`).
+    let recordBytes: UnsafeRawBufferPointer
+    let metaBytes: UnsafeRawBufferPointer
 
     struct Layout {
-        var offsets = 24, ids = 0, masks = 0, types = 0, trigrams = 0, starts = 0, postings = 0, names = 0, end = 0
+        var offsets = NameTable.headerSize, records = 0, masks = 0, types = 0, trigrams = 0, starts = 0
+        var postings = 0, names = 0, recordArea = 0, meta = 0, end = 0
 
-        init(count n: Int, namesBytes: Int, trigrams t: Int, postings p: Int) {
-            ids = offsets + 4 * (n + 1)
-            masks = (ids + 4 * n + 7) & ~7
+        init(count n: Int, namesBytes: Int, trigrams t: Int, postings p: Int, recordBytes: Int, metaBytes: Int) {
+            records = offsets + 4 * (n + 1)
+            masks = (records + 4 * (n + 1) + 7) & ~7
             types = masks + 8 * n
             trigrams = (types + 2 * n + 7) & ~7
             starts = trigrams + 4 * t
             postings = starts + 4 * (t + 1)
             names = postings + 4 * p
-            end = names + namesBytes
+            recordArea = names + namesBytes
+            meta = recordArea + recordBytes
+            end = meta + metaBytes
         }
     }
 
@@ -56,24 +85,31 @@ final class NameTable: @unchecked Sendable {
     init?(path: String) {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { return nil }
-        defer { close(fd) }
+        var keepOpen = false
+        defer { if !keepOpen { close(fd) } }
+        self.fd = fd
         var st = stat()
-        guard fstat(fd, &st) == 0, st.st_size >= 24 else { return nil }
+        guard fstat(fd, &st) == 0, st.st_size >= Self.headerSize else { return nil }
         size = Int(st.st_size)
         guard let mapped = mmap(nil, size, PROT_READ, MAP_SHARED, fd, 0), mapped != MAP_FAILED else { return nil }
         base = UnsafeRawPointer(mapped)
-        let header = UnsafeRawBufferPointer(start: base, count: 24)
-        func field(_ i: Int) -> Int { Int(header.loadUnaligned(fromByteOffset: 8 + 4 * i, as: UInt32.self)) }
-        let layout = Layout(count: field(0), namesBytes: field(1), trigrams: field(2), postings: field(3))
+        let header = UnsafeRawBufferPointer(start: base, count: Self.headerSize)
+        func field(_ i: Int) -> Int {
+            Int(UInt32(littleEndian: header.loadUnaligned(fromByteOffset: 8 + 4 * i, as: UInt32.self)))
+        }
+        let layout = Layout(
+            count: field(0), namesBytes: field(1), trigrams: field(2), postings: field(3), recordBytes: field(4),
+            metaBytes: field(5))
         guard Array(header.prefix(8)) == Self.magic, layout.end == size else {
             munmap(mapped, size)
             return nil
         }
         count = field(0)
+        postingsOffset = layout.postings
         namesCount = field(1)
         postingCount = field(3)
         offsets = (base + layout.offsets).assumingMemoryBound(to: UInt32.self)
-        ids = (base + layout.ids).assumingMemoryBound(to: UInt32.self)
+        records = (base + layout.records).assumingMemoryBound(to: UInt32.self)
         masks = (base + layout.masks).assumingMemoryBound(to: UInt64.self)
         types = (base + layout.types).assumingMemoryBound(to: UInt16.self)
         trigrams = UnsafeBufferPointer(
@@ -81,17 +117,29 @@ final class NameTable: @unchecked Sendable {
         starts = (base + layout.starts).assumingMemoryBound(to: UInt32.self)
         postings = (base + layout.postings).assumingMemoryBound(to: UInt32.self)
         names = (base + layout.names).assumingMemoryBound(to: UInt8.self)
+        recordBytes = UnsafeRawBufferPointer(start: base + layout.recordArea, count: field(4))
+        metaBytes = UnsafeRawBufferPointer(start: base + layout.meta, count: field(5))
         // Offsets must increase inside the names area, postings stay below count: else a lookup could read past
         // the mapping. (docsync wrote the file, but a disk or another program may have damaged it.)
         guard Self.valid(offsets, count + 1, limit: UInt32(namesCount), increasing: true),
             count == 0 || Int(offsets[count]) == namesCount,
+            Self.valid(records, count + 1, limit: UInt32(field(4)), increasing: true),
+            Int(records[count]) == field(4),
             Self.valid(starts, trigrams.count + 1, limit: UInt32(postingCount), increasing: true),
             Self.valid(postings, postingCount, limit: UInt32(max(count, 1) - 1), increasing: false)
         else {
             munmap(mapped, size)
             return nil
         }
+        for i in stride(from: 0, to: count, by: Self.fenceStride) {
+            fenceBytes += name(i)
+            fenceStarts.append(fenceBytes.count)
+        }
+        foldedMasks = (0..<count).map { Self.fold(UInt64(littleEndian: masks[$0])) }
+        trigramKeys = Array(trigrams)
+        trigramStarts = Array(UnsafeBufferPointer(start: starts, count: trigrams.count + 1))
         release()
+        keepOpen = true
     }
 
     private static func valid(_ values: UnsafePointer<UInt32>, _ n: Int, limit: UInt32, increasing: Bool) -> Bool {
@@ -104,9 +152,11 @@ final class NameTable: @unchecked Sendable {
         return true
     }
 
-    deinit { munmap(UnsafeMutableRawPointer(mutating: base), size) }
+    deinit {
+        munmap(UnsafeMutableRawPointer(mutating: base), size)
+        close(fd)
+    }
 
-    func id(_ i: Int) -> Int { Int(ids[i]) }
     func type(_ i: Int) -> UInt16 { types[i] }
     /// The lowercased name of entry `i` (sorted position), without its newline.
     func name(_ i: Int) -> UnsafeBufferPointer<UInt8> {
@@ -146,14 +196,26 @@ final class NameTable: @unchecked Sendable {
         return lo..<max(lo, hi)
     }
 
+    /// The first sorted position whose name is not below `key`.
     private func lowerBound(_ key: [UInt8]) -> Int {
+        // The first fence not below the key; the answer is after the fence before it, and at most this one.
         var lo = 0
-        var hi = count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if Self.compare(name(mid), key) < 0 { lo = mid + 1 } else { hi = mid }
+        var hi = fenceStarts.count - 1
+        fenceBytes.withUnsafeBufferPointer { fences in
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                let fence = UnsafeBufferPointer(rebasing: fences[fenceStarts[mid]..<fenceStarts[mid + 1]])
+                if Self.compare(fence, key) < 0 { lo = mid + 1 } else { hi = mid }
+            }
         }
-        return lo
+        guard lo > 0 else { return 0 }
+        var first = (lo - 1) * Self.fenceStride + 1
+        var last = min(lo * Self.fenceStride, count)
+        while first < last {
+            let mid = (first + last) / 2
+            if Self.compare(name(mid), key) < 0 { first = mid + 1 } else { last = mid }
+        }
+        return first
     }
 
     static func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: [UInt8]) -> Int32 {
@@ -186,54 +248,23 @@ final class NameTable: @unchecked Sendable {
         return nil
     }
 
-    /// Calls `visit` once for every entry containing `query` past its first byte (substring, not prefix).
-    func substrings(_ query: [UInt8], _ visit: (Int) -> Void) {
+    /// Calls `visit` for every entry whose name has `query` as a subsequence but not as a substring, of those that
+    /// `keep` (asked first, cheaply) accepts.
+    func subsequences(_ query: [UInt8], keep: (Int) -> Bool = { _ in true }, _ visit: (Int) -> Void) {
         guard !query.isEmpty, count > 0 else { return }
+        let wanted = Self.fold(Self.mask(query))
         query.withUnsafeBufferPointer { needle in
-            func check(_ i: Int) {
-                if let at = Self.find(needle, in: name(i)), at > 0 { visit(i) }
-            }
-            guard query.count >= 3 else {
-                let wanted = Self.mask(query)
-                for i in 0..<count where masks[i] & wanted == wanted { check(i) }
-                return
-            }
-            // The rarest of the query's trigrams; a trigram no name has means no match at all.
-            var best: Range<Int>?
-            for k in 0...(query.count - 3) {
-                guard let postings = postings(of: Self.trigram(query[k], query[k + 1], query[k + 2])) else { return }
-                if best == nil || postings.count < best!.count { best = postings }
-            }
-            for p in best ?? 0..<0 { check(Int(postings[p])) }
-        }
-    }
-
-    /// Calls `visit` for every entry whose name has `query` as a subsequence but not as a substring.
-    func subsequences(_ query: [UInt8], _ visit: (Int) -> Void) {
-        guard !query.isEmpty, count > 0 else { return }
-        let wanted = Self.mask(query)
-        query.withUnsafeBufferPointer { needle in
-            for i in 0..<count where masks[i] & wanted == wanted {
-                let line = name(i)
-                var k = 0
-                for byte in line where byte == needle[k] {
-                    k += 1
-                    if k == needle.count { break }
+            foldedMasks.withUnsafeBufferPointer { masks in
+                for i in 0..<count where masks[i] & wanted == wanted && keep(i) {
+                    let line = name(i)
+                    var k = 0
+                    for byte in line where byte == needle[k] {
+                        k += 1
+                        if k == needle.count { break }
+                    }
+                    if k == needle.count, Self.find(needle, in: line) == nil { visit(i) }
                 }
-                if k == needle.count, Self.find(needle, in: line) == nil { visit(i) }
             }
         }
-    }
-
-    /// The posting range of `key`; nil when no name contains it.
-    private func postings(of key: UInt32) -> Range<Int>? {
-        var lo = 0
-        var hi = trigrams.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if trigrams[mid] < key { lo = mid + 1 } else { hi = mid }
-        }
-        guard lo < trigrams.count, trigrams[lo] == key else { return nil }
-        return Int(starts[lo])..<Int(starts[lo + 1])
     }
 }

@@ -6,12 +6,15 @@ struct Ranker {
         var length: Int
         var docset: Int
         var position: Int
-        var name: UnsafeBufferPointer<UInt8>
+        /// A copy of the lowercased name: comparing candidates must not touch the mapped indexes again (a docset's
+        /// pages are dropped from the resident set once it is searched, and the kernel maps them back in large
+        /// folios — up to 2 MiB per touch).
+        var name: [UInt8]
 
         static func precedes(_ a: Candidate, _ b: Candidate) -> Bool {
             if a.kind != b.kind { return a.kind < b.kind }
             if a.length != b.length { return a.length < b.length }
-            let c = NameTable.compare(a.name, b.name)
+            let c = a.name.withUnsafeBufferPointer { x in b.name.withUnsafeBufferPointer { NameTable.compare(x, $0) } }
             if c != 0 { return c < 0 }
             if a.docset != b.docset { return a.docset < b.docset }
             return a.position < b.position
@@ -22,6 +25,8 @@ struct Ranker {
     let limit: Int
     /// Lowercased normalised types to keep; empty: all.
     let types: Set<String>
+    /// Buffers for the scans (see `SearchScratch`).
+    var scratch = SearchScratch()
 
     private struct Selection {
         let limit: Int
@@ -50,33 +55,43 @@ struct Ranker {
         var selection = Selection(limit: limit)
         let allowed = indexes.map(allowedTypes)
         let searched = indexes.indices.filter { allowed[$0].map { $0.contains(true) } ?? true }
-        func offer(_ d: Int, _ i: Int, _ kind: MatchKind) {
+        /// Whether entry `i` of docset `d` passes the type filter and could still enter the selection as `kind`
+        /// (cheap: asked before a name is checked).
+        func worth(_ d: Int, _ i: Int, _ kind: MatchKind) -> Bool {
             let names = indexes[d].names
             if let mask = allowed[d] {
                 let type = Int(names.type(i))
-                guard type < mask.count, mask[type] else { return }
+                guard type < mask.count, mask[type] else { return false }
             }
-            let length = names.length(i)
-            if let worst = selection.worst, kind > worst.kind || (kind == worst.kind && length > worst.length) {
-                return
-            }
-            selection.offer(Candidate(kind: kind, length: length, docset: d, position: i, name: names.name(i)))
+            guard let worst = selection.worst else { return true }
+            return kind < worst.kind || (kind == worst.kind && names.length(i) <= worst.length)
+        }
+        func offer(_ d: Int, _ i: Int, _ kind: MatchKind) {
+            guard worth(d, i, kind) else { return }
+            let names = indexes[d].names
+            selection.offer(
+                Candidate(kind: kind, length: names.length(i), docset: d, position: i, name: Array(names.name(i))))
         }
         for d in searched {
             let index = indexes[d]
             for i in index.names.prefixRange(needle) {
                 offer(d, i, index.names.length(i) == needle.count ? .exact : .prefix)
             }
+            index.names.release()
         }
         if !selection.isFull() {
             for d in searched {
-                indexes[d].names.substrings(needle) { offer(d, $0, .substring) }
+                indexes[d].names.substrings(needle, scratch: scratch, keep: { worth(d, $0, .substring) }) {
+                    offer(d, $0, .substring)
+                }
                 indexes[d].names.release()
             }
         }
         if needle.count > 1, !selection.isFull() {
             for d in searched {
-                indexes[d].names.subsequences(needle) { offer(d, $0, .fuzzy) }
+                indexes[d].names.subsequences(needle, keep: { worth(d, $0, .fuzzy) }) {
+                    offer(d, $0, .fuzzy)
+                }
                 indexes[d].names.release()
             }
         }

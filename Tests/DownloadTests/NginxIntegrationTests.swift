@@ -34,11 +34,11 @@ import Testing
         let nginx = try serve(f)
         defer { nginx.stop() }
         let dead = "http://127.0.0.1:\(try Loopback.freePort())/file.bin"  // connection refused
-        let run = try DocSyncProcess.run([
+        let run = try DocSyncProcess.fetch([
             dead, "--mirror", nginx.url("file.bin"), "--output", f.destination, "--sha256", f.sha256, "--json",
         ])
-        #expect(run.status == 0, "\(run.stderr)")
-        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        #expect(run.status == 0, "\(run.standardError)")
+        let object = try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any]
         #expect(object?["url"] as? String == dead)
         #expect(object?["mirror"] as? String == nginx.url("file.bin"))
         #expect(object?["bytes"] as? Int == f.content.count)
@@ -47,7 +47,7 @@ import Testing
         #expect((object?["attempts"] as? Int ?? 0) >= 2)
         #expect(object?["seconds"] is Double || object?["seconds"] is Int)
         #expect(f.outputSHA256 == f.sha256)
-        #expect(run.stderr.isEmpty)  // not a TTY: quiet
+        #expect(run.standardError.isEmpty)  // not a TTY: quiet
     }
 
     @Test func fetchWithAWrongChecksumLeavesNoFile() async throws {
@@ -56,9 +56,9 @@ import Testing
         let nginx = try serve(f)
         defer { nginx.stop() }
         let wrong = String(repeating: "0", count: 64)
-        let run = try DocSyncProcess.run([nginx.url("file.bin"), "--output", f.destination, "--sha256", wrong])
+        let run = try DocSyncProcess.fetch([nginx.url("file.bin"), "--output", f.destination, "--sha256", wrong])
         #expect(run.status == 65)
-        #expect(run.stderr.contains(wrong) && run.stderr.contains(f.sha256))
+        #expect(run.standardError.contains(wrong) && run.standardError.contains(f.sha256))
         #expect(!f.outputExists)
     }
 
@@ -82,10 +82,10 @@ import Testing
         try handle.seek(toOffset: 1000)
         handle.write(Data([f.content[1000] ^ 0xFF]))
         try handle.close()
-        let run = try DocSyncProcess.run(arguments)
-        #expect(run.status == 0, "\(run.stderr)")
+        let run = try DocSyncProcess.fetch(arguments)
+        #expect(run.status == 0, "\(run.standardError)")
         #expect(f.outputSHA256 == f.sha256)
-        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        let object = try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any]
         #expect(object?["resumed_from"] as? Int == 0)  // the flipped byte sent it back to the first chunk
         // nginx logs a killed client's request when it notices the closed connection: wait for that line.
         #expect(nginx.waitForAccessLog { $0.count >= 3 }.count == 3)
@@ -98,10 +98,10 @@ import Testing
         defer { nginx.stop() }
         let arguments = [nginx.url("slow/file.bin"), "--output", f.destination, "--json", "--connections", "1"]
         try killMidTransfer(arguments, staging: "\(f.directory.path)/.docsync-staging", committed: 2 << 20)
-        let run = try DocSyncProcess.run(arguments)
-        #expect(run.status == 0, "\(run.stderr)")
+        let run = try DocSyncProcess.fetch(arguments)
+        #expect(run.status == 0, "\(run.standardError)")
         #expect(f.outputSHA256 == f.sha256)
-        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        let object = try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any]
         let resumedFrom = object?["resumed_from"] as? Int ?? 0
         #expect(resumedFrom > 0)
         let log = nginx.waitForAccessLog { $0.count >= 2 }
@@ -132,8 +132,8 @@ import Testing
             kills += 1
             #expect(!f.outputExists)
         }
-        let run = try DocSyncProcess.run(arguments)
-        #expect(run.status == 0, "\(run.stderr)")
+        let run = try DocSyncProcess.fetch(arguments)
+        #expect(run.status == 0, "\(run.standardError)")
         #expect(f.outputSHA256 == f.sha256)
         // Each kill may waste the overlap plus one unsynced interval: the CLI commits every 0.25 s or 8 MiB; allow
         // 1 s of transfer for that, the commit's own sync time and process start-up.

@@ -20,10 +20,10 @@ import Testing
         let nginx = try serve(f)
         defer { nginx.stop() }
         let ca = try TestCertificates.shared().caFile
-        let run = try DocSyncProcess.run(
+        let run = try DocSyncProcess.fetch(
             [nginx.url("file.bin"), "--ca-file", ca, "--output", f.destination, "--sha256", f.sha256],
             environment: Tool.environment())
-        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.status == 0, "\(run.standardError)")
         #expect(f.outputSHA256 == f.sha256)
         let log = nginx.waitForAccessLog { !$0.isEmpty }
         #expect(log.count == 1 && log.allSatisfy { $0.proto == "HTTP/2.0" && $0.status == 200 }, "\(log)")
@@ -35,10 +35,10 @@ import Testing
         let nginx = try serve(f, http2: false)
         defer { nginx.stop() }
         let ca = try TestCertificates.shared().caFile
-        let run = try DocSyncProcess.run(
+        let run = try DocSyncProcess.fetch(
             [nginx.url("file.bin"), "--output", f.destination, "--sha256", f.sha256],
             environment: Tool.environment(["CURL_CA_BUNDLE": ca]))
-        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.status == 0, "\(run.standardError)")
         #expect(f.outputSHA256 == f.sha256)
         #expect(nginx.waitForAccessLog { !$0.isEmpty }.map(\.proto) == ["HTTP/1.1"])
     }
@@ -48,12 +48,14 @@ import Testing
         defer { f.remove() }
         let nginx = try serve(f)
         defer { nginx.stop() }
-        let run = try DocSyncProcess.run(
+        let run = try DocSyncProcess.fetch(
             [nginx.url("file.bin"), "--output", f.destination], environment: Tool.environment())
-        #expect(run.status == 69, "\(run.stderr)")
-        #expect(run.stderr.contains("TLS certificate not accepted"), "\(run.stderr)")
-        #expect(run.stderr.lowercased().contains("certificate problem"), "libcurl's reason is kept: \(run.stderr)")
-        #expect(run.stderr.contains("ca_file"), "says how to trust a private CA: \(run.stderr)")
+        #expect(run.status == 69, "\(run.standardError)")
+        #expect(run.standardError.contains("TLS certificate not accepted"), "\(run.standardError)")
+        #expect(
+            run.standardError.lowercased().contains("certificate problem"),
+            "libcurl's reason is kept: \(run.standardError)")
+        #expect(run.standardError.contains("ca_file"), "says how to trust a private CA: \(run.standardError)")
         #expect(!f.outputExists)
         #expect(nginx.accessLog().isEmpty, "no request was sent over the untrusted connection")
     }
@@ -65,11 +67,11 @@ import Testing
         defer { nginx.stop() }
         let ca = try TestCertificates.shared().caFile
         let wrongHost = "https://127.0.0.1:\(nginx.port)/file.bin"  // the certificate names localhost only
-        let run = try DocSyncProcess.run(
+        let run = try DocSyncProcess.fetch(
             [wrongHost, "--ca-file", ca, "--output", f.destination], environment: Tool.environment())
-        #expect(run.status == 69, "\(run.stderr)")
-        #expect(run.stderr.contains("TLS certificate not accepted"), "\(run.stderr)")
-        #expect(run.stderr.contains("host name"), "names the host-name mismatch: \(run.stderr)")
+        #expect(run.status == 69, "\(run.standardError)")
+        #expect(run.standardError.contains("TLS certificate not accepted"), "\(run.standardError)")
+        #expect(run.standardError.contains("host name"), "names the host-name mismatch: \(run.standardError)")
         #expect(!f.outputExists)
         #expect(nginx.accessLog().isEmpty)
     }
@@ -78,10 +80,10 @@ import Testing
         let f = try DownloadFixture(size: 1)
         defer { f.remove() }
         let missing = f.directory.appending("missing-ca.pem")
-        let run = try DocSyncProcess.run(
+        let run = try DocSyncProcess.fetch(
             ["https://localhost:1/x", "--ca-file", missing, "--output", f.destination], environment: Tool.environment())
-        #expect(run.status == 64, "\(run.stderr)")
-        #expect(run.stderr.contains("--ca-file: cannot read \(missing)"), "\(run.stderr)")
+        #expect(run.status == 64, "\(run.standardError)")
+        #expect(run.standardError.contains("--ca-file: cannot read \(missing)"), "\(run.standardError)")
     }
 
     /// The library as shipped (`HTTPOptions()`: automatic version) gets HTTP/2 through ALPN from an https server

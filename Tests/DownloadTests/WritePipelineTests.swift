@@ -43,7 +43,7 @@ import Testing
     func fileAndJournalHoldExactlyTheBytesAppended(_ c: Case) throws {
         let directory = try TemporaryDirectory("write-pipeline")
         defer { directory.remove() }
-        var generator = SeededGenerator(seed: 7)
+        var generator = TestRandom(seed: 7)
         let content = Self.bytes(Self.total, using: &generator)
         let staging = try StagingFile(directory: directory.path, name: "file", directIO: c.directIO)
         try staging.openPart()
@@ -80,7 +80,7 @@ import Testing
     /// reported must already be in the file with the right bytes.
     private func append(
         _ bytes: ArraySlice<UInt8>, to staging: StagingFile, from journal: Journal, _ c: Case,
-        using generator: inout SeededGenerator
+        using generator: inout TestRandom
     ) throws -> Journal {
         let reported = Mutex<[Int64]>([])
         let pipeline = WritePipeline(
@@ -108,7 +108,7 @@ import Testing
     }
 
     /// Pseudo-random bytes, eight at a time (cheap even in a debug build: other suites share the test process).
-    static func bytes(_ count: Int, using generator: inout SeededGenerator) -> [UInt8] {
+    static func bytes(_ count: Int, using generator: inout TestRandom) -> [UInt8] {
         var result = [UInt8](repeating: 0, count: count)
         result.withUnsafeMutableBytes { raw in
             var offset = 0
@@ -129,20 +129,5 @@ import Testing
         let complete = try result.withUnsafeMutableBytes { try staging.read(into: $0, at: 0) }
         #expect(complete)
         return result
-    }
-}
-
-/// SplitMix64: the same pseudo-random bytes and piece sizes on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

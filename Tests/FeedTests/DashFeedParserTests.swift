@@ -1,4 +1,5 @@
 import DocSyncFeed
+import TestSupport
 import Testing
 
 /// Dash / Zeal feed XML through the real reader: one row per rule.
@@ -71,7 +72,7 @@ struct DashFeedParserTests {
     }
 
     @Test func namesTheDocsetAfterTheFileWhenThereIsNoURL() throws {
-        let directory = try TemporaryDirectoryForFeeds()
+        let directory = try TemporaryDirectory("docsync-feed-test")
         defer { directory.remove() }
         let path = directory.write("Android_(Kotlin).xml", Self.dash("13.x/2"))
         let document = try FeedParser.parse(fileAt: path, documentURL: nil)

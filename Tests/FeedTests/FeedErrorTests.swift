@@ -1,4 +1,5 @@
 import DocSyncFeed
+import TestSupport
 import Testing
 
 /// Every refusal is a typed error naming the feed, the line and (where libxml2 knows it) the column.
@@ -110,7 +111,7 @@ struct FeedErrorTests {
     }
 
     @Test func namesTheFileAndItsErrno() throws {
-        let directory = try TemporaryDirectoryForFeeds()
+        let directory = try TemporaryDirectory("docsync-feed-test")
         defer { directory.remove() }
         let missing = directory.path + "/missing.xml"
         #expect(throws: FeedError(feed: missing, reason: .unreadable(errno: 2, message: "No such file or directory"))) {

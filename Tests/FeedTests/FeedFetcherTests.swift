@@ -6,7 +6,7 @@ import Testing
 /// `FeedFetcher` against a real nginx on loopback: parsing from memory with the fetched URL as the base.
 struct FeedFetcherTests {
     @Test func fetchesAndParsesWithTheURLAsBase() async throws {
-        let directory = try TemporaryDirectoryForFeeds()
+        let directory = try TemporaryDirectory("docsync-feed-test")
         defer { directory.remove() }
         directory.write(
             "rel.atom",
@@ -24,7 +24,7 @@ struct FeedFetcherTests {
     }
 
     @Test func namesTheURLInFetchErrors() async throws {
-        let directory = try TemporaryDirectoryForFeeds()
+        let directory = try TemporaryDirectory("docsync-feed-test")
         defer { directory.remove() }
         directory.write("big.atom", FeedXML.atom(String(repeating: "<entry/>", count: 1000)))
         directory.write("bad.atom", "<feed xmlns=\"http://www.w3.org/2005/Atom\"><entry>")

@@ -1,5 +1,6 @@
 import DocSyncFeed
 import Foundation
+import TestSupport
 import Testing
 
 /// Attribute and element caps: libxml2's time grows with the square of one element's attribute count, and every
@@ -118,18 +119,17 @@ import Testing
 
     /// `feed parse --check`: the caps through the real executable, with nothing printed.
     @Test func theCommandLineCheckReportsACap() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("feedlimit-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let bad = directory.appendingPathComponent("bad.atom").path
-        let good = directory.appendingPathComponent("good.atom").path
+        let directory = try TemporaryDirectory("feedlimit")
+        defer { directory.remove() }
+        let bad = directory.appending("bad.atom")
+        let good = directory.appending("good.atom")
         try FeedXML.atom(FeedXML.entry("<id>x</id>", attributes: Self.attributes(1000))).write(
             toFile: bad, atomically: true, encoding: .utf8)
         try FeedXML.atom(FeedXML.entry("<id>x</id>")).write(toFile: good, atomically: true, encoding: .utf8)
-        let refused = try FeedCommandLine.run(["feed", "parse", bad, "--check"])
-        #expect(refused.status == 65 && refused.stdout.isEmpty)
-        #expect(refused.stderr.contains("more than the limit of 64 attributes"), "\(refused.stderr)")
-        let accepted = try FeedCommandLine.run(["feed", "parse", good, "--check"])
-        #expect(accepted.status == 0 && accepted.stdout.isEmpty, "\(accepted.stderr)")
+        let refused = try Tool.run(Tool.docsyncBinary, ["feed", "parse", bad, "--check"])
+        #expect(refused.status == 65 && refused.standardOutput.isEmpty)
+        #expect(refused.standardError.contains("more than the limit of 64 attributes"), "\(refused.standardError)")
+        let accepted = try Tool.run(Tool.docsyncBinary, ["feed", "parse", good, "--check"])
+        #expect(accepted.status == 0 && accepted.standardOutput.isEmpty, "\(accepted.standardError)")
     }
 }

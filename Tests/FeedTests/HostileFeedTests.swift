@@ -1,5 +1,6 @@
 import DocSyncFeed
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -134,7 +135,7 @@ struct HostileFeedTests {
     @Test(arguments: rows)
     func refusesWithoutReadingOrFetching(_ row: Row) throws {
         let listener = try LoopbackListener()
-        let directory = try TemporaryDirectoryForFeeds()
+        let directory = try TemporaryDirectory("docsync-feed-test")
         defer { directory.remove() }
         let secret = "docsync-secret-\(UUID().uuidString)"
         let secretPath = directory.write("secret.txt", secret)

@@ -16,7 +16,7 @@ struct LargeFeedMemoryTests {
     static let contentLinesPerEntry = 500
 
     @Test func parses100MBFeedUnder64MiB() throws {
-        let directory = try TemporaryDirectoryForFeeds()
+        let directory = try TemporaryDirectory("docsync-feed-test")
         defer { directory.remove() }
         let large = directory.path + "/large.atom"
         let small = directory.path + "/small.atom"

@@ -9,7 +9,7 @@ import Testing
     @Test func aFleetSyncsThroughTheCachingTierAndAnOfflineRootImportsTheBundle() throws {
         let seed = UInt64.random(in: 1...UInt64.max)
         print("MirrorEndToEndTests seed \(seed)")
-        var generator = SplitMix64(seed: seed)
+        var generator = TestRandom(seed: seed)
         let fleet = try MirrorFleet()
         let v1 = try fleet.originPublishes(version: "1.0", megabytes: 3, seed: generator.next())
 

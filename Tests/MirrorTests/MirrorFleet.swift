@@ -55,7 +55,7 @@ final class MirrorFleet: @unchecked Sendable {
     @discardableResult
     func originPublishes(version: String, megabytes: Int = 3, seed: UInt64) throws -> String {
         var fixture = try DocsetFixture.make(version: version, documents: 4)
-        var generator = SplitMix64(seed: seed)
+        var generator = TestRandom(seed: seed)
         let blob = (0..<(megabytes << 20)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
         fixture.files["Contents/Resources/Documents/blob.bin"] = (blob, 0o644)
         let file = "Go-\(version).tgz"
@@ -116,18 +116,5 @@ final class MirrorFleet: @unchecked Sendable {
     /// GETs of archives in an nginx access log.
     static func archiveRequests(_ nginx: Nginx) -> [Nginx.LogEntry] {
         nginx.accessLog().filter { $0.method == "GET" && $0.uri.hasSuffix(".tgz") }
-    }
-}
-
-/// A seeded generator (the seed is printed by the tests that use it).
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

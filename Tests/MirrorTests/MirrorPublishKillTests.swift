@@ -10,7 +10,7 @@ import Testing
     @Test func aPublishKilledAnywhereLeavesAConsistentTree() throws {
         let seed = UInt64.random(in: 1...UInt64.max)
         print("MirrorPublishKillTests seed \(seed)")
-        var generator = SplitMix64(seed: seed)
+        var generator = TestRandom(seed: seed)
         let fleet = try MirrorFleet(keep: 2, grace: "0s")  // grace 0: expired archives go at once, the worst case
         try fleet.originPublishes(version: "1", megabytes: 2, seed: generator.next())
         let first = try fleet.publisher(["sync"])
@@ -26,12 +26,7 @@ import Testing
         for round in 3..<15 {
             try fleet.originPublishes(version: "\(round)", megabytes: 2, seed: generator.next())
             let delay = Double.random(in: 0...(span * 1.2), using: &generator)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Tool.docsyncBinary)
-            process.arguments = ["sync", "--config", fleet.publisherConfig]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try DocSyncProcess(["sync", "--config", fleet.publisherConfig], discardOutput: true).process
             usleep(UInt32(delay * 1_000_000))
             kill(process.processIdentifier, SIGKILL)
             _ = process.waitForExit()

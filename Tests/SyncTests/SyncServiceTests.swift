@@ -31,15 +31,8 @@ import Testing
     }
 
     static func start(_ h: SyncHarness, _ arguments: [String]) throws -> (Process, Pipe, Pipe) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Tool.docsyncBinary)
-        process.arguments = arguments + ["--config", h.configPath]
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        return (process, out, err)
+        let docsync = try DocSyncProcess(arguments + ["--config", h.configPath])
+        return (docsync.process, docsync.output!, docsync.errors!)
     }
 
     static func waitForLock(_ h: SyncHarness) {

@@ -6,7 +6,8 @@
 public enum Loopback {
     /// A listening TCP socket on 127.0.0.1 with a kernel-chosen free port.
     public static func listen() throws -> (fd: Int32, port: UInt16) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // Close-on-exec: the servers and docsync processes tests start must not inherit a test's listening socket.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw TestServerError("socket: errno \(errno)") }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))

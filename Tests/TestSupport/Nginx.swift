@@ -19,11 +19,11 @@ public final class Nginx: Sendable {
         public var via: String = "-"
     }
 
-    public let port: UInt16
+    public var port: UInt16 { server.port }
     public let prefix: TemporaryDirectory
     /// Serving https with `TestCertificates` (URLs use the certificate's host name, `localhost`).
     public let tls: TestCertificates?
-    private let process: Process
+    private let server: ServerProcess
 
     /// Starts nginx serving `root` at `/`. `limitRate` (bytes/s) slows every response; `locations` adds
     /// `location` blocks (or any server-level directives) verbatim. `http2` serves cleartext HTTP/2 (prior
@@ -35,36 +35,24 @@ public final class Nginx: Sendable {
         tls: TestCertificates? = nil, http: String = ""
     ) throws {
         let prefix = try TemporaryDirectory("docsync-nginx")
-        var lastError: (any Error)?
-        for _ in 0..<5 {
-            let port = try Loopback.freePort()
-            let config = Self.configuration(
-                prefix: prefix.path, root: root, port: port, limitRate: limitRate, locations: locations, http2: http2,
-                tls: tls, http: http)
-            try config.write(toFile: prefix.appending("nginx.conf"), atomically: true, encoding: .utf8)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Self.executable)
-            process.arguments = [
-                "-p", prefix.path, "-c", prefix.appending("nginx.conf"), "-e", prefix.appending("error.log"),
-            ]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let deadline = Date().addingTimeInterval(10)
-            while process.isRunning, !Loopback.isListening(port), Date() < deadline { usleep(20_000) }
-            if process.isRunning, Loopback.isListening(port) {
-                self.port = port
-                self.prefix = prefix
-                self.tls = tls
-                self.process = process
-                return
-            }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-            lastError = TestServerError("nginx did not start: \(Self.read(prefix.appending("error.log")))")
+        do {
+            server = try ServerProcess(
+                "nginx", executable: Self.executable,
+                prepare: { port in
+                    let config = prefix.appending("nginx.conf")
+                    try Self.configuration(
+                        prefix: prefix.path, root: root, port: port, limitRate: limitRate, locations: locations,
+                        http2: http2, tls: tls, http: http
+                    ).write(toFile: config, atomically: true, encoding: .utf8)
+                    return ["-p", prefix.path, "-c", config, "-e", prefix.appending("error.log")]
+                },
+                diagnostics: { Self.read(prefix.appending("error.log")) })
+        } catch {
+            prefix.remove()
+            throw error
         }
-        prefix.remove()
-        throw lastError ?? TestServerError("nginx did not start")
+        self.prefix = prefix
+        self.tls = tls
     }
 
     deinit { stop() }
@@ -76,11 +64,7 @@ public final class Nginx: Sendable {
 
     /// Stops nginx and removes its prefix (idempotent).
     public func stop() {
-        if process.isRunning {
-            // SIGKILL: a single-process nginx started from a test runner may have SIGTERM blocked (inherited mask).
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        server.stop()
         prefix.remove()
     }
 

@@ -36,8 +36,8 @@ import Testing
             kills += 1
             #expect(!f.outputExists, "seed \(seed)")
         }
-        let run = try DocSyncProcess.run(arguments)
-        #expect(run.status == 0, "\(run.stderr) (seed \(seed))")
+        let run = try DocSyncProcess.fetch(arguments)
+        #expect(run.status == 0, "\(run.standardError) (seed \(seed))")
         #expect(f.outputSHA256 == f.sha256, "seed \(seed)")
         let log = nginx.accessLog()
         #expect(log.contains { $0.range.contains("-") && !$0.range.hasSuffix("-") }, "closed segment ranges")

@@ -26,8 +26,9 @@ struct FeedCommandLineTests {
         let path = FeedCommandLine.feedsDirectory + "/" + name
         let result = try FeedCommandLine.run(["feed", "parse", path, "--json"])
         #expect(result.status == 0)
-        #expect(result.stderr.isEmpty)
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(result.standardError.isEmpty)
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         let expected = try FeedParser.parse(fileAt: path, documentURL: nil)
 
         #expect(Set(object.keys).isSubset(of: Self.documentKeys))
@@ -60,21 +61,21 @@ struct FeedCommandLineTests {
     @Test func printsATable() throws {
         let result = try FeedCommandLine.run(["feed", "parse", FeedCommandLine.feedsDirectory + "/Swift.xml"])
         #expect(result.status == 0)
-        #expect(result.stdout.hasPrefix("dash feed Swift: 1 entry\nIDENTIFIER"))
-        #expect(result.stdout.contains("\nSwift       5.10     3  "))
-        #expect(result.stdout.contains("http://frankfurt.kapeli.com/feeds/Swift.tgz"))
+        #expect(result.standardOutput.hasPrefix("dash feed Swift: 1 entry\nIDENTIFIER"))
+        #expect(result.standardOutput.contains("\nSwift       5.10     3  "))
+        #expect(result.standardOutput.contains("http://frankfurt.kapeli.com/feeds/Swift.tgz"))
     }
 
     @Test func exits65WithThePositionOnStandardErrorForABadFeed() throws {
-        let directory = try TemporaryDirectoryForFeeds()
+        let directory = try TemporaryDirectory("docsync-feed-test")
         defer { directory.remove() }
         let path = directory.write("bad.atom", "<feed xmlns=\"http://www.w3.org/2005/Atom\">\n<entry><id>x</entry>")
         for arguments in [["feed", "parse", path], ["feed", "parse", path, "--json"]] {
             let result = try FeedCommandLine.run(arguments)
             #expect(result.status == 65)
-            #expect(result.stdout.isEmpty)
+            #expect(result.standardOutput.isEmpty)
             #expect(
-                result.stderr
+                result.standardError
                     == ("docsync: \(path):2:21: not well-formed XML: Opening and ending tag mismatch: id line 2 and entry (libxml2 error 76)\n")
             )
         }
@@ -82,7 +83,7 @@ struct FeedCommandLineTests {
 
     /// libxml2 raises encoding errors outside the parser, through a handler that would print to stderr.
     @Test func printsOnlyItsOwnMessageForAnUndecodableFeed() throws {
-        let directory = try TemporaryDirectoryForFeeds()
+        let directory = try TemporaryDirectory("docsync-feed-test")
         defer { directory.remove() }
         let path = directory.write(
             "sjis.atom",
@@ -91,13 +92,13 @@ struct FeedCommandLineTests {
         let result = try FeedCommandLine.run(["feed", "parse", path])
         #expect(result.status == 65)
         #expect(
-            result.stderr
+            result.standardError
                 == "docsync: \(path): not well-formed XML: input conversion failed due to input error, "
                 + "bytes 0xFF 0xFF 0x3C 0x2F (libxml2 error 6003)\n")
     }
 
     @Test func neverPrintsAFileNamedByAnEntity() throws {
-        let directory = try TemporaryDirectoryForFeeds()
+        let directory = try TemporaryDirectory("docsync-feed-test")
         defer { directory.remove() }
         let secret = "docsync-secret-\(UUID().uuidString)"
         let secretPath = directory.write("secret.txt", secret)
@@ -107,12 +108,12 @@ struct FeedCommandLineTests {
                 + "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>&xxe;</title></feed>")
         let result = try FeedCommandLine.run(["feed", "parse", path, "--json"])
         #expect(result.status == 65)
-        #expect(result.stderr == "docsync: \(path):1:1: a DOCTYPE is not allowed in a feed\n")
-        #expect(!result.stdout.contains(secret) && !result.stderr.contains(secret))
+        #expect(result.standardError == "docsync: \(path):1:1: a DOCTYPE is not allowed in a feed\n")
+        #expect(!result.standardOutput.contains(secret) && !result.standardError.contains(secret))
     }
 
     @Test func resolvesAgainstTheBaseURL() throws {
-        let directory = try TemporaryDirectoryForFeeds()
+        let directory = try TemporaryDirectory("docsync-feed-test")
         defer { directory.remove() }
         let path = directory.write(
             "rel.atom",
@@ -122,10 +123,10 @@ struct FeedCommandLineTests {
             "feed", "parse", path, "--base-url", "https://h.example/feeds/x.atom", "--json",
         ])
         #expect(result.status == 0)
-        #expect(result.stdout.contains("\"url\": \"https://h.example/d/a.xar\""))
+        #expect(result.standardOutput.contains("\"url\": \"https://h.example/d/a.xar\""))
         let relative = try FeedCommandLine.run(["feed", "parse", path, "--base-url", "feeds/"])
         #expect(relative.status == 64)
-        #expect(relative.stderr.contains("--base-url must be an absolute URL"))
+        #expect(relative.standardError.contains("--base-url must be an absolute URL"))
     }
 
     @Test func refusesAFeedLargerThanMaxBytes() throws {
@@ -133,19 +134,19 @@ struct FeedCommandLineTests {
         let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
         let refused = try FeedCommandLine.run(["feed", "parse", path, "--max-bytes", "\(size - 1)"])
         #expect(refused.status == 65)
-        #expect(refused.stderr == "docsync: \(path): the feed is larger than the limit of \(size - 1) bytes\n")
+        #expect(refused.standardError == "docsync: \(path): the feed is larger than the limit of \(size - 1) bytes\n")
         let accepted = try FeedCommandLine.run(["feed", "parse", path, "--max-bytes", "\(size)", "--json"])
         #expect(accepted.status == 0)
         let invalid = try FeedCommandLine.run(["feed", "parse", path, "--max-bytes", "0"])
         #expect(invalid.status == 64)
-        #expect(invalid.stderr.contains("--max-bytes must be a positive number of bytes"))
+        #expect(invalid.standardError.contains("--max-bytes must be a positive number of bytes"))
     }
 
     @Test func exits74ForAMissingFile() throws {
         let result = try FeedCommandLine.run(["feed", "parse", "/nonexistent/feed.xml"])
         #expect(result.status == 74)
         #expect(
-            result.stderr
+            result.standardError
                 == "docsync: /nonexistent/feed.xml: cannot read the file: No such file or directory (errno 2)\n")
     }
 
@@ -154,11 +155,11 @@ struct FeedCommandLineTests {
         defer { nginx.stop() }
         let result = try FeedCommandLine.run(["feed", "parse", nginx.url("C%2B%2B.xml"), "--json"])
         #expect(result.status == 0)
-        #expect(result.stdout.contains("\"identifier\": \"C++\""))
-        #expect(result.stdout.contains("\"revision\": \"9\""))
+        #expect(result.standardOutput.contains("\"identifier\": \"C++\""))
+        #expect(result.standardOutput.contains("\"revision\": \"9\""))
         let missing = try FeedCommandLine.run(["feed", "parse", nginx.url("missing.xml")])
         #expect(missing.status == 69)
-        #expect(missing.stderr == "docsync: \(nginx.url("missing.xml")): fetch failed: HTTP status 404\n")
+        #expect(missing.standardError == "docsync: \(nginx.url("missing.xml")): fetch failed: HTTP status 404\n")
     }
 
     static func checkDate(_ value: Any?, _ expected: Date?) {

@@ -1,7 +1,6 @@
-import DocSync
-import DocSyncSupport
 import Foundation
 
+/// A tool a fixture runs (sqlite3, tar, a peak-memory probe) failed: the command and its standard error.
 public struct ToolFailure: Error, CustomStringConvertible {
     public let command: String
     public let output: String
@@ -47,33 +46,16 @@ public enum Tool {
         return environment.merging(extra) { $1 }
     }
 
-    /// The `docsync` executable built beside the test bundle (`.build/<config>/docsync`).
+    /// The `docsync` executable built beside the test bundle (`.build/<config>/docsync`): the one place tests find
+    /// it. The bundle may be a directory (`…/docsyncPackageTests.xctest/…`) on some toolchains, so the search walks
+    /// up from the test process's executable.
     public static var docsyncBinary: String {
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-        return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("docsync").path
-    }
-}
-
-/// A manifest of a directory tree: relative path → "dir 755", "file 644 <sha256>" or "link <target>".
-public enum TreeManifest {
-    public static func of(_ root: String, excluding excluded: Set<String> = ["meta.json"]) throws -> [String: String] {
-        var manifest: [String: String] = [:]
-        let fm = FileManager.default
-        guard let walker = fm.enumerator(atPath: root) else { return [:] }
-        while let relative = walker.nextObject() as? String {
-            if excluded.contains(relative) { continue }
-            let path = "\(root)/\(relative)"
-            let attributes = try fm.attributesOfItem(atPath: path)
-            let mode = String((attributes[.posixPermissions] as? Int) ?? 0, radix: 8)
-            switch attributes[.type] as? FileAttributeType {
-            case .typeDirectory: manifest[relative] = "dir \(mode)"
-            case .typeSymbolicLink: manifest[relative] = "link \(try fm.destinationOfSymbolicLink(atPath: path))"
-            case .typeRegular:
-                let data = try Data(contentsOf: URL(fileURLWithPath: path))
-                manifest[relative] = "file \(mode) \(SHA256.hash(data))"
-            default: manifest[relative] = "other"
-            }
+        let me =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var directory = URL(fileURLWithPath: me).deletingLastPathComponent()
+        while directory.path != "/", !FileManager.default.isExecutableFile(atPath: directory.path + "/docsync") {
+            directory.deleteLastPathComponent()
         }
-        return manifest
+        return directory.path + "/docsync"
     }
 }

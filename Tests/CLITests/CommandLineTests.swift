@@ -69,21 +69,18 @@ import Testing
             try fixture.writeArchive(to: h.archive("\(version).tgz"))
             manifests[version] = fixture.expectedManifest
         }
-        let docsync = try binary
+        _ = try binary  // a clear failure when the executable is missing
         func stagingEntries() -> [String] {
             (try? FileManager.default.contentsOfDirectory(atPath: "\(h.root)/.docsync/staging")) ?? []
         }
         func run(_ version: String, killAfter delay: Double?) throws -> Int32 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: docsync)
-            process.arguments = [
-                "install", h.archive("\(version).tgz"), "--root", h.root, "--name", h.name, "--version", version,
-                "--grace-seconds", "0",
-            ]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
             let leftovers = Set(stagingEntries())  // a killed run's, moved to the trash by this one
-            try process.run()
+            let process = try DocSyncProcess(
+                [
+                    "install", h.archive("\(version).tgz"), "--root", h.root, "--name", h.name, "--version", version,
+                    "--grace-seconds", "0",
+                ], discardOutput: true
+            ).process
             if let delay {
                 // The kill moment counts from the start of the extraction (a new staging folder appears), not from
                 // the process start, which a loaded machine can delay by seconds.

@@ -1,0 +1,124 @@
+@testable import DocSyncIndex
+import Foundation
+import TestSupport
+import Testing
+
+/// `names.bin` layout 3: each hit's display record and the meta data live in the one mapped file (no database is
+/// open while searching); a damaged file or record is refused, never read past.
+@Suite struct NameTableLayoutTests {
+    struct Entry {
+        var name: String
+        var type: UInt16
+        var path: String
+        var fragment: String?
+    }
+
+    static let entries: [Entry] = [
+        Entry(name: "NSString", type: 0, path: "NSString.html", fragment: "//apple_ref/occ/cl/NSString"),
+        Entry(name: "printf", type: 1, path: "c/printf.html", fragment: nil),
+        Entry(name: "Print", type: 1, path: "p.html", fragment: ""),
+        Entry(name: "ZZZ é\nline", type: 2, path: "https://example.com/z", fragment: "a#b"),
+        Entry(name: "a", type: 0, path: "", fragment: nil),
+    ]
+    static let meta: [(String, String)] = [
+        ("layout", NameTable.layoutVersion), ("source", "docSet.dsidx:1:2.3:4"), ("entries", "5"),
+        ("type:0", "Class"), ("type:1", "Function"), ("type:2", "Tab\there"),
+    ]
+
+    static func write(_ entries: [Entry], to path: String) throws {
+        let builder = NameTable.Builder()
+        for e in entries {
+            try builder.append(e.name, type: e.type, location: EntryLocation(path: e.path, fragment: e.fragment),
+                docset: "T")
+        }
+        try builder.write(to: path, meta: meta, docset: "T")
+    }
+
+    @Test func recordsAndMetaRoundTrip() throws {
+        let dir = try TemporaryDirectory("names")
+        defer { dir.remove() }
+        let path = dir.appending("names.bin")
+        try Self.write(Self.entries, to: path)
+        let table = try #require(NameTable(path: path))
+        #expect(table.count == Self.entries.count)
+        var seen: [String] = []
+        for i in 0..<table.count {
+            let record = try #require(table.record(i))
+            let original = try #require(Self.entries.first { $0.name == record.name })
+            #expect(record.type == original.type)
+            #expect(record.location == EntryLocation(path: original.path, fragment: original.fragment))
+            let lowered = original.name.lowercased().replacingOccurrences(of: "\n", with: " ")
+            #expect(Array(table.name(i)) == Array(lowered.utf8))
+            seen.append(String(decoding: table.name(i), as: UTF8.self))
+        }
+        #expect(seen == seen.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+        let meta = try #require(table.meta())
+        #expect(meta.count == Self.meta.count)
+        for (key, value) in Self.meta { #expect(meta[key] == value) }
+        #expect(NameTable.typeNames(meta) == [0: "Class", 1: "Function", 2: "Tab\there"])
+    }
+
+    /// Truncated files, a wrong magic and a record whose lengths do not add up: nil, not a read past the mapping.
+    @Test func damagedFilesAreRefused() throws {
+        let dir = try TemporaryDirectory("names")
+        defer { dir.remove() }
+        let path = dir.appending("names.bin")
+        try Self.write(Self.entries, to: path)
+        let good = try Data(contentsOf: URL(fileURLWithPath: path))
+        for cut in [0, 7, 31, good.count / 2, good.count - 1] {
+            let damaged = dir.appending("cut-\(cut).bin")
+            try good.prefix(cut).write(to: URL(fileURLWithPath: damaged))
+            #expect(NameTable(path: damaged) == nil, "cut at \(cut)")
+        }
+        var magic = good
+        magic[7] = UInt8(ascii: "2")
+        try magic.write(to: URL(fileURLWithPath: dir.appending("magic.bin")))
+        #expect(NameTable(path: dir.appending("magic.bin")) == nil)
+
+        // The first record's name length made huge: that record is refused, the others still read.
+        let table = try #require(NameTable(path: path))
+        let recordsStart = good.count - table.metaBytes.count - table.recordBytes.count
+        var record = good
+        record.replaceSubrange(recordsStart..<(recordsStart + 4), with: [0xFF, 0xFF, 0xFF, 0x7F])
+        try record.write(to: URL(fileURLWithPath: dir.appending("record.bin")))
+        let broken = try #require(NameTable(path: dir.appending("record.bin")))
+        #expect(broken.record(0) == nil)
+        #expect(broken.record(1) != nil)
+    }
+
+    /// `gallop`: the first index at or after `from` whose value is at least the target.
+    @Test(arguments: [
+        ([], 0, 5, 0), ([1, 3, 5, 7], 0, 0, 0), ([1, 3, 5, 7], 0, 1, 0), ([1, 3, 5, 7], 0, 4, 2),
+        ([1, 3, 5, 7], 0, 7, 3), ([1, 3, 5, 7], 0, 8, 4), ([1, 3, 5, 7], 2, 3, 2), ([1, 3, 5, 7], 3, 100, 4),
+        (Array(0..<1000).map { $0 * 2 }, 10, 1001, 501), (Array(0..<1000).map { $0 * 2 }, 0, 1998, 999),
+    ] as [([UInt32], Int, UInt32, Int)])
+    func gallop(values: [UInt32], from: Int, target: UInt32, expected: Int) {
+        values.withUnsafeBufferPointer { buffer in
+            let base = buffer.baseAddress ?? UnsafePointer(bitPattern: 8)!
+            #expect(NameTable.gallop(base, from: from, to: values.count, target) == expected)
+        }
+    }
+
+    /// The 32-bit folded mask: letters keep their bits, digits share one, other ASCII four, non-ASCII one; a name
+    /// that contains a query always covers the query's folded mask.
+    @Test(arguments: [
+        ("a", UInt32(1)), ("z", 1 << 25), ("abz", 1 | 2 | 1 << 25), ("0", 1 << 26), ("09", 1 << 26),
+        ("é", 1 << 31), ("", 0),
+    ] as [(String, UInt32)])
+    func fold(text: String, expected: UInt32) {
+        #expect(NameTable.fold(NameTable.mask(Array(text.utf8))) == expected)
+    }
+
+    @Test func foldKeepsContainment() {
+        let seed = UInt64(Date().timeIntervalSince1970)
+        var rng = RankingReferenceTests.SeededGenerator(state: seed)
+        let alphabet = Array("abcxyz019_.:-+/é ~".utf8)
+        for _ in 0..<2000 {
+            let name = (0..<Int.random(in: 1...12, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }
+            let start = Int.random(in: 0..<name.count, using: &rng)
+            let part = Array(name[start..<Int.random(in: (start + 1)...name.count, using: &rng)])
+            let (n, q) = (NameTable.fold(NameTable.mask(name)), NameTable.fold(NameTable.mask(part)))
+            #expect(n & q == q, "name \(name), part \(part), seed \(seed)")
+        }
+    }
+}

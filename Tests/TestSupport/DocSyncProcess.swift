@@ -1,0 +1,54 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A running `docsync` (the executable built beside the test bundle, `Tool.docsyncBinary`), its output collected
+/// through pipes: for tests that kill it midway or wait for it. One-shot runs use `Tool.run(Tool.docsyncBinary, …)`.
+public struct DocSyncProcess {
+    public let process = Process()
+    /// Standard output and error (for an `OutputReader`), or nil when started with `discardOutput`.
+    public let output: Pipe?
+    public let errors: Pipe?
+
+    /// Starts `docsync` with `arguments`; `environment` replaces the test process's environment when given.
+    /// `discardOutput` sends standard output and error to /dev/null (for a run nobody reads, so it never blocks on
+    /// a full pipe).
+    public init(_ arguments: [String], environment: [String: String]? = nil, discardOutput: Bool = false) throws {
+        output = discardOutput ? nil : Pipe()
+        errors = discardOutput ? nil : Pipe()
+        process.executableURL = URL(fileURLWithPath: Tool.docsyncBinary)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        process.standardOutput = output ?? FileHandle.nullDevice
+        process.standardError = errors ?? FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Starts `docsync fetch` with `arguments`.
+    public init(fetch arguments: [String], environment: [String: String]? = nil) throws {
+        try self.init(["fetch"] + arguments, environment: environment)
+    }
+
+    /// Kills the process (SIGKILL) and reaps it.
+    public func kill() {
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        _ = process.waitForExit()
+    }
+
+    /// Waits for the exit; returns the status, standard output and standard error (empty when discarded).
+    public func finish() -> Tool.Result {
+        let out = output?.fileHandleForReading.readDataToEndOfFile() ?? Data()
+        let err = errors?.fileHandleForReading.readDataToEndOfFile() ?? Data()
+        let status = process.waitForExit()
+        return Tool.Result(
+            status: status, standardOutput: String(decoding: out, as: UTF8.self),
+            standardError: String(decoding: err, as: UTF8.self))
+    }
+
+    /// Runs `docsync fetch` with `arguments` to completion.
+    public static func fetch(_ arguments: [String], environment: [String: String]? = nil) throws -> Tool.Result {
+        try DocSyncProcess(fetch: arguments, environment: environment).finish()
+    }
+}
