@@ -11,7 +11,7 @@ import Testing
     @Test func aClientSelectingByNameFromTheMirrorsCatalogueInstallsFromTheMirror() throws {
         let seed = UInt64.random(in: 1...UInt64.max)
         print("MirrorCatalogueConsumptionTests seed \(seed)")
-        var generator = SplitMix64(seed: seed)
+        var generator = TestRandom(seed: seed)
         let fleet = try MirrorFleet()
         let digest = try fleet.originPublishes(version: "1.0", megabytes: 2, seed: generator.next())
         let published = try fleet.publisher(["sync"])

@@ -11,7 +11,7 @@ import Testing
     @Test func aDocsetWhoseArchiveCannotBeHadKeepsItsPublishedVersionAndTheRunCountsIt() throws {
         let seed = UInt64.random(in: 1...UInt64.max)
         print("MirrorPublishFailureTests seed \(seed)")
-        var generator = SplitMix64(seed: seed)
+        var generator = TestRandom(seed: seed)
         let fleet = try MirrorFleet()
         let v1 = try fleet.originPublishes(version: "1.0", megabytes: 1, seed: generator.next())
         #expect(try fleet.publisher(["sync"]).status == 0)
