@@ -18,8 +18,9 @@ struct MirrorPublishCommand: AsyncParsableCommand {
         abstract: "Write [mirror] dir: kept archives, a Dash feed per docset, docsets.atom, catalogue.json, manifest.",
         discussion: """
             Every sync runs it too when [mirror] is configured. Archives a sync did not keep (docsets installed \
-            before [mirror] was added) are downloaded again, checksum enforced. Exit status: 0, 3 when some \
-            docsets were left out, 74 when the tree cannot be written, 78 for a configuration error.
+            before [mirror] was added) are downloaded again, checksum enforced; a docset whose archive cannot be had \
+            keeps the version published before. Exit status: 0, 3 when some docsets were left out or their archive \
+            could not be had, 74 when the tree cannot be written, 78 for a configuration error.
             """)
 
     @OptionGroup var configOptions: ConfigOptions
@@ -40,10 +41,13 @@ struct MirrorPublishCommand: AsyncParsableCommand {
         for (name, reason) in report.skipped {
             printError("docsync: warning: \(TerminalText.safe(name)) left out: \(TerminalText.safe(reason))")
         }
+        for failure in report.failed {
+            printError("docsync: \(TerminalText.safe(SyncEngine.mirrorFailure(failure).message))")
+        }
         print(
             "published \(report.published.count) docsets in \(TerminalText.safe(mirror.directory)) "
                 + "(\(report.placed) archives added, \(report.deleted) removed)")
-        if !report.skipped.isEmpty { throw ExitStatus.partialFailure }
+        if !report.skipped.isEmpty || !report.failed.isEmpty { throw ExitStatus.partialFailure }
     }
 }
 

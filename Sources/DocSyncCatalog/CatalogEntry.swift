@@ -36,12 +36,15 @@ public struct CatalogEntry: Sendable, Equatable, Codable {
     public var size: Int64?
     public var specificVersions: [SpecificVersion]
     public var author: String?
+    /// The latest version's archive SHA-256 when the catalogue states it (a docsync mirror's `catalogue.json`):
+    /// enforced at install.
+    public var sha256: String?
 
     public init(
         source: CatalogSource, name: String, title: String? = nil, versions: [String] = [], revision: String = "0",
         aliases: [String] = [], icon: String? = nil, icon2x: String? = nil, extra: JSONValue? = nil,
         archives: [String] = [], feedURL: String? = nil, size: Int64? = nil, specificVersions: [SpecificVersion] = [],
-        author: String? = nil
+        author: String? = nil, sha256: String? = nil
     ) {
         self.source = source
         self.name = name
@@ -57,6 +60,7 @@ public struct CatalogEntry: Sendable, Equatable, Codable {
         self.size = size
         self.specificVersions = specificVersions
         self.author = author
+        self.sha256 = sha256
     }
 
     /// The newest version, if the catalogue states one.

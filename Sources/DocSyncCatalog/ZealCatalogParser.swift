@@ -3,6 +3,11 @@ import DocSyncSupport
 /// Zeal's catalogue (`GET https://api.zealdocs.org/v1/docsets`): a JSON array of
 /// `{name, title, sourceId, revision, versions, icon, icon2x, extra, aliases, size, tarix, feed_url, urls}`.
 /// Entries without a name are ignored; unknown fields are ignored. Pure.
+///
+/// Archive URLs: an entry that vouches for its archive with a `sha256` (what `docsync mirror publish` writes) is
+/// authoritative: its own `urls`, in order, and nothing derived (a fleet host goes to the mirror, whose `urls`
+/// already carry the upstream fallbacks), with the checksum enforced at install. Any other entry (Zeal's API)
+/// gets the URLs derived from `[catalog] mirrors` first, then its own `urls`.
 public enum ZealCatalogParser {
     /// - Parameters:
     ///   - catalog: the URL or path, for errors.
@@ -22,6 +27,8 @@ public enum ZealCatalogParser {
             let versions = CatalogJSON.strings(object["versions"]).map {
                 KapeliVersion.complete($0, feedName: name)
             }
+            let own = CatalogJSON.strings(object["urls"]).filter(Self.isWeb)
+            let sha256 = CatalogJSON.string(object["sha256"]).flatMap(Self.digest)
             var derived: [String]
             switch sourceID {
             case "com.kapeli.cheatsheet": derived = mirrors.cheatsheet(name)
@@ -29,11 +36,8 @@ public enum ZealCatalogParser {
                 derived = CatalogJSON.nonEmpty(object["archive"]).map { mirrors.contribution(name, archive: $0) } ?? []
             default: derived = mirrors.docset(name)
             }
-            // Only http(s): a catalogue never makes docsync read a local file (`file://`) or another scheme.
-            for url in CatalogJSON.strings(object["urls"])
-            where (url.hasPrefix("http://") || url.hasPrefix("https://")) && !derived.contains(url) {
-                derived.append(url)
-            }
+            if sha256 != nil, !own.isEmpty { derived = [] }
+            for url in own where !derived.contains(url) { derived.append(url) }
             let source: CatalogSource =
                 switch sourceID {
                 case "com.kapeli.cheatsheet": .cheatsheets
@@ -51,8 +55,19 @@ public enum ZealCatalogParser {
                     feedURL: CatalogJSON.nonEmpty(object["feed_url"])
                         ?? (source == .zeal ? KapeliFeeds.feedURL(name, base: feedBase) : nil),
                     size: CatalogJSON.int64(object["size"]),
-                    specificVersions: versions.dropFirst().map { .init(version: $0) }))
+                    specificVersions: versions.dropFirst().map { .init(version: $0) }, sha256: sha256))
         }
         return Catalog(source: .zeal, entries: entries)
+    }
+
+    /// Only http(s): a catalogue never makes docsync read a local file (`file://`) or another scheme.
+    static func isWeb(_ url: String) -> Bool { url.hasPrefix("http://") || url.hasPrefix("https://") }
+
+    /// A SHA-256 as 64 hex digits (lowercased); anything else is ignored (the entry is then not authoritative).
+    static func digest(_ text: String) -> String? {
+        let lower = text.lowercased()
+        guard lower.utf8.count == 64, lower.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+        else { return nil }
+        return lower
     }
 }

@@ -21,6 +21,11 @@ public protocol ArchiveSource: AnyObject, Sendable {
     func awaitVerifiedEnd() throws(SystemError)
     /// Where the verified bytes came from, when the source knows (recorded as the docset's source URL).
     var verifiedURL: String? { get }
+    /// True when the source learns the archive's SHA-256 itself (``verifiedSHA256`` after ``awaitVerifiedEnd()``),
+    /// so the extraction need not hash the bytes it reads a second time.
+    var providesSHA256: Bool { get }
+    /// The verified archive's SHA-256 (lowercase hex), when the source knows it after ``awaitVerifiedEnd()``.
+    var verifiedSHA256: String? { get }
     /// The extraction failed on the writing side: a blocked `read` should return or throw soon.
     func cancel()
 }
@@ -28,6 +33,8 @@ public protocol ArchiveSource: AnyObject, Sendable {
 extension ArchiveSource {
     public func awaitVerifiedEnd() throws(SystemError) {}
     public var verifiedURL: String? { nil }
+    public var providesSHA256: Bool { false }
+    public var verifiedSHA256: String? { nil }
     public func cancel() {}
 }
 

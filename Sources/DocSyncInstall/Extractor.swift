@@ -21,9 +21,10 @@ enum Extractor {
     static let blockBytes = 1 << 20
     static let maxItemsPerBatch = 1024
 
-    /// Blocks the calling thread (a dedicated one, never the cooperative pool) until done.
+    /// Blocks the calling thread (a dedicated one, never the cooperative pool) until done. `hashing`: compute
+    /// ``ExtractionResult/archiveDigest`` (false when the caller already knows the archive's SHA-256).
     static func extract(
-        _ source: any ArchiveSource, into rootFD: Int32, rootPath: String, limits: InstallLimits
+        _ source: any ArchiveSource, into rootFD: Int32, rootPath: String, limits: InstallLimits, hashing: Bool = true
     ) throws(InstallError) -> ExtractionResult {
         let queue = ExtractionQueue(blocks: blocks, blockBytes: blockBytes)
         let outcome = Mutex<(entries: Int, digest: SHA256.Digest?)>((0, nil))
@@ -33,7 +34,7 @@ enum Extractor {
             defer { done.leave() }
             do throws(InstallError) {
                 let result = try ArchiveReader.withUTF8Locale { () throws(InstallError) in
-                    try read(source, limits: limits, into: queue)
+                    try read(source, limits: limits, hashing: hashing, into: queue)
                 }
                 outcome.withLock { $0 = result }
                 queue.finish()
@@ -71,11 +72,13 @@ enum Extractor {
     }
 
     /// The reader thread's loop. Returns the entry count and the archive digest.
-    private static func read(_ source: any ArchiveSource, limits: InstallLimits, into queue: ExtractionQueue)
+    private static func read(
+        _ source: any ArchiveSource, limits: InstallLimits, hashing: Bool, into queue: ExtractionQueue
+    )
         throws(InstallError) -> (Int, SHA256.Digest?)
     {
         let reader: ArchiveReader
-        do { reader = try ArchiveReader(source: source) } catch { throw .unreadableArchive(error.message) }
+        do { reader = try ArchiveReader(source: source, hashing: hashing) } catch { throw .unreadableArchive(error.message) }
         var policy = EntryPolicy(limits: limits, archiveBytes: source.byteCount)
         let stopped = { () -> InstallError in queue.error ?? .unreadableArchive("stopped") }
         guard var batch = queue.acquire() else { throw stopped() }

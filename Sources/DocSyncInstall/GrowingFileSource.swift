@@ -32,6 +32,7 @@ public final class GrowingFileSource: ArchiveSource, @unchecked Sendable {
     private var committed: Int64 = 0
     private var generation = 0
     private var finished: (length: Int64, url: String?)?
+    private var finishedSHA256: String?
     private var failure: Failure?
     private var readerGeneration = 0
     private var offset: Int64 = 0
@@ -60,6 +61,9 @@ public final class GrowingFileSource: ArchiveSource, @unchecked Sendable {
 
     /// The mirror the verified bytes came from, once finished.
     public var verifiedURL: String? { locked { finished?.url } }
+    /// The downloader hashes every byte it verifies: the extraction does not hash them again.
+    public var providesSHA256: Bool { true }
+    public var verifiedSHA256: String? { locked { finishedSHA256 } }
 
     /// True when the last extraction stopped because the partial file was truncated.
     public var restartPending: Bool { locked { failure == nil && readerGeneration != generation } }
@@ -80,9 +84,10 @@ public final class GrowingFileSource: ArchiveSource, @unchecked Sendable {
         condition.unlock()
     }
 
-    /// The download is complete and verified: `length` bytes, from `sourceURL`.
-    public func finish(length: Int64, sourceURL: String?) {
+    /// The download is complete and verified: `length` bytes, from `sourceURL`, whose SHA-256 is `sha256`.
+    public func finish(length: Int64, sourceURL: String?, sha256: String?) {
         condition.lock()
+        finishedSHA256 = sha256
         if length < committed { generation += 1 }
         committed = length
         finished = (length, sourceURL)

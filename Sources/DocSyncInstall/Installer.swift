@@ -125,12 +125,15 @@ public final class Installer: Sendable {
         let (stagingName, staging) = try store.makeStaging()
         let installed: InstallRecord
         do throws(InstallError) {
+            // The archive's SHA-256 is hashed once: by the downloader when it is known (the request's, or the
+            // growing source's), else while extracting.
+            let known = request.archiveSHA256 != nil || source.providesSHA256
             let result = try Extractor.extract(
-                source, into: staging.fd, rootPath: staging.path, limits: configuration.limits)
+                source, into: staging.fd, rootPath: staging.path, limits: configuration.limits, hashing: !known)
             do { try source.awaitVerifiedEnd() } catch { throw InstallError.io(error) }
             let missing = DocsetValidator.missing(in: staging.fd)
             if !missing.isEmpty { throw InstallError.notADocset(missing: missing) }
-            var digest = request.archiveSHA256 ?? result.archiveDigest?.description
+            var digest = request.archiveSHA256 ?? source.verifiedSHA256 ?? result.archiveDigest?.description
             if digest == nil, let file = source as? FileArchiveSource { digest = try Self.hash(file.path) }
             let prepared = try prepare(staging)
             let now = Date()

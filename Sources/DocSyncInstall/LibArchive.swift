@@ -45,21 +45,25 @@ final class ArchiveReader {
         let buffer: UnsafeMutableRawBufferPointer
         var hash = SHA256()
         var position: Int64 = 0
-        var sequential = true
+        /// Still hashing: reads are sequential, and the caller wants the digest.
+        var sequential: Bool
         var error: SystemError?
 
-        init(source: any ArchiveSource) {
+        init(source: any ArchiveSource, hashing: Bool) {
             self.source = source
+            sequential = hashing
             buffer = .allocate(byteCount: 1 << 20, alignment: 64)
         }
 
         deinit { buffer.deallocate() }
     }
 
-    init(source: any ArchiveSource) throws(ArchiveFailure) {
+    /// - Parameter hashing: hash the archive bytes as they are read (``finishDigest()``); false when the caller
+    ///   already knows the archive's SHA-256.
+    init(source: any ArchiveSource, hashing: Bool = true) throws(ArchiveFailure) {
         guard let archive = archive_read_new() else { throw ArchiveFailure(message: "archive_read_new failed") }
         self.archive = archive
-        context = Unmanaged.passRetained(ReadContext(source: source))
+        context = Unmanaged.passRetained(ReadContext(source: source, hashing: hashing))
         let enable: [(String, (OpaquePointer?) -> Int32)] = [
             ("gzip", archive_read_support_filter_gzip), ("bzip2", archive_read_support_filter_bzip2),
             ("xz", archive_read_support_filter_xz), ("zstd", archive_read_support_filter_zstd),
@@ -168,16 +172,17 @@ final class ArchiveReader {
     var bytesConsumed: Int64 { archive_filter_bytes(archive, -1) }
 
     /// Reads the source to its end and returns the SHA-256 of the whole archive, or nil when libarchive sought
-    /// (the caller hashes the file again).
+    /// (the caller hashes the file again) or hashing was off (the caller knows the digest; the trailing bytes are
+    /// still read, so a source that checks it was read to its end sees them).
     func finishDigest() throws(SystemError) -> SHA256.Digest? {
         let context = context.takeUnretainedValue()
-        guard context.sequential else { return nil }
+        let hashing = context.sequential
         while true {
             let n = try context.source.read(into: context.buffer)
             if n == 0 { break }
-            context.hash.update(UnsafeRawBufferPointer(rebasing: context.buffer[..<n]))
+            if hashing { context.hash.update(UnsafeRawBufferPointer(rebasing: context.buffer[..<n])) }
         }
-        return context.hash.finalize()
+        return hashing ? context.hash.finalize() : nil
     }
 
     /// The raw name, or the UTF-8 one when the raw form is missing or empty (xar and pax names that the C locale

@@ -15,11 +15,17 @@ public enum MirrorPlanner {
     ///   - installed: the newest version of every docset to publish (one per name).
     ///   - pool: the archive folders present in `archives/` now (leftovers of an interrupted publish included).
     ///   - keep: versions per docset a feed names (the newest plus `keep - 1` older ones).
+    ///   - held: docsets still installed whose newest archive could not be had this time: their feed keeps naming
+    ///     the versions published before (those whose archive folder is in the pool), never dropped.
     public static func plan(
-        previous: MirrorState, installed: [MirrorVersion], pool: Set<String>, keep: Int, grace: TimeInterval,
-        now: Date
+        previous: MirrorState, installed: [MirrorVersion], held: Set<String> = [], pool: Set<String>, keep: Int,
+        grace: TimeInterval, now: Date
     ) -> Plan {
         var state = MirrorState()
+        for name in held where !installed.contains(where: { $0.name == name }) {
+            let kept = (previous.docsets[name] ?? []).filter { pool.contains($0.sha256) }
+            if !kept.isEmpty { state.docsets[name] = kept }
+        }
         for version in installed {
             var versions = [version]
             for old in previous.docsets[version.name] ?? []

@@ -35,14 +35,18 @@ public struct MirrorPublisher: Sendable {
         public var placed = 0
         /// Archive folders deleted (no feed named them for longer than the grace period).
         public var deleted = 0
-        /// Docsets left out, with the reason (no archive could be had).
+        /// Docsets left out, with the reason (e.g. not installed by docsync: no checksum to publish).
         public var skipped: [(name: String, reason: String)] = []
+        /// Docsets whose newest archive could not be had for the pool (fetch failed, copy gone): a failure. Their
+        /// feeds keep naming the versions published before (`kept`: the newest of those, nil when none was).
+        public var failed: [(name: String, reason: String, kept: String?)] = []
 
         public init() {}
 
         public static func == (a: Report, b: Report) -> Bool {
             a.published == b.published && a.placed == b.placed && a.deleted == b.deleted
-                && a.skipped.map(\.name) == b.skipped.map(\.name)
+                && a.skipped.map(\.name) == b.skipped.map(\.name) && a.failed.map(\.name) == b.failed.map(\.name)
+                && a.failed.map(\.kept) == b.failed.map(\.kept)
         }
     }
 
@@ -67,9 +71,11 @@ public struct MirrorPublisher: Sendable {
     }
 
     /// Publishes `installed` (the newest version of each docset). `archive` returns the path of a verified copy of
-    /// a version whose archive is not in the pool yet (nil: leave the docset out); `manifest` renders the manifest.
+    /// a version whose archive is not in the pool yet (nil or a throw: a failure, the docset's feed keeps its
+    /// previously published versions); `manifest` renders the manifest. `held`: installed docsets with nothing to
+    /// publish this time (no checksum), whose previously published versions stay too.
     public func publish(
-        _ installed: [MirrorVersion], now: Date = Date(),
+        _ installed: [MirrorVersion], held: Set<String> = [], now: Date = Date(),
         archive: (MirrorVersion) async throws -> String?,
         manifest: (MirrorDocuments) -> [UInt8]
     ) async throws -> Report {
@@ -80,19 +86,20 @@ public struct MirrorPublisher: Sendable {
 
         // 1. Archives first, durable, before any document names them.
         var available: [MirrorVersion] = []
+        var unavailable: [(name: String, reason: String)] = []
         for version in installed {
             let folder = try archives.directory(version.sha256)
             if folder.fileSize(version.file) != version.size {
                 do {
                     guard let source = try await archive(version) else {
-                        report.skipped.append((version.name, "its archive is not kept and could not be fetched"))
+                        unavailable.append((version.name, "its archive is not kept and could not be fetched"))
                         continue
                     }
                     try folder.place(version.file, from: source)
                     try folder.sync()
                     report.placed += 1
                 } catch {
-                    report.skipped.append((version.name, "\(error)"))
+                    unavailable.append((version.name, "\(error)"))
                     continue
                 }
             }
@@ -105,7 +112,9 @@ public struct MirrorPublisher: Sendable {
         let pool = Set(archives.entries().filter(Self.isDigest))
         let previous = MirrorState.load(statePath)
         let plan = MirrorPlanner.plan(
-            previous: previous, installed: available, pool: pool, keep: settings.keep, grace: settings.grace, now: now)
+            previous: previous, installed: available, held: held.union(unavailable.map(\.name)), pool: pool,
+            keep: settings.keep, grace: settings.grace, now: now)
+        report.failed = unavailable.map { ($0.name, $0.reason, plan.state.docsets[$0.name]?.first?.version) }
         let documents = MirrorDocuments(baseURL: settings.baseURL, state: plan.state)
         for name in plan.state.docsets.keys.sorted() {
             try feeds.replaceFileIfChanged("\(name).xml", Array(documents.dashFeed(name).utf8))

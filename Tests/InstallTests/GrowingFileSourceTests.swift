@@ -102,7 +102,8 @@ import Testing
         #expect(Self.wait { source.bytesRead > 0 })
         #expect(reported.withLock { $0 } > 0, "extraction progressed before the end")
         #expect(!FileManager.default.fileExists(atPath: h.docsetPath), "nothing published before the verified end")
-        source.finish(length: download.count, sourceURL: "https://example.org/x.tgz")
+        source.finish(
+            length: download.count, sourceURL: "https://example.org/x.tgz", sha256: SHA256.hash(bytes).description)
         let installed = try await install.value
         #expect(try TreeManifest.of(installed.path) == fixture.expectedManifest)
         #expect(installed.sourceURL == "https://example.org/x.tgz")
@@ -128,9 +129,10 @@ import Testing
         source.rewind()
         let second = Task { try await h.installer.install(source: source, as: InstallRequest(name: h.name)) }
         await download.append(new, pieces: 10)
-        source.finish(length: download.count, sourceURL: nil)
+        source.finish(length: download.count, sourceURL: nil, sha256: SHA256.hash(new).description)
         let installed = try await second.value
         #expect(try TreeManifest.of(installed.path) == fixture.expectedManifest)
+        #expect(installed.archiveSHA256 == SHA256.hash(new).description, "the downloader's verified digest")
     }
 
     @Test func aFailedDownloadFailsTheInstallEvenAfterTheArchiveEnd() async throws {

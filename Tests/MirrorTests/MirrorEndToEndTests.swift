@@ -49,11 +49,13 @@ import Testing
         let events = fleet.dir.appending("killed-events.json")
         let victim = try MirrorFleet.startSync(slow, json: events)
         let deadline = Date().addingTimeInterval(120)
-        while Date() < deadline, Self.downloaded(events) < 512 << 10, victim.isRunning { usleep(20_000) }
-        let before = Self.downloaded(events)
+        // Killed once 512 KiB are durable (status's partial bytes are the journal's durable extent), so the resume
+        // must ask for the rest with Range; a kill before the first commit would restart from zero.
+        while Date() < deadline, Self.durable(slow) < 512 << 10, victim.isRunning { usleep(50_000) }
         kill(victim.processIdentifier, SIGKILL)
         _ = victim.waitForExit()
-        #expect(before >= 512 << 10 && before < 3 << 20, "killed mid-download (\(before) bytes)")
+        let before = Self.durable(slow)
+        #expect(before >= 512 << 10 && before < 3 << 20, "killed mid-download (\(before) durable bytes)")
         let resumed = try Tool.run(Tool.docsyncBinary, ["sync", "--config", slow])
         #expect(resumed.status == 0, "\(resumed.standardError)")
         #expect(MirrorFleet.tree(MirrorFleet.root(ofClient: slow)) == publisherTree)
@@ -95,6 +97,15 @@ import Testing
         let imported = try Tool.run(Tool.docsyncBinary, ["mirror", "import", bundle, "--config", offline])
         #expect(imported.status == 0, "\(imported.standardError)")
         #expect(MirrorFleet.tree(MirrorFleet.root(ofClient: offline)) == publisherTree2)
+    }
+
+    /// The durable bytes of the client's partial downloads, as `docsync status --json` lists them.
+    static func durable(_ config: String) -> Int64 {
+        guard let status = try? Tool.run(Tool.docsyncBinary, ["status", "--json", "--config", config]),
+            let object = try? JSONSerialization.jsonObject(with: Data(status.standardOutput.utf8)) as? [String: Any],
+            let partials = object["partial_downloads"] as? [[String: Any]]
+        else { return 0 }
+        return partials.compactMap { ($0["bytes"] as? NSNumber)?.int64Value }.reduce(0, +)
     }
 
     /// The largest byte count a `sync --json` run reported downloading so far.

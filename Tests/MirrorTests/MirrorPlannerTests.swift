@@ -70,3 +70,35 @@ import Testing
         #expect(plan.dropped == ["B"] && plan.expired == [Self.b1.sha256])
     }
 }
+
+/// A docset still installed whose newest archive could not be had keeps the versions published before (only those
+/// whose archive folder is in the pool): never dropped, never a feed naming a missing archive.
+@Suite struct MirrorPlannerHeldTests {
+    typealias T = MirrorPlannerTests
+
+    @Test(arguments: [
+        // (previous versions of A, pool, held, expected versions of A)
+        ([T.a2, T.a1], [T.a2.sha256, T.a1.sha256], ["A"], [T.a2, T.a1]),
+        ([T.a2, T.a1], [T.a1.sha256], ["A"], [T.a1]),  // a2's folder is gone: not named
+        ([T.a2], [] as [String], ["A"], nil),  // nothing left to name: the feed goes
+        ([T.a2, T.a1], [T.a2.sha256, T.a1.sha256], [], nil),  // not held: no longer installed, dropped
+    ] as [([MirrorVersion], [String], Set<String>, [MirrorVersion]?)])
+    func heldDocsetsKeepTheirPublishedVersions(
+        previous: [MirrorVersion], pool: [String], held: Set<String>, expected: [MirrorVersion]?
+    ) {
+        let plan = MirrorPlanner.plan(
+            previous: MirrorState(docsets: ["A": previous, "B": [T.b1]]), installed: [T.b1], held: held,
+            pool: Set(pool + [T.b1.sha256]), keep: 2, grace: 60, now: T.now)
+        #expect(plan.state.docsets["A"] == expected)
+        #expect(plan.dropped == (expected == nil ? ["A"] : []))
+        #expect(plan.state.docsets["B"] == [T.b1])
+        for digest in expected?.map(\.sha256) ?? [] { #expect(!plan.expired.contains(digest)) }
+    }
+
+    @Test func aHeldNameThatIsAlsoInstalledPublishesTheInstalledVersion() {
+        let plan = MirrorPlanner.plan(
+            previous: MirrorState(docsets: ["A": [T.a1]]), installed: [T.a2], held: ["A"],
+            pool: [T.a1.sha256, T.a2.sha256], keep: 2, grace: 60, now: T.now)
+        #expect(plan.state.docsets["A"] == [T.a2, T.a1])
+    }
+}

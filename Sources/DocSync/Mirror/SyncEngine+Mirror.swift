@@ -31,7 +31,7 @@ extension SyncEngine {
         let staging = configuration.staging
         var fetched: [String] = []
         defer { for path in fetched { try? FileManager.default.removeItem(atPath: path) } }
-        var report = try await publisher.publish(versions) { version in
+        var report = try await publisher.publish(versions, held: Set(skipped)) { version in
             try FileManager.default.createDirectory(atPath: "\(staging)/complete", withIntermediateDirectories: true)
             let path = "\(staging)/complete/mirror-\(version.sha256).archive"
             fetched.append(path)
@@ -87,15 +87,4 @@ extension SyncEngine {
     }
 }
 
-extension SyncEngine {
-    /// The end of a sync with `[mirror]`: publish; a failure is reported as a failed `[mirror]` item.
-    func publishMirrorAfterSync(emit: @escaping @Sendable (SyncEvent) -> Void) async {
-        guard configuration.mirror != nil else { return }
-        do {
-            let report = try await publishMirrorLocked()
-            for (name, reason) in report.skipped { emit(.skipped(name: name, reason: "mirror: \(reason)")) }
-        } catch {
-            emit(.failed(name: "[mirror]", failure: SyncFailure(code: .io, message: "mirror publish: \(error)")))
-        }
-    }
-}
+

@@ -53,7 +53,8 @@ package enum CatalogSelector {
             let revision = selection.version == nil && entry.revision != "0" ? entry.revision : ""
             var candidate = DocsetCandidate(
                 name: name, title: entry.title, version: DocsetVersion(version: pinned.version, revision: revision),
-                archives: pinned.archives, length: selection.version == nil ? entry.size : nil,
+                archives: pinned.archives, sha256: pinned.archives == entry.archives ? entry.sha256 : nil,
+                length: selection.version == nil ? entry.size : nil,
                 feed: entry.feedURL ?? "catalog:\(entry.source.rawValue)/\(entry.name)",
                 pinned: selection.version != nil)
             candidate.catalog = entry

@@ -38,7 +38,7 @@ extension SyncEngine {
                     SyncEngine.mirrorFaultEvents(name, result.mirrorFaults).forEach(emit)
                     if let warning = SyncEngine.plainHTTPWarning(candidate, result) { emit(warning) }
                     TransferTally.record(result)
-                    source.finish(length: result.bytes, sourceURL: result.url)
+                    source.finish(length: result.bytes, sourceURL: result.url, sha256: result.sha256)
                     await limiter.release(host)
                 } catch {
                     await limiter.release(host)

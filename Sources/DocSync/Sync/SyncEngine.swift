@@ -171,7 +171,7 @@ public struct SyncEngine: Sendable {
             summary = await execute(plan, summary: summary, emit: emit)
             await collectLeftovers(plan: plan)
             removeUnusedIndexes()
-            await publishMirrorAfterSync(emit: emit)  // [mirror]: no-op without it
+            summary.failed += await publishMirrorAfterSync(emit: emit)  // [mirror]: no-op without it
         }
         summary.seconds = ((ContinuousClock.now - started) / .milliseconds(1)).rounded() / 1000
         if let totals = TransferTally.current?.totals {
