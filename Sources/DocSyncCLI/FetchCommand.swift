@@ -120,6 +120,7 @@ struct FetchCommand: AsyncParsableCommand {
                 case .transport, .http: config.network.requireHTTPS ? config.hint(for: error) : nil
                 default: nil
                 }
+            for fault in error.mirrorFaults { printError(Self.line(fault)) }
             printError("docsync fetch: \(error)" + (hint.map { " (\($0))" } ?? ""))
             throw Self.exitCode(for: error)
         }
@@ -130,12 +131,16 @@ struct FetchCommand: AsyncParsableCommand {
                     + "\(result.url.redactingCredentials.escapingControlCharacters)); "
                     + "[network] require_https = true refuses plain http")
         }
-        for fault in result.mirrorFaults {
-            printError("docsync fetch: mirror excluded: \(fault.redactingCredentials.escapingControlCharacters)")
-        }
+        for fault in result.mirrorFaults { printError(Self.line(fault)) }
         if json {
             print(Self.json(result, requested: url))
         }
+    }
+
+    /// `docsync fetch: mirror excluded: URL: message (reason)`, credentials redacted, control characters escaped.
+    static func line(_ fault: MirrorFault) -> String {
+        "docsync fetch: mirror excluded: \(fault.description.redactingCredentials.escapingControlCharacters) "
+            + "(\(fault.reason))"
     }
 
     static func exitCode(for error: DownloadError) -> ExitCode {

@@ -14,10 +14,13 @@ struct FetchJSON: Encodable {
     var attempts: Int
     var seconds: Double
     var path: String
+    /// The mirrors excluded from this download and why (empty when none was).
+    var mirrorFaults: [MirrorFaultJSON]
 
     enum CodingKeys: String, CodingKey {
         case schema, url, mirror, bytes, sha256, attempts, seconds, path
         case resumedFrom = "resumed_from"
+        case mirrorFaults = "mirror_faults"
     }
 
     init(_ result: DownloadResult, requested: String) {
@@ -29,5 +32,6 @@ struct FetchJSON: Encodable {
         attempts = result.attempts
         seconds = (result.seconds * 1000).rounded() / 1000
         path = result.path
+        mirrorFaults = result.mirrorFaults.map(MirrorFaultJSON.init)
     }
 }

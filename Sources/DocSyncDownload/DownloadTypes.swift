@@ -117,12 +117,12 @@ public struct DownloadResult: Sendable, Equatable {
     public var path: String
     /// Some of its bytes came over plain http (no TLS): only a trusted checksum vouches for them.
     public var overPlainHTTP: Bool
-    /// One line per mirror excluded from this download and why (a segmented download never splices them in).
-    public var mirrorFaults: [String]
+    /// Each mirror excluded from this download and why (a segmented download never splices them in).
+    public var mirrorFaults: [MirrorFault]
 
     public init(
         url: String, bytes: Int64, sha256: String, resumedFrom: Int64, attempts: Int, seconds: Double, path: String,
-        overPlainHTTP: Bool = false, mirrorFaults: [String] = []
+        overPlainHTTP: Bool = false, mirrorFaults: [MirrorFault] = []
     ) {
         self.overPlainHTTP = overPlainHTTP
         self.mirrorFaults = mirrorFaults

@@ -8,7 +8,6 @@ struct Journal: Sendable, Equatable {
     static let version: UInt8 = 1
     /// No archive docsync fetches is anywhere near this (1 PiB): a journal recording more is corrupt.
     static let maxLength: Int64 = 1 << 50
-    private static let magic: [UInt8] = Array("DSJ".utf8)
 
     /// A chunk boundary: the SHA-256 state of the whole prefix up to the end of the chunk.
     struct Checkpoint: Sendable, Equatable {
@@ -37,17 +36,9 @@ struct Journal: Sendable, Equatable {
     }
 
     func encoded() -> [UInt8] {
-        var out = ByteWriter()
-        out.bytes(Self.magic)
-        out.byte(Self.version)
-        out.string(key)
-        out.string(url)
-        out.int64(length ?? -1)
-        out.string(validator.etag ?? "")
-        out.byte(validator.etag == nil ? 0 : 1)
-        out.string(validator.lastModified ?? "")
-        out.byte(validator.lastModified == nil ? 0 : 1)
-        out.byte(validator.lastModifiedIsStrong ? 1 : 0)
+        var out = JournalHeader(
+            version: Self.version, key: key, url: url, length: length ?? -1, validator: validator
+        ).writer()
         out.int64(committed)
         out.int64(chunkSize)
         out.blob(hashState)
@@ -56,21 +47,14 @@ struct Journal: Sendable, Equatable {
             out.int64(checkpoint.offset)
             out.blob(checkpoint.state)
         }
-        out.bytes(SHA256.hash(out.data).bytes)
-        return out.data
+        return JournalHeader.sealed(out)
     }
 
     /// Decodes and checks a journal; nil when it is torn, corrupt, from another version or inconsistent.
     init?(decoding data: [UInt8]) {
-        guard data.count > 36 else { return nil }
-        let body = Array(data[..<(data.count - 32)])
-        guard SHA256.hash(body).bytes == Array(data[(data.count - 32)...]) else { return nil }
-        var reader = ByteReader(body)
-        guard reader.bytes(3) == Self.magic, reader.byte() == Self.version,
-            let key = reader.string(), let url = reader.string(), let length = reader.int64(),
-            let etag = reader.string(), let hasETag = reader.byte(),
-            let modified = reader.string(), let hasModified = reader.byte(), let strong = reader.byte(),
-            let committed = reader.int64(), let chunkSize = reader.int64(), let hashState = reader.blob(),
+        guard let (header, body) = JournalHeader.open(data, version: Self.version) else { return nil }
+        var reader = body
+        guard let committed = reader.int64(), let chunkSize = reader.int64(), let hashState = reader.blob(),
             let count = reader.int64(), count >= 0, count <= 1 << 20
         else { return nil }
         var checkpoints: [Checkpoint] = []
@@ -80,11 +64,9 @@ struct Journal: Sendable, Equatable {
         }
         guard reader.atEnd else { return nil }
         self.init(
-            key: key, url: url, length: length < 0 ? nil : length,
-            validator: Validator(
-                etag: hasETag == 1 ? etag : nil, lastModified: hasModified == 1 ? modified : nil,
-                lastModifiedIsStrong: strong == 1),
-            committed: committed, chunkSize: chunkSize, hashState: hashState, checkpoints: checkpoints)
+            key: header.key, url: header.url, length: header.length < 0 ? nil : header.length,
+            validator: header.validator, committed: committed, chunkSize: chunkSize, hashState: hashState,
+            checkpoints: checkpoints)
         guard isConsistent else { return nil }
     }
 
@@ -114,42 +96,4 @@ struct Journal: Sendable, Equatable {
         }
         return true
     }
-}
-
-struct ByteWriter {
-    var data: [UInt8] = []
-
-    mutating func byte(_ value: UInt8) { data.append(value) }
-    mutating func bytes(_ value: [UInt8]) { data.append(contentsOf: value) }
-    mutating func int64(_ value: Int64) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
-    mutating func blob(_ value: [UInt8]) {
-        int64(Int64(value.count))
-        bytes(value)
-    }
-    mutating func string(_ value: String) { blob(Array(value.utf8)) }
-}
-
-struct ByteReader {
-    let data: [UInt8]
-    var position = 0
-
-    init(_ data: [UInt8]) { self.data = data }
-
-    var atEnd: Bool { position == data.count }
-
-    mutating func bytes(_ count: Int) -> [UInt8]? {
-        guard count >= 0, data.count - position >= count else { return nil }
-        defer { position += count }
-        return Array(data[position..<(position + count)])
-    }
-    mutating func byte() -> UInt8? { bytes(1)?.first }
-    mutating func int64() -> Int64? {
-        guard let raw = bytes(8) else { return nil }
-        return raw.reversed().reduce(Int64(0)) { $0 << 8 | Int64($1) }
-    }
-    mutating func blob() -> [UInt8]? {
-        guard let count = int64(), count <= 1 << 20 else { return nil }
-        return bytes(Int(count))
-    }
-    mutating func string() -> String? { blob().map { String(decoding: $0, as: UTF8.self) } }
 }

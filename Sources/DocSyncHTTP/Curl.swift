@@ -37,11 +37,12 @@ public enum Curl {
 
     private static func performBlocking(_ request: HTTPRequest, context: TransferContext) -> HTTPTransferResult {
         precondition(globalInit, "curl_global_init failed")
-        guard let handle = curl_easy_init() else {
+        let reused = request.connection?.take(for: request.url)
+        guard let handle = reused?.handle ?? curl_easy_init() else {
             let error = HTTPTransportError(kind: .other, code: -1, message: "curl_easy_init failed", url: request.url)
             return HTTPTransferResult(ending: .failed(error), status: 0, effectiveURL: request.url, bodyBytes: 0)
         }
-        defer { curl_easy_cleanup(handle) }
+        if let reused { context.originalScope = reused.scope }  // no connect, no address check: the kept scope
         var headerList: UnsafeMutablePointer<curl_slist>?
         for header in request.headers { headerList = curl_slist_append(headerList, header) }
         defer { curl_slist_free_all(headerList) }
@@ -99,9 +100,20 @@ public enum Curl {
         if ds_curl_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &urlPointer) == CURLE_OK, let urlPointer {
             effective = String(cString: urlPointer)
         }
+        var connects = 0
+        if ds_curl_getinfo_long(handle, CURLINFO_NUM_CONNECTS, &connects) != CURLE_OK { connects = 1 }
         let message = errorBuffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         let ending = classify(code, message: message, url: effective, context: context)
-        return HTTPTransferResult(ending: ending, status: status, effectiveURL: effective, bodyBytes: context.bodyBytes)
+        // Kept only when not redirected: a reused connection always goes to the URL's own host (see HTTPConnection).
+        if let connection = request.connection, !context.redirected, context.refusedAddress == nil {
+            connection.keep(handle, for: request.url, scope: context.originalScope)
+        } else {
+            curl_easy_cleanup(handle)
+        }
+        var result = HTTPTransferResult(
+            ending: ending, status: status, effectiveURL: effective, bodyBytes: context.bodyBytes)
+        result.newConnections = connects
+        return result
     }
 
     private static func classify(_ code: CURLcode, message: String, url: String, context: TransferContext)

@@ -4,11 +4,16 @@ public struct HTTPRequest: Sendable {
     /// Extra request headers as `Name: value` lines (e.g. `Range`, `If-Range`, `If-None-Match`).
     public var headers: [String]
     public var options: HTTPOptions
+    /// A connection slot to reuse (keep-alive across the requests of one download); nil: a connection of its own.
+    public var connection: HTTPConnection?
 
-    public init(url: String, headers: [String] = [], options: HTTPOptions = HTTPOptions()) {
+    public init(
+        url: String, headers: [String] = [], options: HTTPOptions = HTTPOptions(), connection: HTTPConnection? = nil
+    ) {
         self.url = url
         self.headers = headers
         self.options = options
+        self.connection = connection
     }
 }
 

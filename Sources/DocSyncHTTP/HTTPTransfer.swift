@@ -27,6 +27,8 @@ public struct HTTPTransferResult: Sendable, Equatable {
     /// The URL of the final response, after redirects.
     public var effectiveURL: String
     public var bodyBytes: Int64
+    /// Connections the transfer opened (0: it reused a kept one, see `HTTPConnection`).
+    public var newConnections = 1
 
     public init(ending: Ending, status: Int, effectiveURL: String, bodyBytes: Int64) {
         self.ending = ending

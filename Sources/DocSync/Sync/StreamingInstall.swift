@@ -35,6 +35,7 @@ extension SyncEngine {
                                     name: name, phase: .downloading, bytes: progress.bytes, total: progress.total,
                                     rate: progress.rate)))
                     }
+                    SyncEngine.mirrorFaultEvents(name, result.mirrorFaults).forEach(emit)
                     if let warning = SyncEngine.plainHTTPWarning(candidate, result) { emit(warning) }
                     TransferTally.record(result)
                     source.finish(length: result.bytes, sourceURL: result.url, sha256: result.sha256)

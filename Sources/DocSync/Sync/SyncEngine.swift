@@ -331,6 +331,7 @@ public struct SyncEngine: Sendable {
                     await limiter.release(host)
                     throw error
                 }
+                Self.mirrorFaultEvents(name, downloaded.mirrorFaults).forEach(emit)
                 if let warning = Self.plainHTTPWarning(candidate, downloaded) { emit(warning) }
                 request.sourceURL = downloaded.url
                 request.archiveSHA256 = downloaded.sha256
@@ -358,6 +359,7 @@ public struct SyncEngine: Sendable {
             // A verified archive that would not install is not kept: the next sync fetches it again.
             mirrors.recordFailure(of: candidate, error)
             discardStagedArchive(archive)
+            if let error = error as? DownloadError { Self.mirrorFaultEvents(name, error.mirrorFaults).forEach(emit) }
             var failure = SyncFailure(error, url: candidate.archives.first)
             let described = describe(error)  // names the config key at play, if any: "… ([install] min_free_space)"
             if described.hasPrefix("\(error)") { failure.message += described.dropFirst("\(error)".count) }

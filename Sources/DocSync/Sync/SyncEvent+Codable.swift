@@ -21,6 +21,7 @@ extension SyncEvent: Codable {
         case .warning: "warning"
         case .indexed: "indexed"
         case .indexFailed: "index-failed"
+        case .mirrorFault: "mirror-fault"
         case .summary: "summary"
         }
     }
@@ -33,6 +34,7 @@ extension SyncEvent: Codable {
 
     private enum Key: String, CodingKey {
         case event, schema, feed, source, docsets, failure, actions, name, version, from, reason, message, entries
+        case url
     }
 
     /// Writes the flat JSON object; struct payloads add their members beside `event` and `schema`.
@@ -74,6 +76,11 @@ extension SyncEvent: Codable {
             try container.encode(name, forKey: .name)
             try container.encode(version, forKey: .version)
             try container.encode(entries, forKey: .entries)
+        case .mirrorFault(let name, let url, let reason, let message):
+            try container.encode(name, forKey: .name)
+            try container.encode(url, forKey: .url)
+            try container.encode(reason, forKey: .reason)
+            try container.encode(message, forKey: .message)
         case .summary(let summary): try summary.encode(to: encoder)
         }
     }
@@ -128,6 +135,12 @@ extension SyncEvent: Codable {
             self = .indexFailed(
                 name: try container.decode(String.self, forKey: .name),
                 reason: try container.decode(String.self, forKey: .reason))
+        case "mirror-fault":
+            self = .mirrorFault(
+                name: try container.decode(String.self, forKey: .name),
+                url: try container.decode(String.self, forKey: .url),
+                reason: try container.decode(String.self, forKey: .reason),
+                message: try container.decode(String.self, forKey: .message))
         case "summary": self = .summary(try SyncSummary(from: decoder))
         default:
             throw DecodingError.dataCorruptedError(

@@ -39,6 +39,10 @@ public enum SyncEvent: Sendable, Equatable {
     case indexed(name: String, version: String, entries: Int)
     /// The docset is installed, but its search index could not be built (its `docSet.dsidx` is unreadable).
     case indexFailed(name: String, reason: String)
+    /// A mirror was excluded from this docset's download and why: `url` (credentials redacted), `reason` (a
+    /// snake_case code such as `html_page`, `different_file`, `tls`) and `message` (`mirror-fault`). Its bytes never
+    /// reached the archive; the download went on from the other mirrors.
+    case mirrorFault(name: String, url: String, reason: String, message: String)
     /// The last event of a run: the counts (`summary`).
     case summary(SyncSummary)
 }

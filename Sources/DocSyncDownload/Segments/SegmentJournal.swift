@@ -6,7 +6,6 @@ import DocSyncSupport
 /// and this reader rejects version 1; `Downloader` routes each to its own path.
 struct SegmentJournal: Sendable, Equatable {
     static let version: UInt8 = 2
-    private static let magic: [UInt8] = Array("DSJ".utf8)
 
     struct Extent: Sendable, Equatable {
         var start: Int64
@@ -36,21 +35,12 @@ struct SegmentJournal: Sendable, Equatable {
     var isComplete: Bool { extents.allSatisfy { $0.done == $0.end } }
 
     /// True when `data` has this journal's magic and version (whether or not it is intact).
-    static func isSegmented(_ data: [UInt8]) -> Bool { data.count > 4 && Array(data[0..<3]) == magic && data[3] == version }
+    static func isSegmented(_ data: [UInt8]) -> Bool { JournalHeader.starts(data, version: version) }
 
     func encoded() -> [UInt8] {
-        var out = ByteWriter()
-        out.bytes(Self.magic)
-        out.byte(Self.version)
-        out.string(key)
-        out.string(url)
-        out.int64(identity.length)
-        let validator = identity.validator
-        out.string(validator.etag ?? "")
-        out.byte(validator.etag == nil ? 0 : 1)
-        out.string(validator.lastModified ?? "")
-        out.byte(validator.lastModified == nil ? 0 : 1)
-        out.byte(validator.lastModifiedIsStrong ? 1 : 0)
+        var out = JournalHeader(
+            version: Self.version, key: key, url: url, length: identity.length, validator: identity.validator
+        ).writer()
         out.int64(chunkSize)
         out.int64(Int64(extents.count))
         for extent in extents {
@@ -64,21 +54,14 @@ struct SegmentJournal: Sendable, Equatable {
             out.int64(index)
             out.blob(digest)
         }
-        out.bytes(SHA256.hash(out.data).bytes)
-        return out.data
+        return JournalHeader.sealed(out)
     }
 
     /// Decodes and checks a version-2 journal; nil when torn, corrupt, of another version or inconsistent.
     init?(decoding data: [UInt8]) {
-        guard data.count > 36 else { return nil }
-        let body = Array(data[..<(data.count - 32)])
-        guard SHA256.hash(body).bytes == Array(data[(data.count - 32)...]) else { return nil }
-        var reader = ByteReader(body)
-        guard reader.bytes(3) == Self.magic, reader.byte() == Self.version,
-            let key = reader.string(), let url = reader.string(), let length = reader.int64(),
-            let etag = reader.string(), let hasETag = reader.byte(),
-            let modified = reader.string(), let hasModified = reader.byte(), let strong = reader.byte(),
-            let chunkSize = reader.int64(), let count = reader.int64(), count >= 0, count <= 1 << 16
+        guard let (header, body) = JournalHeader.open(data, version: Self.version) else { return nil }
+        var reader = body
+        guard let chunkSize = reader.int64(), let count = reader.int64(), count >= 0, count <= 1 << 16
         else { return nil }
         var extents: [Extent] = []
         for _ in 0..<count {
@@ -94,11 +77,9 @@ struct SegmentJournal: Sendable, Equatable {
             digests[index] = digest
         }
         guard reader.atEnd else { return nil }
-        let validator = Validator(
-            etag: hasETag == 1 ? etag : nil, lastModified: hasModified == 1 ? modified : nil,
-            lastModifiedIsStrong: strong == 1)
         self.init(
-            key: key, url: url, identity: SegmentIdentity(length: length, validator: validator), chunkSize: chunkSize,
+            key: header.key, url: header.url,
+            identity: SegmentIdentity(length: header.length, validator: header.validator), chunkSize: chunkSize,
             extents: extents, digests: digests)
         guard isConsistent else { return nil }
     }

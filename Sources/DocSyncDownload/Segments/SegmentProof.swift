@@ -9,7 +9,7 @@ struct SegmentProof: Sendable {
     enum Outcome: Sendable, Equatable {
         /// Admitted; `adopt` is its own validator when it was admitted on the feed's SHA-256.
         case proven(adopt: Validator?)
-        case fault(String)
+        case fault(MirrorFault.Reason, String)
         case readmit(String)
         case retry(String)
     }
@@ -36,10 +36,12 @@ struct SegmentProof: Sendable {
             guard receiver.bytes.count == known.count else { return .retry("the window arrived short") }
             guard receiver.bytes == known else {
                 return .fault(
+                    .differentFile,
                     "bytes \(window.lowerBound)-\(window.upperBound - 1) differ from the first mirror's: another file")
             }
             return .proven(adopt: adopt)
-        case .mirrorFault(let reason), .originChanged(let reason): return .fault(reason)
+        case .mirrorFault(let code, let reason): return .fault(code, reason)
+        case .originChanged(let reason): return .fault(.validatorMismatch, reason)
         case .readmit(let reason): return .readmit(reason)
         case .retry(_, let reason): return .retry(reason)
         case .ignore:
@@ -51,7 +53,7 @@ struct SegmentProof: Sendable {
     private func failure(_ error: HTTPTransportError) -> Outcome {
         switch error.kind {
         case .resolve, .tls, .tlsCertificate, .badURL, .protocolNotAllowed, .tooManyRedirects, .redirectRefused:
-            .fault("\(error.message) (\(error.kind.rawValue))")
+            .fault(MirrorFault.Reason(excluding: error.kind), "\(error.message) (\(error.kind.rawValue))")
         default: .retry("\(error.message) (\(error.kind.rawValue))")
         }
     }

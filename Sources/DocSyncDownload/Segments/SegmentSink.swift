@@ -128,9 +128,10 @@ final class SegmentSink: HTTPResponseReceiver {
         return nil
     }
 
-    /// Makes this transfer's last bytes durable (a transfer that stopped between commits).
+    /// Asks for this transfer's last bytes to be made durable (a transfer that stopped between commits); the
+    /// download's final commit waits for them.
     func finish() {
         guard bytesWritten > 0, failure == nil else { return }
-        do throws(SystemError) { try store.commit() } catch { failure = .disk(error) }
+        do throws(SystemError) { try store.requestCommit() } catch { failure = .disk(error) }
     }
 }

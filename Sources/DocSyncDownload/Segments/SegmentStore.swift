@@ -7,6 +7,7 @@ import DocSyncSupport
 /// The shared state of one segmented download: the scheduler, each segment's chunk hash state, the digests of
 /// finished chunks, and the durable record. Transfers call in from their own threads.
 ///
+/// Commits run on the `SegmentCommitter`'s thread: transfers only ask for them, never wait for an fdatasync.
 /// Commit order per checkpoint (checklist A2): snapshot what is written → fdatasync(part) → journal.tmp → fsync →
 /// rename → fsync(dir); the snapshot is taken before the sync, so the journal never vouches for a byte written
 /// after it. `@unchecked Sendable`: every mutable field is touched only while holding `lock`; commits are
@@ -22,6 +23,7 @@ final class SegmentStore: @unchecked Sendable {
     private let meter: ProgressMeter
     /// Hashes the durable prefix as it grows (the whole-file SHA-256 and every chunk read back).
     let prefixHasher: PrefixHasher
+    private var committer: SegmentCommitter!
 
     // Guarded by `lock`.
     private(set) var identity: SegmentIdentity
@@ -52,6 +54,7 @@ final class SegmentStore: @unchecked Sendable {
         digests = journal.digests
         durable = journal
         written = journal.durableBytes
+        committer = SegmentCommitter { [weak self] () throws(SystemError) in try self?.commitSnapshot() }
     }
 
     var isComplete: Bool { lock.withLock { scheduler.isComplete } }
@@ -105,14 +108,31 @@ final class SegmentStore: @unchecked Sendable {
         return (window, Array(raw))
     }
 
-    /// Commits when `force`d (a chunk ended) or when no commit happened for `interval` seconds.
+    /// Asks for a commit when `force`d (a chunk ended) or when none started for `interval` seconds; never waits for
+    /// it. Throws an earlier commit's failure.
     func commit(force: Bool, interval: Double) throws(SystemError) {
-        let due = lock.withLock { force || ProgressMeter.now() - lastCommit >= interval }
-        if due { try commit() }
+        let due = lock.withLock {
+            let now = ProgressMeter.now()
+            guard force || now - lastCommit >= interval else { return false }
+            lastCommit = now  // one request per interval, however long the commit thread takes to start it
+            return true
+        }
+        if due, let failure = committer.request() { throw failure }
     }
 
-    /// Makes everything written so far durable and records it; reports the durable prefix from byte 0.
-    func commit() throws(SystemError) {
+    /// Asks for a commit without waiting (a transfer that stopped between commits).
+    func requestCommit() throws(SystemError) {
+        if let failure = committer.request() { throw failure }
+    }
+
+    /// Makes everything written so far durable and records it; returns when it is.
+    func commit() throws(SystemError) { try committer.commitAndWait() }
+
+    /// Stops the commit thread (after a commit under way); the store takes no more commits.
+    func closeCommits() { committer.close() }
+
+    /// Snapshot → fdatasync → journal; reports the durable prefix from byte 0. On the committer's thread.
+    private func commitSnapshot() throws(SystemError) {
         try commitLock.withLock { () throws(SystemError) in
             lock.withLock { lastCommit = ProgressMeter.now() }
             let snapshot = lock.withLock { record() }

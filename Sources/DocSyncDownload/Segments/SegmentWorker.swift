@@ -15,7 +15,7 @@ struct SegmentWorker: Sendable {
         case finished
         /// Bytes may have been written, but the range is not done (a dropped connection, a stall).
         case interrupted(String)
-        case mirrorFault(String)
+        case mirrorFault(MirrorFault.Reason, String)
         case originChanged(String)
         case readmit(String)
         case adopt(Validator)
@@ -37,6 +37,8 @@ struct SegmentWorker: Sendable {
     let overlap: Int64
     let commitInterval: Double
     let digestKnown: Bool
+    /// One kept connection per connection slot: a slot's next request to the same mirror reuses it (keep-alive).
+    let connections: [HTTPConnection]
 
     /// Fetches `assignment` from its mirror, after `delay` seconds (a backoff), holding the mirror to `expected`.
     func run(
@@ -61,7 +63,9 @@ struct SegmentWorker: Sendable {
         let headers = SegmentResponsePolicy.headers(
             asking: requestFrom..<assignment.to, precondition: expected.flatMap(SegmentIdentity.precondition(for:)))
         let url = mirrors[assignment.mirror]
-        let result = await transport.perform(HTTPRequest(url: url, headers: headers, options: options), sink)
+        let connection = connections.indices.contains(assignment.connection) ? connections[assignment.connection] : nil
+        let result = await transport.perform(
+            HTTPRequest(url: url, headers: headers, options: options, connection: connection), sink)
         sink.finish()
         return Result(assignment: assignment, outcome: outcome(sink, result), bytes: sink.bytesWritten)
     }
@@ -69,7 +73,7 @@ struct SegmentWorker: Sendable {
     private func outcome(_ sink: SegmentSink, _ result: HTTPTransferResult) -> Outcome {
         switch sink.failure {
         case .overlapMismatch(let offset)?:
-            return .mirrorFault("bytes at \(offset) differ from the file's: another version")
+            return .mirrorFault(.differentFile, "bytes at \(offset) differ from the file's: another version")
         case .disk(let error)?: return .disk(error)
         case nil: break
         }
@@ -89,7 +93,7 @@ struct SegmentWorker: Sendable {
             if case .complete = result.ending { return .finished }
             return .interrupted("transfer stopped")
         case .originChanged(let reason): return .originChanged(reason)
-        case .mirrorFault(let reason): return .mirrorFault(reason)
+        case .mirrorFault(let code, let reason): return .mirrorFault(code, reason)
         case .readmit(let reason): return .readmit(reason)
         case .retry(let after, let reason): return .retry(after: after, reason)
         case .ignore:
@@ -103,7 +107,7 @@ struct SegmentWorker: Sendable {
     private func transport(_ error: HTTPTransportError) -> Outcome {
         switch error.kind {
         case .resolve, .tls, .tlsCertificate, .badURL, .protocolNotAllowed, .tooManyRedirects, .redirectRefused:
-            return .mirrorFault("\(error.message) (\(error.kind.rawValue))")
+            return .mirrorFault(MirrorFault.Reason(excluding: error.kind), "\(error.message) (\(error.kind.rawValue))")
         case .connect, .timeout, .stall, .closedEarly, .other:
             return .interrupted("\(error.message) (\(error.kind.rawValue))")
         }

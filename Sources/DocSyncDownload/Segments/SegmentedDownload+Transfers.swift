@@ -17,7 +17,8 @@ extension SegmentedDownload {
     func transfer(_ store: SegmentStore) async throws(DownloadError) -> String? {
         let worker = SegmentWorker(
             store: store, transport: configuration.transport, options: configuration.http, mirrors: request.mirrors,
-            overlap: configuration.overlap, commitInterval: configuration.commitInterval, digestKnown: expected != nil)
+            overlap: configuration.overlap, commitInterval: configuration.commitInterval, digestKnown: expected != nil,
+            connections: (0..<max(1, options.connections)).map { _ in HTTPConnection() })
         let prover = SegmentProof(
             transport: configuration.transport, options: configuration.http, digestKnown: expected != nil)
         var unproven = Set(request.mirrors.indices.filter { $0 != originMirror })
@@ -94,21 +95,21 @@ extension SegmentedDownload {
                         if let adopt { validators[mirror] = adopt }
                         unproven.remove(mirror)
                         store.setProven(true, mirror: mirror)
-                    case .fault(let reason):
+                    case .fault(let code, let reason):
                         unproven.remove(mirror)
-                        exclude(mirror, store: store, reason: reason)
+                        exclude(mirror, store: store, code, reason)
                     case .readmit(let reason):
                         if readmitted.insert(mirror).inserted {
                             validators[mirror] = nil
                         } else {
                             unproven.remove(mirror)
-                            exclude(mirror, store: store, reason: reason)
+                            exclude(mirror, store: store, .validatorMismatch, reason)
                         }
                     case .retry(let reason):
                         proofRetries[mirror, default: 0] += 1
                         if proofRetries[mirror, default: 0] >= 3 {
                             unproven.remove(mirror)
-                            exclude(mirror, store: store, reason: reason)
+                            exclude(mirror, store: store, .transport, reason)
                         }
                     }
                 case .transfer(let result):
@@ -129,14 +130,14 @@ extension SegmentedDownload {
                     case .originChanged(let reason):
                         originChanged = originChanged ?? reason
                         group.cancelAll()
-                    case .mirrorFault(let reason):
-                        exclude(result.assignment.mirror, store: store, reason: reason)
+                    case .mirrorFault(let code, let reason):
+                        exclude(result.assignment.mirror, store: store, code, reason)
                         lastError = DownloadError(.badResponse, url: url, reason: reason, isTransient: false)
                     case .readmit(let reason):
                         if readmitted.insert(result.assignment.mirror).inserted {
                             validators[result.assignment.mirror] = nil
                         } else {
-                            exclude(result.assignment.mirror, store: store, reason: reason)
+                            exclude(result.assignment.mirror, store: store, .validatorMismatch, reason)
                         }
                     case .interrupted(let reason), .retry(_, let reason):
                         failuresInARow += result.bytes > 0 ? 0 : 1
@@ -165,19 +166,23 @@ extension SegmentedDownload {
         if let originChanged { return originChanged }
         if Task.isCancelled { throw DownloadError(.cancelled, reason: "cancelled", isTransient: true) }
         guard store.isComplete else {
+            var error =
+                lastError ?? DownloadError(.transport, reason: "transfers stopped early", isTransient: true)
             if !store.hasAdmittedMirror || lastError == nil {
-                throw DownloadError(
+                error = DownloadError(
                     .badResponse, url: request.mirrors[originMirror],
-                    reason: "no mirror left to fetch from: " + faults.joined(separator: "; "), isTransient: false)
+                    reason: "no mirror left to fetch from: " + faults.map(\.description).joined(separator: "; "),
+                    isTransient: false)
             }
-            throw lastError ?? DownloadError(.transport, reason: "transfers stopped early", isTransient: true)
+            error.mirrorFaults = faults
+            throw error
         }
         do throws(SystemError) { try store.commit() } catch { throw .disk(error) }
         return nil
     }
 
-    private func exclude(_ mirror: Int, store: SegmentStore, reason: String) {
+    private func exclude(_ mirror: Int, store: SegmentStore, _ code: MirrorFault.Reason, _ reason: String) {
         store.exclude(mirror: mirror)
-        faults.append("\(request.mirrors[mirror]): \(reason)")
+        faults.append(MirrorFault(url: request.mirrors[mirror], reason: code, message: reason))
     }
 }

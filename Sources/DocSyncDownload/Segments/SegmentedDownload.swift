@@ -26,7 +26,7 @@ final class SegmentedDownload {
     var restarts = 0
     var attempts = 0
     var resumedFrom: Int64 = 0
-    var faults: [String] = []
+    var faults: [MirrorFault] = []
     /// Per mirror: the validator its requests carry (nil: being admitted on the feed's SHA-256 without one).
     var validators: [Validator?] = []
     var readmitted: Set<Int> = []
@@ -57,7 +57,8 @@ final class SegmentedDownload {
     }
 
     /// Takes over a fresh download whose first response (from mirror `mirror`) allowed and needed a split; the
-    /// bytes it wrote become the admission window for the other mirrors, then the partial starts over in segments.
+    /// bytes it made durable become the admission window for the other mirrors and the first segment's written
+    /// extent (never fetched again), and the rest is fetched in segments.
     func start(_ identity: SegmentIdentity, mirror: Int) async throws(DownloadError) -> Outcome {
         originMirror = mirror
         let size = Int(max(4096, configuration.overlap))
@@ -66,7 +67,7 @@ final class SegmentedDownload {
             defer { raw.deallocate() }
             if (try? staging.read(into: raw, at: 0)) == true { probeWindow = (0..<Int64(size), Array(raw)) }
         }
-        return try await run(try fresh(identity))
+        return try await run(try fresh(identity, keepingPrefix: true))
     }
 
     private func run(_ first: SegmentJournal) async throws(DownloadError) -> Outcome {
@@ -83,9 +84,11 @@ final class SegmentedDownload {
             }
             let changed: String?
             do throws(DownloadError) { changed = try await transfer(store) } catch {
+                store.closeCommits()
                 store.prefixHasher.stop()
                 throw error
             }
+            store.closeCommits()
             if let reason = changed {  // the origin changed: start again under its new identity
                 store.prefixHasher.stop()
                 restarts += 1
@@ -161,22 +164,32 @@ final class SegmentedDownload {
     }
 
     /// A new partial for `identity`: truncated to 0, its journal durable before any byte is written.
-    private func fresh(_ identity: SegmentIdentity) throws(DownloadError) -> SegmentJournal {
+    /// With `keepingPrefix`, the single connection's durable prefix stays as the first segment's written extent.
+    private func fresh(_ identity: SegmentIdentity, keepingPrefix: Bool = false) throws(DownloadError)
+        -> SegmentJournal
+    {
         let ranges = SplitPolicy.plan(
             length: identity.length, chunkSize: configuration.chunkSize, minimumSegment: options.minimumSegment,
             connections: options.connections)
+        let kept = keepingPrefix ? keptPrefix(of: identity, limit: ranges.first?.upperBound ?? 0) : KeptPrefix()
+        var extents = ranges.map {
+            SegmentJournal.Extent(
+                start: $0.lowerBound, end: $0.upperBound, done: $0.lowerBound, chunkState: SHA256().savedState)
+        }
+        if kept.done > 0, !extents.isEmpty {
+            extents[0].done = kept.done
+            extents[0].chunkState = kept.chunkState
+        }
         let journal = SegmentJournal(
             key: key, url: request.mirrors[originMirror], identity: identity, chunkSize: configuration.chunkSize,
-            extents: ranges.map { .init(start: $0.lowerBound, end: $0.upperBound, done: $0.lowerBound,
-                chunkState: SHA256().savedState) },
-            digests: [:])
+            extents: extents, digests: kept.digests)
         do throws(SystemError) {
             try staging.openPart()
-            try staging.truncate(to: 0, encoded: journal.encoded())
+            try staging.truncate(to: kept.done, encoded: journal.encoded())
         } catch {
             throw .disk(error)
         }
-        request.committed?(0)
+        request.committed?(kept.done)
         resumedFrom = 0
         return journal
     }
@@ -215,9 +228,20 @@ final class SegmentedDownload {
         let error = DownloadError(.verification, url: url, reason: reason, isTransient: false)
         do throws(SystemError) { try staging.discard() } catch { throw .disk(error) }
         let mixed = request.mirrors.count > 1 && faults.count < request.mirrors.count - 1
-        guard mixed, !verificationRetried else { throw error }
+        guard mixed, !verificationRetried else {
+            var failure = error
+            failure.mirrorFaults = faults
+            throw failure
+        }
         verificationRetried = true
-        faults.append("verification failed with several mirrors (\(reason)): retrying from the first mirror only")
+        let faulted = Set(faults.map(\.url))
+        for (index, mirror) in request.mirrors.enumerated() where index != originMirror && !faulted.contains(mirror) {
+            faults.append(
+                MirrorFault(
+                    url: mirror, reason: .verification,
+                    message: "the file failed verification with several mirrors (\(reason)): "
+                        + "fetched again from the first mirror only"))
+        }
         excludeAllButOrigin = true
     }
 

@@ -108,7 +108,7 @@ import Testing
         let outcome = await f.segmentedDownload([origin.url(), mirror.url()])
         expectOrigin(f, outcome)
         let faults = (try? outcome.get().mirrorFaults) ?? []
-        #expect(faults.contains { $0.hasPrefix(mirror.url()) }, "\(faults)")
+        #expect(faults.contains { $0.url == mirror.url() && $0.reason == .validatorMismatch }, "\(faults)")
     }
 
     @Test func aMirrorWithTheSameETagButOtherBytesFailsItsAdmissionWindow() async throws {
@@ -123,7 +123,9 @@ import Testing
         let outcome = await f.segmentedDownload([origin.url(), mirror.url()])
         expectOrigin(f, outcome)
         let faults = (try? outcome.get().mirrorFaults) ?? []
-        #expect(faults.contains { $0.hasPrefix(mirror.url()) && $0.contains("differ") }, "\(faults)")
+        #expect(
+            faults.contains { $0.url == mirror.url() && $0.reason == .differentFile && $0.message.contains("differ") },
+            "\(faults)")
         // Only the admission window was asked of it: none of its bytes reached the file.
         #expect(mirror.requests.count == 1)
     }
@@ -230,7 +232,14 @@ import Testing
         let outcome = await f.segmentedDownload([origin.url(), mirror.url()])
         expectOrigin(f, outcome)
         let faults = (try? outcome.get().mirrorFaults) ?? []
-        #expect(faults.contains { $0.hasPrefix(mirror.url()) }, "\(faults)")
+        let reason: MirrorFault.Reason =
+            switch mode {
+            case "html": .htmlPage
+            case "empty": .emptyBody
+            case "404": .httpStatus
+            default: .lengthMismatch
+            }
+        #expect(faults.map(\.url) == [mirror.url()] && faults.first?.reason == reason, "\(faults)")
     }
 
     @Test func anUnresolvableMirrorIsAFault() async throws {
@@ -242,6 +251,8 @@ import Testing
         let bad = "http://docsync-no-such-host.invalid/file"
         let outcome = await f.segmentedDownload([origin.url(), bad])
         expectOrigin(f, outcome)
+        let faults = (try? outcome.get().mirrorFaults) ?? []
+        #expect(faults.map(\.url) == [bad] && faults.first?.reason == .dns, "\(faults)")
     }
 
     @Test func aConnectionThatStallsAfterOneMiBIsDroppedAndItsRangeReassigned() async throws {

@@ -1,0 +1,45 @@
+import DocSyncHTTP
+import Foundation
+import TestSupport
+import Testing
+
+/// Keep-alive across the requests of one segmented download (issue 15, speed): a connection slot keeps libcurl's
+/// handle, and its next request to the same URL reuses the open connection (real nginx on loopback).
+@Suite struct ConnectionReuseTests {
+    final class Counter: HTTPResponseReceiver {
+        var status = 0
+        var bytes = 0
+        func head(_ head: HTTPResponseHead) { status = head.status }
+        func body(_ chunk: UnsafeRawBufferPointer) -> Bool {
+            bytes += chunk.count
+            return true
+        }
+    }
+
+    @Test func aSlotsNextRequestToTheSameURLReusesItsConnection() async throws {
+        let directory = try TemporaryDirectory("reuse")
+        defer { directory.remove() }
+        let root = directory.appending("www")
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try Data(repeating: 7, count: 256 << 10).write(to: URL(fileURLWithPath: root + "/a.bin"))
+        try Data(repeating: 8, count: 1000).write(to: URL(fileURLWithPath: root + "/b.bin"))
+        let nginx = try Nginx(root: root)
+        defer { nginx.stop() }
+        let slot = HTTPConnection()
+        var connects: [Int] = []
+        for (url, range) in [("a.bin", "0-65535"), ("a.bin", "65536-131071"), ("b.bin", "0-99"), ("b.bin", "100-199")] {
+            let counter = Counter()
+            let request = HTTPRequest(url: nginx.url(url), headers: ["Range: bytes=\(range)"], connection: slot)
+            let result = await Curl.perform(request, receiver: counter)
+            #expect(result.ending == .complete && counter.status == 206, "\(result)")
+            connects.append(result.newConnections)
+        }
+        // Another URL on the slot starts a new connection (a kept one serves only its own URL). The server may
+        // still close an idle connection (a loaded machine): a second request to a URL must reuse at least once.
+        #expect(connects[0] == 1 && connects[2] == 1, "\(connects)")
+        #expect(connects[1] == 0 || connects[3] == 0, "no request reused its slot's connection: \(connects)")
+        // Without a slot, every request connects anew.
+        let alone = await Curl.perform(HTTPRequest(url: nginx.url("a.bin")), receiver: Counter())
+        #expect(alone.newConnections == 1)
+    }
+}
