@@ -95,7 +95,7 @@ let package = Package(
             name: "TestSupport", dependencies: ["DocSync", "DocSyncSupport", "DocSyncInstall"],
             path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "SupportTests", dependencies: ["DocSyncSupport", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "HTTPTests", dependencies: ["DocSyncHTTP"], swiftSettings: strict),
+        .testTarget(name: "HTTPTests", dependencies: ["DocSyncHTTP", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "CatalogTests", dependencies: ["DocSyncCatalog", "DocSyncFeed", "DocSyncSupport"],
             swiftSettings: strict),
