@@ -64,7 +64,8 @@ struct FetchCommand: AsyncParsableCommand {
         }
     }
 
-    /// The configuration when one is given or found (its archive policy applies), else the documented defaults.
+    /// The configuration when one is given or found (its archive policy and `[network]` settings apply), else the
+    /// documented defaults.
     func archiveConfiguration() throws -> Configuration {
         var config =
             configOptions.config == nil && ConfigurationLoader().locate() == nil
@@ -96,8 +97,8 @@ struct FetchCommand: AsyncParsableCommand {
                 throw ExitStatus.ioError
             }
         }
-        var http = HTTPOptions()
-        http.caFile = caFile
+        var http = config.httpOptions  // [network]: proxy, rate_limit, min_speed, stall and connect timeouts, CA
+        if let caFile { http.caFile = caFile }
         var retry = RetryPolicy()
         retry.maxAttempts = max(1, config.network.retries)
         var download = DownloadConfiguration(
@@ -113,12 +114,12 @@ struct FetchCommand: AsyncParsableCommand {
             result = try await downloader.download(request) { renderer.update($0) }
         } catch {
             renderer.finish()
-            // fetch's own bounds: the size cap and require_https (its other limits are not the configuration's).
+            // The configuration key that bounds the failure (fetch's free-space reserve is not the configuration's).
             let hint: String? =
                 switch error.kind {
                 case .tooLarge: "--max-size, [install] max_archive_size"
-                case .transport, .http: config.network.requireHTTPS ? config.hint(for: error) : nil
-                default: nil
+                case .insufficientSpace: nil
+                default: config.hint(for: error)
                 }
             for fault in error.mirrorFaults { printError(Self.line(fault)) }
             printError("docsync fetch: \(error)" + (hint.map { " (\($0))" } ?? ""))

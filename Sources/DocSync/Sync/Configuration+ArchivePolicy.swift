@@ -1,4 +1,5 @@
 package import DocSyncDownload
+package import DocSyncHTTP
 
 /// What every archive download enforces, `sync`'s and `docsync fetch`'s alike: one policy, read from the
 /// configuration.
@@ -10,6 +11,21 @@ extension Configuration {
         download.maxLength = install.maxArchiveSize > 0 ? install.maxArchiveSize : nil
         download.schemePolicy = network.requireHTTPS ? .httpsOnly : .httpsFirst
         download.http.httpsOnly = network.requireHTTPS
+    }
+
+    /// The `[network]` transport options every request uses, `sync`'s and `docsync fetch`'s alike: connect and stall
+    /// timeouts, `min_speed`, `rate_limit`, `proxy`, `ca_file`, `require_https`, `allow_private_redirects`.
+    package var httpOptions: HTTPOptions {
+        var options = HTTPOptions()
+        options.connectTimeout = Int(network.connectTimeout.components.seconds)
+        options.lowSpeedLimit = Int(max(1, network.minSpeed))
+        options.lowSpeedTime = max(1, Int(network.stallTimeout.components.seconds))
+        options.maxReceiveRate = network.rateLimit
+        options.proxy = network.proxy
+        options.caFile = network.caFile
+        options.httpsOnly = network.requireHTTPS
+        options.allowPrivateRedirects = network.allowPrivateRedirects
+        return options
     }
 
     /// The configuration key that bounds a failed download, when there is one: said after its message.

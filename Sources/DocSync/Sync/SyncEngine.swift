@@ -98,18 +98,8 @@ public struct SyncEngine: Sendable {
         return Downloader(configuration: download)
     }
 
-    var httpOptions: HTTPOptions {
-        var options = HTTPOptions()
-        options.connectTimeout = Int(configuration.network.connectTimeout.components.seconds)
-        options.lowSpeedLimit = Int(max(1, configuration.network.minSpeed))
-        options.lowSpeedTime = max(1, Int(configuration.network.stallTimeout.components.seconds))
-        options.maxReceiveRate = configuration.network.rateLimit
-        options.proxy = configuration.network.proxy
-        options.caFile = configuration.network.caFile
-        options.httpsOnly = configuration.network.requireHTTPS
-        options.allowPrivateRedirects = configuration.network.allowPrivateRedirects
-        return options
-    }
+    /// The configuration's `[network]` transport options (fetch's too).
+    var httpOptions: HTTPOptions { configuration.httpOptions }
 
     private func run(_ options: SyncOptions, emit: @escaping @Sendable (SyncEvent) -> Void) async throws {
         let started = ContinuousClock.now
