@@ -28,6 +28,10 @@ final class DownloadSession {
     private var mirror = 0
     private var mirrorFaults = 0
     private var deadMirrors: Set<Int> = []
+    /// The mirrors this download left for another, and why: reported like a segmented download's exclusions.
+    private(set) var faults: [MirrorFault] = []
+    /// The head of the last response, for the fault of a mirror left after it.
+    private var lastHead: HTTPResponseHead?
     private var lastError: DownloadError?
     /// The URLs to try, in order (`MirrorPlan`: https upgrades of plain-http mirrors first).
     private let mirrors: [Mirror]
@@ -131,6 +135,7 @@ final class DownloadSession {
             reResolves = 0
         }
         let status = sink.finalHead?.status ?? result.status
+        lastHead = sink.finalHead
 
         if let failure = sink.failure {
             switch failure {
@@ -221,6 +226,7 @@ final class DownloadSession {
         mirrorFaults += 1
         if failuresInARow >= retry.maxAttempts { throw error }
         if mirrorFaults >= 2, let next = nextLiveMirror(after: mirror) {
+            leave(error)
             mirror = next
             mirrorFaults = 0
         }
@@ -236,9 +242,22 @@ final class DownloadSession {
         lastError = error
         deadMirrors.insert(mirror)
         guard let next = nextLiveMirror(after: mirror) else { throw error }
+        leave(error)
         mirror = next
         mirrorFaults = 0
         reResolves = 0
+    }
+
+    /// Records why the current mirror is left for the next one; an HTTPS-First attempt that falls back to the
+    /// mirror's own plain-http URL is not a fault of that mirror.
+    private func leave(_ error: DownloadError) {
+        guard !mirrors[mirror].isUpgrade else { return }
+        var message = error
+        message.url = nil  // the fault names its mirror itself
+        faults.append(
+            MirrorFault(
+                url: mirrors[mirror].url, reason: MirrorFault.Reason(leaving: error, head: lastHead),
+                message: message.description))
     }
 
     private func nextLiveMirror(after index: Int) -> Int? {
@@ -321,7 +340,7 @@ final class DownloadSession {
             url: usedMirror ?? (journal.url.isEmpty ? url : journal.url), bytes: journal.committed,
             sha256: digest.description,
             resumedFrom: resumedFrom, attempts: attempts, seconds: meter.elapsed, path: request.destination,
-            overPlainHTTP: plainHTTP)
+            overPlainHTTP: plainHTTP, mirrorFaults: faults)
     }
 
     /// Deletes the staging file; a spliced file earns one fresh download (F51), a fresh one fails at once (H63).

@@ -39,18 +39,34 @@ public struct Downloader: Sendable {
         if configuration.segments.connections > 1 {  // the first response may hand over to the segmented path
             session.splitProbe = SplitProbe(options: configuration.segments, expectedLength: request.expectedLength)
         }
-        if let result = try await session.run() { return result }
+        let first = try await Self.reporting(session) { () async throws(DownloadError) in try await session.run() }
+        if let result = first { return result }
         if let (identity, url) = session.handedOver, let mirror = request.mirrors.firstIndex(of: url),
-            case .finished(let result) = try await segmented.start(identity, mirror: mirror)
+            case .finished(var result) = try await segmented.start(identity, mirror: mirror)
         {
+            result.mirrorFaults = session.faults + result.mirrorFaults
             return result
         }
         let single = DownloadSession(  // the origin changed and no longer allows a split
             configuration: configuration, request: request, key: key, expected: expected, staging: staging,
             meter: meter)
-        guard let result = try await single.run() else {
+        let second = try await Self.reporting(single) { () async throws(DownloadError) in try await single.run() }
+        guard let result = second else {
             throw DownloadError(.invalidRequest, reason: "no download path finished", isTransient: false)
         }
         return result
+    }
+
+    /// Runs `body`; a failure carries the mirrors `session` left on the way, as a segmented download's does.
+    private static func reporting<T>(
+        _ session: DownloadSession, _ body: () async throws(DownloadError) -> T
+    ) async throws(DownloadError) -> T {
+        do {
+            return try await body()
+        } catch {
+            var failure = error
+            failure.mirrorFaults = session.faults + failure.mirrorFaults
+            throw failure
+        }
     }
 }

@@ -47,7 +47,13 @@ import Testing
         #expect((object?["attempts"] as? Int ?? 0) >= 2)
         #expect(object?["seconds"] is Double || object?["seconds"] is Int)
         #expect(f.outputSHA256 == f.sha256)
-        #expect(run.standardError.isEmpty)  // not a TTY: quiet
+        // Not a TTY: no progress; the one line is the refused mirror, left for the next (a mirror fault).
+        let lines = run.standardError.split(separator: "\n").map(String.init)
+        #expect(lines.count == 1, "\(run.standardError)")
+        #expect(lines.first?.hasPrefix("docsync fetch: mirror excluded: \(dead): ") == true, "\(lines)")
+        #expect(lines.first?.hasSuffix("(transport)") == true && lines.first?.contains("\(dead): \(dead)") == false)
+        let faults = object?["mirror_faults"] as? [[String: Any]]
+        #expect(faults?.map { $0["url"] as? String } == [dead] && faults?.first?["reason"] as? String == "transport")
     }
 
     @Test func fetchWithAWrongChecksumLeavesNoFile() async throws {

@@ -78,3 +78,26 @@ extension MirrorFault.Reason {
         }
     }
 }
+
+extension MirrorFault.Reason {
+    /// Why a single-connection download left a mirror for the next one: the transport's kind, or what the last
+    /// response's head shows (a web page or an empty body where the file should be, a status). Pure.
+    package init(leaving error: DownloadError, head: HTTPResponseHead?) {
+        switch error.kind {
+        case .transport: self = error.transportKind.map(Self.init(excluding:)) ?? .transport
+        case .verification: self = .verification
+        case .badResponse: self = .badResponse
+        case .http:
+            let type = (head?.value("Content-Type") ?? "").lowercased()
+            let status = head?.status ?? error.status ?? 0
+            if (200..<300).contains(status), type.hasPrefix("text/html") || type.hasPrefix("application/xhtml") {
+                self = .htmlPage
+            } else if (200..<300).contains(status), head?.value("Content-Length") == "0" {
+                self = .emptyBody
+            } else {
+                self = (200..<300).contains(status) ? .badResponse : .httpStatus
+            }
+        default: self = .transport
+        }
+    }
+}
