@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the hostile feed shapes of issue 11 (and the heaviest shapes the caps still accept) into a folder.
+"""Writes the hostile feed shapes a hostile server sends (and the heaviest shapes the caps still accept) into a folder.
 
 Usage: Benchmarks/hostile-feeds.py DIR     (files are rewritten only when missing)
 """

@@ -1,7 +1,7 @@
 import CCurl
 import DocSyncSupport
 
-/// A connection slot that successive requests of one download share (issue 15, speed: keep-alive): libcurl's easy
+/// A connection slot that successive requests of one download share (speed: keep-alive): libcurl's easy
 /// handle of the last request is kept, with its open connection, and the next request to the same URL reuses it
 /// instead of a new TCP and TLS handshake. A handle is kept only after a transfer that was not redirected, so a
 /// reused connection always goes to the URL's own host, admitted when it was opened; the scope of that first

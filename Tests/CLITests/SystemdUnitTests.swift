@@ -4,18 +4,19 @@ import Testing
 
 /// `systemd-analyze verify` on the shipped units (a copy whose ExecStart names the freshly built binary, since
 /// verify insists the executable exists). Skipped where the tool is missing (CI installs `systemd`).
-@Suite struct SystemdUnitTests {
+@Suite(.timeLimit(.minutes(5))) struct SystemdUnitTests {
     static let analyzer = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].first {
         FileManager.default.isExecutableFile(atPath: $0)
     }
 
-    @Test(.enabled(if: analyzer != nil)) func unitsVerify() throws {
+    @Test(.enabled(if: analyzer != nil, "systemd-analyze is missing (scripts/bootstrap installs Debian's systemd)"))
+    func unitsVerify() throws {
         let config = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../config")
             .standardized.path
         let dir = try TemporaryDirectory("units")
         defer { dir.remove() }
-        let binary = Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("docsync").path
-        let built = FileManager.default.isExecutableFile(atPath: binary) ? binary : "/bin/true"
+        let built = Tool.docsyncBinary
+        try #require(FileManager.default.isExecutableFile(atPath: built), "no docsync built at \(built)")
         let service = try String(contentsOfFile: "\(config)/docsync.service", encoding: .utf8)
         #expect(service.contains("ProtectSystem=strict") && service.contains("NoNewPrivileges=yes"))
         #expect(service.contains("ReadWritePaths="))
@@ -25,16 +26,10 @@ import Testing
         #expect(timer.contains("Persistent=true") && timer.contains("RandomizedDelaySec="))
         try timer.write(toFile: dir.appending("docsync.timer"), atomically: true, encoding: .utf8)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.analyzer!)
-        process.arguments = ["verify", dir.appending("docsync.service"), dir.appending("docsync.timer")]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = errors
-        try process.run()
-        let output = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "systemd-analyze verify: \(output)")
+        let units = [dir.appending("docsync.service"), dir.appending("docsync.timer")]
+        let result = try Tool.run(Self.analyzer!, ["verify"] + units)
+        let output = result.standardOutput + result.standardError
+        #expect(result.status == 0, "systemd-analyze verify: \(output)")
         #expect(output.isEmpty, "systemd-analyze verify printed warnings: \(output)")
     }
 }

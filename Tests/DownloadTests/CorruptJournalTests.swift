@@ -7,7 +7,7 @@ import Testing
 
 /// Issue 11: a journal recording an absurd length (2^62 bytes, asked of the free-space check on every run) is
 /// corrupt and discarded like any bad journal; the download then completes.
-@Suite struct CorruptJournalTests {
+@Suite(.timeLimit(.minutes(5))) struct CorruptJournalTests {
     /// (journal length, the feed's length): beyond 1 PiB is corrupt; another length than the feed's is stale; a huge
     /// length without a feed length is bounded by the server's answer, never asked of the free-space check alone.
     @Test(arguments: [

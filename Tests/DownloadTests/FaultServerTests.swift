@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// Hostile servers: every mode ends in the origin's exact bytes or a clear error with no output file.
-@Suite struct FaultServerTests {
+@Suite(.timeLimit(.minutes(5))) struct FaultServerTests {
     /// Where the first response drops the connection; the journal then holds P = cut.
     static let cut = 1_500_000
     static let asked = cut - 65_536
@@ -42,7 +42,8 @@ import Testing
         #expect(!fixture.outputExists)
     }
 
-    @Test func e46ConnectionClosedEarlyResumesWithExactHeaders() async throws {
+    /// Checklist item E46.
+    @Test func connectionClosedEarlyResumesWithExactHeaders() async throws {
         let f = try DownloadFixture()
         defer { f.remove() }
         let content = f.content
@@ -60,7 +61,8 @@ import Testing
         #expect((try? outcome.get().resumedFrom) == 0)
     }
 
-    @Test func c23IgnoresRangeWithLength() async throws {
+    /// Checklist item C23.
+    @Test func ignoresRangeWithLength() async throws {
         let f = try DownloadFixture()
         defer { f.remove() }
         let content = f.content
@@ -73,7 +75,8 @@ import Testing
         #expect(requests.count == 2 && requests[1].hasRange)  // asked for a range, got 200: rewritten from 0
     }
 
-    @Test func e48IgnoresRangeWithoutLengthNeedsTheDigest() async throws {
+    /// Checklist item E48.
+    @Test func ignoresRangeWithoutLengthNeedsTheDigest() async throws {
         let f = try DownloadFixture()
         defer { f.remove() }
         let content = f.content
@@ -92,7 +95,8 @@ import Testing
         expectFailure(g, unverified, [.http])
     }
 
-    @Test func d39Short206AsksForTheRest() async throws {
+    /// Checklist item D39.
+    @Test func short206AsksForTheRest() async throws {
         let f = try DownloadFixture()
         defer { f.remove() }
         let content = f.content
@@ -116,7 +120,8 @@ import Testing
         #expect(requests.dropFirst().allSatisfy { $0.hasRange })
     }
 
-    @Test(arguments: [-4096, 1]) func d35WrongFirstByteRestarts(shift: Int) async throws {
+    /// Checklist item D35.
+    @Test(arguments: [-4096, 1]) func wrongFirstByteRestarts(shift: Int) async throws {
         let f = try DownloadFixture()
         defer { f.remove() }
         let content = f.content
@@ -136,7 +141,8 @@ import Testing
         #expect(requests.count == 3 && requests[1].hasRange && !requests[2].hasRange)
     }
 
-    @Test func b18BodyNotMatchingItsContentRangeFailsTheOverlap() async throws {
+    /// Checklist item B18.
+    @Test func bodyNotMatchingItsContentRangeFailsTheOverlap() async throws {
         let f = try DownloadFixture()
         defer { f.remove() }
         let content = f.content
@@ -152,7 +158,8 @@ import Testing
         #expect(requests.count == 3 && !requests[2].hasRange)
     }
 
-    @Test func d38WrongTotalRestarts() async throws {
+    /// Checklist item D38.
+    @Test func wrongTotalRestarts() async throws {
         let f = try DownloadFixture()
         defer { f.remove() }
         let content = f.content
@@ -167,7 +174,8 @@ import Testing
         #expect(requests.count == 3 && !requests[2].hasRange)
     }
 
-    @Test func e47OverlongChunked206IsCutAtTheDeclaredEnd() async throws {
+    /// Checklist item E47.
+    @Test func overlongChunked206IsCutAtTheDeclaredEnd() async throws {
         let f = try DownloadFixture()
         defer { f.remove() }
         let content = f.content
@@ -183,7 +191,8 @@ import Testing
         expectOrigin(f, outcome)
     }
 
-    @Test func e47Overlong200BodyNeverReachesTheFile() async throws {
+    /// Checklist item E47.
+    @Test func overlong200BodyNeverReachesTheFile() async throws {
         let f = try DownloadFixture()
         defer { f.remove() }
         let content = f.content
@@ -195,7 +204,8 @@ import Testing
         expectOrigin(f, outcome)
     }
 
-    @Test func c25Always416FailsWithoutOutput() async throws {
+    /// Checklist item C25.
+    @Test func always416FailsWithoutOutput() async throws {
         let f = try DownloadFixture()
         defer { f.remove() }
         let content = f.content
@@ -210,7 +220,8 @@ import Testing
         #expect(part.map { !String(decoding: $0, as: UTF8.self).contains("<h1>") } ?? true)  // C31
     }
 
-    @Test func d43ETagChangesBetweenRequestsNeverMixesVersions() async throws {
+    /// Checklist item D43.
+    @Test func eTagChangesBetweenRequestsNeverMixesVersions() async throws {
         let f = try DownloadFixture()
         defer { f.remove() }
         let old = f.content
@@ -224,7 +235,8 @@ import Testing
         #expect(requests.count == 2)
     }
 
-    @Test func b16WeakETagOnlyIsNeverSentInIfRange() async throws {
+    /// Checklist item B16.
+    @Test func weakETagOnlyIsNeverSentInIfRange() async throws {
         let f = try DownloadFixture()
         defer { f.remove() }
         let content = f.content
@@ -246,7 +258,8 @@ import Testing
         #expect(freshRequests.count == 2 && !freshRequests[1].hasRange)
     }
 
-    @Test func h62AlternatingETagsThatAlwaysDropEndWithAClearError() async throws {
+    /// Checklist item H62.
+    @Test func alternatingETagsThatAlwaysDropEndWithAClearError() async throws {
         let f = try DownloadFixture()
         defer { f.remove() }
         let content = f.content
@@ -258,7 +271,8 @@ import Testing
         #expect(requests.count < 12)
     }
 
-    @Test func f53AlternatingETagsStillFinishInOnePass() async throws {
+    /// Checklist item F53.
+    @Test func alternatingETagsStillFinishInOnePass() async throws {
         let f = try DownloadFixture()
         defer { f.remove() }
         let content = f.content
@@ -270,7 +284,8 @@ import Testing
         #expect(requests.count == 2)
     }
 
-    @Test func d44GzipEncoded206Restarts() async throws {
+    /// Checklist item D44.
+    @Test func gzipEncoded206Restarts() async throws {
         let f = try DownloadFixture()
         defer { f.remove() }
         let content = f.content
@@ -283,7 +298,8 @@ import Testing
         #expect(requests.count == 3 && !requests[2].hasRange)
     }
 
-    @Test func d42MultipartAnswerIsNeverWritten() async throws {
+    /// Checklist item D42.
+    @Test func multipartAnswerIsNeverWritten() async throws {
         let f = try DownloadFixture()
         defer { f.remove() }
         let content = f.content
@@ -305,7 +321,8 @@ import Testing
         #expect(requests.last.map { !$0.hasRange } == true)
     }
 
-    @Test func e49StallMidBodyResumes() async throws {
+    /// Checklist item E49.
+    @Test func stallMidBodyResumes() async throws {
         let f = try DownloadFixture()
         defer { f.remove() }
         let content = f.content
@@ -318,7 +335,8 @@ import Testing
         #expect(requests.count == 2 && requests[1].header("Range") == "bytes=\(Self.asked)-")
     }
 
-    @Test func c29RetryAfterIsHonoured() async throws {
+    /// Checklist item C29.
+    @Test func retryAfterIsHonoured() async throws {
         let f = try DownloadFixture()
         defer { f.remove() }
         let content = f.content
@@ -333,7 +351,8 @@ import Testing
         #expect(Date().timeIntervalSince(start) >= 1)
     }
 
-    @Test func g56SignedURLValidForOneRequestIsResolvedAgain() async throws {
+    /// Checklist item G56.
+    @Test func signedURLValidForOneRequestIsResolvedAgain() async throws {
         let f = try DownloadFixture()
         defer { f.remove() }
         let content = f.content
@@ -354,7 +373,8 @@ import Testing
         #expect(requests.last?.header("Range") == "bytes=\(Self.asked)-")  // the partial survived the 403
     }
 
-    @Test func g57RedirectOnResume() async throws {
+    /// Checklist item G57.
+    @Test func redirectOnResume() async throws {
         let f = try DownloadFixture()
         defer { f.remove() }
         let content = f.content
@@ -367,7 +387,8 @@ import Testing
         #expect(requests.count == 3 && requests[2].header("Range") == "bytes=\(Self.asked)-")
     }
 
-    @Test func f52IgnoresIfRangeAndServesNewBytesAs206() async throws {
+    /// Checklist item F52.
+    @Test func ignoresIfRangeAndServesNewBytesAs206() async throws {
         let f = try DownloadFixture()
         defer { f.remove() }
         let old = f.content
@@ -381,7 +402,8 @@ import Testing
         #expect(requests.count == 3 && !requests[2].hasRange, "\(requests)")
     }
 
-    @Test func f51SameETagNewBytesBeyondTheOverlapAreCaughtByTheDigest() async throws {
+    /// Checklist item F51.
+    @Test func sameETagNewBytesBeyondTheOverlapAreCaughtByTheDigest() async throws {
         let f = try DownloadFixture()
         defer { f.remove() }
         let old = f.content
@@ -400,7 +422,8 @@ import Testing
         }
     }
 
-    @Test func c30InterimResponsesAreSkipped() async throws {
+    /// Checklist item C30.
+    @Test func interimResponsesAreSkipped() async throws {
         let f = try DownloadFixture()
         defer { f.remove() }
         let content = f.content
@@ -412,7 +435,8 @@ import Testing
         expectOrigin(f, outcome)
     }
 
-    @Test func i64RightSizeWrongContentLeavesNoFile() async throws {
+    /// Checklist item I64.
+    @Test func rightSizeWrongContentLeavesNoFile() async throws {
         let f = try DownloadFixture()
         defer { f.remove() }
         let other = DownloadFixture.randomBytes(f.content.count, seed: 5)
@@ -426,7 +450,8 @@ import Testing
         }
     }
 
-    @Test func a12InsufficientSpaceFailsBeforeWriting() async throws {
+    /// Checklist item A12.
+    @Test func insufficientSpaceFailsBeforeWriting() async throws {
         let f = try DownloadFixture()
         defer { f.remove() }
         let (outcome, _) = try await run(f) { _, _ in
@@ -435,7 +460,8 @@ import Testing
         expectFailure(f, outcome, [.insufficientSpace])
     }
 
-    @Test func c28NotFoundOnEveryMirrorIsFatal() async throws {
+    /// Checklist item C28.
+    @Test func notFoundOnEveryMirrorIsFatal() async throws {
         let f = try DownloadFixture()
         defer { f.remove() }
         let (outcome, requests) = try await run(f) { _, _ in FaultResponse(status: 404, body: Array("no".utf8)) }
@@ -444,7 +470,8 @@ import Testing
         if case .failure(let error) = outcome { #expect(error.status == 404 && !error.isTransient) }
     }
 
-    @Test func g59RedirectLoopEndsWithAClearError() async throws {
+    /// Checklist item G59.
+    @Test func redirectLoopEndsWithAClearError() async throws {
         let f = try DownloadFixture()
         defer { f.remove() }
         let (outcome, requests) = try await run(f) { request, _ in

@@ -5,8 +5,8 @@ import TestSupport
 import Testing
 
 /// A download on one connection that leaves a mirror for the next reports it like a segmented download's
-/// exclusion (issue 15: every mirror fault is a line in the report), in its result or in its error.
-@Suite struct SingleConnectionMirrorFaultTests {
+/// exclusion: (every mirror fault is a line in the report), in its result or in its error.
+@Suite(.timeLimit(.minutes(5))) struct SingleConnectionMirrorFaultTests {
     struct Row: Sendable, CustomStringConvertible {
         var kind: DownloadError.Kind
         var status: Int

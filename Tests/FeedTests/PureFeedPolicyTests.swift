@@ -3,6 +3,7 @@ import Testing
 @testable import DocSyncFeed
 
 /// The small pure rules the parsers lean on: one row per rule.
+@Suite(.timeLimit(.minutes(5)))
 struct DashVersionTests {
     @Test(
         arguments: [
@@ -21,6 +22,7 @@ struct DashVersionTests {
     }
 }
 
+@Suite(.timeLimit(.minutes(5)))
 struct DashFeedNameTests {
     @Test(
         arguments: [
@@ -40,6 +42,7 @@ struct DashFeedNameTests {
     }
 }
 
+@Suite(.timeLimit(.minutes(5)))
 struct FeedTextTests {
     @Test(
         arguments: [
@@ -58,6 +61,7 @@ struct FeedTextTests {
     }
 }
 
+@Suite(.timeLimit(.minutes(5)))
 struct FeedChecksumTests {
     static let digest = "5f70bf18a086007016e948b04aed3b82103a36bea41755b6cddfaf10ace3c6ef"
 
@@ -77,6 +81,7 @@ struct FeedChecksumTests {
     }
 }
 
+@Suite(.timeLimit(.minutes(5)))
 struct URIReferenceTests {
     @Test(arguments: [
         ("absolute path dot segment", "http://a/./g", "http://a/g"),

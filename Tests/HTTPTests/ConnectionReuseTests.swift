@@ -3,9 +3,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Keep-alive across the requests of one segmented download (issue 15, speed): a connection slot keeps libcurl's
+/// Keep-alive across the requests of one segmented download (speed): a connection slot keeps libcurl's
 /// handle, and its next request to the same URL reuses the open connection (real nginx on loopback).
-@Suite struct ConnectionReuseTests {
+@Suite(.timeLimit(.minutes(5))) struct ConnectionReuseTests {
     final class Counter: HTTPResponseReceiver {
         var status = 0
         var bytes = 0

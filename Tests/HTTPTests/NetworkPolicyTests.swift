@@ -2,7 +2,7 @@ import DocSyncHTTP
 import Testing
 
 /// The pure network policies: address scopes and the private-redirect rule.
-@Suite struct NetworkPolicyTests {
+@Suite(.timeLimit(.minutes(5))) struct NetworkPolicyTests {
     @Test(arguments: [
         ("169.254.169.254", AddressScope.privateNetwork), ("10.1.2.3", .privateNetwork),
         ("172.16.0.1", .privateNetwork), ("172.31.255.255", .privateNetwork), ("172.32.0.1", .publicInternet),

@@ -5,7 +5,7 @@ import Testing
 
 /// The order `DocsetIndex.search` returns, checked against the rule: exact > prefix > substring > fuzzy, shorter
 /// names first within a kind, case ignored; filters and limits; merged across docsets.
-@Suite struct RankingTests {
+@Suite(.timeLimit(.minutes(5))) struct RankingTests {
     static let names = [
         "MapView", "map", "Map", "mapper", "HashMap", "m_a_p", "xmxaxp", "amp", "bitmap_long_name", "MAP_FIXED",
         "unrelated", "SomethingMapLike", "mp",
@@ -61,18 +61,10 @@ import Testing
 
 /// The derived index's shortcuts (binary search, trigram postings, character masks) against the brute-force
 /// reference on random names: the same hits in the same order.
-@Suite struct RankingReferenceTests {
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return state
-        }
-    }
-
+@Suite(.timeLimit(.minutes(5))) struct RankingReferenceTests {
     @Test func matchesTheReference() throws {
-        let seed = UInt64(Date().timeIntervalSince1970)
-        var rng = SeededGenerator(state: seed)
+        var rng = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
+        let seed = rng.seed
         let alphabet = Array("abcdeAB_.:é1")
         func word(_ range: ClosedRange<Int>) -> String {
             String((0..<Int.random(in: range, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! })

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// The installer's bookkeeping: listing, removal, grace period, foreign folders, crash leftovers, preflight checks.
-@Suite struct InstallerTests {
+@Suite(.timeLimit(.minutes(5))) struct InstallerTests {
     private func archive(_ h: InstallHarness, version: String, rows: Int = 3) throws -> String {
         let path = h.archive("\(version).tgz")
         try DocsetFixture.make(version: version, indexRows: rows).writeArchive(to: path)
@@ -84,7 +84,7 @@ import Testing
         #expect(try entries("\(h.root)/.docsync/trash").isEmpty)
     }
 
-    /// With `replaceForeign` (issue 11: never without it, see ForeignFolderTests) a folder installed by another tool
+    /// With `replaceForeign`: (never without it, see ForeignFolderTests) a folder installed by another tool
     /// is exchanged for the link atomically and kept in `.docsync/foreign/`, never retired or deleted.
     @Test func replacesADocsetFolderInstalledByAnotherTool() async throws {
         let h = try InstallHarness()

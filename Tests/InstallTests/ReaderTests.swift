@@ -8,7 +8,7 @@ import Testing
 /// A reader walking the root the way Zeal does — every `*.docset`, its meta.json, Info.plist and docSet.dsidx
 /// through SQLite — before, during and after an update, resolving each docset once per scan as the library
 /// advises. Every scan must see exactly one docset, complete and of one version.
-@Suite struct ReaderTests {
+@Suite(.timeLimit(.minutes(5))) struct ReaderTests {
     struct Observation: Sendable, Equatable {
         var phase: Int
         var docsets: Int
@@ -58,7 +58,7 @@ import Testing
             done.signal()
         }
         reader.start()
-        while observations.withLock({ $0.count }) < 3 { try await Task.sleep(for: .milliseconds(10)) }
+        try await Poll.until("three scans before the updates") { observations.withLock { $0.count } >= 3 }
         phase.store(1, ordering: .releasing)
         // Update until scans have run during updates (flip back and forth if one update is quicker than a scan).
         for round in 0..<10 {
@@ -70,7 +70,7 @@ import Testing
         }
         phase.store(2, ordering: .releasing)
         let seen = observations.withLock { $0.count }
-        while observations.withLock({ $0.count }) < seen + 3 { try await Task.sleep(for: .milliseconds(10)) }
+        try await Poll.until("three scans after the updates") { observations.withLock { $0.count } >= seen + 3 }
         phase.store(3, ordering: .releasing)
         done.wait()
 

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// Issue 11: damage to an installed tree is noticed by `verify` (manifest recorded at install).
-@Suite struct VerifyTests {
+@Suite(.timeLimit(.minutes(5))) struct VerifyTests {
     @Test func anIntactInstallVerifiesAndDamageIsReported() async throws {
         let h = try InstallHarness()
         defer { h.dir.remove() }

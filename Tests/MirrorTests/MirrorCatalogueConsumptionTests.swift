@@ -7,11 +7,11 @@ import Testing
 /// A fleet host that knows only the mirror's `catalogue.json` and a docset name installs from the mirror: the
 /// catalogue entry states its `sha256`, so its own `urls` are authoritative (nothing derived from `[catalog] mirrors`
 /// is tried first), and the checksum is enforced.
-@Suite(.serialized) struct MirrorCatalogueConsumptionTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct MirrorCatalogueConsumptionTests {
     @Test func aClientSelectingByNameFromTheMirrorsCatalogueInstallsFromTheMirror() throws {
-        let seed = UInt64.random(in: 1...UInt64.max)
-        print("MirrorCatalogueConsumptionTests seed \(seed)")
-        var generator = TestRandom(seed: seed)
+        var generator = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
+        let seed = generator.seed
+        print("MirrorCatalogueConsumptionTests seed \(seed) (DOCSYNC_TEST_SEED=\(seed) replays it)")
         let fleet = try MirrorFleet()
         let digest = try fleet.originPublishes(version: "1.0", megabytes: 2, seed: generator.next())
         let published = try fleet.publisher(["sync"])

@@ -5,7 +5,7 @@ import Testing
 
 /// Issue 11: a cached feed body that was edited, or no longer parses, is not trusted while the server answers 304:
 /// the entry is dropped and the feed fetched in full.
-@Suite struct FeedCacheDigestTests {
+@Suite(.timeLimit(.minutes(5))) struct FeedCacheDigestTests {
     private func cachedBody(_ h: SyncHarness) throws -> String {
         let names = try FileManager.default.contentsOfDirectory(atPath: "\(h.state)/feeds")
         return "\(h.state)/feeds/\(try #require(names.first { $0.hasSuffix(".xml") }))"

@@ -5,7 +5,7 @@ import Testing
 
 /// Issue 11: `docsync verify` notices a damaged installed tree (exit 3) and `sync --repair` reinstalls it through
 /// the normal atomic path.
-@Suite struct RepairTests {
+@Suite(.timeLimit(.minutes(5))) struct RepairTests {
     @Test func verifyReportsDamageAndRepairReinstalls() throws {
         let h = try SyncHarness()
         let fixture = try DocsetFixture.make(version: "1.0")

@@ -12,11 +12,10 @@ import Testing
 
 /// `status` tells the truth: a sync in progress, the last run even when interrupted, partial downloads with their
 /// age; Ctrl-C / SIGTERM say what was kept; the daemon logs start, each cycle and stop.
-@Suite struct StatusTruthTests {
-    static func waitForPartial(_ h: SyncHarness) {
-        let deadline = Date().addingTimeInterval(30)
-        while (PartialDownload.list(in: h.dir.appending("staging")).first?.bytes ?? 0) < 32 << 10, Date() < deadline {
-            usleep(50_000)
+@Suite(.timeLimit(.minutes(5))) struct StatusTruthTests {
+    static func waitForPartial(_ h: SyncHarness) throws {
+        try Poll.until("32 KiB of a partial download in staging", every: 0.05) {
+            (PartialDownload.list(in: h.dir.appending("staging")).first?.bytes ?? 0) >= 32 << 10
         }
     }
 
@@ -24,7 +23,7 @@ import Testing
         let (h, _) = try SyncServiceTests.slowHarness(rate: 64 << 10)
         let (sync, _, _) = try SyncServiceTests.start(h, ["sync"])
         defer { if sync.isRunning { kill(sync.processIdentifier, SIGKILL) } }
-        Self.waitForPartial(h)
+        try Self.waitForPartial(h)
         let during = try h.run(["status"])
         #expect(during.standardOutput.contains("Sync in progress: pid \(sync.processIdentifier) since"), "\(during.standardOutput)")
         let json = try h.run(["status", "--json"])
@@ -43,7 +42,7 @@ import Testing
         let (h, _) = try SyncServiceTests.slowHarness(rate: 64 << 10)
         let (sync, _, err) = try SyncServiceTests.start(h, ["sync"])
         defer { if sync.isRunning { kill(sync.processIdentifier, SIGKILL) } }
-        Self.waitForPartial(h)
+        try Self.waitForPartial(h)
         kill(sync.processIdentifier, SIGINT)
         let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         sync.waitUntilExit()
@@ -63,11 +62,12 @@ import Testing
         try h.writeConfig(feeds: ["f.atom"])
         let (daemon, _, err) = try SyncServiceTests.start(h, ["daemon", "--interval", "1h", "--jitter", "0s"])
         defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
-        let deadline = Date().addingTimeInterval(30)
-        while RunRecord.load(stateDirectory: h.state)?.outcome == nil, Date() < deadline { usleep(50_000) }
-        usleep(200_000)
+        let log = OutputReader(err)
+        let waited = log.read(timeout: 30) { $0.contains("next sync in") }
+        #expect(waited, "the daemon's first cycle did not end in 30 s: \(log.text)")
         kill(daemon.processIdentifier, SIGTERM)
-        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        log.read(timeout: 30) { $0.contains("docsync daemon stopped") }
+        let text = log.text
         daemon.waitUntilExit()
         #expect(text.contains("docsync daemon started (pid \(daemon.processIdentifier))"), "\(text)")
         #expect(text.contains("sync done: 1 installed"), "\(text)")

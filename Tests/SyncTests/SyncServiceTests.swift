@@ -9,7 +9,7 @@ import Testing
 #endif
 
 /// The service side of sync: the lock, the daemon, crashes, the library API and the post-install hook.
-@Suite struct SyncServiceTests {
+@Suite(.timeLimit(.minutes(5))) struct SyncServiceTests {
     /// A docset big enough that a rate-limited sync takes a moment.
     static func slowHarness(rate: Int) throws -> (SyncHarness, DocsetFixture) {
         let h = try SyncHarness(limitRate: rate)
@@ -35,12 +35,10 @@ import Testing
         return (docsync.process, docsync.output!, docsync.errors!)
     }
 
-    static func waitForLock(_ h: SyncHarness) {
+    static func waitForLock(_ h: SyncHarness) throws {
         let lock = "\(h.state)/sync.lock"
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if let pid = try? String(contentsOfFile: lock, encoding: .utf8), !pid.isEmpty { return }
-            usleep(20_000)
+        try Poll.until("a sync to hold \(lock)", timeout: 10) {
+            !((try? String(contentsOfFile: lock, encoding: .utf8)) ?? "").isEmpty
         }
     }
 
@@ -48,7 +46,7 @@ import Testing
         let (h, fixture) = try Self.slowHarness(rate: 128 << 10)
         let (first, _, _) = try Self.start(h, ["sync"])
         defer { if first.isRunning { kill(first.processIdentifier, SIGKILL) } }
-        Self.waitForLock(h)
+        try Self.waitForLock(h)
         let size = (try? FileManager.default.attributesOfItem(atPath: "\(h.www)/Big.tgz")[.size] as? Int) ?? 0
         let busy = try h.run(["sync"])
         #expect(first.isRunning, "the first sync is still downloading (\(size) bytes at 128 KiB/s)")
@@ -97,8 +95,9 @@ import Testing
         let staging = h.dir.appending("staging")
         let (daemon, _, _) = try Self.start(h, ["daemon", "--interval", "1h", "--jitter", "0s"])
         defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
-        let deadline = Date().addingTimeInterval(20)
-        while (PartialDownload.list(in: staging).first?.bytes ?? 0) < 32 << 10, Date() < deadline { usleep(50_000) }
+        try Poll.until("32 KiB of a partial download in staging", timeout: 20, every: 0.05) {
+            (PartialDownload.list(in: staging).first?.bytes ?? 0) >= 32 << 10
+        }
         let size = (try? FileManager.default.attributesOfItem(atPath: "\(h.www)/Big.tgz")[.size] as? Int) ?? 0
         let partial = try #require(
             PartialDownload.list(in: staging).first,

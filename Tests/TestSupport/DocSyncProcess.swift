@@ -39,8 +39,7 @@ public struct DocSyncProcess {
 
     /// Waits for the exit; returns the status, standard output and standard error (empty when discarded).
     public func finish() -> Tool.Result {
-        let out = output?.fileHandleForReading.readDataToEndOfFile() ?? Data()
-        let err = errors?.fileHandleForReading.readDataToEndOfFile() ?? Data()
+        let (out, err) = PipeDrain.readBoth(output, errors)
         let status = process.waitForExit()
         return Tool.Result(
             status: status, standardOutput: String(decoding: out, as: UTF8.self),

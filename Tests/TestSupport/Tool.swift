@@ -28,8 +28,7 @@ public enum Tool {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        let (outData, errData) = PipeDrain.readBoth(out, err)
         let status = process.waitForExit()
         return Result(
             status: status, standardOutput: String(decoding: outData, as: UTF8.self),

@@ -1,6 +1,6 @@
 import DocSyncHTTP
 
-/// A mirror excluded from one download, and why (issue 15): reported by `docsync fetch` (a line each, and
+/// A mirror excluded from one download, and why: reported by `docsync fetch` (a line each, and
 /// `mirror_faults` in `--json`) and by a sync (`mirror-fault` events). A segmented download never splices an
 /// excluded mirror's bytes into the file.
 public struct MirrorFault: Sendable, Equatable, CustomStringConvertible {

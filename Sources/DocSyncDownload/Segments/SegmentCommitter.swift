@@ -4,7 +4,7 @@ import DocSyncSupport
     import Glibc
 #endif
 
-/// Runs a segmented download's commits on a thread of its own (issue 15, speed): a transfer that reaches a chunk end
+/// Runs a segmented download's commits on a thread of its own (speed): a transfer that reaches a chunk end
 /// or the commit interval only asks for a commit and goes on receiving, so no connection's transfer waits for an
 /// fdatasync (nor for another connection's). Requests that arrive while a commit runs are served by one more commit,
 /// whose snapshot is taken after all of them (checkpoints accumulate), so a slow disk just gets fewer, larger commits.

@@ -1,4 +1,4 @@
-/// How a download may be split over several connections and mirrors (issue 15).
+/// How a download may be split over several connections and mirrors.
 public struct SegmentOptions: Sendable, Equatable {
     /// Transfers at once per download; 1 (the library default) keeps the single-connection path.
     public var connections: Int

@@ -1,6 +1,6 @@
 import DocSyncSupport
 
-/// The hand-over from the first connection to segments (issue 15, speed): the bytes the single-connection path made
+/// The hand-over from the first connection to segments (speed): the bytes the single-connection path made
 /// durable before the split are kept as the first segment's written extent, never fetched a second time.
 extension SegmentedDownload {
     /// What the first segment starts with: bytes `0..<done` durable, the hash state of the chunk unfinished at `done`,

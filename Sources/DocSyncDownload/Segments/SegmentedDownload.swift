@@ -5,7 +5,7 @@ import DocSyncSupport
     import Glibc
 #endif
 
-/// One segmented run of `Downloader.download` (issue 15): up to `connections` ranged transfers at once over the
+/// One segmented run of `Downloader.download`: up to `connections` ranged transfers at once over the
 /// mirrors, each response held to the download's identity, every segment's durable extent in a version-2 journal,
 /// the whole file checked chunk by chunk and against the feed's SHA-256 before it is moved into place.
 /// `.single` hands the download to the single-connection path (the first response does not allow a split, or a

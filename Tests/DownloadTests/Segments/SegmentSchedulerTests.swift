@@ -3,9 +3,9 @@ import Testing
 
 @testable import DocSyncDownload
 
-/// Scheduling (issue 15): lowest missing offset first, work stealing at chunk boundaries in proportion to rates,
+/// Scheduling: lowest missing offset first, work stealing at chunk boundaries in proportion to rates,
 /// failed connections' ranges reassigned, per-mirror throughput and the per-host limit feeding the mirror choice.
-@Suite struct SegmentSchedulerTests {
+@Suite(.timeLimit(.minutes(5))) struct SegmentSchedulerTests {
     static let chunk: Int64 = 8
     static let hosts = ["a:1", "b:1"]
 

@@ -6,9 +6,9 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// Segmented downloads against scripted transports and the fault server (issue 15, "Tests"): every case ends in
+/// Segmented downloads against scripted transports and the fault server ("Tests"): every case ends in
 /// the origin's exact bytes or a clear error with no output file.
-@Suite struct SegmentedDownloadTests {
+@Suite(.timeLimit(.minutes(5))) struct SegmentedDownloadTests {
     static let size = 16 << 20
 
     private func expectOrigin(_ f: DownloadFixture, _ outcome: Result<DownloadResult, DownloadError>) {

@@ -2,8 +2,8 @@ import DocSyncDownload
 import DocSyncHTTP
 import Testing
 
-/// When the first response allows a split, and how the file is cut (issue 15, "Behaviour").
-@Suite struct SplitPolicyTests {
+/// When the first response allows a split, and how the file is cut ("Behaviour").
+@Suite(.timeLimit(.minutes(5))) struct SplitPolicyTests {
     static let mib: Int64 = 1 << 20
     static let length: Int64 = 64 << 20
     static let strong = ("ETag", "\"v1\"")
