@@ -99,12 +99,9 @@ struct FetchCommand: AsyncParsableCommand {
         }
         var http = config.httpOptions  // [network]: proxy, rate_limit, min_speed, stall and connect timeouts, CA
         if let caFile { http.caFile = caFile }
-        var retry = RetryPolicy()
-        retry.maxAttempts = max(1, config.network.retries)
-        var download = DownloadConfiguration(
-            stagingDirectory: stagingDirectory, http: http, retry: retry,
-            segments: SegmentOptions(connections: connections, perHost: connections))
-        config.applyArchivePolicy(to: &download)  // sync's size cap and HTTPS-First / require_https
+        // sync's retries, size cap and HTTPS-First / require_https: one implementation
+        let download = config.archiveDownload(
+            staging: stagingDirectory, http: http, connections: connections, perHost: connections)
         let downloader = Downloader(configuration: download)
         let request = DownloadRequest(
             key: "", mirrors: [url] + mirrors, destination: destination, expectedSHA256: sha256?.lowercased())

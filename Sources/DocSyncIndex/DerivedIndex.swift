@@ -6,6 +6,8 @@ import Foundation
 #endif
 
 /// One docset's derived index, open for searching: its `names.bin`, mapped read-only.
+///
+/// `@unchecked Sendable`: every stored property is `let`, and `NameTable` is safe to share (see there).
 final class DerivedIndex: @unchecked Sendable {
     let docset: IndexedDocset
     let names: NameTable

@@ -15,6 +15,8 @@ import Foundation
 /// }
 /// ```
 /// Thread-safe; searches are synchronous and take milliseconds (see Benchmarks/README.md).
+///
+/// `@unchecked Sendable`: `opened` and `scratches` are read and written only while holding `lock`; the rest is `let`.
 public final class DocsetIndex: @unchecked Sendable {
     /// The docsets searched, in the order given.
     public let docsets: [IndexedDocset]

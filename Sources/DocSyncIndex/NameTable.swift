@@ -28,6 +28,9 @@ import Foundation
 /// a scan of 4 bytes per entry held in memory, not of the names. A hit's display data is one record read from the
 /// same mapping: no database is open while searching. What every query scans is in memory or read with `pread`, so
 /// the mapping is touched only for the few names that pass, and `release` drops those pages again.
+///
+/// `@unchecked Sendable`: every stored property is `let`; the pointers address a read-only mapping and memory
+/// allocated once at open, never written after `init` and freed only in `deinit`.
 final class NameTable: @unchecked Sendable {
     static let magic = Array("DSNAMES3".utf8)
     static let headerSize = 32

@@ -13,7 +13,8 @@ public enum MetricsTextFile {
     public static func render(_ metrics: RunMetrics) -> [UInt8] {
         let registry = PrometheusCollectorRegistry()
         func gauge(_ name: String, _ help: String, _ value: Double, labels: [(String, String)] = []) {
-            registry.makeGauge(name: "docsync_\(name)", labels: labels, help: help).set(value)
+            let descriptor = MetricNameDescriptor(namespace: "docsync", metricName: name, unitName: "", helpText: help)
+            registry.makeGauge(descriptor: descriptor, labels: labels).set(value)
         }
         if let lastSuccess = metrics.lastSuccess {
             gauge("last_success_timestamp_seconds", "When the last successful sync ended (Unix time).", lastSuccess)

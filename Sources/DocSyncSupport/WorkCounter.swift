@@ -1,8 +1,11 @@
 /// Counts work in flight on worker threads, so one can wait until none is left (the project's replacement for
 /// `DispatchGroup` and, with a count of one, for a semaphore that joins one thread).
-public final class WorkCounter: Sendable {
+///
+/// `@unchecked Sendable`: `pending` is read and written only while holding `lock` (a condition lock, since
+/// `waitUntilIdle` sleeps until it reaches zero).
+public final class WorkCounter: @unchecked Sendable {
     private let lock = ConditionLock()
-    private nonisolated(unsafe) var pending = 0
+    private var pending = 0
 
     public init() {}
 

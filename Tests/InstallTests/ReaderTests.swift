@@ -58,7 +58,7 @@ import Testing
             done.signal()
         }
         reader.start()
-        try await Poll.until("three scans before the updates") { observations.withLock { $0.count } >= 3 }
+        try await Poll.until("three scans before the updates") { () async in observations.withLock { $0.count } >= 3 }
         phase.store(1, ordering: .releasing)
         // Update until scans have run during updates (flip back and forth if one update is quicker than a scan).
         for round in 0..<10 {
@@ -70,7 +70,7 @@ import Testing
         }
         phase.store(2, ordering: .releasing)
         let seen = observations.withLock { $0.count }
-        try await Poll.until("three scans after the updates") { observations.withLock { $0.count } >= seen + 3 }
+        try await Poll.until("three scans after the updates") { () async in observations.withLock { $0.count } >= seen + 3 }
         phase.store(3, ordering: .releasing)
         done.wait()
 

@@ -4,6 +4,8 @@ import Foundation
 
 /// Per-host mirror health for one sync, loaded from and saved to `<state>/mirrors.json`
 /// (`{"schema": 1, "hosts": {HOST: HostHealth}}`). Shared by the sync's concurrent downloads.
+///
+/// `@unchecked Sendable`: `hosts` and `changed` are read and written only while holding `lock`; the rest is `let`.
 final class MirrorBook: @unchecked Sendable {
     private let lock = ConditionLock()
     private var hosts: [String: HostHealth]

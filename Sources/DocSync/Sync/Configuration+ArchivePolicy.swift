@@ -4,6 +4,21 @@ package import DocSyncHTTP
 /// What every archive download enforces, `sync`'s and `docsync fetch`'s alike: one policy, read from the
 /// configuration.
 extension Configuration {
+    /// The download configuration for archives, `sync`'s and `docsync fetch`'s alike (one implementation): staging
+    /// folder, transport options, `[network] retries`, `connections` transfers per download (at most `perHost` to
+    /// one host), and the archive policy below.
+    package func archiveDownload(
+        staging: String, http: HTTPOptions, connections: Int, perHost: Int
+    ) -> DownloadConfiguration {
+        var retry = RetryPolicy()
+        retry.maxAttempts = max(1, network.retries)
+        var download = DownloadConfiguration(
+            stagingDirectory: staging, http: http, retry: retry,
+            segments: SegmentOptions(connections: connections, perHost: perHost))
+        applyArchivePolicy(to: &download)
+        return download
+    }
+
     /// `[install] max_archive_size` (a longer Content-Length is refused, an unknown-length body stopped past it) and
     /// `[network] require_https` (refuse plain http, redirects included) or else HTTPS-First (an `http://` URL is
     /// tried as `https://` first; local hosts stay plain).

@@ -1,3 +1,4 @@
+import Synchronization
 internal import DocSyncSupport
 import Foundation
 
@@ -42,11 +43,10 @@ struct PostInstallHook: Sendable {
     }
 }
 
-/// A flag one task sets and a worker thread polls.
-final class CancellationFlag: @unchecked Sendable {
-    private let lock = ConditionLock()
-    private var value = false
+/// A flag one task sets and a worker thread polls (nobody waits on it: an atomic).
+final class CancellationFlag: Sendable {
+    private let value = Atomic<Bool>(false)
 
-    func set() { lock.withLock { value = true } }
-    var isSet: Bool { lock.withLock { value } }
+    func set() { value.store(true, ordering: .releasing) }
+    var isSet: Bool { value.load(ordering: .acquiring) }
 }

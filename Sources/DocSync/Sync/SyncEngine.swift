@@ -86,15 +86,11 @@ public struct SyncEngine: Sendable {
 
     /// The archive downloader with `connections` transfers per download (1: the single-connection path).
     func downloader(connections: Int) -> Downloader {
-        var retry = RetryPolicy()
-        retry.maxAttempts = max(1, configuration.network.retries)
-        var download = DownloadConfiguration(
-            stagingDirectory: configuration.staging, http: httpOptions, retry: retry,
-            segments: SegmentOptions(
-                connections: connections, perHost: configuration.network.perHost))
+        var download = configuration.archiveDownload(
+            staging: configuration.staging, http: httpOptions, connections: connections,
+            perHost: configuration.network.perHost)
         download.rejectsPages = true  // archives: a mirror's HTML page or empty body is a soft 404
         download.minFreeSpace = configuration.install.minFreeSpace
-        configuration.applyArchivePolicy(to: &download)  // size cap, HTTPS-First / require_https (fetch's too)
         return Downloader(configuration: download)
     }
 

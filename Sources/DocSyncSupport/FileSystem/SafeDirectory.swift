@@ -11,6 +11,9 @@ import CDocSyncSys
 /// by its path as the user wrote it; every folder and file docsync creates inside one is reached from the base's
 /// descriptor with `O_NOFOLLOW`, one component at a time. A symlink where docsync expects its own file or folder is
 /// `SystemError.symlink(path)`: nothing is written, renamed or deleted through it. Closed on deinit.
+///
+/// `@unchecked Sendable`: both properties are `let`; the descriptor is only passed to `*at` system calls, which are
+/// thread-safe, and closed once, in `deinit`.
 package final class SafeDirectory: @unchecked Sendable {
     package let fd: Int32
     package let path: String
