@@ -19,6 +19,11 @@ struct AtomFeedParserTests {
         ([FeedLink(href: url, rel: "enclosure")], [FeedArchive(url: url)])
     }
 
+    /// The entry a feed with one enclosure at `url` parses to.
+    static func enclosed(_ url: String) -> FeedEntry {
+        FeedEntry(links: archive(url).links, archives: archive(url).archives)
+    }
+
     static let rows: [Row] = [
         Row(
             rule: "nested relative xml:base (feed, entry, link) resolves step by step",
@@ -27,36 +32,28 @@ struct AtomFeedParserTests {
                     "<link xml:base=\"c/\" rel=\"enclosure\" href=\"d.xar\"/>", attributes: "xml:base=\"b/\""),
                 attributes: "xml:base=\"http://h.example/a/\""),
             entries: [
-                FeedEntry(
-                    links: archive("http://h.example/a/b/c/d.xar").links,
-                    archives: archive("http://h.example/a/b/c/d.xar").archives)
+                enclosed("http://h.example/a/b/c/d.xar")
             ]),
         Row(
             rule: "relative xml:base resolves against the document URL",
             xml: FeedXML.atom(FeedXML.entry(enclosure, attributes: "xml:base=\"../docsets/\"")),
             url: "https://h.example/feeds/x.atom",
             entries: [
-                FeedEntry(
-                    links: archive("https://h.example/docsets/d.xar").links,
-                    archives: archive("https://h.example/docsets/d.xar").archives)
+                enclosed("https://h.example/docsets/d.xar")
             ]),
         Row(
             rule: "relative href resolves against the document URL",
             xml: FeedXML.atom(FeedXML.entry("<link rel=\"enclosure\" href=\"../d/x.xar?v=1\"/>")),
             url: "https://h.example/feeds/all/x.atom",
             entries: [
-                FeedEntry(
-                    links: archive("https://h.example/feeds/d/x.xar?v=1").links,
-                    archives: archive("https://h.example/feeds/d/x.xar?v=1").archives)
+                enclosed("https://h.example/feeds/d/x.xar?v=1")
             ]),
         Row(
             rule: "absolute xml:base replaces the document URL",
             xml: FeedXML.atom(FeedXML.entry(enclosure, attributes: "xml:base=\"https://cdn.example/x/\"")),
             url: "https://h.example/feeds/x.atom",
             entries: [
-                FeedEntry(
-                    links: archive("https://cdn.example/x/d.xar").links,
-                    archives: archive("https://cdn.example/x/d.xar").archives)
+                enclosed("https://cdn.example/x/d.xar")
             ]),
         Row(
             rule: "absolute href ignores every base",
@@ -65,22 +62,18 @@ struct AtomFeedParserTests {
                 attributes: "xml:base=\"https://cdn.example/x/\""),
             url: "https://h.example/feeds/x.atom",
             entries: [
-                FeedEntry(
-                    links: archive("http://o.example/d.xar").links,
-                    archives: archive("http://o.example/d.xar").archives)
+                enclosed("http://o.example/d.xar")
             ]),
         Row(
             rule: "relative href without any base stays relative",
             xml: FeedXML.atom(FeedXML.entry(enclosure)),
-            entries: [FeedEntry(links: archive("d.xar").links, archives: archive("d.xar").archives)]),
+            entries: [enclosed("d.xar")]),
         Row(
             rule: "href with a space is percent-encoded before resolving",
             xml: FeedXML.atom(FeedXML.entry("<link rel=\"enclosure\" href=\"My Docs.xar\"/>")),
             url: "https://h.example/feeds/",
             entries: [
-                FeedEntry(
-                    links: archive("https://h.example/feeds/My%20Docs.xar").links,
-                    archives: archive("https://h.example/feeds/My%20Docs.xar").archives)
+                enclosed("https://h.example/feeds/My%20Docs.xar")
             ]),
         Row(
             rule: "Atom under an unusual prefix, docset extension under another",
@@ -171,7 +164,7 @@ struct AtomFeedParserTests {
             xml: FeedXML.atom(
                 FeedXML.entry(
                     "<link rel=\"http://www.iana.org/assignments/relation/enclosure\" href=\"http://h/d\"/>")),
-            entries: [FeedEntry(links: archive("http://h/d").links, archives: archive("http://h/d").archives)]),
+            entries: [enclosed("http://h/d")]),
         Row(
             rule: "link type, length, title and hreflang are kept; a bad length is dropped",
             xml: FeedXML.atom(
