@@ -31,11 +31,19 @@ public struct ConfigurationLoader: Sendable {
     /// The first file of ``searchPath()`` that exists; nil when none does.
     public func locate() -> String? { searchPath().first { FileManager.default.fileExists(atPath: $0) } }
 
+    /// A configuration file larger than this (1 MiB) is refused unread.
+    package static let maximumFileSize = 1 << 20
+
     /// Reads and checks `file`; relative paths in it are taken relative to its folder.
     public func load(file: String) throws(ConfigurationError) -> Configuration {
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw ConfigurationError(file: file, key: "", problem: "cannot read the file")
+        let read: [UInt8]?
+        do throws(SystemError) { read = try RegularFile.read(path: file, limit: Self.maximumFileSize) } catch {
+            throw ConfigurationError(file: file, key: "", problem: "cannot read the file: \(error)")
         }
+        guard let bytes = read else {
+            throw ConfigurationError(file: file, key: "", problem: "cannot read the file (it does not exist)")
+        }
+        let data = Data(bytes)
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigurationError(file: file, key: "", problem: "not UTF-8 text")
         }
@@ -212,11 +220,15 @@ struct TableReader {
         if let seconds = table[key]?.int {
             used.insert(key)
             guard seconds >= 0 else { throw error(key, "must not be negative") }
-            return .seconds(seconds)
+            guard let value = ValueSyntax.duration(seconds: Int64(seconds)) else {
+                throw error(key, "\(seconds) seconds is more than the maximum of 3650 days")
+            }
+            return value
         }
         guard let text = try string(key) else { return nil }
         guard let value = ValueSyntax.duration(text) else {
-            throw error(key, "\"\(text)\" is not a duration (e.g. \"90s\", \"10m\", \"6h\", \"1h30m\")")
+            throw error(
+                key, "\"\(text)\" is not a duration of at most 3650 days (e.g. \"90s\", \"10m\", \"6h\", \"1h30m\")")
         }
         return value
     }
@@ -225,11 +237,14 @@ struct TableReader {
         if let bytes = table[key]?.int {
             used.insert(key)
             guard bytes >= 0 else { throw error(key, "must not be negative") }
-            return Int64(bytes)
+            guard let value = ValueSyntax.byteSize(bytes: Int64(bytes)) else {
+                throw error(key, "\(bytes) bytes is more than the maximum of 1 PiB")
+            }
+            return value
         }
         guard let text = try string(key) else { return nil }
         guard let value = ValueSyntax.byteSize(text) else {
-            throw error(key, "\"\(text)\" is not a byte size (e.g. 0, \"512K\", \"5M\")")
+            throw error(key, "\"\(text)\" is not a byte size of at most 1 PiB (e.g. 0, \"512K\", \"5M\")")
         }
         return value
     }
