@@ -1,0 +1,114 @@
+import DocSync
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 20: every numeric input — the configuration's durations, sizes and counts, and the CLI's limits,
+/// intervals, sizes and counts — fed boundary values (0, 1, -1, Int64.max, Int64.min, 20 digits, sums that
+/// overflow). Each is accepted within its documented bound or refused with a message naming it; none traps.
+@Suite(.timeLimit(.minutes(5))) struct NumericInputTests {
+    static let boundaryTexts = [
+        "0", "1", "-1", "9223372036854775807", "-9223372036854775808", "99999999999999999999", "18446744073709551616",
+        "9223372036854775807s9223372036854775807s", "9223372036854775807d", "106751991167300d", "3650d", "3651d",
+        "5000000000000000000s5000000000000000000s", "8796093022208K", "8796093022208G", "1125899906842624",
+        "1125899906842625", "1G1G", "", " ", "1e9", "0x10", "+5", "٣",
+    ]
+
+    @Test func durationsAreBoundedToTenYears() {
+        for text in Self.boundaryTexts {
+            guard let value = ValueSyntax.duration(text) else { continue }
+            #expect(value >= .zero && value <= .seconds(ValueSyntax.maximumDurationSeconds), "\(text) -> \(value)")
+        }
+        #expect(ValueSyntax.duration("3650d") == .seconds(3650 * 86400))
+        #expect(ValueSyntax.duration("3651d") == nil)
+        #expect(ValueSyntax.duration("9223372036854775807s9223372036854775807s") == nil)
+        #expect(ValueSyntax.duration("-1") == nil)
+        #expect(ValueSyntax.duration("1h30m") == .seconds(5400))
+    }
+
+    @Test func byteSizesAreBoundedToOnePebibyte() {
+        for text in Self.boundaryTexts {
+            guard let value = ValueSyntax.byteSize(text) else { continue }
+            #expect((0...ValueSyntax.maximumByteSize).contains(value), "\(text) -> \(value)")
+        }
+        #expect(ValueSyntax.byteSize("1125899906842624") == 1 << 50)
+        #expect(ValueSyntax.byteSize("1125899906842625") == nil)
+        #expect(ValueSyntax.byteSize("8796093022208G") == nil)
+        #expect(ValueSyntax.byteSize("5M") == 5 << 20)
+    }
+
+    /// Every numeric key of the configuration, as a TOML integer and as a string.
+    static let keys: [(table: String, key: String)] = [
+        ("", "post_install_timeout"), ("network", "concurrency"), ("network", "per_host"),
+        ("network", "connections"), ("network", "retries"), ("network", "connect_timeout"),
+        ("network", "stall_timeout"), ("network", "rate_limit"), ("network", "min_speed"),
+        ("network", "feed_timeout"), ("install", "grace_period"), ("install", "partial_max_age"),
+        ("install", "max_archive_size"), ("install", "min_free_space"), ("mirror", "keep"),
+        ("mirror", "grace_period"),
+    ]
+
+    @Test(arguments: keys.indices)
+    func everyConfigurationNumberIsBoundedOrNamed(_ index: Int) {
+        let (table, key) = Self.keys[index]
+        let integers = ["0", "1", "-1", "9223372036854775807", "-9223372036854775808", "2147483648", "315360001"]
+        let values = integers + Self.boundaryTexts.map { "\"\($0)\"" }
+        for value in values {
+            var toml = table.isEmpty ? "\(key) = \(value)\n" : ""
+            if !table.isEmpty {
+                toml += "[\(table)]\n\(key) = \(value)\n"
+                if table == "mirror" { toml += "dir = \"/tmp/m\"\nbase_url = \"http://127.0.0.1/m\"\n" }
+            }
+            do {
+                let config = try ConfigurationLoader(environment: ["HOME": "/tmp"])
+                    .parse(toml, file: "docsync.toml", relativeTo: "/tmp")
+                let durations = [
+                    config.postInstallTimeout, config.network.connectTimeout, config.network.stallTimeout,
+                    config.network.feedTimeout, config.install.gracePeriod, config.install.partialMaxAge,
+                ]
+                for duration in durations {
+                    #expect(duration <= .seconds(ValueSyntax.maximumDurationSeconds), "\(key) = \(value)")
+                }
+                let sizes = [
+                    config.network.rateLimit, config.network.minSpeed, config.install.maxArchiveSize,
+                    config.install.minFreeSpace,
+                ]
+                for size in sizes { #expect((0...ValueSyntax.maximumByteSize).contains(size), "\(key) = \(value)") }
+            } catch {
+                #expect(error.description.contains(key), "\(key) = \(value): \(error)")
+            }
+        }
+    }
+
+    static let cliCases: [[String]] = {
+        let numbers = [
+            "0", "1", "-1", "9223372036854775807", "-9223372036854775808", "4611686018427387904",
+            "99999999999999999999", "9223372036854775807s9223372036854775807s", "3651d",
+        ]
+        var cases: [[String]] = []
+        for n in numbers {
+            cases.append(["search", "sym", "--limit=\(n)"])
+            cases.append(["install", "/nonexistent.tgz", "--root", "/tmp/none", "--name", "A", "--grace-seconds=\(n)"])
+            cases.append(["daemon", "--interval=\(n)"])
+            cases.append(["daemon", "--interval=2h", "--jitter=\(n)"])
+        }
+        return cases
+    }()
+
+    /// The CLI's numeric options: a usage error, a clean failure or a result — never a signal.
+    @Test(arguments: cliCases)
+    func everyCLINumberIsACleanAnswer(_ arguments: [String]) throws {
+        let h = try SyncHarness()
+        try h.publishArchive(DocsetFixture.make(version: "1"), as: "A-1.tgz", folder: "A")
+        try h.writeAtomFeed("f.atom", [.init(identifier: "org.a", title: "A", version: "1", archive: "A-1.tgz")])
+        try h.writeConfig(feeds: ["f.atom"])
+        if arguments.first == "search" { _ = try BoundedRun.run(h, ["sync"], deadline: 60) }
+        let run = try BoundedRun.run(h, arguments, deadline: arguments.first == "daemon" ? 8 : 20)
+        if arguments.first == "daemon", run.killed { return }  // a valid interval: the daemon runs, it did not trap
+        #expect(!run.killed, "\(arguments) hung")
+        #expect(run.status < 128, "\(arguments) died on signal \(run.status - 128): \(run.standardError)")
+        if arguments.first == "search", let limit = Int(arguments[2].dropFirst("--limit=".count)), limit >= 1 {
+            #expect(run.status == 0, "\(arguments): \(run.standardError)")
+            #expect(run.standardOutput.contains("sym"), "\(arguments): \(run.standardOutput)")
+        }
+    }
+}
