@@ -101,6 +101,7 @@ public struct ConfigurationLoader: Sendable {
             config.network.requireHTTPS = try network.bool("require_https") ?? config.network.requireHTTPS
             config.network.allowPrivateRedirects =
                 try network.bool("allow_private_redirects") ?? config.network.allowPrivateRedirects
+            config.network.allowLinkLocal = try network.bool("allow_link_local") ?? config.network.allowLinkLocal
             try network.finish()
         }
         if var install = try reader.table("install") {
