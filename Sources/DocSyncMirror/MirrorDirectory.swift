@@ -40,8 +40,8 @@ final class MirrorDirectory {
     }
 
     /// Replaces `name` by a temporary file fsynced and renamed over it: a reader sees the old file or the new one.
-    func replaceFile(_ name: String, _ bytes: [UInt8]) throws(MirrorError) {
-        do { try safe.writeFileAtomically(name, bytes) } catch { throw .system(error) }
+    func replaceFile(_ name: String, _ bytes: [UInt8], mode: mode_t = 0o644) throws(MirrorError) {
+        do { try safe.writeFileAtomically(name, bytes, mode: mode) } catch { throw .system(error) }
     }
 
     /// As `replaceFile`, but leaves a file with the same bytes alone: a publish that changes nothing keeps every

@@ -86,27 +86,45 @@ import Testing
         ]
         var cases: [[String]] = []
         for n in numbers {
-            cases.append(["search", "sym", "--limit=\(n)"])
+            cases.append(["search", "sym", "--limit=\(n)", "{config}"])
             cases.append(["install", "/nonexistent.tgz", "--root", "/tmp/none", "--name", "A", "--grace-seconds=\(n)"])
-            cases.append(["daemon", "--interval=\(n)"])
-            cases.append(["daemon", "--interval=2h", "--jitter=\(n)"])
+            cases.append(["daemon", "--interval=\(n)", "{config}"])
+            cases.append(["daemon", "--interval=2h", "--jitter=\(n)", "{config}"])
+            cases.append(["feed", "parse", "{www}/f.atom", "--max-bytes=\(n)"])
+            cases.append(["feed", "parse", "{url}f.atom", "--max-bytes=\(n)"])
+            cases.append(["fetch", "{url}A-1.tgz", "-o", "{dir}/out.tgz", "--connections=\(n)", "{config}"])
+            cases.append(["fetch", "{url}A-1.tgz", "-o", "{dir}/out.tgz", "--max-size=\(n)", "{config}"])
         }
         return cases
     }()
 
     /// The CLI's numeric options: a usage error, a clean failure or a result — never a signal.
     @Test(arguments: cliCases)
-    func everyCLINumberIsACleanAnswer(_ arguments: [String]) throws {
+    func everyCLINumberIsACleanAnswer(_ template: [String]) throws {
         let h = try SyncHarness()
         try h.publishArchive(DocsetFixture.make(version: "1"), as: "A-1.tgz", folder: "A")
         try h.writeAtomFeed("f.atom", [.init(identifier: "org.a", title: "A", version: "1", archive: "A-1.tgz")])
         try h.writeConfig(feeds: ["f.atom"])
-        if arguments.first == "search" { _ = try BoundedRun.run(h, ["sync"], deadline: 60) }
-        let run = try BoundedRun.run(h, arguments, deadline: arguments.first == "daemon" ? 8 : 20)
-        if arguments.first == "daemon", run.killed { return }  // a valid interval: the daemon runs, it did not trap
-        #expect(!run.killed, "\(arguments) hung")
+        if template.first == "search" { _ = try BoundedRun.run(h, ["sync"], deadline: 60) }
+        let arguments = template.flatMap { argument -> [String] in
+            if argument == "{config}" { return ["--config", h.configPath] }
+            return [
+                argument.replacingOccurrences(of: "{www}", with: h.www)
+                    .replacingOccurrences(of: "{url}", with: h.nginx.url(""))
+                    .replacingOccurrences(of: "{dir}", with: h.dir.path)
+            ]
+        }
+        let process = try DocSyncProcess(arguments)
+        let started = Date()
+        let deadline = template.first == "daemon" ? 8.0 : 30.0
+        while process.process.isRunning, Date().timeIntervalSince(started) < deadline { usleep(20_000) }
+        let killed = process.process.isRunning
+        if killed { process.kill() }
+        let run = process.finish()
+        if template.first == "daemon", killed { return }  // a valid interval: the daemon runs, it did not trap
+        #expect(!killed, "\(arguments) hung")
         #expect(run.status < 128, "\(arguments) died on signal \(run.status - 128): \(run.standardError)")
-        if arguments.first == "search", let limit = Int(arguments[2].dropFirst("--limit=".count)), limit >= 1 {
+        if template.first == "search", let limit = Int(template[2].dropFirst("--limit=".count)), limit >= 1 {
             #expect(run.status == 0, "\(arguments): \(run.standardError)")
             #expect(run.standardOutput.contains("sym"), "\(arguments): \(run.standardOutput)")
         }
