@@ -42,7 +42,8 @@ enum ConfigFileEdit {
     }
 
     static func read(_ file: String) throws -> String {
-        guard let bytes = (try? RegularFile.read(path: file, limit: ConfigurationLoader.maximumFileSize)).flatMap({ $0 }),
+        let limit = ConfigurationLoader.maximumFileSize
+        guard let bytes = (try? RegularFile.read(path: file, limit: limit)).flatMap({ $0 }),
             let text = String(validating: bytes, as: UTF8.self)
         else {
             printError("docsync: cannot read \(file) as UTF-8 text")

@@ -229,8 +229,8 @@ private final class TransferContext: @unchecked Sendable {
 
     static func refusal(address: String, scope: AddressScope, redirected: Bool) -> String {
         if scope == .linkLocal {
-            return "\(redirected ? "redirect to " : "connection to ")\(address) refused: a link-local or cloud metadata "
-                + "address (allow it with [network] allow_link_local = true)"
+            return "\(redirected ? "redirect to " : "connection to ")\(address) refused: "
+                + "a link-local or cloud metadata address (allow it with [network] allow_link_local = true)"
         }
         return "redirect to \(address) refused: a redirect may not change the address scope (public, private) or "
             + "lead to another private host (allow it with [network] allow_private_redirects = true)"

@@ -27,7 +27,8 @@ import Testing
     @Test func aLinkToADeviceIsRefusedFollowedOrNot() throws {
         let dir = try TemporaryDirectory("regular-file")
         defer { dir.remove() }
-        try FileManager.default.createSymbolicLink(atPath: dir.appending("Info.plist"), withDestinationPath: "/dev/zero")
+        let link = dir.appending("Info.plist")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/zero")
         let folder = try SafeDirectory.open(dir.path)
         #expect(throws: SystemError.symlink(dir.appending("Info.plist"))) { try folder.readFile("Info.plist") }
         #expect(throws: SystemError.notRegularFile(dir.appending("Info.plist"))) {
@@ -43,7 +44,9 @@ import Testing
         let path = dir.appending("huge.json")
         #expect(FileManager.default.createFile(atPath: path, contents: nil))
         #expect(truncate(path, 64 << 30) == 0)  // sparse: 64 GiB that take no room
-        #expect(throws: SystemError("read", path: path, code: EFBIG)) { try RegularFile.read(path: path, limit: 1 << 20) }
+        #expect(throws: SystemError("read", path: path, code: EFBIG)) {
+            try RegularFile.read(path: path, limit: 1 << 20)
+        }
         try Data("{}".utf8).write(to: URL(fileURLWithPath: dir.appending("small.json")))
         #expect(try RegularFile.read(path: dir.appending("small.json"), limit: 2) == Array("{}".utf8))
         #expect(throws: SystemError("read", path: dir.appending("small.json"), code: EFBIG)) {

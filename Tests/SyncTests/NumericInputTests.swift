@@ -129,4 +129,45 @@ import Testing
             #expect(run.standardOutput.contains("sym"), "\(arguments): \(run.standardOutput)")
         }
     }
+
+    /// The library's numbers: a `Configuration` set by code with every count at `Int.max`, `Int.min` or 0, durations
+    /// negative or near `Int64.max` seconds and sizes at `Int64.min` / `Int64.max` still syncs (clamped into the
+    /// documented ranges by `SyncEngine.init`), and the search limit is any `Int` (`SearchLimitTests`).
+    @Test(arguments: [Int.max, Int.min, 0, -1])
+    func extremeLibraryConfigurationsAreClampedAndSync(_ count: Int) async throws {
+        let h = try SyncHarness()
+        try h.publishArchive(DocsetFixture.make(version: "1"), as: "A-1.tgz", folder: "A")
+        try h.writeAtomFeed("f.atom", [.init(identifier: "org.a", title: "A", version: "1", archive: "A-1.tgz")])
+        try h.writeConfig(feeds: ["f.atom"])
+        var configuration = try h.configuration()
+        let huge = count == Int.max
+        configuration.network.concurrency = count
+        configuration.network.perHost = count
+        configuration.network.connections = count
+        configuration.network.retries = count
+        let duration: Duration = huge ? .seconds(Int64.max) : (count == 0 ? .zero : .seconds(-1))
+        configuration.network.connectTimeout = huge ? duration : .seconds(30)
+        configuration.network.stallTimeout = huge ? duration : .seconds(60)
+        configuration.network.feedTimeout = huge ? duration : .seconds(60)
+        configuration.install.gracePeriod = duration
+        configuration.install.partialMaxAge = duration
+        configuration.postInstallTimeout = duration
+        let size: Int64 = huge ? Int64.max : (count == 0 ? 0 : Int64.min)
+        configuration.network.rateLimit = size
+        configuration.network.minSpeed = huge ? size : 1
+        configuration.install.maxArchiveSize = size
+        configuration.install.minFreeSpace = huge ? 0 : size
+        let engine = SyncEngine(configuration: configuration)
+        #expect(Configuration.concurrencyRange.contains(engine.configuration.network.concurrency))
+        #expect(Configuration.connectionsRange.contains(engine.configuration.network.connections))
+        #expect(Configuration.retriesRange.contains(engine.configuration.network.retries))
+        #expect(engine.configuration.install.gracePeriod <= .seconds(ValueSyntax.maximumDurationSeconds))
+        #expect(engine.configuration.install.gracePeriod >= .zero)
+        #expect((0...ValueSyntax.maximumByteSize).contains(engine.configuration.install.maxArchiveSize))
+        var installed: [String] = []
+        for try await event in engine.sync() {
+            if case .installed(let docset) = event { installed.append(docset.name) }
+        }
+        #expect(installed == ["A"], "count \(count)")
+    }
 }

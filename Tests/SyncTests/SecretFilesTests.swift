@@ -15,7 +15,8 @@ import Testing
         try h.publishArchive(DocsetFixture.make(version: "1"), as: "A-1.tgz", folder: "A")
         let base = h.nginx.url("").replacingOccurrences(of: "http://", with: "http://reader:archive-secret@")
         try h.writeAtomFeed(
-            "f.atom", [.init(identifier: "org.a", title: "A", version: "1", archive: "\(base)A-1.tgz?token=tok-secret")])
+            "f.atom",
+            [.init(identifier: "org.a", title: "A", version: "1", archive: "\(base)A-1.tgz?token=tok-secret")])
         let feed = h.nginx.url("f.atom").replacingOccurrences(of: "http://", with: "http://reader:feed-secret@")
         try h.writeConfig(feeds: [feed])
         let sync = try BoundedRun.run(h, ["sync", "--json"], deadline: 60)
@@ -43,7 +44,8 @@ import Testing
                 else { continue }
                 holders.append(path)
                 #expect(path.hasPrefix(h.state + "/feeds/"), "\(path) holds a secret")
-                #expect(st.st_mode & 0o077 == 0, "\(path) is readable by others: \(String(st.st_mode & 0o777, radix: 8))")
+                let mode = String(st.st_mode & 0o777, radix: 8)
+                #expect(st.st_mode & 0o077 == 0, "\(path) is readable by others: \(mode)")
             }
         }
         #expect(!holders.isEmpty, "the cached feed body holds the archive URL's password")

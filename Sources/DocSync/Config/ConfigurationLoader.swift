@@ -87,10 +87,13 @@ public struct ConfigurationLoader: Sendable {
         config.postInstallTimeout = try reader.duration("post_install_timeout") ?? config.postInstallTimeout
         if config.postInstallTimeout <= .zero { throw reader.error("post_install_timeout", "must be more than 0") }
         if var network = try reader.table("network") {
-            config.network.concurrency = try network.int("concurrency", in: 1...64) ?? config.network.concurrency
-            config.network.perHost = try network.int("per_host", in: 1...64) ?? config.network.perHost
-            config.network.connections = try network.int("connections", in: 1...16) ?? config.network.connections
-            config.network.retries = try network.int("retries", in: 0...1000) ?? config.network.retries
+            let concurrency = Configuration.concurrencyRange
+            config.network.concurrency = try network.int("concurrency", in: concurrency) ?? config.network.concurrency
+            config.network.perHost = try network.int("per_host", in: concurrency) ?? config.network.perHost
+            config.network.connections =
+                try network.int("connections", in: Configuration.connectionsRange) ?? config.network.connections
+            config.network.retries =
+                try network.int("retries", in: Configuration.retriesRange) ?? config.network.retries
             config.network.connectTimeout = try network.duration("connect_timeout") ?? config.network.connectTimeout
             config.network.stallTimeout = try network.duration("stall_timeout") ?? config.network.stallTimeout
             config.network.rateLimit = try network.byteSize("rate_limit") ?? config.network.rateLimit

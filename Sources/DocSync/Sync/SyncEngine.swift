@@ -18,8 +18,9 @@ public struct SyncEngine: Sendable {
     /// The configuration every operation of this engine uses.
     public let configuration: Configuration
 
-    /// An engine for `configuration`; creating it does no I/O.
-    public init(configuration: Configuration) { self.configuration = configuration }
+    /// An engine for `configuration`; creating it does no I/O. Numbers outside their documented ranges are clamped
+    /// into them (counts as the configuration file allows, durations 0...3650 days, sizes 0...1 PiB).
+    public init(configuration: Configuration) { self.configuration = configuration.bounded }
 
     /// Docsets in the root, each with the resolved path of its current version (stable while you read it).
     /// Throws a ``SyncFailure`` when the root cannot be read.
