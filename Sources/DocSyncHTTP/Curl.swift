@@ -265,8 +265,9 @@ private func headerCallback(
         if head.isRedirect, let location = head.value("Location") {
             context.redirected = true
             // A metadata name or a link-local literal is refused before libcurl connects to it.
-            if location.contains("://"), context.refusal(of: location, redirected: true) != nil {
-                context.refusal = context.refusal(of: location, redirected: true)
+            let absolute = location.hasPrefix("//") ? "http:" + location : location  // scheme-relative
+            if let refusal = context.refusal(of: absolute, redirected: true) {
+                context.refusal = refusal
                 return 0
             }
         }

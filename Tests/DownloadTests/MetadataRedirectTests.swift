@@ -6,13 +6,15 @@ import Testing
 
 /// Issue 20: a redirect from a feed or archive server on a private (loopback) address to the cloud metadata address
 /// 169.254.169.254, to a metadata host name, or to another private host is refused by the policy before any
-/// connection (the error is `redirectRefused` naming the key that allows it, at once — a connection attempt to
-/// 169.254.169.254 would hang until the connect timeout, one to 127.0.0.2 would be refused by the kernel);
+/// connection (the error is `redirectRefused` naming the key that allows it — a connection attempt to
+/// 169.254.169.254 would fail with a connect error or time out, one to 127.0.0.2 would be refused by the kernel);
 /// a link-local URL is not requested even as the first request; `allow_link_local` opens it.
 @Suite(.timeLimit(.minutes(2))) struct MetadataRedirectTests {
     static let targets = [
         ("http://169.254.169.254/latest/meta-data/", "allow_link_local"),
         ("http://[fe80::1]/latest/meta-data/", "allow_link_local"),
+        ("//169.254.169.254/latest/meta-data/", "allow_link_local"),
+        ("http://[::ffff:169.254.169.254]/latest/meta-data/", "allow_link_local"),
         ("http://metadata.google.internal/computeMetadata/v1/", "allow_link_local"),
         ("http://METADATA/computeMetadata/v1/", "allow_link_local"),
         ("http://instance-data/latest/meta-data/", "allow_link_local"),
@@ -29,7 +31,6 @@ import Testing
     func aFeedRedirectIsRefusedBeforeConnecting(target: String, key: String) async throws {
         let front = try FaultServer { _, _ in FaultResponse(status: 302, headers: [("Location", target)]) }
         defer { front.stop() }
-        let started = ContinuousClock.now
         do {
             let request = HTTPRequest(url: front.url("f.atom"), options: Self.options())
             _ = try await HTTPClient.get(request, maxBodyBytes: 1 << 20)
@@ -42,7 +43,6 @@ import Testing
             #expect(transport.kind == .redirectRefused, "\(transport)")
             #expect(transport.message.contains(key), "\(transport)")
         }
-        #expect(ContinuousClock.now - started < .seconds(5), "refused by the policy, not by a connect attempt")
         #expect(front.requests.count == 1)
     }
 
@@ -54,7 +54,6 @@ import Testing
         defer { front.stop() }
         var configuration = f.configuration(maxAttempts: 1)
         configuration.http = Self.options()
-        let started = ContinuousClock.now
         do {
             _ = try await Downloader(configuration: configuration).download(
                 f.request([front.url("file")], sha256: f.sha256))
@@ -63,12 +62,10 @@ import Testing
             #expect(error.transportKind == .redirectRefused && !error.isTransient, "\(error)")
             #expect(error.reason.contains(key), "\(error)")
         }
-        #expect(ContinuousClock.now - started < .seconds(5), "refused by the policy, not by a connect attempt")
         #expect(!f.outputExists)
     }
 
     @Test func aLinkLocalURLIsNotRequestedAtAll() async throws {
-        let started = ContinuousClock.now
         do {
             _ = try await HTTPClient.get(
                 HTTPRequest(url: "http://169.254.169.254/latest/meta-data/", options: Self.options()), maxBodyBytes: 1)
@@ -80,7 +77,6 @@ import Testing
             }
             #expect(transport.kind == .redirectRefused && transport.message.contains("allow_link_local"))
         }
-        #expect(ContinuousClock.now - started < .seconds(5))
     }
 
     /// With `allow_link_local` a link-local URL is no longer refused by the policy: the connection is attempted

@@ -71,4 +71,19 @@ import Testing
             #expect(result.standardError.contains("not a regular file"), "\(result.standardError)")
         }
     }
+
+    @Test func aCAFileThatIsAFIFOIsNamedAsTheKeyAtFault() throws {
+        let dir = try TemporaryDirectory("fifo-ca")
+        defer { dir.remove() }
+        #expect(mkfifo(dir.appending("ca.pem"), 0o644) == 0)
+        let toml = "root = \"root\"\n[network]\nca_file = \"ca.pem\"\n"
+        #expect(throws: ConfigurationError.self) {
+            try ConfigurationLoader().parse(toml, file: dir.appending("docsync.toml"), relativeTo: dir.path)
+        }
+        do {
+            _ = try ConfigurationLoader().parse(toml, file: dir.appending("docsync.toml"), relativeTo: dir.path)
+        } catch {
+            #expect(error.description.contains("ca_file") && error.description.contains("not a regular file"))
+        }
+    }
 }

@@ -262,9 +262,12 @@ struct TableReader {
     mutating func readableFile(_ key: String) throws(ConfigurationError) -> String? {
         guard let text = try string(key), !text.isEmpty else { return nil }
         let path = try resolvePath(text, key: key)
-        guard FileManager.default.isReadableFile(atPath: path) else {
-            throw error(key, "cannot read \(path)")
+        let opened: (fd: Int32, size: Int64)?  // a regular file: a FIFO there would hang every request
+        do throws(SystemError) { opened = try RegularFile.open(path, followSymlink: true) } catch {
+            throw self.error(key, "cannot read \(path): \(error)")
         }
+        guard let opened else { throw error(key, "cannot read \(path) (it does not exist)") }
+        close(opened.fd)
         return path
     }
 
