@@ -1,3 +1,4 @@
+import DocSyncSupport
 import DocSync
 import Foundation
 
@@ -41,7 +42,9 @@ enum ConfigFileEdit {
     }
 
     static func read(_ file: String) throws -> String {
-        guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8)
+        let limit = ConfigurationLoader.maximumFileSize
+        guard let bytes = (try? RegularFile.read(path: file, limit: limit)).flatMap({ $0 }),
+            let text = String(validating: bytes, as: UTF8.self)
         else {
             printError("docsync: cannot read \(file) as UTF-8 text")
             throw ExitStatus.configError

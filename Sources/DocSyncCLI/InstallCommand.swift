@@ -38,6 +38,12 @@ struct InstallCommand: AsyncParsableCommand {
     @Flag(help: "Print the installed docset as JSON on standard output.")
     var json = false
 
+    func validate() throws {
+        guard ValueSyntax.duration(seconds: Int64(graceSeconds)) != nil else {
+            throw ValidationError("--grace-seconds must be between 0 and \(ValueSyntax.maximumDurationSeconds)")
+        }
+    }
+
     func run() async throws {
         var configuration = InstallConfiguration()
         configuration.gracePeriod = .seconds(max(graceSeconds, 0))

@@ -1,3 +1,4 @@
+import DocSyncSupport
 import ArgumentParser
 import DocSync
 import Foundation
@@ -25,7 +26,7 @@ struct SearchCommand: AsyncParsableCommand {
     @Option(help: "Only entries of this type (Function, Method, Class…; aliases like func are accepted).")
     var type: [String] = []
 
-    @Option(help: "At most this many hits.")
+    @Option(help: "At most this many hits (1 or more; more than a million is taken as a million).")
     var limit = 20
 
     @Flag(help: "One JSON object per hit on standard output.")
@@ -33,6 +34,10 @@ struct SearchCommand: AsyncParsableCommand {
 
     @Option(help: .hidden)
     var benchQueries: String?
+
+    func validate() throws {
+        if limit < 1 { throw ValidationError("--limit must be at least 1, not \(limit)") }
+    }
 
     func run() async throws {
         let config = try configOptions.load()
@@ -76,7 +81,10 @@ struct SearchCommand: AsyncParsableCommand {
 
     /// Benchmark mode: each line of `file` is `kind<TAB>query`; prints `kind<TAB>microseconds<TAB>hits` per query.
     private func bench(_ index: DocsetIndex, file: String) throws {
-        let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
+        guard let bytes = try RegularFile.read(path: file, limit: 64 << 20) else {
+            throw SystemError("open", path: file, code: ENOENT)
+        }
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
         _ = index.search(SearchQuery("warm-up", limit: limit))
         for line in lines {
             let fields = line.split(separator: "\t", maxSplits: 1)

@@ -60,7 +60,9 @@ final class DownloadSession {
     private var retry: RetryPolicy { configuration.retry }
     /// Bytes one attempt must write to count as progress: what the minimum speed delivers in one stall window.
     private var progressFloor: Int64 {
-        max(1, Int64(configuration.http.lowSpeedLimit) * Int64(max(1, configuration.http.lowSpeedTime)))
+        let (bytes, overflow) = Int64(configuration.http.lowSpeedLimit)
+            .multipliedReportingOverflow(by: Int64(max(1, configuration.http.lowSpeedTime)))
+        return overflow ? Int64.max : max(1, bytes)  // saturates: 1 PiB/s for ten years is "never"
     }
     private var url: String { mirrors[mirror].url }
 

@@ -8,8 +8,9 @@ import DocSyncSupport
 /// was killed during finalize.
 enum FileDigest {
     static func sha256(of path: String) throws(SystemError) -> SHA256.Digest {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 { throw SystemError("open", path: path) }
+        guard let fd = try RegularFile.open(path, followSymlink: true)?.fd else {
+            throw SystemError("open", path: path, code: ENOENT)
+        }
         defer { close(fd) }
         var hasher = SHA256()
         var buffer = [UInt8](repeating: 0, count: 1 << 20)

@@ -55,7 +55,7 @@ public enum MirrorPlan {
         guard let host = host(of: url) else { return false }
         if host == "localhost" || host.hasSuffix(".localhost") { return true }
         guard let address = IPAddress(host) else { return false }
-        return AddressScope.of(address) == .privateNetwork
+        return AddressScope.of(address) != .publicInternet
     }
 
     /// The host of an absolute URL, lowercased, without brackets, userinfo or port.

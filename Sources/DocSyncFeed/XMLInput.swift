@@ -1,3 +1,5 @@
+import DocSyncSupport
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -40,8 +42,11 @@ final class XMLInput {
     init(
         fileAt path: String, limit: Int, maxAttributes: Int = FeedLimits.defaultMaxAttributes
     ) throws(XMLInputFailure) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .io(errno: errno) }
+        let opened: (fd: Int32, size: Int64)?
+        do throws(SystemError) { opened = try RegularFile.open(path, followSymlink: true) } catch {
+            throw .io(errno: error.code)
+        }
+        guard let descriptor = opened?.fd else { throw .io(errno: ENOENT) }
         self.source = .file(descriptor: descriptor)
         self.limit = limit
         self.attributes = XMLAttributeCounter(limit: maxAttributes)

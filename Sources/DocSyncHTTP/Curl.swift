@@ -42,7 +42,12 @@ public enum Curl {
             let error = HTTPTransportError(kind: .other, code: -1, message: "curl_easy_init failed", url: request.url)
             return HTTPTransferResult(ending: .failed(error), status: 0, effectiveURL: request.url, bodyBytes: 0)
         }
-        if let reused { context.originalScope = reused.scope }  // no connect, no address check: the kept scope
+        if let reused { context.origin = reused.origin }  // no connect, no address check: the kept origin
+        if let refused = context.refusal(of: request.url, redirected: false) {
+            curl_easy_cleanup(handle)
+            let error = HTTPTransportError(kind: .redirectRefused, code: 0, message: refused, url: request.url)
+            return HTTPTransferResult(ending: .failed(error), status: 0, effectiveURL: request.url, bodyBytes: 0)
+        }
         var headerList: UnsafeMutablePointer<curl_slist>?
         for header in request.headers { headerList = curl_slist_append(headerList, header) }
         defer { curl_slist_free_all(headerList) }
@@ -57,7 +62,9 @@ public enum Curl {
             let protocols = o.httpsOnly ? "https" : "http,https"
             ds_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, protocols)
             ds_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, protocols)
-            if !o.allowPrivateRedirects, o.proxy == nil { ds_curl_set_address_check(handle, addressCheck, unmanaged) }
+            if !(o.allowPrivateRedirects && o.allowLinkLocal), o.proxy == nil {
+                ds_curl_set_address_check(handle, addressCheck, unmanaged)
+            }
             ds_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, o.followRedirects ? 1 : 0)
             ds_curl_setopt_long(handle, CURLOPT_MAXREDIRS, o.maxRedirects)
             ds_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
@@ -105,8 +112,8 @@ public enum Curl {
         let message = errorBuffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         let ending = classify(code, message: message, url: effective, context: context)
         // Kept only when not redirected: a reused connection always goes to the URL's own host (see HTTPConnection).
-        if let connection = request.connection, !context.redirected, context.refusedAddress == nil {
-            connection.keep(handle, for: request.url, scope: context.originalScope)
+        if let connection = request.connection, !context.redirected, context.refusal == nil {
+            connection.keep(handle, for: request.url, origin: context.origin)
         } else {
             curl_easy_cleanup(handle)
         }
@@ -122,12 +129,9 @@ public enum Curl {
         if code == CURLE_OK { return .complete }
         if context.receiverAborted { return .abortedByReceiver }
         if context.cancelled.load(ordering: .relaxed) { return .cancelled }
-        if let refused = context.refusedAddress {
-            let message =
-                "redirect to \(refused) refused: a private, loopback or link-local address reached from a public "
-                + "one (allow it with [network] allow_private_redirects = true)"
+        if let refusal = context.refusal {
             return .failed(
-                HTTPTransportError(kind: .redirectRefused, code: Int32(code.rawValue), message: message, url: url))
+                HTTPTransportError(kind: .redirectRefused, code: Int32(code.rawValue), message: refusal, url: url))
         }
         let text = message.isEmpty ? String(cString: curl_easy_strerror(code)) : message
         let kind: HTTPTransportError.Kind =
@@ -162,9 +166,10 @@ private final class TransferContext: @unchecked Sendable {
     let options: HTTPOptions
     /// A redirect head was seen: later connections go to its target.
     var redirected = false
-    /// The scope of the first address connected to before any redirect.
-    var originalScope: AddressScope?
-    var refusedAddress: IPAddress?
+    /// The first address connected to before any redirect, with its scope.
+    var origin: AddressOrigin?
+    /// Why a connection or a redirect was refused (the transfer then fails with `redirectRefused`).
+    var refusal: String?
 
     init(receiver: any HTTPResponseReceiver, options: HTTPOptions) {
         self.receiver = receiver
@@ -192,12 +197,43 @@ private final class TransferContext: @unchecked Sendable {
     /// Called before every connection (`ds_curl_set_address_check`): applies `RedirectPolicy`.
     func admits(_ address: IPAddress) -> Bool {
         let scope = options.addressClassifier.scope(of: address)
-        if !redirected, originalScope == nil { originalScope = scope }
+        if !redirected, origin == nil { origin = AddressOrigin(scope: scope, address: address) }
         let allowed = RedirectPolicy.admits(
-            target: scope, original: originalScope, redirected: redirected,
-            allowPrivate: options.allowPrivateRedirects)
-        if !allowed { refusedAddress = address }
+            target: scope, original: origin?.scope, redirected: redirected,
+            allowPrivate: options.allowPrivateRedirects, allowLinkLocal: options.allowLinkLocal,
+            sameHost: origin?.isSameHost(address) ?? false)
+        if !allowed { refusal = Self.refusal(address: "\(address.unmapped)", scope: scope, redirected: redirected) }
         return allowed
+    }
+
+    /// Why `url` may not be requested (a metadata host name, or a link-local address literal; after a redirect, an
+    /// address literal in another scope), checked before any connection to it; nil when it may be.
+    func refusal(of url: String, redirected: Bool) -> String? {
+        guard let host = AddressScope.host(ofURL: url) else { return nil }
+        if AddressScope.isMetadataHost(host), !options.allowLinkLocal {
+            return "\(redirected ? "redirect to " : "")\(host) refused: a cloud metadata host name (allow it with "
+                + "[network] allow_link_local = true)"
+        }
+        guard let address = IPAddress(host) else { return nil }
+        let scope = options.addressClassifier.scope(of: address)
+        if scope == .linkLocal, !options.allowLinkLocal {
+            return Self.refusal(address: host, scope: scope, redirected: redirected)
+        }
+        // Behind a proxy no connection is seen: a redirect's address literal is judged here.
+        guard redirected, options.proxy != nil, let origin, !options.allowPrivateRedirects else { return nil }
+        let allowed = RedirectPolicy.admits(
+            target: scope, original: origin.scope, redirected: true, allowPrivate: false,
+            allowLinkLocal: options.allowLinkLocal, sameHost: origin.isSameHost(address))
+        return allowed ? nil : Self.refusal(address: host, scope: scope, redirected: true)
+    }
+
+    static func refusal(address: String, scope: AddressScope, redirected: Bool) -> String {
+        if scope == .linkLocal {
+            return "\(redirected ? "redirect to " : "connection to ")\(address) refused: "
+                + "a link-local or cloud metadata address (allow it with [network] allow_link_local = true)"
+        }
+        return "redirect to \(address) refused: a redirect may not change the address scope (public, private) or "
+            + "lead to another private host (allow it with [network] allow_private_redirects = true)"
     }
 }
 
@@ -226,7 +262,15 @@ private func headerCallback(
     let bytes = UnsafeRawBufferPointer(start: pointer, count: size * count)
     let line = String(decoding: bytes, as: UTF8.self)
     if let head = context.parser.consume(line) {
-        if head.isRedirect, head.value("Location") != nil { context.redirected = true }
+        if head.isRedirect, let location = head.value("Location") {
+            context.redirected = true
+            // A metadata name or a link-local literal is refused before libcurl connects to it.
+            let absolute = location.hasPrefix("//") ? "http:" + location : location  // scheme-relative
+            if let refusal = context.refusal(of: absolute, redirected: true) {
+                context.refusal = refusal
+                return 0
+            }
+        }
         context.receiver.head(head)
     }
     return size * count

@@ -13,7 +13,7 @@ public final class HTTPConnection: @unchecked Sendable {
     private let lock = ConditionLock()
     private var handle: UnsafeMutableRawPointer?
     private var url: String?
-    private var scope: AddressScope?
+    private var origin: AddressOrigin?
 
     public init() {}
 
@@ -21,33 +21,33 @@ public final class HTTPConnection: @unchecked Sendable {
         if let handle { curl_easy_cleanup(handle) }
     }
 
-    /// The kept handle when it last served `url` (reset to default options), with its first address's scope.
-    func take(for url: String) -> (handle: UnsafeMutableRawPointer, scope: AddressScope?)? {
-        let kept: (UnsafeMutableRawPointer, String?, AddressScope?)? = lock.withLock {
+    /// The kept handle when it last served `url` (reset to default options), with its first address and scope.
+    func take(for url: String) -> (handle: UnsafeMutableRawPointer, origin: AddressOrigin?)? {
+        let kept: (UnsafeMutableRawPointer, String?, AddressOrigin?)? = lock.withLock {
             guard let handle else { return nil }
             defer {
                 self.handle = nil
                 self.url = nil
-                scope = nil
+                origin = nil
             }
-            return (handle, self.url, scope)
+            return (handle, self.url, origin)
         }
-        guard let (handle, keptURL, keptScope) = kept else { return nil }
+        guard let (handle, keptURL, keptOrigin) = kept else { return nil }
         guard keptURL == url else {
             curl_easy_cleanup(handle)
             return nil
         }
         curl_easy_reset(handle)  // options back to defaults; the connection and DNS caches stay
-        return (handle, keptScope)
+        return (handle, keptOrigin)
     }
 
     /// Keeps `handle` for the next request to `url` (cleaning up one kept meanwhile).
-    func keep(_ handle: UnsafeMutableRawPointer, for url: String, scope: AddressScope?) {
+    func keep(_ handle: UnsafeMutableRawPointer, for url: String, origin: AddressOrigin?) {
         let previous: UnsafeMutableRawPointer? = lock.withLock {
             defer {
                 self.handle = handle
                 self.url = url
-                self.scope = scope
+                self.origin = origin
             }
             return self.handle
         }

@@ -39,11 +39,13 @@ public struct HTTPOptions: Sendable, Equatable {
     public var httpVersion: HTTPVersion = .automatic
     /// Only https, for the first request and every redirect (`[network] require_https`).
     public var httpsOnly = false
-    /// Follow a redirect from a public address to a private, loopback or link-local one (`AddressScope`). When
-    /// false such a connection is refused, unless the original URL's address was private too. Checked on the
-    /// address each connection really uses; behind an explicit `proxy` only the proxy's address is seen, so the
-    /// check is off.
+    /// Follow a redirect that changes the address scope (public to private or back) or leads from one private host
+    /// to another (`RedirectPolicy`). Checked on the address each connection really uses, before it connects;
+    /// behind an explicit `proxy` only the proxy's address is seen, so a redirect's address literal is judged.
     public var allowPrivateRedirects = false
+    /// Connect to link-local addresses (169.254.0.0/16, fe80::/10) and cloud metadata hosts
+    /// (`AddressScope.metadataHostNames`), first request or redirect (`[network] allow_link_local`).
+    public var allowLinkLocal = false
     /// How addresses are classified for `allowPrivateRedirects` (tests mark loopback endpoints public).
     public var addressClassifier = AddressClassifier()
 

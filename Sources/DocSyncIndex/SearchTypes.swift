@@ -44,15 +44,23 @@ public struct SearchQuery: Sendable, Equatable {
     public var docsets: [String]
     /// Only entries of these normalised types (case-insensitive, aliases accepted: `func` means Function); empty: all.
     public var types: [String]
-    /// At most this many hits.
-    public var limit: Int
+    /// At most this many hits: between 0 and ``maximumLimit``; a larger value is clamped to ``maximumLimit`` and a
+    /// negative one to 0 (no hits), so any `Int` is safe.
+    public var limit: Int {
+        didSet { limit = Self.clampedLimit(limit) }
+    }
+
+    /// The largest ``limit`` a search honours (one million hits); the one place a search limit is bounded.
+    public static let maximumLimit = 1_000_000
 
     public init(_ text: String, docsets: [String] = [], types: [String] = [], limit: Int = 20) {
         self.text = text
         self.docsets = docsets
         self.types = types
-        self.limit = limit
+        self.limit = Self.clampedLimit(limit)
     }
+
+    static func clampedLimit(_ limit: Int) -> Int { min(max(limit, 0), maximumLimit) }
 }
 
 /// One entry found.

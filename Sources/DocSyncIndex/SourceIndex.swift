@@ -120,8 +120,9 @@ enum SourceIndex {
 
     /// True when the database header says WAL (file format bytes 18 and 19 are 2).
     static func isWALMode(_ directory: Int32) -> Bool {
-        let fd = openat(directory, "docSet.dsidx", O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { return false }
+        guard let fd = (try? RegularFile.open("docSet.dsidx", in: directory)).flatMap({ $0?.fd }) else {
+            return false
+        }
         defer { close(fd) }
         var header = [UInt8](repeating: 0, count: 20)
         let n = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 20, 0) }
@@ -134,14 +135,17 @@ enum SourceIndex {
     {
         if mkdir(target, 0o700) != 0 { throw .io(docset.name, "mkdir \(target): \(String(cString: strerror(errno)))") }
         for name in ["docSet.dsidx", "docSet.dsidx-wal", "docSet.dsidx-journal"] {
-            let source = openat(directory, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-            if source < 0 {
-                if errno == ENOENT && name != "docSet.dsidx" { continue }
-                throw .io(docset.name, "\(docset.path)/Contents/Resources/\(name): \(String(cString: strerror(errno)))")
+            let shown = "\(docset.path)/Contents/Resources/\(name)"
+            let opened: (fd: Int32, size: Int64)?
+            do throws(SystemError) { opened = try RegularFile.open(name, in: directory, path: shown) } catch {
+                if error.operation != "open" && name != "docSet.dsidx" { continue }  // not a regular file
+                throw .io(docset.name, "\(error)")
+            }
+            guard let source = opened?.fd else {
+                if name != "docSet.dsidx" { continue }
+                throw .io(docset.name, "\(shown): \(String(cString: strerror(ENOENT)))")
             }
             defer { close(source) }
-            var st = stat()
-            guard fstat(source, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { continue }
             let sink = open("\(target)/\(name)", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
             if sink < 0 { throw .io(docset.name, "\(target)/\(name): \(String(cString: strerror(errno)))") }
             defer { close(sink) }

@@ -45,8 +45,9 @@ public final class FileArchiveSource: ArchiveSource {
     private let fd: Int32
 
     public init(path: String) throws(SystemError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 { throw SystemError("open", path: path) }
+        guard let fd = try RegularFile.open(path, followSymlink: true)?.fd else {
+            throw SystemError("open", path: path, code: ENOENT)
+        }
         var st = stat()
         if fstat(fd, &st) != 0 {
             let error = SystemError("fstat", path: path)

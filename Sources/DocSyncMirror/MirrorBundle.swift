@@ -1,3 +1,4 @@
+import DocSyncSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -60,8 +61,11 @@ public enum MirrorBundle {
 
     /// Unpacks a bundle into `directory` (created; must not hold another tree), accepting only the tree's names.
     public static func unpack(_ bundle: String, into directory: String) throws(MirrorError) {
-        let input = open(bundle, O_RDONLY | O_CLOEXEC)
-        if input < 0 { throw .system("open", bundle, errno: errno) }
+        let opened: (fd: Int32, size: Int64)?
+        do throws(SystemError) { opened = try RegularFile.open(bundle, followSymlink: true) } catch {
+            throw .system("open", bundle, errno: error.code)
+        }
+        guard let input = opened?.fd else { throw .system("open", bundle, errno: ENOENT) }
         defer { close(input) }
         let root = try MirrorDirectory(path: directory, create: true)
         var block = [UInt8](repeating: 0, count: 512)

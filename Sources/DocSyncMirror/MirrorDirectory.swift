@@ -40,8 +40,8 @@ final class MirrorDirectory {
     }
 
     /// Replaces `name` by a temporary file fsynced and renamed over it: a reader sees the old file or the new one.
-    func replaceFile(_ name: String, _ bytes: [UInt8]) throws(MirrorError) {
-        do { try safe.writeFileAtomically(name, bytes) } catch { throw .system(error) }
+    func replaceFile(_ name: String, _ bytes: [UInt8], mode: mode_t = 0o644) throws(MirrorError) {
+        do { try safe.writeFileAtomically(name, bytes, mode: mode) } catch { throw .system(error) }
     }
 
     /// As `replaceFile`, but leaves a file with the same bytes alone: a publish that changes nothing keeps every
@@ -73,8 +73,11 @@ final class MirrorDirectory {
     }
 
     private func copy(from source: String, to name: String) throws(MirrorError) {
-        let input = open(source, O_RDONLY | O_CLOEXEC)
-        if input < 0 { throw .system(SystemError("open", path: source)) }
+        let opened: (fd: Int32, size: Int64)?
+        do throws(SystemError) { opened = try RegularFile.open(source, followSymlink: true) } catch {
+            throw .system(error)
+        }
+        guard let input = opened?.fd else { throw .system(SystemError("open", path: source, code: ENOENT)) }
         defer { close(input) }
         let output: Int32
         do { output = try safe.openFile(name, O_WRONLY | O_CREAT | O_EXCL) } catch { throw .system(error) }

@@ -22,9 +22,11 @@ public struct MirrorDocuments: Sendable {
         "\(baseURL)/\(path.addingPercentEncoding(withAllowedCharacters: Self.pathAllowed) ?? path)"
     }
 
-    /// The mirror's copy first, then the upstream URLs.
+    /// The mirror's copy first, then the upstream URLs — except those carrying a credential (a password or a secret
+    /// query parameter): a mirror's documents are public, and the secret is not the mirror's to hand out.
     public func archiveURLs(_ version: MirrorVersion) -> [String] {
-        [url(version.archivePath)] + version.upstream.filter { !$0.hasPrefix(baseURL + "/") }
+        [url(version.archivePath)]
+            + version.upstream.filter { !$0.hasPrefix(baseURL + "/") && $0.redactingCredentials == $0 }
     }
 
     /// A Dash feed: `<version>`, `<sha256>`, the `<url>`s, `<other-versions>` for the older kept versions.

@@ -144,7 +144,7 @@ public struct MirrorPublisher: Sendable {
         let directory = (statePath as NSString).deletingLastPathComponent
         let name = (statePath as NSString).lastPathComponent
         let folder = try MirrorDirectory(path: directory.isEmpty ? "." : directory, create: true)
-        try folder.replaceFile(name, state.encoded())
+        try folder.replaceFile(name, state.encoded(), mode: 0o600)  // upstream URLs may carry credentials
         try folder.sync()
     }
 

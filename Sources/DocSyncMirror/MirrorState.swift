@@ -1,3 +1,4 @@
+import DocSyncSupport
 import Foundation
 
 /// What the publisher remembers between runs (`<state>/mirror.json`): the versions each docset's feed names,
@@ -26,7 +27,7 @@ public struct MirrorState: Codable, Sendable, Equatable {
     public static func load(_ path: String) -> MirrorState {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        guard let data = FileManager.default.contents(atPath: path),
+        guard let data = (try? RegularFile.read(path: path, limit: 256 << 20)).flatMap({ $0 }).map({ Data($0) }),
             let state = try? decoder.decode(MirrorState.self, from: data), state.schema == currentSchema
         else { return MirrorState() }
         return state

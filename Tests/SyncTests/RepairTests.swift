@@ -3,9 +3,14 @@ import Foundation
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Issue 11: `docsync verify` notices a damaged installed tree (exit 3) and `sync --repair` reinstalls it through
-/// the normal atomic path.
-@Suite(.timeLimit(.minutes(5))) struct RepairTests {
+/// the normal atomic path. A plain `sync` notices a missing or resized essential file too (an lstat each
+/// against the manifest), reports the docset `failed` with code `damaged` (exit 3) instead of "unchanged".
+@Suite(.timeLimit(.minutes(4))) struct RepairTests {
     @Test func verifyReportsDamageAndRepairReinstalls() throws {
         let h = try SyncHarness()
         let fixture = try DocsetFixture.make(version: "1.0")
@@ -23,11 +28,74 @@ import Testing
         #expect(damaged.standardOutput.contains("missing Contents/Info.plist"), "\(damaged.standardOutput)")
 
         let plain = try h.run(["sync", "--json"])
-        #expect(SyncHarness.names(SyncHarness.events(plain), "unchanged") == ["A"], "no repair without --repair")
+        #expect(plain.status == 3, "\(plain.standardError)")
+        #expect(SyncHarness.names(SyncHarness.events(plain), "unchanged").isEmpty, "a damaged docset is not unchanged")
+        #expect(SyncHarness.names(SyncHarness.events(plain), "failed") == ["A"], "no repair without --repair")
         let repaired = try h.run(["sync", "--repair", "--json"])
         #expect(repaired.status == 0, "\(repaired.standardError)")
         #expect(SyncHarness.names(SyncHarness.events(repaired), "updated") == ["A"], "\(repaired.standardOutput)")
         #expect(h.installedManifest("A") == fixture.expectedManifest)
         #expect(try h.run(["verify"]).status == 0)
+    }
+
+    /// Each essential file, deleted or resized, makes a plain sync say `damaged` (naming it and `--repair`), and
+    /// `--repair` brings it back; a damaged `meta.json` makes the version unknown, and the plain sync reinstalls it.
+    @Test(arguments: [
+        ("Contents/Info.plist", "missing"), ("Contents/Resources/docSet.dsidx", "missing"),
+        ("Contents/Resources/docSet.dsidx", "truncate"), ("Contents/Resources/Documents", "missing"),
+        ("meta.json", "missing"), ("meta.json", "truncate"),
+    ])
+    func aPlainSyncReportsADamagedEssentialFile(path: String, damage: String) throws {
+        let h = try SyncHarness()
+        let fixture = try DocsetFixture.make(version: "1.0")
+        try h.publishArchive(fixture, as: "A.tgz", folder: "A")
+        try h.writeAtomFeed("f.atom", [.init(identifier: "org.a", title: "A", version: "1.0", archive: "A.tgz")])
+        try h.writeConfig(feeds: ["f.atom"])
+        #expect(try h.run(["sync"]).status == 0)
+        let version = URL(fileURLWithPath: "\(h.root)/A.docset").resolvingSymlinksInPath().path
+        if damage == "missing" {
+            try FileManager.default.removeItem(atPath: "\(version)/\(path)")
+        } else {
+            #expect(truncate("\(version)/\(path)", 10) == 0)
+        }
+        let plain = try h.run(["sync", "--json"])
+        if path == "meta.json" {  // without a readable meta.json the version is unknown: sync reinstalls it
+            #expect(plain.status == 0, "\(plain.standardError)")
+            #expect(SyncHarness.names(SyncHarness.events(plain), "updated") == ["A"], "\(plain.standardOutput)")
+            #expect(h.installedManifest("A") == fixture.expectedManifest)
+            return
+        }
+        #expect(plain.status == 3, "\(plain.standardError)")
+        let failed = SyncHarness.events(plain).first { $0["event"] as? String == "failed" }
+        let failure = failed?["failure"] as? [String: Any]
+        #expect(failure?["code"] as? String == "damaged", "\(plain.standardOutput)")
+        let message = failure?["message"] as? String ?? ""
+        #expect(message.contains(path) && message.contains("--repair"), "\(message)")
+        let text = try h.run(["sync"])
+        #expect(text.status == 3, "\(text.standardError)")
+        #expect((text.standardOutput + text.standardError).contains("damaged"), "\(text.standardOutput)")
+
+        let repaired = try h.run(["sync", "--repair", "--json"])
+        #expect(repaired.status == 0, "\(repaired.standardError)")
+        #expect(SyncHarness.names(SyncHarness.events(repaired), "updated") == ["A"], "\(repaired.standardOutput)")
+        let after = try h.run(["sync", "--json"])
+        #expect(after.status == 0 && SyncHarness.names(SyncHarness.events(after), "unchanged") == ["A"])
+    }
+
+    @Test func aChangedPageOfTheSameSizeIsLeftToVerify() throws {
+        let h = try SyncHarness()
+        try h.publishArchive(DocsetFixture.make(version: "1.0"), as: "A.tgz", folder: "A")
+        try h.writeAtomFeed("f.atom", [.init(identifier: "org.a", title: "A", version: "1.0", archive: "A.tgz")])
+        try h.writeConfig(feeds: ["f.atom"])
+        #expect(try h.run(["sync"]).status == 0)
+        let version = URL(fileURLWithPath: "\(h.root)/A.docset").resolvingSymlinksInPath().path
+        let page = "\(version)/Contents/Resources/Documents/page0.html"
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: page)))
+        bytes[0] ^= 0x20
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: page)
+        try Data(bytes).write(to: URL(fileURLWithPath: page))
+        let plain = try h.run(["sync", "--json"])
+        #expect(plain.status == 0 && SyncHarness.names(SyncHarness.events(plain), "unchanged") == ["A"])
+        #expect(try h.run(["verify", "A"]).status == 3)
     }
 }

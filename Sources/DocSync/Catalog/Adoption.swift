@@ -1,3 +1,4 @@
+internal import DocSyncSupport
 package import DocSyncCatalog
 import Foundation
 
@@ -55,14 +56,16 @@ package enum Adoption {
                 type == .typeDirectory
             else { continue }
             var found = Found(folder: String(entry.dropLast(".docset".count)))
-            if let data = fm.contents(atPath: "\(path)/meta.json"),
+            let folder = try? SafeDirectory.open(path)
+            if let data = (try? folder?.readFile("meta.json", limit: 1 << 20)).flatMap({ $0 }).map({ Data($0) }),
                 let meta = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
             {
                 found.metaName = meta["name"] as? String
                 found.metaFeedURL = meta["feed_url"] as? String
                 found.metaVersion = meta["version"] as? String
             }
-            if let data = fm.contents(atPath: "\(path)/Contents/Info.plist"),
+            if let data = (try? folder?.existingDirectory("Contents")?.readFile("Info.plist", limit: 1 << 20))
+                .flatMap({ $0 }).map({ Data($0) }),
                 let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
             {
                 found.bundleName = plist["CFBundleName"] as? String

@@ -77,8 +77,12 @@ public struct Configuration: Sendable, Equatable {
         /// Refuse plain http for feeds, archives and redirects. False: HTTPS-First (an `http://` archive is tried
         /// as `https://` first; a plain-http install without a checksum is reported as a warning).
         public var requireHTTPS = false
-        /// Follow redirects from a public address to a private, loopback or link-local one.
+        /// Follow redirects that change the address scope (public to private or back) or lead from one private
+        /// host to another.
         public var allowPrivateRedirects = false
+        /// Connect to link-local addresses (169.254.0.0/16, fe80::/10) and cloud metadata hosts
+        /// (`metadata.google.internal`, …), first request or redirect.
+        public var allowLinkLocal = false
 
         /// The defaults, as `config/docsync.toml` documents them.
         public init() {}

@@ -9,7 +9,7 @@ extension ConfigurationLoader {
             throw table.error("base_url", "missing or not an http(s) URL (where `dir` is served)")
         }
         var mirror = Configuration.Mirror(directory: directory, baseURL: base)
-        mirror.keep = try table.int("keep", in: 1...100) ?? mirror.keep
+        mirror.keep = try table.int("keep", in: Configuration.mirrorKeepRange) ?? mirror.keep
         mirror.gracePeriod = try table.duration("grace_period") ?? mirror.gracePeriod
         try table.finish()
         config.mirror = mirror

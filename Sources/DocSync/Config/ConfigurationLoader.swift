@@ -31,11 +31,19 @@ public struct ConfigurationLoader: Sendable {
     /// The first file of ``searchPath()`` that exists; nil when none does.
     public func locate() -> String? { searchPath().first { FileManager.default.fileExists(atPath: $0) } }
 
+    /// A configuration file larger than this (1 MiB) is refused unread.
+    package static let maximumFileSize = 1 << 20
+
     /// Reads and checks `file`; relative paths in it are taken relative to its folder.
     public func load(file: String) throws(ConfigurationError) -> Configuration {
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw ConfigurationError(file: file, key: "", problem: "cannot read the file")
+        let read: [UInt8]?
+        do throws(SystemError) { read = try RegularFile.read(path: file, limit: Self.maximumFileSize) } catch {
+            throw ConfigurationError(file: file, key: "", problem: "cannot read the file: \(error)")
         }
+        guard let bytes = read else {
+            throw ConfigurationError(file: file, key: "", problem: "cannot read the file (it does not exist)")
+        }
+        let data = Data(bytes)
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigurationError(file: file, key: "", problem: "not UTF-8 text")
         }
@@ -79,10 +87,13 @@ public struct ConfigurationLoader: Sendable {
         config.postInstallTimeout = try reader.duration("post_install_timeout") ?? config.postInstallTimeout
         if config.postInstallTimeout <= .zero { throw reader.error("post_install_timeout", "must be more than 0") }
         if var network = try reader.table("network") {
-            config.network.concurrency = try network.int("concurrency", in: 1...64) ?? config.network.concurrency
-            config.network.perHost = try network.int("per_host", in: 1...64) ?? config.network.perHost
-            config.network.connections = try network.int("connections", in: 1...16) ?? config.network.connections
-            config.network.retries = try network.int("retries", in: 0...1000) ?? config.network.retries
+            let concurrency = Configuration.concurrencyRange
+            config.network.concurrency = try network.int("concurrency", in: concurrency) ?? config.network.concurrency
+            config.network.perHost = try network.int("per_host", in: concurrency) ?? config.network.perHost
+            config.network.connections =
+                try network.int("connections", in: Configuration.connectionsRange) ?? config.network.connections
+            config.network.retries =
+                try network.int("retries", in: Configuration.retriesRange) ?? config.network.retries
             config.network.connectTimeout = try network.duration("connect_timeout") ?? config.network.connectTimeout
             config.network.stallTimeout = try network.duration("stall_timeout") ?? config.network.stallTimeout
             config.network.rateLimit = try network.byteSize("rate_limit") ?? config.network.rateLimit
@@ -93,6 +104,7 @@ public struct ConfigurationLoader: Sendable {
             config.network.requireHTTPS = try network.bool("require_https") ?? config.network.requireHTTPS
             config.network.allowPrivateRedirects =
                 try network.bool("allow_private_redirects") ?? config.network.allowPrivateRedirects
+            config.network.allowLinkLocal = try network.bool("allow_link_local") ?? config.network.allowLinkLocal
             try network.finish()
         }
         if var install = try reader.table("install") {
@@ -212,11 +224,15 @@ struct TableReader {
         if let seconds = table[key]?.int {
             used.insert(key)
             guard seconds >= 0 else { throw error(key, "must not be negative") }
-            return .seconds(seconds)
+            guard let value = ValueSyntax.duration(seconds: Int64(seconds)) else {
+                throw error(key, "\(seconds) seconds is more than the maximum of 3650 days")
+            }
+            return value
         }
         guard let text = try string(key) else { return nil }
         guard let value = ValueSyntax.duration(text) else {
-            throw error(key, "\"\(text)\" is not a duration (e.g. \"90s\", \"10m\", \"6h\", \"1h30m\")")
+            throw error(
+                key, "\"\(text)\" is not a duration of at most 3650 days (e.g. \"90s\", \"10m\", \"6h\", \"1h30m\")")
         }
         return value
     }
@@ -225,11 +241,14 @@ struct TableReader {
         if let bytes = table[key]?.int {
             used.insert(key)
             guard bytes >= 0 else { throw error(key, "must not be negative") }
-            return Int64(bytes)
+            guard let value = ValueSyntax.byteSize(bytes: Int64(bytes)) else {
+                throw error(key, "\(bytes) bytes is more than the maximum of 1 PiB")
+            }
+            return value
         }
         guard let text = try string(key) else { return nil }
         guard let value = ValueSyntax.byteSize(text) else {
-            throw error(key, "\"\(text)\" is not a byte size (e.g. 0, \"512K\", \"5M\")")
+            throw error(key, "\"\(text)\" is not a byte size of at most 1 PiB (e.g. 0, \"512K\", \"5M\")")
         }
         return value
     }
@@ -243,9 +262,12 @@ struct TableReader {
     mutating func readableFile(_ key: String) throws(ConfigurationError) -> String? {
         guard let text = try string(key), !text.isEmpty else { return nil }
         let path = try resolvePath(text, key: key)
-        guard FileManager.default.isReadableFile(atPath: path) else {
-            throw error(key, "cannot read \(path)")
+        let opened: (fd: Int32, size: Int64)?  // a regular file: a FIFO there would hang every request
+        do throws(SystemError) { opened = try RegularFile.open(path, followSymlink: true) } catch {
+            throw self.error(key, "cannot read \(path): \(error)")
         }
+        guard let opened else { throw error(key, "cannot read \(path) (it does not exist)") }
+        close(opened.fd)
         return path
     }
 

@@ -1,11 +1,28 @@
 import Foundation
 
 /// Pure parsers for the human-friendly values of the configuration: durations, byte sizes, paths.
+///
+/// The one place numeric configuration values are bounded: a duration is at most ``maximumDurationSeconds`` (ten
+/// years) and a byte size at most ``maximumByteSize`` (1 PiB), so no later sum, product or conversion of them can
+/// overflow. Larger values, negative values and numbers too large for 64 bits are malformed (nil), never a trap.
 package enum ValueSyntax {
-    /// `90s`, `10m`, `6h`, `1h30m`, `2d`, or a bare number of seconds. Nil when malformed.
+    /// The longest duration any setting accepts: ten years, in seconds.
+    package static let maximumDurationSeconds: Int64 = 3650 * 86400
+    /// The largest byte size any setting accepts: 1 PiB.
+    package static let maximumByteSize: Int64 = 1 << 50
+
+    /// `seconds` as a duration when it is within 0...``maximumDurationSeconds``.
+    package static func duration(seconds: Int64) -> Duration? {
+        (0...maximumDurationSeconds).contains(seconds) ? .seconds(seconds) : nil
+    }
+
+    /// `bytes` when it is within 0...``maximumByteSize``.
+    package static func byteSize(bytes: Int64) -> Int64? { (0...maximumByteSize).contains(bytes) ? bytes : nil }
+
+    /// `90s`, `10m`, `6h`, `1h30m`, `2d`, or a bare number of seconds, at most ten years. Nil when malformed.
     package static func duration(_ text: String) -> Duration? {
         let s = text.trimmingCharacters(in: .whitespaces).lowercased()
-        if let seconds = Int(s), seconds >= 0 { return .seconds(seconds) }
+        if let seconds = Int64(s) { return duration(seconds: seconds) }
         var total: Int64 = 0
         var number = ""
         var sawUnit = false
@@ -24,16 +41,16 @@ package enum ValueSyntax {
             default: return nil
             }
             let (product, overflow) = value.multipliedReportingOverflow(by: unit)
-            guard !overflow else { return nil }
+            guard !overflow, product <= maximumDurationSeconds - total else { return nil }
             total += product
             number = ""
             sawUnit = true
         }
         guard number.isEmpty, sawUnit else { return nil }
-        return .seconds(total)
+        return duration(seconds: total)
     }
 
-    /// `0`, `512`, `500K`/`500KB`/`500KiB`, `5M`, `1G` (K = 1024). Nil when malformed.
+    /// `0`, `512`, `500K`/`500KB`/`500KiB`, `5M`, `1G` (K = 1024), at most 1 PiB. Nil when malformed.
     package static func byteSize(_ text: String) -> Int64? {
         let s = text.trimmingCharacters(in: .whitespaces).uppercased()
         let digits = s.prefix { $0.isASCII && $0.isNumber }
@@ -47,7 +64,7 @@ package enum ValueSyntax {
         default: return nil
         }
         let (product, overflow) = value.multipliedReportingOverflow(by: multiplier)
-        return overflow ? nil : product
+        return overflow ? nil : byteSize(bytes: product)
     }
 
     /// Expands a leading `~` or `~/` and `$VAR` / `${VAR}`. Throws the variable's name when it is not set.

@@ -50,8 +50,12 @@ package struct FeedCacheStore: Sendable {
         try folder.writeFileAtomically("\(base).json", entry.encoded(), mode: 0o600)
     }
 
+    /// `<state>/feeds`, private to the user running docsync (0700) when `create`: a cached body is the feed as
+    /// served, and a feed's archive URLs may carry a password the next sync needs (README, Security).
     private func feedsFolder(create: Bool) throws(SystemError) -> SafeDirectory {
         let state = try SafeDirectory.open(stateDirectory, create: create)
-        return try state.directory("feeds", create: create)
+        let folder = try state.directory("feeds", create: create, mode: 0o700)
+        if create, fchmod(folder.fd, 0o700) != 0 { throw SystemError("fchmod", path: folder.path) }
+        return folder
     }
 }

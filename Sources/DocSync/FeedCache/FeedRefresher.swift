@@ -1,3 +1,4 @@
+internal import DocSyncSupport
 package import DocSyncHTTP
 import Foundation
 
@@ -37,15 +38,14 @@ package struct FeedRefresher: Sendable {
         -> Result
     {
         guard location.hasPrefix("http://") || location.hasPrefix("https://") else {
-            guard let data = FileManager.default.contents(atPath: location) else {
-                guard FileManager.default.fileExists(atPath: location) else {
-                    throw Failure(feed: location, reason: MissingFeedFile.reason(location))
+            let read: [UInt8]?
+            do throws(SystemError) { read = try RegularFile.read(path: location, limit: maxBytes) } catch {
+                guard error.code != EFBIG else {
+                    throw Failure(feed: location, reason: "larger than the feed size limit of \(maxBytes) bytes")
                 }
-                throw Failure(feed: location, reason: "cannot read the file")
+                throw Failure(feed: location, reason: "cannot read the file: \(error)")
             }
-            guard data.count <= maxBytes else {
-                throw Failure(feed: location, reason: "larger than the feed size limit of \(maxBytes) bytes")
-            }
+            guard let data = read else { throw Failure(feed: location, reason: MissingFeedFile.reason(location)) }
             return Result(bytes: [UInt8](data), source: .local)
         }
         let stored = store.load(url: location)

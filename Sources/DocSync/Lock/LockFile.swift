@@ -79,7 +79,7 @@ package struct LockFile: Codable, Sendable, Equatable {
     }
 
     package static func load(_ path: String) throws(Failure) -> LockFile {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = (try? RegularFile.read(path: path, limit: 256 << 20)).flatMap({ $0 }).map({ Data($0) }) else {
             throw Failure(path: path, reason: "cannot read the lock file (run `docsync lock` first)")
         }
         let decoder = JSONDecoder()

@@ -9,9 +9,12 @@ extension SyncEngine {
         var entries: [LockFile.Entry] = []
         var skipped: [String] = []
         for docset in try installedDocsets() {
-            let meta = (FileManager.default.contents(atPath: "\(docset.path)/meta.json")).flatMap {
-                try? JSONSerialization.jsonObject(with: $0) as? [String: Any]
+            let folder = try? SafeDirectory.open(docset.path)
+            func read(_ name: String, limit: Int) -> Data? {
+                (try? folder?.readFile(name, limit: limit)).flatMap { $0 }.map { Data($0) }
             }
+            let metaData = read("meta.json", limit: 1 << 20)
+            let meta = metaData.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
             let record = (meta?["extra"] as? [String: Any])?["docsync"] as? [String: Any]
             let size = (record?["archive_size"] as? NSNumber)?.int64Value ?? 0
             var archives = (meta?["urls"] as? [String]) ?? []
@@ -26,10 +29,9 @@ extension SyncEngine {
             var entry = LockFile.Entry(
                 name: docset.name, title: docset.title, version: docset.version ?? "", revision: docset.revision,
                 archives: archives, sha256: sha256, size: size, feed: docset.feedURL)
-            let fm = FileManager.default
-            entry.icon = fm.contents(atPath: "\(docset.path)/icon.png")?.base64EncodedString()
-            entry.icon2x = fm.contents(atPath: "\(docset.path)/icon@2x.png")?.base64EncodedString()
-            if let data = fm.contents(atPath: "\(docset.path)/meta.json"),
+            entry.icon = read("icon.png", limit: 4 << 20)?.base64EncodedString()
+            entry.icon2x = read("icon@2x.png", limit: 4 << 20)?.base64EncodedString()
+            if let data = metaData,
                 case .object(var members)? = (try? JSONDecoder().decode(JSONValue.self, from: data))?.object?["extra"]
             {
                 members["docsync"] = nil

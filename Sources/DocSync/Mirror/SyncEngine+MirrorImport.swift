@@ -78,10 +78,10 @@ extension SyncEngine {
     }
 
     static func hashFile(_ path: String) throws -> String {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        guard let (fd, _) = (try? RegularFile.open(path, followSymlink: true)).flatMap({ $0 }) else {
             throw MirrorError.bundle(path, "cannot read the archive")
         }
-        defer { try? handle.close() }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         var hash = SHA256()
         while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hash.update(chunk) }
         return hash.finalize().description

@@ -1,3 +1,4 @@
+internal import DocSyncSupport
 import Foundation
 
 /// The last sync run as `docsync status` tells it: written when a run starts (so an interrupted run is visible —
@@ -38,7 +39,10 @@ public struct RunRecord: Codable, Sendable, Equatable {
     public static func path(stateDirectory: String) -> String { "\(stateDirectory)/last-run.json" }
 
     public static func load(stateDirectory: String) -> RunRecord? {
-        guard let data = FileManager.default.contents(atPath: path(stateDirectory: stateDirectory)) else { return nil }
+        guard let bytes = (try? SafeDirectory.open(stateDirectory).readFile("last-run.json", limit: 16 << 20))
+            .flatMap({ $0 })
+        else { return nil }
+        let data = Data(bytes)
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         return try? decoder.decode(RunRecord.self, from: data)
@@ -49,8 +53,11 @@ public struct RunRecord: Codable, Sendable, Equatable {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys]
-        guard let data = try? encoder.encode(self) else { return }
-        try? data.write(to: URL(fileURLWithPath: Self.path(stateDirectory: stateDirectory)), options: .atomic)
+        var record = self
+        record.detail = detail?.redactingCredentials  // an error's text may quote a URL
+        guard let data = try? encoder.encode(record), let state = try? SafeDirectory.open(stateDirectory, create: true)
+        else { return }
+        try? state.writeFileAtomically("last-run.json", Array(data))
     }
 
     func finished(_ outcome: Outcome, detail: String? = nil, at date: Date = Date()) -> RunRecord {

@@ -1,3 +1,4 @@
+internal import DocSyncSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -14,7 +15,9 @@ extension SyncLock {
     /// The running sync, if any: the pid in `<state>/sync.lock` (the holder truncates it when done) that is still
     /// a live process. Reads only; never takes the lock, so it cannot make a starting sync fail.
     public static func holder(stateDirectory: String) -> Holder? {
-        guard let text = try? String(contentsOfFile: "\(stateDirectory)/sync.lock", encoding: .utf8) else { return nil }
+        guard let bytes = (try? RegularFile.read(path: "\(stateDirectory)/sync.lock", limit: 4096)).flatMap({ $0 })
+        else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
         let lines = text.split(separator: "\n")
         guard let first = lines.first, let pid = Int32(first.trimmingCharacters(in: .whitespaces)), pid > 0 else {
             return nil

@@ -29,7 +29,8 @@ extension Configuration {
     }
 
     /// The `[network]` transport options every request uses, `sync`'s and `docsync fetch`'s alike: connect and stall
-    /// timeouts, `min_speed`, `rate_limit`, `proxy`, `ca_file`, `require_https`, `allow_private_redirects`.
+    /// timeouts, `min_speed`, `rate_limit`, `proxy`, `ca_file`, `require_https`, `allow_private_redirects`,
+    /// `allow_link_local`.
     package var httpOptions: HTTPOptions {
         var options = HTTPOptions()
         options.connectTimeout = Int(network.connectTimeout.components.seconds)
@@ -40,6 +41,7 @@ extension Configuration {
         options.caFile = network.caFile
         options.httpsOnly = network.requireHTTPS
         options.allowPrivateRedirects = network.allowPrivateRedirects
+        options.allowLinkLocal = network.allowLinkLocal
         return options
     }
 

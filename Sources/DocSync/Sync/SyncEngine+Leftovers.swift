@@ -28,7 +28,8 @@ extension SyncEngine {
     }
 
     /// Run at the start and the end of every sync (not a dry run): the trash (grace period respected) and, at the
-    /// end, staging files of versions no longer planned that are older than `partial_max_age`.
+    /// end, staging files of versions no longer planned that are older than `partial_max_age` — or of any age when
+    /// their version is superseded (``supersededStems(planned:)``).
     func collectLeftovers(plan: SyncPlan?) async {
         try? await installer.collectGarbage()
         guard let plan else { return }
@@ -41,7 +42,8 @@ extension SyncEngine {
             })
         guard let staging = try? SafeDirectory.open(configuration.staging) else { return }
         let complete = try? staging.existingDirectory("complete")
-        for file in staleStagingFiles(planned: planned, now: Date()) {
+        let superseded = supersededStems(planned: planned)
+        for file in staleStagingFiles(planned: planned, now: Date(), superseded: superseded) {
             let folder = file.inComplete ? complete : staging
             guard let folder else { continue }
             if !file.inComplete, Self.isBusy(file.stem, in: folder) { continue }
@@ -56,9 +58,36 @@ extension SyncEngine {
         var inComplete: Bool
     }
 
+    /// The staging stems of partial downloads whose version can never be planned again: the journal's key names a
+    /// docset (`IDENTIFIER@VERSION`) that is installed at a newer version now, and the plan does not want that
+    /// version. Found through the journals docsync wrote (`PartialDownload.list`), so only docsync's own partials.
+    func supersededStems(planned: Set<String>) -> Set<String> {
+        guard let installed = try? installer.installedDocsets().map(Self.state(of:)), !installed.isEmpty else {
+            return []
+        }
+        var stems = Set<String>()
+        for partial in PartialDownload.list(in: configuration.staging) {
+            let stem = StagingName.forKey(partial.key)
+            guard !planned.contains(stem) else { continue }
+            for docset in installed {
+                for identity in Set([docset.identifier, docset.name].compactMap { $0 }) {
+                    let prefix = "\(identity)@"
+                    guard partial.key.hasPrefix(prefix) else { continue }
+                    if DocsetVersion(dash: String(partial.key.dropFirst(prefix.count))) < docset.version {
+                        stems.insert(stem)
+                    }
+                }
+            }
+        }
+        return stems
+    }
+
     /// docsync's own staging files (`.part`, `.journal`, `.journal.tmp`, `.lock`, `complete/*.archive`; regular
-    /// files only) whose key is not planned and which were last modified more than `partial_max_age` ago.
-    private func staleStagingFiles(planned: Set<String>, now: Date) -> [StagingLeftover] {
+    /// files only) whose key is not planned and which were last modified more than `partial_max_age` ago, or whose
+    /// stem is in `superseded` (any age).
+    private func staleStagingFiles(planned: Set<String>, now: Date, superseded: Set<String> = [])
+        -> [StagingLeftover]
+    {
         guard let staging = try? SafeDirectory.open(configuration.staging) else { return [] }
         let maxAge = Double(configuration.install.partialMaxAge.components.seconds)
         var found: [StagingLeftover] = []
@@ -69,7 +98,7 @@ extension SyncEngine {
                 else { continue }
                 let stem = String(entry.name.dropLast(suffix.count))
                 let age = now.timeIntervalSince1970 - Double(st.st_mtim.tv_sec)
-                guard !planned.contains(stem), age > maxAge else { continue }
+                guard !planned.contains(stem), age > maxAge || superseded.contains(stem) else { continue }
                 found.append(
                     StagingLeftover(
                         name: entry.name, stem: stem, bytes: Int64(st.st_blocks) * 512, inComplete: inComplete))

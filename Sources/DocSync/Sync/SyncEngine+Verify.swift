@@ -23,4 +23,19 @@ extension SyncEngine {
                 return action
             })
     }
+
+    /// The docsets the plan leaves unchanged whose installed version lacks, or has changed, a file every reader
+    /// needs (`Installer.checkEssentials`: an lstat per file against the install manifest), with what is wrong.
+    func damagedEssentials(_ plan: SyncPlan) async -> [String: [String]] {
+        let unchanged = plan.actions.compactMap { action -> String? in
+            if case .unchanged(let candidate, _) = action { return candidate.name }
+            return nil
+        }
+        guard !unchanged.isEmpty, let results = try? await installer.checkEssentials(names: unchanged) else {
+            return [:]
+        }
+        var damaged: [String: [String]] = [:]
+        for result in results { if case .damaged(let problems) = result.status { damaged[result.name] = problems } }
+        return damaged
+    }
 }

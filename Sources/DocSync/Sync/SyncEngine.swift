@@ -18,8 +18,9 @@ public struct SyncEngine: Sendable {
     /// The configuration every operation of this engine uses.
     public let configuration: Configuration
 
-    /// An engine for `configuration`; creating it does no I/O.
-    public init(configuration: Configuration) { self.configuration = configuration }
+    /// An engine for `configuration`; creating it does no I/O. Numbers outside their documented ranges are clamped
+    /// into them (counts as the configuration file allows, durations 0...3650 days, sizes 0...1 PiB).
+    public init(configuration: Configuration) { self.configuration = configuration.bounded }
 
     /// Docsets in the root, each with the resolved path of its current version (stable while you read it).
     /// Throws a ``SyncFailure`` when the root cannot be read.
@@ -150,11 +151,13 @@ public struct SyncEngine: Sendable {
             plan.actions = plan.actions.filter { options.only.contains($0.name) }
         }
         if options.repair { plan = await repairing(plan) }
+        // A damaged install the plan leaves alone is reported (and counted as failed), never "unchanged".
+        let damaged = options.repair ? [:] : await damagedEssentials(plan)
         emit(.planned(plan.actions.map(PlannedAction.init)))
 
         // 3. Act.
         if !options.dryRun {
-            summary = await execute(plan, summary: summary, emit: emit)
+            summary = await execute(plan, damaged: damaged, summary: summary, emit: emit)
             await collectLeftovers(plan: plan)
             removeUnusedIndexes()
             summary.failed += await publishMirrorAfterSync(emit: emit)  // [mirror]: no-op without it
@@ -217,15 +220,24 @@ public struct SyncEngine: Sendable {
         location.contains("://") ? location : URL(fileURLWithPath: location).absoluteString
     }
 
-    private func execute(_ plan: SyncPlan, summary start: SyncSummary, emit: @escaping @Sendable (SyncEvent) -> Void)
-        async -> SyncSummary
-    {
+    private func execute(
+        _ plan: SyncPlan, damaged: [String: [String]], summary start: SyncSummary,
+        emit: @escaping @Sendable (SyncEvent) -> Void
+    ) async -> SyncSummary {
         var summary = start
         var work: [SyncPlan.Action] = []
         for action in plan.actions {
             switch action {
             case .install, .update: work.append(action)
             case .unchanged(let candidate, _):
+                if let problems = damaged[candidate.name] {
+                    summary.failed += 1
+                    let message =
+                        "the installed version is damaged (\(problems.prefix(5).joined(separator: ", "))"
+                        + "\(problems.count > 5 ? ", …" : "")); `docsync sync --repair` reinstalls it"
+                    emit(.failed(name: candidate.name, failure: SyncFailure(code: .damaged, message: message)))
+                    continue
+                }
                 summary.unchanged += 1
                 emit(.unchanged(name: candidate.name, version: candidate.version.description))
             case .skipped(let name, _, let reason):

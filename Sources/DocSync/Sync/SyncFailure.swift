@@ -43,6 +43,10 @@ public struct SyncFailure: Error, Sendable, Hashable, Codable, CustomStringConve
         /// `<root>/<name>.docset` is a folder docsync did not install: reported and left alone (see
         /// `install.replace_foreign`).
         public static let foreignFolder = Code(rawValue: "foreign_folder")
+        /// The installed version of a docset the sync leaves unchanged lacks a file every reader needs, or has one
+        /// of another size (`Contents/Info.plist`, the index, `Documents`, `meta.json`); `sync --repair` reinstalls
+        /// it.
+        public static let damaged = Code(rawValue: "damaged")
         /// The sync was cancelled.
         public static let cancelled = Code(rawValue: "cancelled")
         /// The configured `post_install` command failed (the docset itself is installed).

@@ -84,7 +84,7 @@ public enum SplitPolicy {
         -> [Range<Int64>]
     {
         guard length > 0 else { return [] }
-        let share = length / Int64(max(1, connections) * 4)
+        let share = length / (Int64(min(max(1, connections), 1 << 20)) * 4)  // any Int: no overflow
         let size = roundUp(max(minimumSegment, share, chunkSize), to: chunkSize)
         return stride(from: Int64(0), to: length, by: Int(size)).map { $0..<min(length, $0 + size) }
     }

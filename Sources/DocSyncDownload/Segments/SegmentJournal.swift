@@ -89,7 +89,7 @@ struct SegmentJournal: Sendable, Equatable {
         digests: [Int64: [UInt8]]
     ) {
         self.key = key
-        self.url = url
+        self.url = url.redactingCredentials  // the journal is informational: no secret kept
         self.identity = identity
         self.chunkSize = chunkSize
         self.extents = extents

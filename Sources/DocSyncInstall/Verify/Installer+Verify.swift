@@ -11,6 +11,61 @@ extension Installer {
         try await onThread("docsync-verify") { () throws(InstallError) in try self.verifyBlocking(names) }
     }
 
+    /// The paths every reader needs in a docset (Zeal will not load one without its `Info.plist` and index).
+    public static let essentialPaths = [
+        "Contents/Info.plist", "Contents/Resources/docSet.dsidx", "Contents/Resources/Documents", "meta.json",
+    ]
+
+    /// The cheap check `sync` makes of docsets it leaves unchanged: each of ``essentialPaths`` the manifest recorded
+    /// at install must still be there with the same kind and, for a file, the same size. One `lstat` per path, no
+    /// hashing (``verify(names:)`` hashes every file). Reads only; takes no lock.
+    public func checkEssentials(names: [String]) async throws(InstallError) -> [DocsetVerification] {
+        try await onThread("docsync-check") { () throws(InstallError) in
+            let store = try VersionStore(root: self.root)
+            return names.map { name in self.checkEssentials(name, in: store) }
+        }
+    }
+
+    private func checkEssentials(_ name: String, in store: VersionStore) -> DocsetVerification {
+        guard let version = store.currentVersion(of: name) else {
+            return DocsetVerification(name: name, path: nil, status: .unverifiable("not installed by docsync"))
+        }
+        let path = "\(root)/\(VersionStore.stateName)/versions/\(version)"
+        guard let expected = store.manifest(of: version) else {
+            return DocsetVerification(name: name, path: path, status: .unverifiable("no manifest"))
+        }
+        guard let folder = try? store.versions.base.existingDirectory(version) else {
+            return DocsetVerification(name: name, path: path, status: .damaged(["version folder \(path) is missing"]))
+        }
+        var problems: [String] = []
+        for essential in Self.essentialPaths {
+            guard let entry = expected.entries[essential] else { continue }
+            let found = Self.status(of: essential, in: folder)
+            switch (entry, found.map { $0.st_mode & S_IFMT }) {
+            case (_, nil): problems.append("missing \(essential)")
+            case (.file(let size, _), S_IFREG?):
+                if let found, Int64(found.st_size) != size {
+                    problems.append("changed \(essential) (size \(size) → \(found.st_size))")
+                }
+            case (.directory, S_IFDIR?), (.symlink, S_IFLNK?): break
+            default: problems.append("changed \(essential) (type)")
+            }
+        }
+        return DocsetVerification(name: name, path: path, status: problems.isEmpty ? .intact : .damaged(problems))
+    }
+
+    /// lstat of `path` below `folder`, its folders opened without following a link; nil when any part is missing.
+    private static func status(of path: String, in folder: SafeDirectory) -> stat? {
+        var components = path.split(separator: "/").map(String.init)
+        let last = components.removeLast()
+        var directory = folder
+        for component in components {
+            guard let next = try? directory.existingDirectory(component) else { return nil }
+            directory = next
+        }
+        return directory.status(last)
+    }
+
     private func verifyBlocking(_ names: [String]) throws(InstallError) -> [DocsetVerification] {
         for name in names {
             if let problem = InstallRequest.problem(with: name) { throw .invalidName(name, reason: problem) }

@@ -39,7 +39,9 @@ extension SafeDirectory {
 
     /// The SHA-256 (hex) and length of the regular file `name`, read through a descriptor opened `O_NOFOLLOW`.
     package func digest(of name: String) throws(SystemError) -> (sha256: String, size: Int64) {
-        let file = try openFile(name, O_RDONLY)
+        guard let file = try openRegularFile(name)?.fd else {
+            throw SystemError("open", path: childPath(name), code: ENOENT)
+        }
         defer { close(file) }
         var hash = SHA256()
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)

@@ -68,9 +68,11 @@ package final class SafeDirectory: @unchecked Sendable {
         return st.st_mode & S_IFMT == S_IFLNK
     }
 
-    /// Opens (creating when `create`) the subfolder `name`, never following a symlink.
-    package func directory(_ name: String, create: Bool = false) throws(SystemError) -> SafeDirectory {
-        if create, mkdirat(fd, name, 0o755) != 0, errno != EEXIST { throw failure("mkdirat", name) }
+    /// Opens (creating when `create`, with `mode`) the subfolder `name`, never following a symlink.
+    package func directory(_ name: String, create: Bool = false, mode: mode_t = 0o755) throws(SystemError)
+        -> SafeDirectory
+    {
+        if create, mkdirat(fd, name, mode) != 0, errno != EEXIST { throw failure("mkdirat", name) }
         let child = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         if child < 0 { throw failure("openat", name) }
         return SafeDirectory(fd: child, path: childPath(name))
@@ -109,24 +111,15 @@ package final class SafeDirectory: @unchecked Sendable {
 
     package func exists(_ name: String) -> Bool { status(name) != nil }
 
-    /// Reads a regular file of at most `limit` bytes; nil when it is missing; a symlink or a larger file is an error.
+    /// Reads a regular file of at most `limit` bytes; nil when it is missing; a symlink, a FIFO or device, or a larger
+    /// file is an error (``RegularFile``: the open never blocks).
     package func readFile(_ name: String, limit: Int = 64 << 20) throws(SystemError) -> [UInt8]? {
-        let file = openat(fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        if file < 0 {
-            if errno == ENOENT { return nil }
-            throw failure("openat", name)
-        }
-        defer { close(file) }
-        var out: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 64 << 10)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(file, $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
-            if n < 0 { throw SystemError("read", path: childPath(name)) }
-            if n == 0 { return out }
-            out += buffer[..<n]
-            if out.count > limit { throw SystemError("read", path: childPath(name), code: EFBIG) }
-        }
+        try RegularFile.read(name, in: fd, path: childPath(name), limit: limit)
+    }
+
+    /// Opens the regular file `name` for reading (``RegularFile/open(_:in:path:followSymlink:)``); nil when missing.
+    package func openRegularFile(_ name: String) throws(SystemError) -> (fd: Int32, size: Int64)? {
+        try RegularFile.open(name, in: fd, path: childPath(name))
     }
 
     /// Replaces `name` durably: writes `name.tmp-PID` (created exclusively, never through a link), fsyncs it, renames

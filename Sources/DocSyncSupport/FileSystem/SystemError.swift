@@ -19,6 +19,13 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
     public static func symlink(_ path: String) -> SystemError { SystemError(symlinkOperation, path: path, code: ELOOP) }
 
     static let symlinkOperation = "refusing symlink"
+    static let notRegularOperation = "refusing non-regular file"
+
+    /// A FIFO, device, socket or folder where docsync reads a file it did not write: never opened for reading (a
+    /// FIFO would block forever, `/dev/zero` never ends).
+    public static func notRegularFile(_ path: String) -> SystemError {
+        SystemError(notRegularOperation, path: path, code: EINVAL)
+    }
 
     /// True for `symlink(_:)` errors.
     public var isPlantedSymlink: Bool { operation == Self.symlinkOperation }
@@ -27,6 +34,9 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
         if isPlantedSymlink {
             return "\(path) is a symlink where docsync expects its own file or folder; refusing to follow it "
                 + "(remove the link to go on)"
+        }
+        if operation == Self.notRegularOperation {
+            return "\(path) is not a regular file (a FIFO, device, socket or folder); refusing to read it"
         }
         return "\(operation) \(path): \(String(cString: strerror(code))) (errno \(code))"
     }

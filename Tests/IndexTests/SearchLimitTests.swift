@@ -1,0 +1,32 @@
+import DocSync
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 20: any `Int` is a safe search limit. `search --limit 4611686018427387904` trapped (SIGILL) on the
+/// overflow of `2 * limit + 64` in the ranker; `SearchQuery` now clamps its limit to 0...`maximumLimit`.
+@Suite(.timeLimit(.minutes(2))) struct SearchLimitTests {
+    static let limits: [Int] = [
+        0, 1, -1, 2, 20, SearchQuery.maximumLimit, SearchQuery.maximumLimit + 1, 4_611_686_018_427_387_904,
+        Int.max / 2, Int.max - 63, Int.max, Int.min, Int(Int32.max), Int(Int32.min),
+    ]
+
+    @Test(arguments: limits)
+    func anyLimitSearchesWithoutTrapping(_ limit: Int) throws {
+        let dir = try TemporaryDirectory("limit")
+        defer { dir.remove() }
+        let names = ["map", "Map", "mapper", "MapView", "HashMap", "m_a_p", "amp"]
+        try IndexFixture.dash("L", in: dir.path, names.map { .init(name: $0, type: "Function", path: "\($0).html") })
+        let index = DocsetIndex(
+            docsets: [IndexedDocset(name: "L", version: nil, path: dir.appending("L.docset"))],
+            stateDirectory: dir.appending("state"))
+        let query = SearchQuery("map", limit: limit)
+        #expect((0...SearchQuery.maximumLimit).contains(query.limit))
+        let hits = index.search(query).hits
+        #expect(hits.count == min(max(limit, 0), 6), "limit \(limit): \(hits.map(\.name))")
+        var assigned = SearchQuery("map")
+        assigned.limit = limit
+        #expect(assigned.limit == query.limit)
+        #expect(index.search(assigned).hits.count == hits.count)
+    }
+}
