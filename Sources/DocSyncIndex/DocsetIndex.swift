@@ -104,7 +104,8 @@ public final class DocsetIndex: @unchecked Sendable {
             hits.append(
                 SearchHit(
                     name: record.name, type: index.typeNames[record.type] ?? "", docset: index.docset.name,
-                    version: index.docset.version, url: record.location.url(docsetPath: index.docset.path, layout: index.layout),
+                    version: index.docset.version,
+                    url: record.location.url(docsetPath: index.docset.path, layout: index.layout),
                     match: candidate.kind))
         }
         return SearchResults(hits: hits, failures: failures)
