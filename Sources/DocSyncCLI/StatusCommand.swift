@@ -10,12 +10,13 @@ struct StatusCommand: AsyncParsableCommand {
         commandName: "status", abstract: "Show installed docsets, partial downloads and the last result per feed.")
 
     @OptionGroup var configOptions: ConfigOptions
+    @OptionGroup var rootOptions: RootOptions
 
     @Flag(help: "One JSON object on standard output.")
     var json = false
 
     func run() async throws {
-        let config = try configOptions.load()
+        let config = try configOptions.load(rootOptions)
         let engine = SyncEngine(configuration: config)
         let installed: [InstalledDocset]
         do {

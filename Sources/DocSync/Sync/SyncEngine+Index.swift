@@ -6,7 +6,9 @@ extension SyncEngine {
     /// A read-only search over every docset installed now (see `DocsetIndex`). Derived indexes missing from the
     /// state folder (docsets installed by another tool, or before docsync built them) are built on first search.
     public func index() throws -> DocsetIndex {
-        DocsetIndex(docsets: try installedDocsets().map(Self.indexed), stateDirectory: configuration.state)
+        DocsetIndex(
+            docsets: try installedDocsets().map(Self.indexed), stateDirectory: configuration.state,
+            groups: configuration.groups)
     }
 
     /// Completes each staged docset for Zeal before it is published: its index (`ZealPreparation`), then its
