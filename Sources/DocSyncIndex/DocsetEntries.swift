@@ -15,7 +15,9 @@ import Foundation
 /// the reader. Nothing is written beside the docset; an index in WAL mode (not one docsync installed) is read
 /// through a copy in `scratchDirectory`. Each iteration reads the index anew.
 public struct DocsetEntries: AsyncSequence, Sendable {
+    /// One entry.
     public typealias Element = DocsetEntry
+    /// Why the index could not be read (typed: `for try await` rethrows it as such).
     public typealias Failure = DocsetIndexError
 
     /// The docset read.
@@ -46,7 +48,9 @@ public struct DocsetEntries: AsyncSequence, Sendable {
 
     /// Hands out the entries of one reading.
     public struct Iterator: AsyncIteratorProtocol {
+        /// One entry.
         public typealias Element = DocsetEntry
+        /// Why the index could not be read.
         public typealias Failure = DocsetIndexError
 
         /// Owned by the iterator alone: when the iteration is dropped, the reader is told to stop.
