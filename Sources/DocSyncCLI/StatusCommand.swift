@@ -1,6 +1,7 @@
 import ArgumentParser
 import DocSync
 import DocSyncDownload
+import DocSyncIndex
 import DocSyncSupport
 import Foundation
 
@@ -54,6 +55,9 @@ struct StatusCommand: AsyncParsableCommand {
             print(
                 "  \(safe(d.name).padding(toLength: width, withPad: " ", startingAt: 0))  \(version.isEmpty ? "-" : version)"
                     + "  \(size)  \(when)  \(source)")
+            if !ReaderView.inspect(docsetPath: d.path).loadable {
+                print("    Zeal cannot load it: no Contents/Resources/Documents folder (reinstall it with docsync)")
+            }
         }
         if !partials.isEmpty {
             print("Partial downloads:")

@@ -82,6 +82,19 @@ import Testing
         let status = try root.run(["status", "--root", root.root, "--state", root.state])
         #expect(status.status == 0, "\(status.standardError)")
         #expect(status.standardOutput.contains("CUPS"))
+        #expect(!status.standardOutput.contains("Zeal cannot load"))
+        let statusJSON = try root.run(["status", "--root", root.root, "--state", root.state, "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(statusJSON.standardOutput.utf8)) as? [String: Any]
+        let readers = object?["readers"] as? [[String: Any]] ?? []
+        #expect(readers.count == 3)
+        for reader in readers {
+            #expect(reader["zeal_loadable"] as? Bool == true, "\(reader)")
+            let start = URL(string: reader["start_url"] as? String ?? "")
+            #expect(FileManager.default.fileExists(atPath: start?.path ?? "/nonexistent"), "\(reader)")
+        }
+        #expect(
+            readers.first { $0["name"] as? String == "CUPS" }?["start_page"] as? String
+                == "Documentation/help/api-cups.html")
         let verify = try root.run(["verify", "--root", root.root])
         #expect(verify.status == 0, "\(verify.standardError)")
         #expect(verify.standardOutput.contains("intact    CUPS"))
