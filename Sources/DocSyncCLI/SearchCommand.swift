@@ -16,11 +16,14 @@ struct SearchCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var configOptions: ConfigOptions
+    @OptionGroup var rootOptions: RootOptions
 
     @Argument(help: "The text to look for in entry names.")
     var query: String
 
-    @Option(name: .customLong("docset"), help: "Only this docset (repeatable).")
+    @Option(
+        name: .customLong("docset"),
+        help: "Only this docset, or @GROUP for a [[group]] of the configuration (repeatable).")
     var docsets: [String] = []
 
     @Option(help: "Only entries of this type (Function, Method, Class…; aliases like func are accepted).")
@@ -40,7 +43,8 @@ struct SearchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let config = try configOptions.load()
+        let config = try configOptions.load(rootOptions)
+        let docsets = try config.expandDocsetSelectors(docsets, command: "search")
         let index: DocsetIndex
         do {
             index = try SyncEngine(configuration: config).index()

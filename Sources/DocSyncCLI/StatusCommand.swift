@@ -1,6 +1,7 @@
 import ArgumentParser
 import DocSync
 import DocSyncDownload
+import DocSyncIndex
 import DocSyncSupport
 import Foundation
 
@@ -10,12 +11,13 @@ struct StatusCommand: AsyncParsableCommand {
         commandName: "status", abstract: "Show installed docsets, partial downloads and the last result per feed.")
 
     @OptionGroup var configOptions: ConfigOptions
+    @OptionGroup var rootOptions: RootOptions
 
     @Flag(help: "One JSON object on standard output.")
     var json = false
 
     func run() async throws {
-        let config = try configOptions.load()
+        let config = try configOptions.load(rootOptions)
         let engine = SyncEngine(configuration: config)
         let installed: [InstalledDocset]
         do {
@@ -53,6 +55,9 @@ struct StatusCommand: AsyncParsableCommand {
             print(
                 "  \(safe(d.name).padding(toLength: width, withPad: " ", startingAt: 0))  \(version.isEmpty ? "-" : version)"
                     + "  \(size)  \(when)  \(source)")
+            if !ReaderView.inspect(docsetPath: d.path).loadable {
+                print("    Zeal cannot load it: no Contents/Resources/Documents folder (reinstall it with docsync)")
+            }
         }
         if !partials.isEmpty {
             print("Partial downloads:")

@@ -1,5 +1,6 @@
 import DocSync
 import DocSyncDownload
+import DocSyncIndex
 import Foundation
 
 /// The `status --json` object (documented in Sources/DocSync/DocSync.docc/JSONObjects.md).
@@ -60,8 +61,24 @@ struct StatusJSON: Encodable {
         }
     }
 
+    /// What Zeal makes of each docset (`ReaderView`), by name.
+    struct Reader: Encodable {
+        var name: String
+        var zealLoadable: Bool
+        var startPage: String?
+        var startURL: String?
+
+        enum CodingKeys: String, CodingKey {
+            case name
+            case zealLoadable = "zeal_loadable"
+            case startPage = "start_page"
+            case startURL = "start_url"
+        }
+    }
+
     var schema = DocSyncJSON.schema
     var docsets: [InstalledDocset]
+    var readers: [Reader]
     var partialDownloads: [Partial]
     var reclaimable: Leftovers
     var lastSync: LastSync?
@@ -69,7 +86,7 @@ struct StatusJSON: Encodable {
     var lastRun: LastRun?
 
     enum CodingKeys: String, CodingKey {
-        case schema, docsets, reclaimable
+        case schema, docsets, reclaimable, readers
         case syncInProgress = "sync_in_progress"
         case lastRun = "last_run"
         case partialDownloads = "partial_downloads"
@@ -86,6 +103,12 @@ struct StatusJSON: Encodable {
             docset.sourceURL = docset.sourceURL?.redactingCredentials
             docset.feedURL = docset.feedURL?.redactingCredentials
             return docset
+        }
+        readers = docsets.map {
+            let view = ReaderView.inspect(docsetPath: $0.path)
+            return Reader(
+                name: $0.name, zealLoadable: view.loadable, startPage: view.startPage,
+                startURL: view.startURL?.absoluteString)
         }
         partialDownloads = partials.map {
             Partial(url: $0.url.redactingCredentials, bytes: $0.bytes, total: $0.total, updatedAt: $0.updatedAt)

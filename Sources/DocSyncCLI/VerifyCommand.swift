@@ -15,12 +15,13 @@ struct VerifyCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var configOptions: ConfigOptions
+    @OptionGroup var rootOptions: RootOptions
 
     @Argument(help: "Docset names (folder names without .docset); none: every docset in the root.")
     var names: [String] = []
 
     func run() async throws {
-        let config = try configOptions.load()
+        let config = try configOptions.load(rootOptions)
         let results: [DocsetVerification]
         do {
             results = try await SyncEngine(configuration: config).verify(names: names)

@@ -14,12 +14,15 @@ final class DerivedIndex: @unchecked Sendable {
     /// Type id → normalised type name.
     let typeNames: [UInt16: String]
     let entryCount: Int
+    /// The docset's document folders, read when the index is opened (version folders do not change).
+    let layout: DocsetLayout
 
     private init(docset: IndexedDocset, names: NameTable, typeNames: [UInt16: String]) {
         self.docset = docset
         self.names = names
         self.typeNames = typeNames
         entryCount = names.count
+        layout = DocsetLayout.read(docsetPath: docset.path)
     }
 
     /// The folder name of `docset`'s derived index: its version folder's name when docsync installed it, else

@@ -24,15 +24,22 @@ public final class DocsetIndex: @unchecked Sendable {
     public let stateDirectory: String
     /// A docset with more entries than this is not indexed (`DocsetIndexError.tooLarge`).
     public let maximumEntries: Int
+    /// Named groups `SearchQuery.docsets` may select with `@name` (an unknown group selects nothing).
+    public let groups: DocsetGroups
     private let lock = ConditionLock()
     private var opened: [Int: Result<DerivedIndex, DocsetIndexError>] = [:]
     /// Scan buffers of finished searches, reused by the next ones.
     private var scratches: [SearchScratch] = []
 
-    public init(docsets: [IndexedDocset], stateDirectory: String, maximumEntries: Int = 5_000_000) {
+    /// A search over `docsets`, with derived indexes in `<stateDirectory>/index`; `groups` for `@name` selectors.
+    public init(
+        docsets: [IndexedDocset], stateDirectory: String, maximumEntries: Int = 5_000_000,
+        groups: DocsetGroups = DocsetGroups()
+    ) {
         self.docsets = docsets
         self.stateDirectory = stateDirectory
         self.maximumEntries = maximumEntries
+        self.groups = groups
     }
 
     /// `<state>/index`.
@@ -73,11 +80,12 @@ public final class DocsetIndex: @unchecked Sendable {
     /// read is reported in `failures`; the others still answer.
     public func search(_ query: SearchQuery) -> SearchResults {
         let needle = Array(query.text.lowercased().utf8)
-        let wanted = Set(query.docsets.map { $0.lowercased() })
+        let selected = groups.expand(query.docsets)
+        let wanted = Set(selected.docsets.map { $0.lowercased() })
         var failures: [DocsetIndexError] = []
         var indexes: [DerivedIndex] = []
         for (position, docset) in docsets.enumerated()
-        where wanted.isEmpty || wanted.contains(docset.name.lowercased()) {
+        where query.docsets.isEmpty || wanted.contains(docset.name.lowercased()) {
             switch open(position) {
             case .success(let index): indexes.append(index)
             case .failure(let error): failures.append(error)
@@ -106,7 +114,8 @@ public final class DocsetIndex: @unchecked Sendable {
             hits.append(
                 SearchHit(
                     name: record.name, type: index.typeNames[record.type] ?? "", docset: index.docset.name,
-                    version: index.docset.version, url: record.location.url(docsetPath: index.docset.path),
+                    version: index.docset.version,
+                    url: record.location.url(docsetPath: index.docset.path, layout: index.layout),
                     match: candidate.kind))
         }
         return SearchResults(hits: hits, failures: failures)

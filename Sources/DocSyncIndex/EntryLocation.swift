@@ -1,8 +1,9 @@
 import Foundation
 
-/// Where an entry points inside its docset: a page path relative to `Contents/Resources/Documents` and an optional
-/// fragment. Dash indexes keep the fragment in `path` after `#` and may prefix `<dash_entry_…>` tags (menu
-/// descriptions and original names for Dash's UI); Core Data indexes keep the fragment in its own column.
+/// Where an entry points inside its docset, as its index stores it: a page path (relative to
+/// `Contents/Resources/Documents`, maybe percent-encoded; `EntryResolver` finds the file) and an optional fragment.
+/// Dash indexes keep the fragment in `path` after `#` and may prefix `<dash_entry_…>` tags (menu descriptions and
+/// original names for Dash's UI); Core Data indexes keep the fragment in its own column.
 package struct EntryLocation: Sendable, Equatable {
     package var path: String
     package var fragment: String?
@@ -43,21 +44,10 @@ package struct EntryLocation: Sendable, Equatable {
         return out + rest
     }
 
-    /// The URL a reader opens: `file://<docset>/Contents/Resources/Documents/<path>#<fragment>`, or `path` itself
-    /// when it is already an absolute http(s) URL (online docsets).
-    package func url(docsetPath: String) -> URL {
-        var base: URL
-        let lower = path.lowercased()
-        if lower.hasPrefix("http://") || lower.hasPrefix("https://"), let remote = URL(string: path) {
-            base = remote
-        } else {
-            let page = path.hasPrefix("/") ? String(path.dropFirst()) : path
-            base = URL(fileURLWithPath: "\(docsetPath)/Contents/Resources/Documents/\(page)")
-        }
-        guard let fragment, !fragment.isEmpty,
-            var components = URLComponents(url: base, resolvingAgainstBaseURL: false)
-        else { return base }
-        components.percentEncodedFragment = fragment.addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed)
-        return components.url ?? base
+    /// The URL a reader opens, in a docset of `layout` (`EntryResolver`): `file://<docset>/Contents/Resources/
+    /// Documents/<page>#<fragment>` for Dash's layout, the page's file under `Documentation/` for Apple's, or the
+    /// path itself when it is an absolute http(s) URL (online docsets).
+    package func url(docsetPath: String, layout: DocsetLayout = .dash) -> URL {
+        EntryResolver.resolve(self, layout: layout).url(docsetPath: docsetPath)
     }
 }

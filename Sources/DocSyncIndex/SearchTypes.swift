@@ -40,7 +40,7 @@ public enum MatchKind: Int, Sendable, Comparable, Codable, CaseIterable {
 public struct SearchQuery: Sendable, Equatable {
     /// The text to match against entry names (case-insensitive).
     public var text: String
-    /// Only these docsets (names, case-insensitive); empty: all.
+    /// Only these docsets (names, case-insensitive, or `@group` for a group of `DocsetIndex.groups`); empty: all.
     public var docsets: [String]
     /// Only entries of these normalised types (case-insensitive, aliases accepted: `func` means Function); empty: all.
     public var types: [String]

@@ -21,7 +21,10 @@ enum SourceIndex {
 
     struct Entry {
         var name: String
+        /// The normalised type (`EntryType.normalise`).
         var type: String
+        /// The type as the index spells it.
+        var rawType: String
         var location: EntryLocation
     }
 
@@ -67,7 +70,9 @@ enum SourceIndex {
                     }
                     guard let name = text(row, 0), !name.isEmpty, let rawPath = text(row, 2) else { continue }
                     let location = EntryLocation(rawPath: rawPath, rawFragment: text(row, 3))
-                    try body(Entry(name: name, type: EntryType.normalise(text(row, 1) ?? ""), location: location))
+                    let rawType = text(row, 1) ?? ""
+                    try body(
+                        Entry(name: name, type: EntryType.normalise(rawType), rawType: rawType, location: location))
                 }
                 return format
             }

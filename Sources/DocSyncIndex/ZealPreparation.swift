@@ -16,8 +16,8 @@ import GRDB
 /// - `zeal-view`: for Core Data indexes, Zeal's `searchIndex` view (name, type, path, fragment), Zeal's statement.
 ///
 /// Returns the steps taken, for `meta.json`'s docsync record. An index that is not SQLite or has an unknown schema is
-/// left as it is (the docset still installs; searching it reports the problem); a file-system error (disk full)
-/// throws and fails the install.
+/// left as it is here; `ReaderLayoutPreparation`, which runs next, fails the install for it (no reader could open
+/// the docset). A file-system error (disk full) throws and fails the install.
 package enum ZealPreparation {
     /// Zeal's statements (zeal `src/libs/registry/docset.cpp`), byte for byte where Zeal composes them.
     static let dashIndexSQL = "CREATE INDEX IF NOT EXISTS __zi_name0001 ON searchIndex (name COLLATE NOCASE)"

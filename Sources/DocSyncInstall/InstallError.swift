@@ -12,6 +12,9 @@ public enum InstallError: Error, Sendable, CustomStringConvertible {
     case invalidName(String, reason: String)
     /// Not enough free space (bytes or inodes) on the root's file system.
     case insufficientSpace(what: String, needed: Int64, available: Int64)
+    /// The unpacked tree is a docset no reader could open (its index is not an SQLite docset index, or Zeal could
+    /// not find its documents); the message names the path at fault.
+    case unreadableDocset(String)
     /// A system call failed.
     case io(SystemError)
     /// `remove(name:)` of a docset that is not installed.
@@ -22,7 +25,7 @@ public enum InstallError: Error, Sendable, CustomStringConvertible {
     /// True when the archive itself is at fault (CLI exit status 65).
     public var isArchiveRejection: Bool {
         switch self {
-        case .rejected, .unreadableArchive, .notADocset: true
+        case .rejected, .unreadableArchive, .notADocset, .unreadableDocset: true
         default: false
         }
     }
@@ -35,6 +38,7 @@ public enum InstallError: Error, Sendable, CustomStringConvertible {
         case .invalidName(let name, let reason): "invalid docset name '\(name.escapingControlCharacters)': \(reason)"
         case .insufficientSpace(let what, let needed, let available):
             "not enough free \(what): need about \(needed), \(available) available"
+        case .unreadableDocset(let reason): "no reader could open this docset: \(reason)"
         case .io(let error): "\(error)"
         case .notInstalled(let name): "\(name).docset is not installed"
         case .foreign(_, let reason): reason

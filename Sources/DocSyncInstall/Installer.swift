@@ -113,9 +113,10 @@ public final class Installer: Sendable {
         return "\(String(cString: resolvedRoot))/\(target)"
     }
 
-    private func installBlocking(_ source: any ArchiveSource, _ request: InstallRequest) throws(InstallError)
+    private func installBlocking(_ source: any ArchiveSource, _ original: InstallRequest) throws(InstallError)
         -> (InstallRecord, Bool)
     {
+        var request = original
         let store = try VersionStore(root: root)
         store.replaceForeign = configuration.replaceForeign
         try store.lock()
@@ -135,7 +136,8 @@ public final class Installer: Sendable {
             if !missing.isEmpty { throw InstallError.notADocset(missing: missing) }
             var digest = request.archiveSHA256 ?? source.verifiedSHA256 ?? result.archiveDigest?.description
             if digest == nil, let file = source as? FileArchiveSource { digest = try Self.hash(file.path) }
-            let prepared = try prepare(staging)
+            let prepared = try prepare(staging, extra: request.extra)
+            for (key, value) in prepared?.extra ?? [:] { request.extra[key] = value }
             let now = Date()
             var record = DocsetMetadata.Record(
                 identifier: request.identifier, version: request.version,
@@ -143,7 +145,7 @@ public final class Installer: Sendable {
                 archiveSHA256: digest, archiveSize: source.byteCount ?? 0, unpackedBytes: result.bytesWritten,
                 fileCount: result.fileCount, installedAt: DocsetMetadata.timestamp(now),
                 entryUpdated: request.updated.map(DocsetMetadata.timestamp))
-            record.prepared = prepared
+            record.prepared = prepared?.steps
             let meta = DocsetMetadata(request: request, record: record)
             try staging.writeFile(DocsetMetadata.fileName, meta.encoded())
             try Self.writeIcons(request.icons, into: staging)

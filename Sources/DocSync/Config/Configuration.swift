@@ -1,3 +1,5 @@
+import DocSyncIndex
+
 /// Everything `docsync` needs to run, as loaded from `docsync.toml` (see `config/docsync.toml` for every key).
 public struct Configuration: Sendable, Equatable {
     /// Where docsets are installed (`<root>/<NAME>.docset`); Zeal's docset folder.
@@ -24,6 +26,8 @@ public struct Configuration: Sendable, Equatable {
     public var mirror: Mirror? = nil
     /// How long the post-install command may run before its whole process group is stopped (a failed docset).
     public var postInstallTimeout: Duration = .seconds(600)
+    /// `[[group]]` tables: named groups of docsets, selected as `@name` (`docsync search --docset @web`).
+    public var groups = DocsetGroups()
     /// `[metrics] textfile`: a Prometheus text-format file rewritten (atomically) after each run; nil: none.
     public var metricsTextFile: String?
 

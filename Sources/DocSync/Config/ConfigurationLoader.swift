@@ -152,6 +152,7 @@ public struct ConfigurationLoader: Sendable {
             try feed.finish()
         }
         try readCatalogs(&reader, into: &config)
+        try readGroups(&reader, into: &config)
         try readMirror(&reader, into: &config)
         try reader.finish()
         return config

@@ -6,12 +6,25 @@ extension SyncEngine {
     /// A read-only search over every docset installed now (see `DocsetIndex`). Derived indexes missing from the
     /// state folder (docsets installed by another tool, or before docsync built them) are built on first search.
     public func index() throws -> DocsetIndex {
-        DocsetIndex(docsets: try installedDocsets().map(Self.indexed), stateDirectory: configuration.state)
+        DocsetIndex(
+            docsets: try installedDocsets().map(Self.indexed), stateDirectory: configuration.state,
+            groups: configuration.groups)
     }
 
-    /// Completes each staged docset's index for Zeal before it is published (`ZealPreparation`).
-    package static let prepareTree: TreePreparation = { fd, path in
-        try ZealPreparation.prepare(docsetFD: fd, path: path)
+    /// Completes each staged docset for Zeal before it is published: its index (`ZealPreparation`), then its
+    /// document folders and start page (`ReaderLayoutPreparation`). A docset no reader could open fails the install
+    /// (`InstallError.unreadableDocset`).
+    package static let prepareTree: TreePreparation = { fd, path, extra in
+        var steps = try ZealPreparation.prepare(docsetFD: fd, path: path)
+        let outcome: ReaderLayoutPreparation.Outcome
+        do {
+            outcome = try ReaderLayoutPreparation.prepare(
+                docsetFD: fd, path: path, catalogIndexFilePath: extra["indexFilePath"]?.string)
+        } catch let unreadable as ReaderLayoutPreparation.Unreadable {
+            throw InstallError.unreadableDocset(unreadable.message)
+        }
+        steps += outcome.steps
+        return PreparedTree(steps: steps, extra: outcome.indexFilePath.map { ["indexFilePath": .string($0)] } ?? [:])
     }
 
     static func indexed(_ docset: InstalledDocset) -> IndexedDocset {

@@ -115,7 +115,7 @@ extension SyncFailure {
     private init(install error: InstallError, url: String?) {
         let code: Code =
             switch error {
-            case .rejected, .unreadableArchive, .notADocset: .invalidArchive
+            case .rejected, .unreadableArchive, .notADocset, .unreadableDocset: .invalidArchive
             case .insufficientSpace: .insufficientSpace
             case .invalidName: .invalidRequest
             case .notInstalled: .notInstalled

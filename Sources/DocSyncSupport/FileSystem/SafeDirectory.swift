@@ -47,6 +47,13 @@ package final class SafeDirectory: @unchecked Sendable {
         return directory
     }
 
+    /// A new handle on the open folder `fd` (duplicated; the caller keeps its own descriptor), named `path` in errors.
+    package static func duplicating(_ fd: Int32, path: String) throws(SystemError) -> SafeDirectory {
+        let copy = fcntl(fd, F_DUPFD_CLOEXEC, 0)
+        if copy < 0 { throw SystemError("fcntl(F_DUPFD_CLOEXEC)", path: path) }
+        return SafeDirectory(fd: copy, path: path)
+    }
+
     private static func makeParents(_ path: String) throws(SystemError) {
         var current = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
@@ -76,6 +83,13 @@ package final class SafeDirectory: @unchecked Sendable {
         let child = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         if child < 0 { throw failure("openat", name) }
         return SafeDirectory(fd: child, path: childPath(name))
+    }
+
+    /// Creates the symbolic link `name` -> `target` in this folder (`symlinkat(2)`). `target` must be relative and
+    /// stay inside the tree docsync owns (the caller checks); an existing `name` is `EEXIST`, never replaced.
+    package func makeSymlink(_ name: String, target: String) throws(SystemError) {
+        precondition(!target.hasPrefix("/"), "docsync creates relative links only")
+        if symlinkat(target, fd, name) != 0 { throw failure("symlinkat", name) }
     }
 
     /// The subfolder `name`, or nil when it does not exist (a symlink is still an error).

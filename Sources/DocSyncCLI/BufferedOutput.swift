@@ -1,0 +1,35 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Standard output through a 64 KiB buffer, for streams of many short lines (`docsync entries`). `failed` turns
+/// true when a write fails (the reader closed the pipe); later writes are dropped.
+final class BufferedOutput {
+    private var buffer: [UInt8] = []
+    private(set) var failed = false
+    private let capacity = 1 << 16
+
+    init() { buffer.reserveCapacity(capacity + 4096) }
+
+    func write(_ text: String) {
+        guard !failed else { return }
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= capacity { flush() }
+    }
+
+    func flush() {
+        var offset = 0
+        while offset < buffer.count && !failed {
+            let written = buffer.withUnsafeBytes {
+                Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                failed = true
+            } else {
+                offset += written
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}

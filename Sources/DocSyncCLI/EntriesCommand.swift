@@ -1,0 +1,117 @@
+import ArgumentParser
+import DocSync
+import Foundation
+
+/// `docsync entries NAME`: every entry of one installed docset, streamed, for backends in other languages.
+struct EntriesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "entries",
+        abstract: "List every entry of an installed docset (read-only, streamed).",
+        discussion: """
+            Both index formats (Dash's searchIndex, Apple's Core Data). Prints NAME, TYPE and the URL to open per \
+            line (tab-separated, control characters escaped), or with --json one JSON object per line: name, type \
+            (normalised), raw_type, page (relative to NAME.docset/Contents/Resources/Documents), fragment (null when \
+            none) and url. Exit status: 0 when every entry was listed; 64 for an unknown docset or group; 74 when \
+            the index cannot be read.
+            """)
+
+    @OptionGroup var configOptions: ConfigOptions
+    @OptionGroup var rootOptions: RootOptions
+
+    @Argument(help: "Docset names (folder names without .docset, case-insensitive) or @GROUP.")
+    var names: [String]
+
+    @Flag(help: "JSON Lines on standard output.")
+    var json = false
+
+    func run() async throws {
+        let config = try configOptions.load(rootOptions)
+        let wanted = try config.expandDocsetSelectors(names, command: "entries")
+        let installed: [InstalledDocset]
+        do {
+            installed = try SyncEngine(configuration: config).installedDocsets()
+        } catch {
+            printError("docsync entries: cannot read \(config.root): \(error)")
+            throw ExitStatus.ioError
+        }
+        var docsets: [InstalledDocset] = []
+        for name in wanted {
+            guard
+                let docset = installed.first(where: { $0.name == name })
+                    ?? installed.first(where: { $0.name.lowercased() == name.lowercased() })
+            else {
+                printError(
+                    "docsync entries: no docset \(name.escapingControlCharacters) in \(config.root.escapingControlCharacters)"
+                        + " (installed: \(installed.map(\.name).joined(separator: ", ").escapingControlCharacters))")
+                throw ExitStatus.usage
+            }
+            docsets.append(docset)
+        }
+        let output = BufferedOutput()
+        defer { output.flush() }
+        for docset in docsets {
+            do {
+                for try await entry in docset.entries() {
+                    output.write(json ? Self.json(entry) : Self.text(entry))
+                    if output.failed { return }  // the reader went away (a closed pipe)
+                }
+            } catch {
+                output.flush()
+                printError("docsync entries: \(error.description.escapingControlCharacters)")
+                throw ExitStatus.ioError
+            }
+        }
+    }
+
+    static func text(_ entry: DocsetEntry) -> String {
+        "\(entry.name.escapingControlCharacters)\t\(entry.type.escapingControlCharacters)\t\(entry.url.absoluteString)\n"
+    }
+
+    /// One JSON Lines record, keys sorted: fragment, name, page, raw_type, type, url.
+    static func json(_ entry: DocsetEntry) -> String {
+        var line = "{\"fragment\":"
+        if let fragment = entry.fragment { JSONText.appendString(fragment, to: &line) } else { line += "null" }
+        line += ",\"name\":"
+        JSONText.appendString(entry.name, to: &line)
+        line += ",\"page\":"
+        JSONText.appendString(entry.page, to: &line)
+        line += ",\"raw_type\":"
+        JSONText.appendString(entry.rawType, to: &line)
+        line += ",\"type\":"
+        JSONText.appendString(entry.type, to: &line)
+        line += ",\"url\":"
+        JSONText.appendString(entry.url.absoluteString, to: &line)
+        line += "}\n"
+        return line
+    }
+}
+
+/// JSON string literals, written by hand for speed (entries of a large docset are millions of lines).
+enum JSONText {
+    static func appendString(_ text: String, to out: inout String) {
+        out += "\""
+        var plain = true
+        for byte in text.utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            plain = false
+            break
+        }
+        if plain {
+            out += text
+        } else {
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                case "\t": out += "\\t"
+                case let c where c.value < 0x20:
+                    let hex = String(c.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+
+/// Where one index entry's page is, for every docset layout (`DocsetLayout`): the one resolver behind search hits,
+/// `entries` and `status`. A pure function; its rules follow Zeal (`Docset::createPageUrl`, zealdocs/zeal
+/// `src/libs/registry/docset.cpp`):
+///
+/// 1. `<dash_entry_…>` markup is removed and the fragment split off (`EntryLocation(rawPath:rawFragment:)`).
+/// 2. An absolute `http(s)://` path is an online page: its URL is the path itself.
+/// 3. The page is a URL path relative to `Contents/Resources/Documents`: leading `/` are dropped and `%XX` escapes
+///    decoded (Zeal sets it with `QUrl::TolerantMode`; a `%` not followed by two hex digits stays as it is).
+/// 4. The file: under `Contents/Resources/Documentation/` for Apple's layout — a page starting `Documentation/`
+///    when `Contents/Resources/Documentation` exists and `Documents/Documentation` is not the publisher's own
+///    folder (Core Data `ZFILEPATH` paths are relative to `Contents/Resources`), or any page when there is no real
+///    `Documents/` folder — else under `Contents/Resources/Documents/`.
+///
+/// The file is always the publisher's, never reached through docsync's own links, so the URL opens in any
+/// browser; the page stays what Zeal resolves under `Documents/` (through those links).
+package enum EntryResolver {
+    /// One resolved entry location.
+    package struct Resolved: Sendable, Equatable {
+        /// The page relative to `Contents/Resources/Documents` (decoded, no fragment); for an online page, its URL.
+        package var page: String
+        /// The fragment as the index gives it (markup removed); nil when none.
+        package var fragment: String?
+        /// The file relative to the docset folder (`Contents/Resources/Documents/c/printf.html`); nil for an online
+        /// page.
+        package var file: String?
+
+        package init(page: String, fragment: String?, file: String?) {
+            self.page = page
+            self.fragment = fragment
+            self.file = file
+        }
+
+        /// `file://<docsetPath>/<file>#<fragment>`, or the online page's URL with the fragment.
+        package func url(docsetPath: String) -> URL {
+            let base: URL
+            if let file {
+                base = URL(fileURLWithPath: docsetPath.hasSuffix("/") ? docsetPath + file : "\(docsetPath)/\(file)")
+            } else if let remote = URL(string: page) {
+                base = remote
+            } else {
+                return URL(fileURLWithPath: docsetPath)
+            }
+            guard let fragment, !fragment.isEmpty,
+                var components = URLComponents(url: base, resolvingAgainstBaseURL: false)
+            else { return base }
+            components.percentEncodedFragment = EntryResolver.encodeFragment(fragment)
+            return components.url ?? base
+        }
+    }
+
+    /// Resolves a stored location (markup already removed) in a docset of `layout`.
+    package static func resolve(_ location: EntryLocation, layout: DocsetLayout) -> Resolved {
+        let lower = location.path.lowercased()
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+            return Resolved(page: location.path, fragment: location.fragment, file: nil)
+        }
+        var page = Substring(location.path)
+        while page.first == "/" { page = page.dropFirst() }
+        let decoded = percentDecoded(String(page))
+        return Resolved(page: decoded, fragment: location.fragment, file: file(of: decoded, layout: layout))
+    }
+
+    /// Resolves a raw index path and fragment (`searchIndex.path`, or `ZFILEPATH.ZPATH` and `ZANCHOR`).
+    package static func resolve(rawPath: String, rawFragment: String?, layout: DocsetLayout) -> Resolved {
+        resolve(EntryLocation(rawPath: rawPath, rawFragment: rawFragment), layout: layout)
+    }
+
+    /// The file of a decoded page, relative to the docset folder.
+    static func file(of page: String, layout: DocsetLayout) -> String {
+        let resources = "Contents/Resources/"
+        if layout.documentation == .directory {
+            if page.hasPrefix("Documentation/") && layout.documentsDocumentation != .directory {
+                return resources + page
+            }
+            if layout.documents != .directory { return resources + "Documentation/" + page }
+        }
+        return resources + "Documents/" + page
+    }
+
+    /// `%XX` escapes decoded when the result is valid UTF-8; any other `%` kept as it is.
+    static func percentDecoded(_ text: String) -> String {
+        guard text.contains("%") else { return text }
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let high = hex(bytes[i + 1]),
+                let low = hex(bytes[i + 2])
+            {
+                out.append(high << 4 | low)
+                i += 3
+            } else {
+                out.append(bytes[i])
+                i += 1
+            }
+        }
+        return String(validating: out, as: UTF8.self) ?? text
+    }
+
+    /// Zeal's fragment rule: `//apple_ref` and `//dash_ref` anchors are literal text (every `%` encoded, so that
+    /// the browser matches the anchor's `%3A` as written); any other fragment is already URL-encoded (valid `%XX`
+    /// kept, other characters encoded as needed).
+    static func encodeFragment(_ fragment: String) -> String {
+        var allowed = CharacterSet.urlFragmentAllowed
+        if fragment.hasPrefix("//apple_ref") || fragment.hasPrefix("//dash_ref") {
+            allowed.remove("%")
+            return fragment.addingPercentEncoding(withAllowedCharacters: allowed) ?? fragment
+        }
+        let bytes = Array(fragment.utf8)
+        var out = ""
+        var i = 0
+        var run: [UInt8] = []
+        func flush() {
+            guard !run.isEmpty else { return }
+            out += String(decoding: run, as: UTF8.self).addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+            run.removeAll()
+        }
+        allowed.remove("%")
+        while i < bytes.count {
+            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, hex(bytes[i + 1]) != nil, hex(bytes[i + 2]) != nil {
+                flush()
+                out += String(decoding: bytes[i...(i + 2)], as: UTF8.self)
+                i += 3
+            } else {
+                run.append(bytes[i])
+                i += 1
+            }
+        }
+        flush()
+        return out
+    }
+
+    private static func hex(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
