@@ -44,7 +44,12 @@ struct SearchCommand: AsyncParsableCommand {
             throw ExitStatus.ioError
         }
         if let benchQueries { return try bench(index, file: benchQueries) }
-        let results = index.search(SearchQuery(query, docsets: docsets, types: type, limit: limit))
+        let results: SearchResults
+        do {
+            results = try await index.search(SearchQuery(query, docsets: docsets, types: type, limit: limit))
+        } catch {
+            throw ValidationError(error.message)  // an invalid query: usage (64), naming the option's limit
+        }
         for failure in results.failures { printError("docsync: search: \(Self.escaped(failure.description))") }
         for hit in results.hits {
             if json {
@@ -77,12 +82,13 @@ struct SearchCommand: AsyncParsableCommand {
     /// Benchmark mode: each line of `file` is `kind<TAB>query`; prints `kind<TAB>microseconds<TAB>hits` per query.
     private func bench(_ index: DocsetIndex, file: String) throws {
         let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
-        _ = index.search(SearchQuery("warm-up", limit: limit))
+        _ = index.searchBlocking(SearchQuery("warm-up", limit: limit))
         for line in lines {
             let fields = line.split(separator: "\t", maxSplits: 1)
             guard fields.count == 2 else { continue }
             let start = ContinuousClock.now
-            let results = index.search(SearchQuery(String(fields[1]), docsets: docsets, types: type, limit: limit))
+            let query = SearchQuery(String(fields[1]), docsets: docsets, types: type, limit: limit)
+            let results = index.searchBlocking(query)
             let elapsed = (ContinuousClock.now - start) / .microseconds(1)
             printLine("\(fields[0])\t\(Int(elapsed))\t\(results.hits.count)")
         }

@@ -44,14 +44,46 @@ public struct SearchQuery: Sendable, Equatable {
     public var docsets: [String]
     /// Only entries of these normalised types (case-insensitive, aliases accepted: `func` means Function); empty: all.
     public var types: [String]
-    /// At most this many hits.
+    /// At most this many hits: 0 through ``maximumLimit``; ``DocsetIndex/search(_:)`` throws
+    /// ``DocsetIndexError/invalidQuery(_:)`` for any other value (a client's limit passed through is checked, never
+    /// trusted).
     public var limit: Int
 
+    /// The largest ``limit`` accepted: 10 000 hits.
+    public static let maximumLimit = 10_000
+    /// The longest ``text`` accepted, in UTF-8 bytes (entry names longer than this exist in no docset).
+    public static let maximumTextBytes = 1024
+    /// The most names in ``docsets`` or in ``types``.
+    public static let maximumFilters = 1024
+
+    /// Creates a query; nothing is checked until it runs (see ``problem``).
     public init(_ text: String, docsets: [String] = [], types: [String] = [], limit: Int = 20) {
         self.text = text
         self.docsets = docsets
         self.types = types
         self.limit = limit
+    }
+
+    /// Why this query cannot run, or nil when it can: ``limit`` outside 0…``maximumLimit``, ``text`` longer than
+    /// ``maximumTextBytes``, or more than ``maximumFilters`` docset or type names (or one longer than
+    /// ``maximumTextBytes``). Any text is otherwise accepted: an empty one matches nothing, control characters and
+    /// U+FFFD (what invalid UTF-8 becomes) are matched as they are.
+    public var problem: String? {
+        if limit < 0 || limit > Self.maximumLimit {
+            return "limit \(limit) is out of range (0...\(Self.maximumLimit))"
+        }
+        if text.utf8.count > Self.maximumTextBytes {
+            return "the text is \(text.utf8.count) bytes long (at most \(Self.maximumTextBytes))"
+        }
+        for (what, names) in [("docset", docsets), ("type", types)] {
+            if names.count > Self.maximumFilters {
+                return "\(names.count) \(what) names (at most \(Self.maximumFilters))"
+            }
+            if names.contains(where: { $0.utf8.count > Self.maximumTextBytes }) {
+                return "a \(what) name is longer than \(Self.maximumTextBytes) bytes"
+            }
+        }
+        return nil
     }
 }
 
