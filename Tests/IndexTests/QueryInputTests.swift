@@ -8,7 +8,7 @@ import Testing
 /// `search` refuses what it names with `invalid_query` before reading anything, the package-internal blocking search
 /// clamps, and a seeded fuzz loop throws every kind of limit, type filter and text at a real index.
 /// `scripts/fuzz-query` runs the same loop a million times (`DOCSYNC_FUZZ_QUERY_RUNS`).
-@Suite(.timeLimit(.minutes(10))) struct QueryInputTests {
+@Suite(.timeLimit(.minutes(30))) struct QueryInputTests {
     static let names = [
         "map", "Map", "MapView", "mapper", "HashMap", "std::vector", "push_back", "NSString", "é", "naïve", "日本",
         "a\u{0}b", "tab\there", "x", String(repeating: "long", count: 200),
