@@ -27,6 +27,7 @@ public final class DocsetIndex: @unchecked Sendable {
     /// Scan buffers of finished searches, reused by the next ones.
     private var scratches: [SearchScratch] = []
 
+    /// A search over `docsets`, keeping derived indexes in `<stateDirectory>/index`; creating it does no I/O.
     public init(docsets: [IndexedDocset], stateDirectory: String, maximumEntries: Int = 5_000_000) {
         self.docsets = docsets
         self.stateDirectory = stateDirectory

@@ -93,8 +93,9 @@ public struct SearchHit: Sendable, Equatable, Codable {
     public var name: String
     /// The normalised type (`Method`, `Function`, `Class`, …).
     public var type: String
-    /// The docset's name and version (nil when it has none).
+    /// The docset's name.
     public var docset: String
+    /// The docset's version (nil when it has none).
     public var version: String?
     /// The page to open, with its fragment: `file:///…/Contents/Resources/Documents/page.html#anchor`.
     public var url: URL
@@ -104,6 +105,7 @@ public struct SearchHit: Sendable, Equatable, Codable {
 
 /// The hits of one search, best first, and the docsets that could not answer.
 public struct SearchResults: Sendable, Equatable {
+    /// At most the query's limit, best first.
     public var hits: [SearchHit]
     /// One error per docset whose index could not be read; the other docsets' hits are complete.
     public var failures: [DocsetIndexError]
@@ -111,11 +113,14 @@ public struct SearchResults: Sendable, Equatable {
 
 /// An installed docset as `DocsetIndex` needs it.
 public struct IndexedDocset: Sendable, Equatable {
+    /// The docset's name (`<root>/<name>.docset`), as search results and filters name it.
     public var name: String
+    /// Its version, when known.
     public var version: String?
     /// The docset folder (a resolved, immutable version folder for docsets docsync installed).
     public var path: String
 
+    /// A docset to search: `name`, `version`, and the folder whose `Contents/Resources/docSet.dsidx` is read.
     public init(name: String, version: String?, path: String) {
         self.name = name
         self.version = version
