@@ -9,7 +9,7 @@ import Testing
 
 /// `InstalledDocset.contents(of:)` reads pages and nothing else: a table of traversal attempts against a docset
 /// folder with symlinks inside and out, a FIFO, a folder and a file over the limit, with a secret beside it.
-@Suite(.timeLimit(.minutes(2))) struct DocumentContentsTests {
+@Suite(.timeLimit(.minutes(10))) struct DocumentContentsTests {
     static let secret = "SECRET outside the docset"
 
     /// `<dir>/D.docset` and `<dir>/secret.txt`.

@@ -6,7 +6,7 @@ import Testing
 
 /// The DocC article "Building an index from docsync" shows `IndexingArticleExample.swift`, compiled with this
 /// target, and it runs against a real installed docset.
-@Suite(.timeLimit(.minutes(3))) struct IndexingArticleTests {
+@Suite(.timeLimit(.minutes(10))) struct IndexingArticleTests {
     static let marker = "<!-- Tests/SyncTests/IndexingArticleExample.swift -->"
 
     @Test func theArticleShowsTheCompiledExample() throws {
