@@ -69,6 +69,41 @@ import Testing
         await #expect(throws: SyncFailure.self) { _ = try await h.engine.lease("../x") }
     }
 
+    /// Leases taken while installs replace and prune the version they are aimed at (grace 0 s): whichever version
+    /// a lease ends up holding exists when it is returned and survives the prunes that follow, until released.
+    @Test func leasesRacingInstallsAndPrunesAlwaysHoldAVersionThatStays() async throws {
+        let h = try ReaderHarness()
+        defer { h.remove() }
+        try await h.install("A", version: "0")
+        var held: [DocsetLease] = []
+        for round in 1...12 {
+            let engine = h.engine
+            let leases = try await withThrowingTaskGroup(of: DocsetLease?.self) { group in
+                group.addTask {
+                    try await h.install("A", version: "\(round)")
+                    return nil
+                }
+                for _ in 0..<3 { group.addTask { try await engine.lease("A") } }
+                var leases: [DocsetLease] = []
+                for try await lease in group { if let lease { leases.append(lease) } }
+                return leases
+            }
+            for lease in leases {
+                let version = try #require(lease.docset.version)
+                let page = String(decoding: try await lease.contents(of: "page0.html"), as: UTF8.self)
+                #expect(page.contains("\(version) page 0"), "round \(round): the leased folder is there and whole")
+            }
+            held += leases
+        }
+        try await h.prune()
+        for lease in held { #expect(FileManager.default.fileExists(atPath: lease.path), "\(lease.path)") }
+        let pinned = Set(held.map(\.path)).count
+        #expect(h.versions.count == Set(held.map(\.path) + [try h.engine.installedDocsets()[0].path]).count)
+        held.forEach { $0.release() }
+        try await h.prune()
+        #expect(h.versions.count == 1, "all released: only the current version is left (\(pinned) were pinned)")
+    }
+
     /// `docsync lease A` in a child process holds v1; SIGKILL ends it without any cleanup of its own, and the
     /// kernel's dropping of the flock is what lets the next prune delete v1.
     @Test func aKilledHolderProcessReleasesItsLease() async throws {
