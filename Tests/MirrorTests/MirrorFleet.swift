@@ -92,7 +92,7 @@ final class MirrorFleet: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: Tool.docsyncBinary)
         process.arguments = ["sync", "--config", config] + (json == nil ? [] : ["--json"])
         if let json {
-            FileManager.default.createFile(atPath: json, contents: nil)
+            _ = FileManager.default.createFile(atPath: json, contents: nil)
             process.standardOutput = FileHandle(forWritingAtPath: json)
         } else {
             process.standardOutput = FileHandle.nullDevice

@@ -13,8 +13,8 @@ struct BoundedRun {
     static func run(_ h: SyncHarness, _ arguments: [String], deadline: Double) throws -> BoundedRun {
         let out = h.dir.appending("run-\(UUID().uuidString).out")
         let err = out + ".err"
-        FileManager.default.createFile(atPath: out, contents: nil)
-        FileManager.default.createFile(atPath: err, contents: nil)
+        _ = FileManager.default.createFile(atPath: out, contents: nil)
+        _ = FileManager.default.createFile(atPath: err, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Tool.docsyncBinary)
         process.arguments = arguments + ["--config", h.configPath]

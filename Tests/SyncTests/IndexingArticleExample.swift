@@ -6,9 +6,7 @@ func indexDocsets(engine: SyncEngine, query: String, store: (String, String, [UI
     for docset in try engine.installedDocsets() {
         let lease = try await engine.lease(docset.name)  // this version stays on disk until release()
         defer { lease.release() }
-        let search = DocsetIndex(
-            docsets: [IndexedDocset(name: lease.name, version: lease.docset.version, path: lease.path)],
-            stateDirectory: engine.configuration.state)
+        let search = engine.index(lease)  // the leased version only, whatever a sync installs meanwhile
         let results = try await search.search(SearchQuery(query, limit: 100))  // limit 0...10 000, else an error
         for hit in results.hits {
             let page = String(hit.url.path.dropFirst(lease.documentsPath.count + 1))  // relative to Documents

@@ -1,6 +1,6 @@
 internal import DocSyncCatalog
 internal import DocSyncInstall
-package import DocSyncMirror
+internal import DocSyncMirror
 internal import DocSyncSupport
 import Foundation
 

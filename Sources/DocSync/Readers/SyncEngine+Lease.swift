@@ -24,3 +24,11 @@ extension SyncEngine {
         return DocsetLease(hold, docset: InstalledDocset(installer.record(name: name, path: hold.path)))
     }
 }
+
+extension SyncEngine {
+    /// A search over the leased version only: the version the lease holds, whatever is installed now. Its derived
+    /// index (in the state folder) is kept while the lease is held, and built on the first search if missing.
+    public func index(_ lease: DocsetLease) -> DocsetIndex {
+        DocsetIndex(docsets: [Self.indexed(lease.docset)], stateDirectory: configuration.state)
+    }
+}
