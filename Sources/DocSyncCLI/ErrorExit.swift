@@ -57,7 +57,7 @@ enum ErrorExit {
     /// A ``SyncError`` (thrown by `sync` when the run cannot start) by its details.
     static func code(for error: SyncError) -> ExitCode {
         if let lock = error.lock { return code(for: lock) }
-        if let preflight = error.preflight { return code(for: preflight) }
+        if let preflight = error.preflightFailure { return code(for: preflight) }
         if let unknown = error.unknownDocsets { return code(for: unknown) }
         if let failure = error.failure { return code(for: failure) }
         switch error {

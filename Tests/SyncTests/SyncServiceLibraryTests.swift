@@ -107,7 +107,7 @@ import Testing
             for try await _ in engine.sync() {}
             Issue.record("a sync with an unusable root ran")
         } catch {
-            #expect(error == .preflight && error.preflight?.problems.map(\.key) == ["root"])
+            #expect(error == .preflight && error.preflightFailure?.problems.map(\.key) == ["root"])
             #expect(error.message.contains("root = "))
         }
     }

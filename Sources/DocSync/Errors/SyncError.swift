@@ -10,7 +10,7 @@ import Foundation
 /// |------|------|---------|
 /// | ``busy`` | another sync holds the state folder's lock (see ``SyncOptions/wait``) | ``lock`` |
 /// | ``lockUnavailable`` | the lock file cannot be created, opened or locked | ``lock`` |
-/// | ``preflight`` | `root`, `staging` or `state` cannot be used (each problem names its key and path) | ``preflight`` |
+/// | ``preflight`` | `root`, `staging` or `state` cannot be used (each problem names its key and path) | ``preflightFailure`` |
 /// | ``unknownDocset`` | ``SyncOptions/only`` names a docset no feed offers and none is installed | ``unknownDocsets`` |
 /// | ``configuration`` | the configuration cannot be used as written (e.g. its lock file, `docsync.lock`) | ``message`` |
 /// | ``rootUnreadable`` | the root folder cannot be listed | ``failure`` |
@@ -30,20 +30,20 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The lock's details, for ``busy`` and ``lockUnavailable``.
     public let lock: SyncLockError?
     /// Every folder problem, for ``preflight``.
-    public let preflight: Preflight.Failure?
+    public let preflightFailure: Preflight.Failure?
     /// The names that matched nothing and their nearest known names, for ``unknownDocset``.
     public let unknownDocsets: UnknownDocsetError?
     /// The failure value, for ``rootUnreadable`` (and ``other`` when one was thrown).
     public let failure: SyncFailure?
 
     private init(
-        _ code: Code, message: String, lock: SyncLockError? = nil, preflight: Preflight.Failure? = nil,
+        _ code: Code, message: String, lock: SyncLockError? = nil, preflightFailure: Preflight.Failure? = nil,
         unknownDocsets: UnknownDocsetError? = nil, failure: SyncFailure? = nil
     ) {
         self.code = code
         self.message = message
         self.lock = lock
-        self.preflight = preflight
+        self.preflightFailure = preflightFailure
         self.unknownDocsets = unknownDocsets
         self.failure = failure
     }
@@ -85,7 +85,7 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
         case let lock as SyncLockError:
             self.init(lock == .busy ? .busy : .lockUnavailable, message: lock.description, lock: lock)
         case let preflight as Preflight.Failure:
-            self.init(.preflight, message: preflight.description, preflight: preflight)
+            self.init(.preflight, message: preflight.description, preflightFailure: preflight)
         case let unknown as UnknownDocsetError:
             self.init(.unknownDocset, message: unknown.description, unknownDocsets: unknown)
         case is LockFile.Failure, is ConfigurationError:
