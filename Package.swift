@@ -75,6 +75,7 @@ let package = Package(
                 "DocSyncSupport", "DocSyncHTTP", "DocSyncFeed", "DocSyncDownload", "DocSyncInstall",
                 "DocSyncCatalog", "DocSyncIndex", "DocSyncMirror", "DocSyncMetrics",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             swiftSettings: strict),
@@ -118,6 +119,8 @@ let package = Package(
             dependencies: [
                 "DocSync", "DocSyncSupport", "DocSyncHTTP", "DocSyncFeed", "DocSyncDownload", "DocSyncInstall",
                 "DocSyncCatalog", "DocSyncCLI", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             exclude: ["Golden"],
             swiftSettings: strict),

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <linux/stat.h>
+#include <linux/openat2.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <openssl/sha.h>
@@ -33,6 +34,14 @@ void ds_set_thread_name(const char *name) {
     strncpy(short_name, name, sizeof short_name - 1);
     short_name[sizeof short_name - 1] = 0;
     pthread_setname_np(pthread_self(), short_name);
+}
+
+int ds_openat_beneath(int dirfd, const char *path, int flags) {
+    struct open_how how;
+    memset(&how, 0, sizeof how);
+    how.flags = (unsigned long long)(flags | O_CLOEXEC);
+    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+    return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof how);
 }
 
 int ds_openat_direct(int dirfd, const char *name, int flags) {

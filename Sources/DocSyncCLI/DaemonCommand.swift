@@ -56,9 +56,35 @@ struct DaemonCommand: AsyncParsableCommand {
 
     func run() async throws {
         let config = try configOptions.load()
-        var logger = Logger(label: "docsync.daemon")
-        logger.logLevel = .notice
-        let service = PeriodicSync(config: config, interval: interval, jitter: jitter, json: json, logger: logger)
+        var log = Logger(label: "docsync.daemon")
+        log.logLevel = .notice
+        let logger = log
+        let printer = DaemonPrinter(json: json)
+        let staging = config.staging
+        let service = SyncService(
+            engine: SyncEngine(configuration: config), interval: interval, jitter: jitter,
+            options: SyncOptions(wait: true), logger: logger,
+            onOutcome: { outcome in
+                switch outcome {
+                case .finished(let summary):
+                    let result = SyncReporter.summaryText(summary)
+                    if summary.isSuccess {
+                        logger.notice("sync done: \(result)")
+                    } else {
+                        logger.error("sync failed: \(result)")
+                    }
+                case .interrupted:
+                    let partials = PartialDownload.list(in: staging)
+                    logger.notice("sync interrupted: \(SyncCommand.interruptionLine(partials))")
+                case .failed:
+                    break  // logged by the service
+                }
+                printer.reset()
+            },
+            onEvent: { printer.handle($0) })
+        let every = "every \(DurationText.text(interval)) + up to \(DurationText.text(jitter)) jitter"
+        logger.notice("docsync daemon started (pid \(getpid())): sync \(every)")
+        defer { logger.notice("docsync daemon stopped") }
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: [.init(service: service)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
@@ -66,46 +92,24 @@ struct DaemonCommand: AsyncParsableCommand {
     }
 }
 
-/// The daemon's one service: its whole contract is `run()`; graceful shutdown cancels the sync in flight.
-struct PeriodicSync: Service {
-    var partials: [PartialDownload] { PartialDownload.list(in: config.staging) }
+/// The daemon's event output: `sync`'s text report (a fresh one per run) or its JSON lines. Events arrive one at
+/// a time (``SyncService`` awaits each handler call before the next), so the reporter is never used concurrently.
+final class DaemonPrinter: @unchecked Sendable {
+    private let json: Bool
+    private var reporter: SyncReporter?
 
-    let config: Configuration
-    let interval: Duration
-    let jitter: Duration
-    let json: Bool
-    let logger: Logger
+    init(json: Bool) {
+        self.json = json
+        reporter = json ? nil : SyncReporter()
+    }
 
-    func run() async throws {
-        let every = "every \(DurationText.text(interval)) + up to \(DurationText.text(jitter)) jitter"
-        logger.notice("docsync daemon started (pid \(getpid())): sync \(every)")
-        defer { logger.notice("docsync daemon stopped") }
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    let options = SyncOptions(wait: true)
-                    let summary = try await SyncCommand.runOnce(config: config, options: options, json: json)
-                    if Task.isCancelled {
-                        logger.notice("sync interrupted: \(SyncCommand.interruptionLine(partials))")
-                        break
-                    }
-                    let result = SyncReporter.summaryText(summary)
-                    if summary.isSuccess { logger.notice("sync done: \(result)") } else { logger.error("sync failed: \(result)") }
-                } catch is CancellationError {
-                    logger.notice("sync interrupted: \(SyncCommand.interruptionLine(partials))")
-                    break
-                } catch {
-                    logger.error("sync failed: \(UserText.describe(error).redactingCredentials.escapingControlCharacters)")
-                }
-                let extra = Double.random(in: 0...1) * Double(jitter.components.seconds)
-                let delay = interval + .seconds(extra)
-                logger.notice("next sync in \(DurationText.text(delay))")
-                do {
-                    try await Task.sleep(for: delay)
-                } catch {
-                    break  // graceful shutdown while waiting
-                }
-            }
+    func handle(_ event: SyncEvent) {
+        if let reporter {
+            reporter.handle(event, dryRun: false)
+        } else {
+            printLine(event.jsonLine())
         }
     }
+
+    func reset() { reporter = json ? nil : SyncReporter() }
 }

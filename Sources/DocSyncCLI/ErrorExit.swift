@@ -24,6 +24,7 @@ enum ErrorExit {
         case is UnknownDocsetError: ExitStatus.usage
         case let lock as SyncLockError: lock == .busy ? ExitStatus.busy : ExitStatus.ioError
         case let failure as SyncFailure: code(for: failure)
+        case let sync as SyncError: code(for: sync)
         case let download as DownloadError: FetchCommand.exitCode(for: download)
         case let install as InstallError: install.isArchiveRejection ? ExitStatus.dataError : ExitStatus.ioError
         case let feed as FeedError: FeedParseCommand.exitCode(for: feed)
@@ -50,6 +51,19 @@ enum ErrorExit {
         case .cancelled: ExitStatus.interrupted
         case .hook: ExitStatus.partialFailure
         default: ExitStatus.internalError
+        }
+    }
+
+    /// A ``SyncError`` (thrown by `sync` when the run cannot start) by its details.
+    static func code(for error: SyncError) -> ExitCode {
+        if let lock = error.lock { return code(for: lock) }
+        if let preflight = error.preflightFailure { return code(for: preflight) }
+        if let unknown = error.unknownDocsets { return code(for: unknown) }
+        if let failure = error.failure { return code(for: failure) }
+        switch error {
+        case .configuration: return ExitStatus.configError
+        case .cancelled: return ExitStatus.interrupted
+        default: return ExitStatus.internalError
         }
     }
 

@@ -53,7 +53,12 @@ struct SearchCommand: AsyncParsableCommand {
             throw ExitStatus.ioError
         }
         if let benchQueries { return try bench(index, file: benchQueries) }
-        let results = index.search(SearchQuery(query, docsets: docsets, types: type, limit: limit))
+        let results: SearchResults
+        do {
+            results = try await index.search(SearchQuery(query, docsets: docsets, types: type, limit: limit))
+        } catch {
+            throw ValidationError(error.message)  // an invalid query: usage (64), naming the option's limit
+        }
         for failure in results.failures { printError("docsync: search: \(Self.escaped(failure.description))") }
         for hit in results.hits {
             if json {
@@ -89,12 +94,13 @@ struct SearchCommand: AsyncParsableCommand {
             throw SystemError("open", path: file, code: ENOENT)
         }
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
-        _ = index.search(SearchQuery("warm-up", limit: limit))
+        _ = index.searchBlocking(SearchQuery("warm-up", limit: limit))
         for line in lines {
             let fields = line.split(separator: "\t", maxSplits: 1)
             guard fields.count == 2 else { continue }
             let start = ContinuousClock.now
-            let results = index.search(SearchQuery(String(fields[1]), docsets: docsets, types: type, limit: limit))
+            let query = SearchQuery(String(fields[1]), docsets: docsets, types: type, limit: limit)
+            let results = index.searchBlocking(query)
             let elapsed = (ContinuousClock.now - start) / .microseconds(1)
             printLine("\(fields[0])\t\(Int(elapsed))\t\(results.hits.count)")
         }

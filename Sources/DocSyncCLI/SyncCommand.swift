@@ -52,7 +52,7 @@ struct SyncCommand: AsyncParsableCommand {
         if !summary.isSuccess { throw ExitStatus.partialFailure }
     }
 
-    /// One sync with output; shared with `daemon`. Throws an `ExitCode` for a busy lock.
+    /// One sync with output. Throws an `ExitCode` for a busy lock.
     static func runOnce(config: Configuration, options: SyncOptions, json: Bool) async throws -> SyncSummary {
         let reporter = json ? nil : SyncReporter()
         var summary = SyncSummary()
@@ -65,7 +65,8 @@ struct SyncCommand: AsyncParsableCommand {
                 }
                 if case .summary(let s) = event { summary = s }
             }
-        } catch let error as SyncLockError {
+        } catch {
+            guard error.lock != nil else { throw error }
             printError("docsync: \(error)")
             if error == .busy { throw ExitStatus.busy }
             throw ExitStatus.ioError

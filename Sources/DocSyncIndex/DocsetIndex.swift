@@ -10,11 +10,11 @@ import Foundation
 ///
 /// ```swift
 /// let index = DocsetIndex(docsets: installed, stateDirectory: configuration.state)
-/// for hit in index.search(SearchQuery("nsstring", types: ["Class"], limit: 10)).hits {
+/// for hit in try await index.search(SearchQuery("nsstring", types: ["Class"], limit: 10)).hits {
 ///     print(hit.name, hit.type, hit.docset, hit.url)
 /// }
 /// ```
-/// Thread-safe; searches are synchronous and take milliseconds (see Benchmarks/README.md).
+/// Thread-safe; a search takes milliseconds (see Benchmarks/README.md) on a thread of its own.
 ///
 /// `@unchecked Sendable`: `opened` and `scratches` are read and written only while holding `lock`; the rest is `let`.
 public final class DocsetIndex: @unchecked Sendable {
@@ -31,7 +31,8 @@ public final class DocsetIndex: @unchecked Sendable {
     /// Scan buffers of finished searches, reused by the next ones.
     private var scratches: [SearchScratch] = []
 
-    /// A search over `docsets`, with derived indexes in `<stateDirectory>/index`; `groups` for `@name` selectors.
+    /// A search over `docsets`, keeping derived indexes in `<stateDirectory>/index`; creating it does no I/O;
+    /// `groups` for `@name` selectors.
     public init(
         docsets: [IndexedDocset], stateDirectory: String, maximumEntries: Int = 5_000_000,
         groups: DocsetGroups = DocsetGroups()
@@ -78,7 +79,33 @@ public final class DocsetIndex: @unchecked Sendable {
     /// The best `query.limit` entries across the selected docsets: exact matches first, then prefix, substring and
     /// fuzzy (subsequence) matches, shorter names first within each, ignoring case. A docset whose index cannot be
     /// read is reported in `failures`; the others still answer.
-    public func search(_ query: SearchQuery) -> SearchResults {
+    ///
+    /// Runs on a thread of its own (reading the memory-mapped indexes, and building a missing one, block), never on
+    /// the caller's cooperative pool. Throws ``DocsetIndexError/invalidQuery(_:)`` when ``SearchQuery/problem``
+    /// names one, before reading anything.
+    public func search(_ query: SearchQuery) async throws(DocsetIndexError) -> SearchResults {
+        if let problem = query.problem { throw .invalidQuery(problem) }
+        return await WorkerThread.run(name: "docsync-search", stackSize: 1 << 20) { self.searchBlocking(query) }
+    }
+
+    /// Builds the derived index of every docset that lacks an up-to-date one (what the first search would do), on
+    /// a thread of its own. Every docset is tried; throws the first failure (``SearchResults/failures`` reports the
+    /// same ones at each search).
+    public func prepare() async throws(DocsetIndexError) {
+        let failures = await WorkerThread.run(name: "docsync-prepare", stackSize: 1 << 20) {
+            self.docsets.indices.compactMap { position -> DocsetIndexError? in
+                if case .failure(let error) = self.open(position) { return error }
+                return nil
+            }
+        }
+        if let first = failures.first { throw first }
+    }
+
+    /// ``search(_:)`` on the calling thread, for tools inside this package (the CLI's benchmark mode, tests). The
+    /// limit is clamped to 0…``SearchQuery/maximumLimit`` and nothing else is checked.
+    package func searchBlocking(_ query: SearchQuery) -> SearchResults {
+        var query = query
+        query.limit = min(max(query.limit, 0), SearchQuery.maximumLimit)
         let needle = Array(query.text.lowercased().utf8)
         let selected = groups.expand(query.docsets)
         let wanted = Set(selected.docsets.map { $0.lowercased() })

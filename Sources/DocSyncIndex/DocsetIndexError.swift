@@ -7,6 +7,7 @@ public struct DocsetIndexError: Error, Sendable, Equatable, CustomStringConverti
         case tooLarge = "too_large"
         case unreadable
         case io
+        case invalidQuery = "invalid_query"
     }
 
     private let code: Code
@@ -21,10 +22,14 @@ public struct DocsetIndexError: Error, Sendable, Equatable, CustomStringConverti
         self.message = message
     }
 
-    /// A stable machine-readable kind: `not_sqlite`, `unknown_schema`, `too_large`, `unreadable` or `io`.
+    /// A stable machine-readable kind: `not_sqlite`, `unknown_schema`, `too_large`, `unreadable`, `io` or
+    /// `invalid_query`.
     public var kind: String { code.rawValue }
 
-    public var description: String { "\(docset): docSet.dsidx: \(message)" }
+    /// `docset: docSet.dsidx: message`, or `search query: message` for an invalid query.
+    public var description: String {
+        code == .invalidQuery ? "search query: \(message)" : "\(docset): docSet.dsidx: \(message)"
+    }
 
     /// `docSet.dsidx` is not an SQLite database (or is corrupt).
     public static func notSQLite(_ docset: String, _ message: String) -> Self {
@@ -44,6 +49,9 @@ public struct DocsetIndexError: Error, Sendable, Equatable, CustomStringConverti
     public static func unreadable(_ docset: String, _ message: String) -> Self {
         .init(.unreadable, docset: docset, message: message)
     }
+    /// The query cannot be run as given (``SearchQuery/problem``: a limit out of range, an overlong text, too many
+    /// filters); ``docset`` is empty. Thrown before any docset is read.
+    public static func invalidQuery(_ message: String) -> Self { .init(.invalidQuery, docset: "", message: message) }
     /// A file-system error (opening, copying, or writing the derived index in the state folder).
     public static func io(_ docset: String, _ message: String) -> Self { .init(.io, docset: docset, message: message) }
 }

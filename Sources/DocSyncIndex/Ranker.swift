@@ -32,11 +32,17 @@ struct Ranker {
         let limit: Int
         var items: [Candidate] = []
         var worst: Candidate?
+        /// `2 * limit + 64`, saturating: no limit overflows it (the public API also refuses limits over
+        /// `SearchQuery.maximumLimit`).
+        var compactAt: Int {
+            let (double, overflow) = max(limit, 0).multipliedReportingOverflow(by: 2)
+            return overflow || double > Int.max - 64 ? Int.max : double + 64
+        }
 
         mutating func offer(_ candidate: Candidate) {
             if let worst, !Candidate.precedes(candidate, worst) { return }
             items.append(candidate)
-            if items.count >= 2 * limit + 64 { compact() }
+            if items.count >= compactAt { compact() }
         }
 
         mutating func compact() {

@@ -44,23 +44,47 @@ public struct SearchQuery: Sendable, Equatable {
     public var docsets: [String]
     /// Only entries of these normalised types (case-insensitive, aliases accepted: `func` means Function); empty: all.
     public var types: [String]
-    /// At most this many hits: between 0 and ``maximumLimit``; a larger value is clamped to ``maximumLimit`` and a
-    /// negative one to 0 (no hits), so any `Int` is safe.
-    public var limit: Int {
-        didSet { limit = Self.clampedLimit(limit) }
-    }
+    /// At most this many hits: 0 through ``maximumLimit``; ``DocsetIndex/search(_:)`` throws
+    /// ``DocsetIndexError/invalidQuery(_:)`` for any other value (a client's limit passed through is checked, never
+    /// trusted).
+    public var limit: Int
 
-    /// The largest ``limit`` a search honours (one million hits); the one place a search limit is bounded.
-    public static let maximumLimit = 1_000_000
+    /// The largest ``limit`` accepted: 10 000 hits.
+    public static let maximumLimit = 10_000
+    /// The longest ``text`` accepted, in UTF-8 bytes (entry names longer than this exist in no docset).
+    public static let maximumTextBytes = 1024
+    /// The most names in ``docsets`` or in ``types``.
+    public static let maximumFilters = 1024
 
+    /// Creates a query; nothing is checked until it runs (see ``problem``).
     public init(_ text: String, docsets: [String] = [], types: [String] = [], limit: Int = 20) {
         self.text = text
         self.docsets = docsets
         self.types = types
-        self.limit = Self.clampedLimit(limit)
+        self.limit = limit
     }
 
-    static func clampedLimit(_ limit: Int) -> Int { min(max(limit, 0), maximumLimit) }
+    /// Why this query cannot run, or nil when it can: ``limit`` outside 0…``maximumLimit``, ``text`` longer than
+    /// ``maximumTextBytes``, or more than ``maximumFilters`` docset or type names (or one longer than
+    /// ``maximumTextBytes``). Any text is otherwise accepted: an empty one matches nothing, control characters and
+    /// U+FFFD (what invalid UTF-8 becomes) are matched as they are.
+    public var problem: String? {
+        if limit < 0 || limit > Self.maximumLimit {
+            return "limit \(limit) is out of range (0...\(Self.maximumLimit))"
+        }
+        if text.utf8.count > Self.maximumTextBytes {
+            return "the text is \(text.utf8.count) bytes long (at most \(Self.maximumTextBytes))"
+        }
+        for (what, names) in [("docset", docsets), ("type", types)] {
+            if names.count > Self.maximumFilters {
+                return "\(names.count) \(what) names (at most \(Self.maximumFilters))"
+            }
+            if names.contains(where: { $0.utf8.count > Self.maximumTextBytes }) {
+                return "a \(what) name is longer than \(Self.maximumTextBytes) bytes"
+            }
+        }
+        return nil
+    }
 }
 
 /// One entry found.
@@ -69,8 +93,9 @@ public struct SearchHit: Sendable, Equatable, Codable {
     public var name: String
     /// The normalised type (`Method`, `Function`, `Class`, …).
     public var type: String
-    /// The docset's name and version (nil when it has none).
+    /// The docset's name.
     public var docset: String
+    /// The docset's version (nil when it has none).
     public var version: String?
     /// The page to open, with its fragment: `file:///…/Contents/Resources/Documents/page.html#anchor`.
     public var url: URL
@@ -80,6 +105,7 @@ public struct SearchHit: Sendable, Equatable, Codable {
 
 /// The hits of one search, best first, and the docsets that could not answer.
 public struct SearchResults: Sendable, Equatable {
+    /// At most the query's limit, best first.
     public var hits: [SearchHit]
     /// One error per docset whose index could not be read; the other docsets' hits are complete.
     public var failures: [DocsetIndexError]
@@ -87,11 +113,14 @@ public struct SearchResults: Sendable, Equatable {
 
 /// An installed docset as `DocsetIndex` needs it.
 public struct IndexedDocset: Sendable, Equatable {
+    /// The docset's name (`<root>/<name>.docset`), as search results and filters name it.
     public var name: String
+    /// Its version, when known.
     public var version: String?
     /// The docset folder (a resolved, immutable version folder for docsets docsync installed).
     public var path: String
 
+    /// A docset to search: `name`, `version`, and the folder whose `Contents/Resources/docSet.dsidx` is read.
     public init(name: String, version: String?, path: String) {
         self.name = name
         self.version = version

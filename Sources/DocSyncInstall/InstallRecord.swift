@@ -26,3 +26,20 @@ public struct InstallRecord: Sendable, Equatable, Codable {
     /// The feed entry's `updated` date at install time (Atom republications of one version compare by it).
     public var updated: Date? = nil
 }
+
+extension InstallRecord {
+    /// The record of the docset folder `path` reached as `<root>/<stem>.docset`, from its `meta.json` (nil: a
+    /// docset without one).
+    init(name stem: String, path: String, meta: DocsetMetadata?) {
+        let record = meta?.extra?.docsync
+        self.init(
+            name: meta?.name ?? stem, title: meta?.title ?? stem, version: meta?.version,
+            revision: meta?.revision, identifier: record?.identifier, path: path,
+            indexPath: "\(path)/\(DocsetValidator.index)",
+            installedAt: record.flatMap { DocsetMetadata.date($0.installedAt) },
+            archiveSHA256: record?.archiveSHA256, sizeOnDisk: record?.unpackedBytes,
+            fileCount: record?.fileCount, feedURL: (meta?.feedURL ?? record?.origin)?.redactingCredentials,
+            sourceURL: record?.sourceURL?.redactingCredentials,
+            updated: record?.entryUpdated.flatMap(DocsetMetadata.date))
+    }
+}

@@ -73,17 +73,7 @@ public final class Installer: Sendable {
             guard let path = resolve(entry.name, in: rootHandle) else { continue }
             let meta = (try? SafeDirectory.open(path).readFile(DocsetMetadata.fileName, limit: 1 << 20))
                 .flatMap { $0 }.flatMap { DocsetMetadata.decode(Data($0)) }
-            let record = meta?.extra?.docsync
-            result.append(
-                InstallRecord(
-                    name: meta?.name ?? stem, title: meta?.title ?? stem, version: meta?.version,
-                    revision: meta?.revision, identifier: record?.identifier, path: path,
-                    indexPath: "\(path)/\(DocsetValidator.index)",
-                    installedAt: record.flatMap { DocsetMetadata.date($0.installedAt) },
-                    archiveSHA256: record?.archiveSHA256, sizeOnDisk: record?.unpackedBytes,
-                    fileCount: record?.fileCount, feedURL: (meta?.feedURL ?? record?.origin)?.redactingCredentials,
-                    sourceURL: record?.sourceURL?.redactingCredentials,
-                    updated: record?.entryUpdated.flatMap(DocsetMetadata.date)))
+            result.append(InstallRecord(name: stem, path: path, meta: meta))
         }
         return result.sorted { $0.name < $1.name }
     }

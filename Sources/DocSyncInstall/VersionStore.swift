@@ -14,6 +14,7 @@ import Foundation
 /// <root>/.docsync/staging/ID/                        an extraction in progress
 /// <root>/.docsync/retired/NAME@ID                    empty marker: its mtime is when NAME@ID stopped being current
 /// <root>/.docsync/trash/                             being deleted in the background
+/// <root>/.docsync/leases/NAME@ID                     flock()ed shared by readers holding NAME@ID (`VersionLease`)
 /// <root>/.docsync/foreign/NAME-TIME                  a folder docsync did not create, moved aside (never deleted)
 /// ```
 /// Everything but the `NAME.docset` links is under one dot-directory on the root's file system, so renames between
@@ -45,6 +46,8 @@ final class VersionStore {
     let staging: DirectoryHandle
     let retired: DirectoryHandle
     let trash: DirectoryHandle
+    /// Lease files, one per leased version (see `VersionLease`).
+    let leases: DirectoryHandle
     /// Moving foreign folders aside into `.docsync/foreign/` (never deleted by docsync).
     var replaceForeign = false
     private var lockFD: Int32 = -1
@@ -59,6 +62,7 @@ final class VersionStore {
         staging = try state.directory("staging", create: true)
         retired = try state.directory("retired", create: true)
         trash = try state.directory("trash", create: true)
+        leases = try state.directory(VersionLease.folderName, create: true)
     }
 
     deinit { if lockFD >= 0 { close(lockFD) } }
@@ -89,11 +93,15 @@ final class VersionStore {
 
     /// The version folder NAME.docset currently points at (nil: not a docsync link).
     func currentVersion(of name: String) -> String? {
-        guard let target = root.linkTarget(Self.linkName(name)) else { return nil }
-        let prefix = "\(Self.stateName)/versions/"
-        guard target.hasPrefix(prefix) else { return nil }
+        Self.version(linkTarget: root.linkTarget(Self.linkName(name)))
+    }
+
+    /// The version folder a `NAME.docset` link target names (nil: not a docsync link).
+    static func version(linkTarget target: String?) -> String? {
+        let prefix = "\(stateName)/versions/"
+        guard let target, target.hasPrefix(prefix) else { return nil }
         let version = String(target.dropFirst(prefix.count))
-        return Self.isVersionName(version) ? version : nil
+        return isVersionName(version) ? version : nil
     }
 
     /// A version folder name docsync made: one component, not `.` / `..`.
@@ -177,12 +185,26 @@ final class VersionStore {
             }
             let retiredAt = Double(marker.st_mtim.tv_sec) + Double(marker.st_mtim.tv_nsec) / 1e9
             guard now - retiredAt >= graceSeconds else { continue }
-            try versions.rename(entry.name, to: trash, as: "version-\(entry.name)-\(Self.newID())")
-            dropManifest(entry.name)
-            try retired.unlink(entry.name)
+            // A leased version stays (marker and all) until the first run after its last lease is released.
+            _ = try VersionLease.whenUnleased(entry.name, in: leases) { () throws(InstallError) in
+                try versions.rename(entry.name, to: trash, as: "version-\(entry.name)-\(Self.newID())")
+                dropManifest(entry.name)
+                try retired.unlink(entry.name)
+            }
         }
+        try dropStaleLeaseFiles()
         return try !trash.entries().isEmpty
     }
+
+    /// Unlinks lease files of versions that no longer exist and that nobody holds.
+    private func dropStaleLeaseFiles() throws(InstallError) {
+        for entry in try leases.entries() where try versions.status(entry.name) == nil {
+            _ = try VersionLease.whenUnleased(entry.name, in: leases) {}
+        }
+    }
+
+    /// The versions readers hold a lease on now.
+    func leasedVersions() -> Set<String> { VersionLease.leased(in: leases) }
 
     /// Deletes the trash's contents (called on a background thread; uses its own descriptors, each component
     /// opened with `O_NOFOLLOW`: a `.docsync` or `trash` that is a symlink is left alone).

@@ -36,6 +36,13 @@ import Testing
         (SyncFailure(POSIXError(.ENOSPC)), 74),
         (SyncFailure(CocoaError(.fileWriteOutOfSpace, userInfo: [NSFilePathErrorKey: "/s/x.part"])), 74),
         (SyncFailure(code: .other, message: "an invariant broke"), 70),
+        // Through SyncError (the one error `sync()` throws): by its details.
+        (SyncError(SyncLockError.busy), 75),
+        (SyncError(SyncLockError.unavailable(path: "/s/sync.lock", detail: "open: EACCES")), 74),
+        (SyncError(Preflight.Failure(problems: [.init(key: "root", path: "/r", problem: "not a directory")])), 78),
+        (SyncError(UnknownDocsetError(unknown: [.init(name: "X", suggestion: nil)], known: [])), 64),
+        (SyncError(SyncFailure(code: .io, message: "cannot read /r")), 74),
+        (SyncError(CancellationError()), 130),
     ] as [(any Error, Int32)])
     func knownConditionsGetTheirDocumentedStatus(_ error: any Error, _ status: Int32) {
         #expect(ErrorExit.code(for: error).rawValue == status, "\(error)")

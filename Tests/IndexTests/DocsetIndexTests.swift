@@ -18,29 +18,29 @@ import Testing
                 IndexedDocset(name: "Foundation", version: nil, path: foundation),
             ], stateDirectory: dir.appending("state"))
 
-        let printf = try #require(index.search(SearchQuery("PRINTF", limit: 1)).hits.first)
+        let printf = try #require(index.searchBlocking(SearchQuery("PRINTF", limit: 1)).hits.first)
         #expect(printf.name == "printf" && printf.type == "Function" && printf.match == .exact)
         #expect(printf.docset == "C" && printf.version == "11")
         #expect(printf.url.absoluteString == "file://\(c)/Contents/Resources/Documents/c/printf.html#printf")
 
-        let vector = try #require(index.search(SearchQuery("std::vector", limit: 1)).hits.first)
+        let vector = try #require(index.searchBlocking(SearchQuery("std::vector", limit: 1)).hits.first)
         #expect(vector.type == "Class")
         #expect(
             vector.url.absoluteString
                 == "file://\(c)/Contents/Resources/Documents/cpp/vector.html#//dash_ref/Class/vector")
-        let member = try #require(index.search(SearchQuery("push_back", limit: 1)).hits.first)
+        let member = try #require(index.searchBlocking(SearchQuery("push_back", limit: 1)).hits.first)
         #expect(member.type == "Function" && member.match == .substring)
 
-        let length = try #require(index.search(SearchQuery("length", limit: 1)).hits.first)
+        let length = try #require(index.searchBlocking(SearchQuery("length", limit: 1)).hits.first)
         #expect(length.type == "Method" && length.docset == "Foundation" && length.version == nil)
         #expect(
             length.url.absoluteString
                 == "file://\(foundation)/Contents/Resources/Documents/documentation/Foundation/NSString.html"
                 + "#//apple_ref/occ/instm/NSString/length")
-        let constant = try #require(index.search(SearchQuery("nsutf8stringencoding")).hits.first)
+        let constant = try #require(index.searchBlocking(SearchQuery("nsutf8stringencoding")).hits.first)
         #expect(constant.type == "Constant")
         #expect(constant.url.fragment == nil)
-        let fuzzy = try #require(index.search(SearchQuery("nsmarr")).hits.first)
+        let fuzzy = try #require(index.searchBlocking(SearchQuery("nsmarr")).hits.first)
         #expect(fuzzy.name == "NSMutableArray" && fuzzy.match == .fuzzy && fuzzy.type == "Class")
     }
 
@@ -57,10 +57,10 @@ import Testing
         #expect(folders.count == 1 && folders[0].hasPrefix("ext-"))
         let names = "\(state)/index/\(folders[0])/names.bin"
         try Data("garbage".utf8).write(to: URL(fileURLWithPath: names))
-        #expect(DocsetIndex(docsets: [docset], stateDirectory: state).search(SearchQuery("printf")).hits.count == 2)
+        #expect(DocsetIndex(docsets: [docset], stateDirectory: state).searchBlocking(SearchQuery("printf")).hits.count == 2)
         #expect(try Data(contentsOf: URL(fileURLWithPath: names)).count > 7)
         try FileManager.default.removeItem(atPath: "\(state)/index/\(folders[0])")
-        #expect(DocsetIndex(docsets: [docset], stateDirectory: state).search(SearchQuery("printf")).hits.count == 2)
+        #expect(DocsetIndex(docsets: [docset], stateDirectory: state).searchBlocking(SearchQuery("printf")).hits.count == 2)
         DocsetIndex.removeUnused(stateDirectory: state, keeping: [])
         #expect(try FileManager.default.contentsOfDirectory(atPath: "\(state)/index").isEmpty)
     }
@@ -94,18 +94,18 @@ import Testing
             ("SQL", sql),
         ].map { IndexedDocset(name: $0.0, version: nil, path: $0.1) }
         let index = DocsetIndex(docsets: docsets, stateDirectory: dir.appending("state"), maximumEntries: 200)
-        let results = index.search(SearchQuery("printf"))
+        let results = index.searchBlocking(SearchQuery("printf"))
         #expect(results.hits.map(\.name) == ["printf", "sprintf"])
         let kinds = Dictionary(uniqueKeysWithValues: results.failures.map { ($0.docset, $0.kind) })
         #expect(kinds == ["NotSQLite": "not_sqlite", "Wrong": "unknown_schema", "Missing": "io", "Huge": "too_large"])
         for failure in results.failures { #expect(failure.description.hasPrefix("\(failure.docset): docSet.dsidx: ")) }
 
-        let hit = try #require(index.search(SearchQuery("drop table", docsets: ["SQL"])).hits.first)
+        let hit = try #require(index.searchBlocking(SearchQuery("drop table", docsets: ["SQL"])).hits.first)
         #expect(hit.name == injection && hit.type == "Function'; --")
         #expect(hit.url.absoluteString.hasSuffix("a.html#'%22;%20DELETE%20FROM%20entry"))
-        let long = try #require(index.search(SearchQuery("longlong", docsets: ["SQL"])).hits.first)
+        let long = try #require(index.searchBlocking(SearchQuery("longlong", docsets: ["SQL"])).hits.first)
         #expect(long.name.utf8.count == 4096)
-        #expect(index.search(SearchQuery("tab\th", docsets: ["SQL"])).hits.count == 1)
+        #expect(index.searchBlocking(SearchQuery("tab\th", docsets: ["SQL"])).hits.count == 1)
         #expect(SearchCommand.escaped("tab\there\u{1B}[31m") == "tab\\there\\e[31m")
     }
 }

@@ -99,7 +99,7 @@ import Testing
         ]
         var hits = 0
         for i in 0..<1000 {
-            let results = index.search(
+            let results = index.searchBlocking(
                 SearchQuery(queries[i % queries.count], types: i % 7 == 0 ? ["Method"] : [], limit: 1 + i % 30))
             #expect(results.failures.isEmpty)
             hits += results.hits.count

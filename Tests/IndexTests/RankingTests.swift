@@ -19,7 +19,7 @@ import Testing
         let index = DocsetIndex(
             docsets: [IndexedDocset(name: "R", version: nil, path: dir.appending("R.docset"))],
             stateDirectory: dir.appending("state"))
-        let results = index.search(SearchQuery("MAP", limit: 50))
+        let results = index.searchBlocking(SearchQuery("MAP", limit: 50))
         #expect(results.failures.isEmpty)
         let got = results.hits.map { "\($0.match.label) \($0.name)" }
         #expect(
@@ -31,9 +31,9 @@ import Testing
         for hit in results.hits {
             #expect(MatchKind.classify(name: Array(hit.name.lowercased().utf8), query: Array("map".utf8)) == hit.match)
         }
-        #expect(index.search(SearchQuery("map", limit: 3)).hits.map(\.name) == ["map", "Map", "mapper"])
-        #expect(index.search(SearchQuery("zzz")).hits.isEmpty)
-        #expect(index.search(SearchQuery("")).hits.isEmpty)
+        #expect(index.searchBlocking(SearchQuery("map", limit: 3)).hits.map(\.name) == ["map", "Map", "mapper"])
+        #expect(index.searchBlocking(SearchQuery("zzz")).hits.isEmpty)
+        #expect(index.searchBlocking(SearchQuery("")).hits.isEmpty)
     }
 
     @Test func mergedAcrossDocsetsWithFilters() throws {
@@ -45,16 +45,16 @@ import Testing
             IndexedDocset(name: $0, version: "1", path: dir.appending("\($0).docset"))
         }
         let index = DocsetIndex(docsets: docsets, stateDirectory: dir.appending("state"))
-        let all = index.search(SearchQuery("print", limit: 10)).hits.map { "\($0.docset):\($0.name)" }
+        let all = index.searchBlocking(SearchQuery("print", limit: 10)).hits.map { "\($0.docset):\($0.name)" }
         #expect(all == ["C:printf", "C:PRINT_MAX", "C:sprintf", "C:Guide to printing"])
-        let merged = index.search(SearchQuery("s", limit: 100)).hits
+        let merged = index.searchBlocking(SearchQuery("s", limit: 100)).hits
         #expect(Set(merged.map(\.docset)) == ["C", "Foundation"])
         #expect(merged.first.map { "\($0.docset):\($0.name)" } == "C:sprintf")
-        let onlyFoundation = index.search(SearchQuery("s", docsets: ["foundation"], limit: 100)).hits
+        let onlyFoundation = index.searchBlocking(SearchQuery("s", docsets: ["foundation"], limit: 100)).hits
         #expect(!onlyFoundation.isEmpty && onlyFoundation.allSatisfy { $0.docset == "Foundation" })
-        let methods = index.search(SearchQuery("t", types: ["instm", "Method"], limit: 100)).hits
+        let methods = index.searchBlocking(SearchQuery("t", types: ["instm", "Method"], limit: 100)).hits
         #expect(methods.map(\.name).sorted() == ["length", "stringWithFormat:"])
-        let functions = index.search(SearchQuery("print", types: ["func"])).hits
+        let functions = index.searchBlocking(SearchQuery("print", types: ["func"])).hits
         #expect(functions.map(\.name) == ["printf", "sprintf"])
     }
 }
@@ -89,7 +89,7 @@ import Testing
                 if a.2 != b.2 { return a.2.lexicographicallyPrecedes(b.2) }
                 return a.3 < b.3
             }.prefix(15).map { "\($0.0.label) \($0.4)" }
-            let got = index.search(SearchQuery(query, limit: 15)).hits.map { "\($0.match.label) \($0.name)" }
+            let got = index.searchBlocking(SearchQuery(query, limit: 15)).hits.map { "\($0.match.label) \($0.name)" }
             #expect(got == Array(expected), "query \(query), seed \(seed)")
         }
     }

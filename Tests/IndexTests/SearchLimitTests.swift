@@ -3,8 +3,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 20: any `Int` is a safe search limit. `search --limit 4611686018427387904` trapped (SIGILL) on the
-/// overflow of `2 * limit + 64` in the ranker; `SearchQuery` now clamps its limit to 0...`maximumLimit`.
+/// Any `Int` is a safe search limit. `search --limit 4611686018427387904` trapped (SIGILL) on the overflow of
+/// `2 * limit + 64` in the ranker; a limit outside 0...`maximumLimit` is now refused with `invalidQuery`, and the
+/// package's blocking search clamps it.
 @Suite(.timeLimit(.minutes(2))) struct SearchLimitTests {
     static let limits: [Int] = [
         0, 1, -1, 2, 20, SearchQuery.maximumLimit, SearchQuery.maximumLimit + 1, 4_611_686_018_427_387_904,
@@ -12,7 +13,7 @@ import Testing
     ]
 
     @Test(arguments: limits)
-    func anyLimitSearchesWithoutTrapping(_ limit: Int) throws {
+    func anyLimitSearchesWithoutTrapping(_ limit: Int) async throws {
         let dir = try TemporaryDirectory("limit")
         defer { dir.remove() }
         let names = ["map", "Map", "mapper", "MapView", "HashMap", "m_a_p", "amp"]
@@ -21,12 +22,12 @@ import Testing
             docsets: [IndexedDocset(name: "L", version: nil, path: dir.appending("L.docset"))],
             stateDirectory: dir.appending("state"))
         let query = SearchQuery("map", limit: limit)
-        #expect((0...SearchQuery.maximumLimit).contains(query.limit))
-        let hits = index.search(query).hits
+        let hits = index.searchBlocking(query).hits
         #expect(hits.count == min(max(limit, 0), 6), "limit \(limit): \(hits.map(\.name))")
-        var assigned = SearchQuery("map")
-        assigned.limit = limit
-        #expect(assigned.limit == query.limit)
-        #expect(index.search(assigned).hits.count == hits.count)
+        if (0...SearchQuery.maximumLimit).contains(limit) {
+            #expect(try await index.search(query).hits.count == hits.count)
+        } else {
+            await #expect(throws: DocsetIndexError.self, "limit \(limit) is refused") { try await index.search(query) }
+        }
     }
 }

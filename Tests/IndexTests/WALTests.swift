@@ -20,7 +20,7 @@ import Testing
         let index = DocsetIndex(
             docsets: [IndexedDocset(name: "Apple", version: nil, path: folder)], stateDirectory: dir.appending("state"))
         for entry in Samples.coreData {
-            let hit = index.search(SearchQuery(entry.name, limit: 1)).hits.first
+            let hit = index.searchBlocking(SearchQuery(entry.name, limit: 1)).hits.first
             #expect(hit?.name == entry.name && hit?.match == .exact)
         }
         #expect(try IndexFixture.hashes(folder) == before)
@@ -37,12 +37,12 @@ import Testing
         let folder = try IndexFixture.coreData("Apple", in: dir.path, Samples.coreData, wal: true)
         let docset = IndexedDocset(name: "Apple", version: nil, path: folder)
         let state = dir.appending("state")
-        #expect(DocsetIndex(docsets: [docset], stateDirectory: state).search(SearchQuery("NSString")).hits.count == 2)
+        #expect(DocsetIndex(docsets: [docset], stateDirectory: state).searchBlocking(SearchQuery("NSString")).hits.count == 2)
         let dsidx = "\(folder)/Contents/Resources/docSet.dsidx"
         let zeal = [ZealSQL.coreDataIndex, ZealSQL.view, "SELECT count(*) FROM searchIndex;"].joined(separator: ";")
         #expect(try IndexFixture.sqliteCount(dsidx, zeal) == Samples.coreData.count)
         #expect(!FileManager.default.fileExists(atPath: dsidx + "-wal"))
-        let again = DocsetIndex(docsets: [docset], stateDirectory: state).search(SearchQuery("NSString"))
+        let again = DocsetIndex(docsets: [docset], stateDirectory: state).searchBlocking(SearchQuery("NSString"))
         #expect(again.failures.isEmpty)
         #expect(again.hits.map(\.name) == ["NSString", "NSUTF8StringEncoding"])
     }

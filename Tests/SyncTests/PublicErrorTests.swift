@@ -27,7 +27,7 @@ import Testing
         #expect(throws: ConfigurationError.invalidFile) { try loader.load(file: "/nonexistent/docsync.toml") }
     }
 
-    @Test func aBusyLockIsSyncLockErrorBusy() async throws {
+    @Test func aBusyLockIsSyncErrorBusy() async throws {
         let h = try SyncHarness()
         try h.writeAtomFeed("f.atom", [])
         try h.writeConfig(feeds: ["f.atom"])
@@ -39,9 +39,12 @@ import Testing
         do {
             for try await _ in engine.sync() {}
             Issue.record("a sync ran while another process held the lock")
-        } catch let error as SyncLockError {
-            #expect(error == .busy && error != .unavailable)
-            #expect(error.path == "\(h.state)/sync.lock" && "\(error)".contains("--wait"))
+        } catch {
+            // sync() throws one type: its kind is compared, the lock's details are a property.
+            #expect(error == .busy && error != .lockUnavailable && error.kind == "busy")
+            let lock = try #require(error.lock)
+            #expect(lock == .busy && lock != .unavailable)
+            #expect(lock.path == "\(h.state)/sync.lock" && "\(error)".contains("--wait"))
         }
     }
 

@@ -17,7 +17,7 @@ func syncAndReindex(configFile: String, reindex: (String) -> Void) async throws 
     }
     for docset in try engine.installedDocsets() { print(docset.name, docset.version ?? "-", docset.path) }
     // One read-only search over every installed docset (both index formats), ranked exact > prefix > substring.
-    for hit in try engine.index().search(SearchQuery("sym", types: ["Function"], limit: 5)).hits {
+    for hit in try await engine.index().search(SearchQuery("sym", types: ["Function"], limit: 5)).hits {
         print(hit.name, hit.type, hit.docset, hit.url)  // url: file:///…/Documents/page.html#fragment
     }
 }

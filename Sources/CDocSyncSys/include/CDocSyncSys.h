@@ -18,6 +18,11 @@ int ds_syncfs(int fd);
 /// with errno set.
 int ds_openat_direct(int dirfd, const char *name, int flags);
 
+/// openat2(2) with RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS: opens `path` (relative, several components) below dirfd,
+/// failing with EXDEV when it (or a symlink on the way) would leave dirfd's tree. flags get O_CLOEXEC added.
+/// Returns the fd or -1 with errno set (ENOSYS on kernels before 5.6, or where a seccomp filter refuses it).
+int ds_openat_beneath(int dirfd, const char *path, int flags);
+
 /// The stricter of statx(2)'s direct-I/O memory and offset alignments for fd, or 0 when the kernel or the file
 /// system does not report them.
 uint32_t ds_direct_io_alignment(int fd);

@@ -10,6 +10,7 @@ extension Configuration {
         /// How long an archive no document names any more stays, for clients mid-download.
         public var gracePeriod: Duration = .seconds(3600)
 
+        /// A mirror published into `directory` and served at `baseURL` (the other settings at their defaults).
         public init(directory: String, baseURL: String) {
             self.directory = directory
             self.baseURL = baseURL

@@ -10,7 +10,9 @@ public struct UnknownDocsetError: Error, Sendable, Equatable, CustomStringConver
 
     /// A requested name that matched nothing, and the known name it is probably meant to be.
     public struct Miss: Sendable, Equatable {
+        /// The name as requested.
         public var name: String
+        /// The known name it probably means (same name ignoring case, or a small edit away); nil when none is close.
         public var suggestion: String?
     }
 

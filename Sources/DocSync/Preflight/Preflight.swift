@@ -9,6 +9,7 @@ internal import DocSyncSupport
 public enum Preflight {
     /// Everything wrong with the configured folders (at least one problem).
     public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// Each unusable folder (at least one).
         public var problems: [Problem]
 
         public var description: String { problems.map(\.description).joined(separator: "\n") }
@@ -18,7 +19,9 @@ public enum Preflight {
     public struct Problem: Sendable, Equatable, CustomStringConvertible {
         /// The config key (`root`, `staging`, `state`).
         public var key: String
+        /// The folder as configured.
         public var path: String
+        /// What is wrong with it (`not a directory`, `not writable (…)`, …).
         public var problem: String
 
         public var description: String { "\(key) = \"\(path)\": \(problem)" }

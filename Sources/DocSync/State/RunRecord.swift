@@ -3,8 +3,8 @@ import Foundation
 
 /// The last sync run as `docsync status` tells it: written when a run starts (so an interrupted run is visible —
 /// killed, rebooted, Ctrl-C) and again when it ends, in `<state>/last-run.json`.
-public struct RunRecord: Codable, Sendable, Equatable {
-    public enum Outcome: String, Codable, Sendable {
+package struct RunRecord: Codable, Sendable, Equatable {
+    package enum Outcome: String, Codable, Sendable {
         /// Everything synced.
         case ok
         /// Some docsets, feeds or hooks failed (exit 3).
@@ -15,16 +15,16 @@ public struct RunRecord: Codable, Sendable, Equatable {
         case error
     }
 
-    public var startedAt: Date
-    public var pid: Int32
+    package var startedAt: Date
+    package var pid: Int32
     /// Nil while running, or when the process died before it could record the end.
-    public var finishedAt: Date?
-    public var outcome: Outcome?
-    public var detail: String?
+    package var finishedAt: Date?
+    package var outcome: Outcome?
+    package var detail: String?
     /// When the last run that ended `ok` before this one finished (carried from run to run, for metrics).
-    public var lastSuccessAt: Date?
+    package var lastSuccessAt: Date?
 
-    public init(startedAt: Date, pid: Int32) {
+    package init(startedAt: Date, pid: Int32) {
         self.startedAt = startedAt
         self.pid = pid
     }
@@ -36,9 +36,9 @@ public struct RunRecord: Codable, Sendable, Equatable {
         return record
     }
 
-    public static func path(stateDirectory: String) -> String { "\(stateDirectory)/last-run.json" }
+    package static func path(stateDirectory: String) -> String { "\(stateDirectory)/last-run.json" }
 
-    public static func load(stateDirectory: String) -> RunRecord? {
+    package static func load(stateDirectory: String) -> RunRecord? {
         guard let bytes = (try? SafeDirectory.open(stateDirectory).readFile("last-run.json", limit: 16 << 20))
             .flatMap({ $0 })
         else { return nil }

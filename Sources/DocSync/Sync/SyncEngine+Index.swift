@@ -4,8 +4,10 @@ internal import DocSyncSupport
 
 extension SyncEngine {
     /// A read-only search over every docset installed now (see `DocsetIndex`). Derived indexes missing from the
-    /// state folder (docsets installed by another tool, or before docsync built them) are built on first search.
-    public func index() throws -> DocsetIndex {
+    /// state folder (docsets installed by another tool, or before docsync built them) are built on first search,
+    /// or ahead of it by `DocsetIndex.prepare()`. Throws a ``SyncFailure`` when the root cannot be read, like
+    /// ``installedDocsets()``.
+    public func index() throws(SyncFailure) -> DocsetIndex {
         DocsetIndex(
             docsets: try installedDocsets().map(Self.indexed), stateDirectory: configuration.state,
             groups: configuration.groups)
@@ -51,8 +53,11 @@ extension SyncEngine {
     }
 
     /// Deletes derived indexes of versions that are no longer installed.
+    /// Deletes derived indexes of versions that are no longer installed, except those of leased versions (see
+    /// ``lease(_:)``): a backend reading a leased version may search it.
     func removeUnusedIndexes() {
         guard let installed = try? installedDocsets() else { return }
-        DocsetIndex.removeUnused(stateDirectory: configuration.state, keeping: installed.map(Self.indexed))
+        let leased = installer.leasedVersionPaths().map { IndexedDocset(name: "", version: nil, path: $0) }
+        DocsetIndex.removeUnused(stateDirectory: configuration.state, keeping: installed.map(Self.indexed) + leased)
     }
 }

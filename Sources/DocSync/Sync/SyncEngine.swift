@@ -55,11 +55,16 @@ public struct SyncEngine: Sendable {
         removeUnusedIndexes()  // its derived search index goes at once, not at the next sync
     }
 
-    /// Runs one sync. The stream ends after `.summary`, or throws when the run could not start: a
-    /// ``SyncLockError`` (another sync is running), or a ``SyncFailure`` (the root cannot be read). Per-docset and
-    /// per-feed failures are events, never thrown: one bad feed or archive never stops the others. Cancelling the
-    /// consuming task checkpoints downloads in flight.
-    public func sync(_ options: SyncOptions = SyncOptions()) -> AsyncThrowingStream<SyncEvent, any Error> {
+    /// Runs one sync. The sequence ends after `.summary`, or throws a ``SyncError`` when the run could not start
+    /// (``SyncError/busy``: another sync is running; ``SyncError/preflight``: a folder cannot be used;
+    /// ``SyncError/unknownDocset``: ``SyncOptions/only`` names nothing known; …). Per-docset and per-feed failures
+    /// are events, never thrown: one bad feed or archive never stops the others. Cancelling the consuming task
+    /// checkpoints downloads in flight.
+    public func sync(_ options: SyncOptions = SyncOptions()) -> SyncEvents {
+        SyncEvents(base: stream(options))
+    }
+
+    private func stream(_ options: SyncOptions) -> AsyncThrowingStream<SyncEvent, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
                 do {
@@ -67,7 +72,7 @@ public struct SyncEngine: Sendable {
                     try await run(options) { continuation.yield($0.redactingCredentials) }
                     continuation.finish()
                 } catch {
-                    continuation.finish(throwing: error)
+                    continuation.finish(throwing: SyncError(error))
                 }
             }
             continuation.onTermination = { _ in task.cancel() }

@@ -1,6 +1,6 @@
 /// Durations for people, rounded to what matters: `0.4 s`, `9.5 s`, `42 s`, `12 min`, `3.2 h`, `2.1 d`. Pure.
-enum DurationText {
-    static func text(seconds: Double) -> String {
+package enum DurationText {
+    package static func text(seconds: Double) -> String {
         guard seconds.isFinite else { return "?" }
         let s = max(0, seconds)
         if s < 10 { return "\(one(s)) s" }
@@ -10,7 +10,7 @@ enum DurationText {
         return "\(one(s / 86400)) d"
     }
 
-    static func text(_ duration: Duration) -> String {
+    package static func text(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         return text(seconds: Double(seconds) + Double(attoseconds) / 1e18)
     }

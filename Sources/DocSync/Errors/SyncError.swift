@@ -1,0 +1,99 @@
+import Foundation
+
+/// Why a sync could not run at all — the one error ``SyncEngine/sync(_:)``'s sequence throws. Per-docset and per-feed
+/// failures never end a sync: they are ``SyncEvent``s carrying a ``SyncFailure``.
+///
+/// The swift-service-lifecycle pattern: the kind is private and compared through static members (`error == .busy`),
+/// so a new kind never breaks a client's `switch` (keep a `default:` branch); the details are properties.
+///
+/// | Kind | When | Details |
+/// |------|------|---------|
+/// | ``busy`` | another sync holds the state folder's lock (see ``SyncOptions/wait``) | ``lock`` |
+/// | ``lockUnavailable`` | the lock file cannot be created, opened or locked | ``lock`` |
+/// | ``preflight`` | `root`, `staging` or `state` cannot be used (each problem names its key and path) | ``preflightFailure`` |
+/// | ``unknownDocset`` | ``SyncOptions/only`` names a docset no feed offers and none is installed | ``unknownDocsets`` |
+/// | ``configuration`` | the configuration cannot be used as written (e.g. its lock file, `docsync.lock`) | ``message`` |
+/// | ``rootUnreadable`` | the root folder cannot be listed | ``failure`` |
+/// | ``cancelled`` | the consuming task was cancelled before the run could start | |
+/// | ``other`` | anything else (the message says what) | |
+public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
+    private enum Code: String, Sendable, Hashable {
+        case busy, preflight, configuration, cancelled, other
+        case lockUnavailable = "lock_unavailable"
+        case unknownDocset = "unknown_docset"
+        case rootUnreadable = "root_unreadable"
+    }
+
+    private let code: Code
+    /// What happened, for people (one line per problem; names the config key and path when one is at fault).
+    public let message: String
+    /// The lock's details, for ``busy`` and ``lockUnavailable``.
+    public let lock: SyncLockError?
+    /// Every folder problem, for ``preflight``.
+    public let preflightFailure: Preflight.Failure?
+    /// The names that matched nothing and their nearest known names, for ``unknownDocset``.
+    public let unknownDocsets: UnknownDocsetError?
+    /// The failure value, for ``rootUnreadable`` (and ``other`` when one was thrown).
+    public let failure: SyncFailure?
+
+    private init(
+        _ code: Code, message: String, lock: SyncLockError? = nil, preflightFailure: Preflight.Failure? = nil,
+        unknownDocsets: UnknownDocsetError? = nil, failure: SyncFailure? = nil
+    ) {
+        self.code = code
+        self.message = message
+        self.lock = lock
+        self.preflightFailure = preflightFailure
+        self.unknownDocsets = unknownDocsets
+        self.failure = failure
+    }
+
+    /// Another sync holds the lock.
+    public static let busy = Self(.busy, message: "")
+    /// The lock file could not be used.
+    public static let lockUnavailable = Self(.lockUnavailable, message: "")
+    /// The configured folders cannot be used.
+    public static let preflight = Self(.preflight, message: "")
+    /// A requested docset name matches nothing.
+    public static let unknownDocset = Self(.unknownDocset, message: "")
+    /// The configuration cannot be used as written.
+    public static let configuration = Self(.configuration, message: "")
+    /// The root folder cannot be read.
+    public static let rootUnreadable = Self(.rootUnreadable, message: "")
+    /// The run was cancelled before it started.
+    public static let cancelled = Self(.cancelled, message: "")
+    /// Anything else.
+    public static let other = Self(.other, message: "")
+
+    /// A stable machine-readable kind: `busy`, `lock_unavailable`, `preflight`, `unknown_docset`, `configuration`,
+    /// `root_unreadable`, `cancelled` or `other`.
+    public var kind: String { code.rawValue }
+
+    /// Same kind (the details are not compared).
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+
+    /// Hashes the kind only, like ``==(_:_:)``.
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+
+    /// The message.
+    public var description: String { message }
+
+    /// `error` as a sync error: itself, or the kind its type stands for.
+    package init(_ error: any Error) {
+        switch error {
+        case let error as SyncError: self = error
+        case let lock as SyncLockError:
+            self.init(lock == .busy ? .busy : .lockUnavailable, message: lock.description, lock: lock)
+        case let preflight as Preflight.Failure:
+            self.init(.preflight, message: preflight.description, preflightFailure: preflight)
+        case let unknown as UnknownDocsetError:
+            self.init(.unknownDocset, message: unknown.description, unknownDocsets: unknown)
+        case is LockFile.Failure, is ConfigurationError:
+            self.init(.configuration, message: UserText.describe(error))
+        case let failure as SyncFailure:
+            self.init(failure.code == .io ? .rootUnreadable : .other, message: failure.description, failure: failure)
+        case is CancellationError: self.init(.cancelled, message: "cancelled")
+        default: self.init(.other, message: UserText.describe(error))
+        }
+    }
+}

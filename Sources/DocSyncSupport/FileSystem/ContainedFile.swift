@@ -1,0 +1,120 @@
+import CDocSyncSys
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Reads one regular file named by an untrusted relative path, never leaving a base folder: `..`, absolute paths,
+/// NUL bytes, overlong paths, and symlinks pointing outside the base are refused; a FIFO or device never blocks the
+/// reader (opened non-blocking, then refused as not a regular file); the size is bounded.
+///
+/// The open is `openat2(2)` with `RESOLVE_BENEATH` from the base's descriptor, so the kernel resolves every
+/// component, symlinks included, and refuses (EXDEV) any step out of the base, atomically: no window between a check
+/// and the open. Where `openat2` is missing (ENOSYS: kernels before 5.6, some seccomp filters), each component is
+/// opened with `O_NOFOLLOW` from the previous one's descriptor, so no symlink at all is followed.
+package enum ContainedFile {
+    /// At most this many bytes in a relative path (PATH_MAX).
+    package static let maxPathBytes = 4096
+
+    /// Why a path or file was refused.
+    package enum Failure: Error, Equatable, Sendable {
+        /// The path itself is unusable (empty, absolute, `..`, NUL, a control character, overlong).
+        case invalidPath(String)
+        /// Resolving it would leave the base (a symlink pointing outside, or to an absolute path).
+        case outside
+        /// Nothing by that name.
+        case notFound
+        /// A folder, FIFO, socket or device.
+        case notRegular
+        /// Larger than the limit (its size in bytes).
+        case tooLarge(Int64)
+        /// Any other system failure.
+        case io(SystemError)
+    }
+
+    /// The path's components (`.` and empty ones dropped), or why it is refused. Pure: the table tests' subject.
+    package static func components(_ path: String) -> Result<[String], Failure> {
+        if path.isEmpty { return .failure(.invalidPath("empty")) }
+        if path.utf8.contains(0) { return .failure(.invalidPath("contains NUL")) }
+        if path.utf8.count > maxPathBytes { return .failure(.invalidPath("longer than \(maxPathBytes) bytes")) }
+        if path.hasPrefix("/") { return .failure(.invalidPath("absolute")) }
+        if path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            return .failure(.invalidPath("contains control characters"))
+        }
+        var parts: [String] = []
+        for component in path.split(separator: "/", omittingEmptySubsequences: true) where component != "." {
+            if component == ".." { return .failure(.invalidPath("'..' leaves the folder")) }
+            if component.utf8.count > PathComponent.maxBytes {
+                return .failure(.invalidPath("a component is longer than \(PathComponent.maxBytes) bytes"))
+            }
+            parts.append(String(component))
+        }
+        if parts.isEmpty { return .failure(.invalidPath("names no file")) }
+        return .success(parts)
+    }
+
+    /// The bytes of `path` below the folder open as `base` (a blocking call: run it on a `WorkerThread`).
+    /// `beneath: false` skips `openat2` and takes the fallback every time (for its tests).
+    package static func read(_ path: String, below base: Int32, limit: Int, beneath: Bool = true) throws(Failure)
+        -> [UInt8]
+    {
+        let parts = try components(path).get()
+        let fd = beneath ? try open(parts, below: base) : try openComponents(parts, below: base)
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw .io(SystemError("fstat", path: path)) }
+        guard st.st_mode & S_IFMT == S_IFREG else { throw .notRegular }
+        guard st.st_size <= Int64(limit) else { throw .tooLarge(Int64(st.st_size)) }
+        var out: [UInt8] = []
+        out.reserveCapacity(Int(st.st_size))
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            if n < 0 { throw .io(SystemError("read", path: path)) }
+            if n == 0 { break }
+            guard out.count + n <= limit else { throw .tooLarge(Int64(out.count + n)) }  // it grew meanwhile
+            out += buffer[..<n]
+        }
+        return out
+    }
+
+    /// A read-only descriptor of `parts` below `base`, non-blocking (a FIFO must not hang the open).
+    private static func open(_ parts: [String], below base: Int32) throws(Failure) -> Int32 {
+        let joined = parts.joined(separator: "/")
+        let fd = ds_openat_beneath(base, joined, O_RDONLY | O_NONBLOCK | O_NOCTTY)
+        if fd >= 0 { return fd }
+        switch errno {
+        case ENOSYS: return try openComponents(parts, below: base)
+        case EXDEV: throw .outside
+        case ENOENT, ENOTDIR: throw .notFound
+        case ELOOP: throw .outside
+        default: throw .io(SystemError("openat2", path: joined))
+        }
+    }
+
+    /// The fallback: one `O_NOFOLLOW` open per component; any symlink is refused as `outside`.
+    private static func openComponents(_ parts: [String], below base: Int32) throws(Failure) -> Int32 {
+        var current = dup(base)
+        if current < 0 { throw .io(SystemError("dup", path: ".")) }
+        for (k, part) in parts.enumerated() {
+            let last = k == parts.count - 1
+            let flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (last ? O_NONBLOCK | O_NOCTTY : O_DIRECTORY)
+            let next = openat(current, part, flags)
+            let code = errno
+            var st = stat()
+            let isLink =
+                next < 0 && fstatat(current, part, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_mode & S_IFMT == S_IFLNK
+            close(current)
+            if next < 0 {
+                if isLink { throw .outside }  // ELOOP, or ENOTDIR with O_DIRECTORY: a symlink, not followed here
+                switch code {
+                case ENOENT, ENOTDIR: throw .notFound
+                default: throw .io(SystemError("openat", path: parts[...k].joined(separator: "/"), code: code))
+                }
+            }
+            current = next
+        }
+        return current
+    }
+}

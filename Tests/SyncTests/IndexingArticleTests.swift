@@ -1,0 +1,40 @@
+import DocSync
+import Foundation
+import Logging
+import TestSupport
+import Testing
+
+/// The DocC article "Building an index from docsync" shows `IndexingArticleExample.swift`, compiled with this
+/// target, and it runs against a real installed docset.
+@Suite(.timeLimit(.minutes(10))) struct IndexingArticleTests {
+    static let marker = "<!-- Tests/SyncTests/IndexingArticleExample.swift -->"
+
+    @Test func theArticleShowsTheCompiledExample() throws {
+        let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        let article = try String(
+            contentsOf: here.appendingPathComponent("../../Sources/DocSync/DocSync.docc/BuildingAnIndex.md"),
+            encoding: .utf8)
+        let example = try String(
+            contentsOf: here.appendingPathComponent("IndexingArticleExample.swift"), encoding: .utf8)
+        let after = try #require(article.range(of: Self.marker + "\n```swift\n"), "the article lacks \(Self.marker)")
+        let end = try #require(article.range(of: "\n```\n", range: after.upperBound..<article.endIndex))
+        #expect(String(article[after.upperBound..<end.lowerBound]) + "\n" == example)
+    }
+
+    @Test func theExampleIndexesAnInstalledDocset() async throws {
+        let h = try ReaderHarness()
+        defer { h.remove() }
+        var fixture = try DocsetFixture.make(version: "1", indexRows: 4)
+        for i in 0..<3 { fixture.files["Contents/Resources/Documents/p\(i).html"] = (Array("page \(i)".utf8), 0o644) }
+        try await h.install("A", version: "1", fixture: fixture)
+        var stored: [String: String] = [:]
+        try await indexDocsets(engine: h.engine, query: "sym") { name, page, bytes in
+            stored["\(name) \(page)"] = String(decoding: bytes, as: UTF8.self)
+        }
+        // p3.html is in the index but not in the docset: reported, not stored.
+        #expect(stored == ["sym0 p0.html": "page 0", "sym1 p1.html": "page 1", "sym2 p2.html": "page 2"])
+
+        let service = syncService(engine: h.engine, logger: Logger(label: "test")) { _ in }
+        #expect(service.interval == .seconds(6 * 3600) && service.jitter == .seconds(600))
+    }
+}

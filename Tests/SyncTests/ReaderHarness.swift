@@ -1,0 +1,46 @@
+import DocSync
+import Foundation
+import TestSupport
+
+/// A docset root for the reader-side tests (no feeds, no server): archives are installed from local files with
+/// `SyncEngine.install(archive:name:)` and pruned by real syncs.
+struct ReaderHarness {
+    let dir: TemporaryDirectory
+    let engine: SyncEngine
+    var root: String { dir.appending("root") }
+    var state: String { dir.appending("state") }
+    var configPath: String { dir.appending("docsync.toml") }
+
+    init(grace: String = "0s") throws {
+        dir = try TemporaryDirectory("reader")
+        let toml = "root = \"root\"\nstaging = \"staging\"\nstate = \"state\"\n[install]\ngrace_period = \"\(grace)\"\n"
+        try toml.write(toFile: dir.appending("docsync.toml"), atomically: true, encoding: .utf8)
+        engine = SyncEngine(configuration: try ConfigurationLoader().load(file: dir.appending("docsync.toml")))
+    }
+
+    /// Installs a generated docset of `version` as `name` from a local archive.
+    @discardableResult
+    func install(_ name: String, version: String, fixture: DocsetFixture? = nil) async throws -> InstalledDocset {
+        let archive = dir.appending("\(name)-\(version).tgz")
+        try (fixture ?? DocsetFixture.make(version: version)).writeArchive(to: archive)
+        return try await engine.install(archive: archive, name: name, version: version)
+    }
+
+    /// One sync with nothing to fetch: what prunes replaced versions past their grace period.
+    func prune() async throws {
+        for try await _ in engine.sync() {}
+    }
+
+    /// The version folders present.
+    var versions: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "\(root)/.docsync/versions")) ?? []).sorted()
+    }
+
+    /// The derived search indexes present.
+    var derivedIndexes: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "\(state)/index")) ?? []).filter { !$0.hasPrefix(".") }
+            .sorted()
+    }
+
+    func remove() { dir.remove() }
+}
