@@ -25,9 +25,12 @@ public enum KapeliFeeds {
         let older = versions.dropFirst().map {
             CatalogEntry.SpecificVersion(version: $0, archives: archives.compactMap(versioned(version: $0, name: name)))
         }
-        return CatalogEntry(
+        var entry = CatalogEntry(
             source: .kapeli, name: name, title: name, versions: versions, revision: feedEntry.revision ?? "0",
             archives: archives, feedURL: feedURL, specificVersions: older)
+        // As Zeal's catalogue lists the docset it builds from this feed: its `urls`, no `feed_url`.
+        entry.listedURLs = archives
+        return entry
     }
 
     /// `…/<Name>.tgz` → `…/zzz/versions/<Name>/<V>/<Name>.tgz`; nil when the URL is not in Kapeli's layout.

@@ -1,3 +1,4 @@
+import DocSyncSupport
 import Foundation
 
 /// An installed docset as a reader should use it. `path` is the resolved folder of one immutable version: it keeps
@@ -25,4 +26,8 @@ public struct InstallRecord: Sendable, Equatable, Codable {
     public var sourceURL: String? = nil
     /// The feed entry's `updated` date at install time (Atom republications of one version compare by it).
     public var updated: Date? = nil
+    /// Every archive URL, in the order this host tries them (from the host record, or meta.json's `urls`).
+    public var urls: [String] = []
+    /// How Zeal's members of its `meta.json` came to be (nil when it has no meta.json).
+    package var zeal: ZealArrival? = nil
 }

@@ -74,16 +74,20 @@ public final class Installer: Sendable {
             let meta = (try? SafeDirectory.open(path).readFile(DocsetMetadata.fileName, limit: 1 << 20))
                 .flatMap { $0 }.flatMap { DocsetMetadata.decode(Data($0)) }
             let record = meta?.extra?.docsync
+            // Host facts: the version's host record; installs made before it kept them in meta.json.
+            let host = hostRecord(of: path)
+            let feed = host?.feed ?? record?.origin ?? meta?.feedURL
             result.append(
                 InstallRecord(
-                    name: meta?.name ?? stem, title: meta?.title ?? stem, version: meta?.version,
-                    revision: meta?.revision, identifier: record?.identifier, path: path,
+                    name: meta?.name ?? stem, title: meta?.title ?? stem, version: record?.version ?? meta?.version,
+                    revision: record?.revision ?? meta?.revision, identifier: record?.identifier, path: path,
                     indexPath: "\(path)/\(DocsetValidator.index)",
-                    installedAt: record.flatMap { DocsetMetadata.date($0.installedAt) },
+                    installedAt: (host?.installedAt ?? record?.installedAt).flatMap(DocsetMetadata.date),
                     archiveSHA256: record?.archiveSHA256, sizeOnDisk: record?.unpackedBytes,
-                    fileCount: record?.fileCount, feedURL: (meta?.feedURL ?? record?.origin)?.redactingCredentials,
-                    sourceURL: record?.sourceURL?.redactingCredentials,
-                    updated: record?.entryUpdated.flatMap(DocsetMetadata.date)))
+                    fileCount: record?.fileCount, feedURL: feed?.redactingCredentials,
+                    sourceURL: (host?.sourceURL ?? record?.sourceURL)?.redactingCredentials,
+                    updated: record?.entryUpdated.flatMap(DocsetMetadata.date),
+                    urls: host?.urls ?? meta?.urls ?? [], zeal: meta.map(Self.arrival)))
         }
         return result.sorted { $0.name < $1.name }
     }
@@ -95,6 +99,23 @@ public final class Installer: Sendable {
     }
 
     // MARK: Internals
+
+    /// The host record of the version at `path` (`<root>/.docsync/versions/<NAME@ID>`), if any.
+    private func hostRecord(of path: String) -> HostRecord? {
+        let version = (path as NSString).lastPathComponent
+        guard VersionStore.isVersionName(version), let rootHandle = try? SafeDirectory.open(root),
+            let state = try? rootHandle.existingDirectory(VersionStore.stateName),
+            let records = try? state.existingDirectory(HostRecord.directoryName),
+            let bytes = try? records.readFile(version, limit: 1 << 20)
+        else { return nil }
+        return HostRecord.decode(bytes)
+    }
+
+    /// How Zeal's members of `meta` came to be, so that a lock reproduces them (installs from before the record
+    /// kept `arrival` count as catalogue installs).
+    private static func arrival(_ meta: DocsetMetadata) -> ZealArrival {
+        ZealArrival(kind: meta.extra?.docsync?.arrival ?? .catalog, feedURL: meta.feedURL, urls: meta.urls ?? [])
+    }
 
     /// The folder readers reach through `linkName`: a real folder as is; a symlink only when it is docsync's link
     /// into `.docsync/versions/` (one version component, `.docsync` and `versions` real folders), never elsewhere.
@@ -136,33 +157,36 @@ public final class Installer: Sendable {
             var digest = request.archiveSHA256 ?? source.verifiedSHA256 ?? result.archiveDigest?.description
             if digest == nil, let file = source as? FileArchiveSource { digest = try Self.hash(file.path) }
             let prepared = try prepare(staging)
-            let now = Date()
             var record = DocsetMetadata.Record(
-                identifier: request.identifier, version: request.version,
-                sourceURL: request.sourceURL ?? source.verifiedURL,
-                archiveSHA256: digest, archiveSize: source.byteCount ?? 0, unpackedBytes: result.bytesWritten,
-                fileCount: result.fileCount, installedAt: DocsetMetadata.timestamp(now),
+                identifier: request.identifier, version: request.version, archiveSHA256: digest,
+                archiveSize: source.byteCount ?? 0, unpackedBytes: result.bytesWritten, fileCount: result.fileCount,
                 entryUpdated: request.updated.map(DocsetMetadata.timestamp))
             record.prepared = prepared
             let meta = DocsetMetadata(request: request, record: record)
+            let host = HostRecord(
+                installedAt: DocsetMetadata.timestamp(Date()),
+                sourceURL: (request.sourceURL ?? source.verifiedURL)?.redactingCredentials,
+                feed: request.feedURL?.redactingCredentials, urls: request.urls.map(\.redactingCredentials))
             try staging.writeFile(DocsetMetadata.fileName, meta.encoded())
             try Self.writeIcons(request.icons, into: staging)
             try ReadOnlyTree.apply(staging)
             let version = VersionStore.versionName(for: request.name)
             try store.recordManifest(of: staging, for: version)  // beside the tree, for `docsync verify`
+            try store.recordHost(host, for: version)
             do {
                 _ = try store.publish(staging: stagingName, handle: staging, as: request.name, version: version)
             } catch {
                 store.dropManifest(version)
+                store.dropHostRecord(version)
                 throw error
             }
             let path = "\(root)/\(VersionStore.stateName)/versions/\(version)"
             installed = InstallRecord(
                 name: request.name, title: meta.title, version: meta.version, revision: meta.revision,
                 identifier: request.identifier, path: path, indexPath: "\(path)/\(DocsetValidator.index)",
-                installedAt: DocsetMetadata.date(record.installedAt), archiveSHA256: digest,
-                sizeOnDisk: result.bytesWritten, fileCount: result.fileCount, feedURL: meta.feedURL,
-                sourceURL: record.sourceURL?.redactingCredentials, updated: request.updated)
+                installedAt: DocsetMetadata.date(host.installedAt), archiveSHA256: digest,
+                sizeOnDisk: result.bytesWritten, fileCount: result.fileCount, feedURL: host.feed,
+                sourceURL: host.sourceURL, updated: request.updated, urls: host.urls, zeal: Self.arrival(meta))
         } catch {
             store.discardStaging(stagingName)
             throw error

@@ -156,6 +156,7 @@ final class VersionStore {
             if try retired.status(entry.name) == nil { try retire(entry.name) }
         }
         try dropOrphanedManifests()
+        try dropOrphanedHostRecords()
     }
 
     /// Starts the grace period of a version that is no longer current.
@@ -179,6 +180,7 @@ final class VersionStore {
             guard now - retiredAt >= graceSeconds else { continue }
             try versions.rename(entry.name, to: trash, as: "version-\(entry.name)-\(Self.newID())")
             dropManifest(entry.name)
+            dropHostRecord(entry.name)
             try retired.unlink(entry.name)
         }
         return try !trash.entries().isEmpty

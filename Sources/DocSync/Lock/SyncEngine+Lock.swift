@@ -1,4 +1,5 @@
 internal import DocSyncCatalog
+internal import DocSyncInstall
 internal import DocSyncSupport
 import Foundation
 
@@ -8,13 +9,15 @@ extension SyncEngine {
     package func makeLock() throws -> (lock: LockFile, skipped: [String]) {
         var entries: [LockFile.Entry] = []
         var skipped: [String] = []
-        for docset in try installedDocsets() {
+        let records: [InstallRecord]
+        do { records = try installer.installedDocsets() } catch { throw SyncFailure(error) }
+        for docset in records {
             let meta = (FileManager.default.contents(atPath: "\(docset.path)/meta.json")).flatMap {
                 try? JSONSerialization.jsonObject(with: $0) as? [String: Any]
             }
             let record = (meta?["extra"] as? [String: Any])?["docsync"] as? [String: Any]
             let size = (record?["archive_size"] as? NSNumber)?.int64Value ?? 0
-            var archives = (meta?["urls"] as? [String]) ?? []
+            var archives = docset.urls
             if let used = docset.sourceURL {
                 archives.removeAll { $0 == used }
                 archives.insert(used, at: 0)
@@ -26,6 +29,7 @@ extension SyncEngine {
             var entry = LockFile.Entry(
                 name: docset.name, title: docset.title, version: docset.version ?? "", revision: docset.revision,
                 archives: archives, sha256: sha256, size: size, feed: docset.feedURL)
+            entry.zeal = docset.zeal
             let fm = FileManager.default
             entry.icon = fm.contents(atPath: "\(docset.path)/icon.png")?.base64EncodedString()
             entry.icon2x = fm.contents(atPath: "\(docset.path)/icon@2x.png")?.base64EncodedString()
@@ -75,6 +79,7 @@ extension SyncEngine {
             candidate.catalog = CatalogEntry(
                 source: .zeal, name: entry.name, title: entry.title, icon: entry.icon, icon2x: entry.icon2x,
                 extra: entry.extra)
+            candidate.zeal = entry.zeal ?? ZealArrival(kind: .catalog)  // a lock from before `zeal`: no feed_url
             round.offers.append(candidate)
         }
         for selection in configuration.docsets where !locked.contains(DocsetName.safe(selection.name).lowercased()) {

@@ -1,6 +1,6 @@
 internal import DocSyncCatalog
 internal import DocSyncInstall
-package import DocSyncMirror
+internal import DocSyncMirror
 internal import DocSyncSupport
 import Foundation
 
@@ -63,6 +63,7 @@ extension SyncEngine {
                     catalog: CatalogEntry(
                         source: .zeal, name: entry.name, title: entry.title, icon: entry.icon, icon2x: entry.icon2x,
                         extra: entry.extra))
+                request.arrival = entry.zeal ?? ZealArrival(kind: .catalog)
                 request.sourceURL = entry.archives.first
                 request.archiveSHA256 = actual
                 let docset = try await installer.install(archive: archive, as: request)

@@ -1,4 +1,5 @@
 package import DocSyncCatalog
+package import DocSyncSupport
 import Foundation
 
 /// One installable docset version offered by a feed, reduced to what planning needs.
@@ -21,6 +22,8 @@ package struct DocsetCandidate: Sendable, Equatable {
     package var pinned: Bool
     /// The catalogue entry it was resolved from (`[[docset]]`): fills `meta.json` and the icons at install.
     package var catalog: CatalogEntry? = nil
+    /// How it arrives in Zeal's terms (decides Zeal's members of `meta.json`).
+    package var zeal: ZealArrival = .file
 
     package init(
         name: String, identifier: String? = nil, title: String, version: DocsetVersion, updated: Date? = nil,
