@@ -59,6 +59,9 @@ package enum CatalogSelector {
                 feed: entry.feedURL ?? "catalog:\(entry.source.rawValue)/\(entry.name)",
                 pinned: selection.version != nil)
             candidate.catalog = entry
+            candidate.configuredMirrors = pinned.archives.prefix { url in
+                mirrors.bases.contains { url.hasPrefix("\($0)/") }
+            }.count
             candidate.zeal = ZealArrival(kind: .catalog, feedURL: entry.listedFeedURL, urls: entry.listedURLs)
             offers.append(candidate)
         }

@@ -22,6 +22,10 @@ package struct DocsetCandidate: Sendable, Equatable {
     package var pinned: Bool
     /// The catalogue entry it was resolved from (`[[docset]]`): fills `meta.json` and the icons at install.
     package var catalog: CatalogEntry? = nil
+    /// How many of the leading `archives` are built on `[catalog] mirrors`: they are tried before the catalogue's
+    /// or feed's own URLs whatever was learned (learning orders each group on its own), so a host told to use a
+    /// campus mirror reaches the public hosts only when every configured mirror failed for this archive.
+    package var configuredMirrors = 0
     /// How it arrives in Zeal's terms (decides Zeal's members of `meta.json`).
     package var zeal: ZealArrival = .file
 
