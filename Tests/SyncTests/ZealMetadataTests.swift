@@ -113,5 +113,12 @@ import Testing
         #expect(meta("\(offline)/root") == meta(h.root))
         #expect(try zeal("\(offline)/root") == zeal(h.root))
         #expect(try !zeal("\(offline)/root").isUserFeed)
+
+        // Zeal's "Add feed" takes feeds/zeal/<Name>.xml: the mirror's copy is its only <url>.
+        let zealFeed = try Data(contentsOf: URL(fileURLWithPath: "\(h.www)/mirror/feeds/zeal/ActionScript.xml"))
+        let urls = String(decoding: zealFeed, as: UTF8.self).matches(of: /<url>([^<]*)/).map { String($0.output.1) }
+        #expect(urls.count == 1 && urls.first?.hasPrefix(h.nginx.url("mirror/archives/")) == true, "\(urls)")
+        let docsyncFeed = try String(contentsOfFile: "\(h.www)/mirror/feeds/ActionScript.xml", encoding: .utf8)
+        #expect(docsyncFeed.matches(of: /<url>/).count == 2, "docsync clients keep the upstream fallback")
     }
 }
