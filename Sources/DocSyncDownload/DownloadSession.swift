@@ -30,6 +30,8 @@ final class DownloadSession {
     private var deadMirrors: Set<Int> = []
     /// The mirrors this download left for another, and why: reported like a segmented download's exclusions.
     private(set) var faults: [MirrorFault] = []
+    /// The mirror being left served a web page behind an archive type (`ArchiveSniff`): its fault is `html_page`.
+    private var leavingForPage = false
     /// The head of the last response, for the fault of a mirror left after it.
     private var lastHead: HTTPResponseHead?
     private var lastError: DownloadError?
@@ -146,6 +148,14 @@ final class DownloadSession {
                 let error = DownloadError(
                     .badResponse, url: url, status: status, reason: "body runs past byte \(limit)", isTransient: true)
                 return try await fault(error, retryAfter: nil)
+            case .page:
+                let type = sink.finalHead?.value("Content-Type") ?? "none"
+                let error = DownloadError(
+                    .http, url: url, status: status,
+                    reason: "\(status) with an HTML page behind Content-Type \(type) (a soft 404?), not an archive",
+                    isTransient: false)
+                leavingForPage = true
+                return try abandonMirror(error)
             case .disk(let error): throw .disk(error)
             case .insufficientSpace(let needed, let available):
                 throw insufficientSpace(needed: needed, available: available)
@@ -251,12 +261,14 @@ final class DownloadSession {
     /// Records why the current mirror is left for the next one; an HTTPS-First attempt that falls back to the
     /// mirror's own plain-http URL is not a fault of that mirror.
     private func leave(_ error: DownloadError) {
+        let page = leavingForPage
+        leavingForPage = false
         guard !mirrors[mirror].isUpgrade else { return }
         var message = error
         message.url = nil  // the fault names its mirror itself
         faults.append(
             MirrorFault(
-                url: mirrors[mirror].url, reason: MirrorFault.Reason(leaving: error, head: lastHead),
+                url: mirrors[mirror].url, reason: page ? .htmlPage : MirrorFault.Reason(leaving: error, head: lastHead),
                 message: message.description))
     }
 
