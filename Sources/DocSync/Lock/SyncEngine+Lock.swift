@@ -80,6 +80,7 @@ extension SyncEngine {
                 source: .zeal, name: entry.name, title: entry.title, icon: entry.icon, icon2x: entry.icon2x,
                 extra: entry.extra)
             candidate.zeal = entry.zeal ?? ZealArrival(kind: .catalog)  // a lock from before `zeal`: no feed_url
+            candidate.keepsOrder = true
             round.offers.append(candidate)
         }
         for selection in configuration.docsets where !locked.contains(DocsetName.safe(selection.name).lowercased()) {

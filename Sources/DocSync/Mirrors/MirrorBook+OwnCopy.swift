@@ -3,6 +3,7 @@ import Foundation
 extension MirrorBook {
     /// The learned order, adjusted by `OwnCopyPreference` (a docsync mirror's own copy stays first).
     func order(_ candidate: DocsetCandidate, preferringOwnCopy: Bool) -> [String] {
+        if candidate.keepsOrder { return orderKeepingSequence(candidate.archives) }
         let split = min(candidate.configuredMirrors, candidate.archives.count)
         let learned =
             split == 0
