@@ -134,7 +134,13 @@ import Testing
         let rows = try #require(listing["docsets"] as? [[String: Any]])
         #expect(rows.compactMap { $0["name"] as? String } == ["Bash", "Go", "Python_3"])
         #expect(rows[1]["installed"] as? String == "1.21" && rows[1]["latest"] as? String == "1.21")
-        #expect(rows[0]["installed"] == nil)
+        #expect(rows[1]["status"] as? String == "up to date")
+        // Every member is always there, null when there is none.
+        #expect(rows[0]["installed"] is NSNull && rows[0]["status"] is NSNull)
+        #expect(rows[0]["installed_revision"] is NSNull)
+        #expect(rows.allSatisfy { Set($0.keys).isSuperset(of: ["latest", "installed", "latest_revision", "status"]) })
+        let table = try h.run(["catalog", "go"])
+        #expect(table.standardOutput.contains("1.21 (up to date)"), "\(table.standardOutput)")
         let search = try h.run(["catalog", "pyth"])
         #expect(search.standardOutput.split(separator: "\n").dropFirst().map { $0.prefix(8) } == ["Python_3"])
 
