@@ -119,7 +119,9 @@ struct CatalogCommand: AsyncParsableCommand {
             var schema = DocSyncJSON.schema
             var docsets: [Docset]
         }
-        let docsets = rows.map { Listing.Docset(name: $0.name, title: $0.title, source: $0.source, standing: $0.standing) }
+        let docsets = rows.map {
+            Listing.Docset(name: $0.name, title: $0.title, source: $0.source, standing: $0.standing)
+        }
         print((try? DocSyncJSON.line(Listing(docsets: docsets))) ?? "{}")
     }
 }

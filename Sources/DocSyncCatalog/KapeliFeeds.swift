@@ -13,7 +13,8 @@ public enum KapeliFeeds {
     /// The feed as a catalogue entry: versions newest first (latest, then `other-versions` completed, deduplicated),
     /// archives the URLs derived from `mirrors` (`[catalog] mirrors`, like every catalogue source) then the feed's
     /// own `<url>`s, each older version's archives derived the same way
-    /// (`…/feeds/<Name>.tgz` → `…/feeds/zzz/versions/<Name>/<V>/<Name>.tgz`). Nil `mirrors`: the feed's URLs only.
+    /// (`…/feeds/<Name>.tgz` → `…/feeds/zzz/versions/<Name>/<V>/<Name>.tgz`).
+    /// Nil `mirrors`: the feed's URLs only.
     public static func entry(
         from document: FeedDocument, name: String, feedURL: String, mirrors: CatalogMirrors? = nil
     ) -> CatalogEntry? {

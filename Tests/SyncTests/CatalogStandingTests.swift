@@ -15,7 +15,8 @@ import Testing
     @Test(arguments: [
         // ActionScript: Kapeli's 3/27 recorded as 3 + revision 27 against the catalogue's 3 r27.
         Row(
-            latest: "3", latestRevision: "27", installed: "3", installedRevision: "27", expected: ("3", "27", .upToDate)),
+            latest: "3", latestRevision: "27", installed: "3", installedRevision: "27",
+            expected: ("3", "27", .upToDate)),
         // An older record that kept `3/27` as the version is read in the same form.
         Row(
             latest: "3", latestRevision: "27", installed: "3/27", installedRevision: nil,
@@ -26,7 +27,8 @@ import Testing
             expected: ("1.21", nil, .updateAvailable)),
         // C++: the catalogue states no version: installed, nothing to compare.
         Row(
-            latest: nil, latestRevision: "0", installed: "87", installedRevision: nil, expected: ("87", nil, .installed)),
+            latest: nil, latestRevision: "0", installed: "87", installedRevision: nil,
+            expected: ("87", nil, .installed)),
         Row(latest: "1", latestRevision: nil, installed: .some(nil), installedRevision: nil,
             expected: (nil, nil, .updateAvailable)),
         Row(latest: "1", latestRevision: nil, installed: nil, installedRevision: nil, expected: (nil, nil, nil)),

@@ -46,7 +46,9 @@ package enum FirstConfig {
                 group = String(line.dropFirst().dropLast())
             } else if group == "docsets", line.hasPrefix("path="), line.count > 5 {
                 var value = String(line.dropFirst(5))
-                if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
+                if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
+                    value = String(value.dropFirst().dropLast())
+                }
                 return value
             }
         }
