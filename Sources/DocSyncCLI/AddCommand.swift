@@ -31,6 +31,11 @@ struct AddCommand: AsyncParsableCommand {
     @Flag(help: "Do not check the names against the catalogues.")
     var noCheck = false
 
+    @Flag(
+        name: .customLong("init"),
+        help: "With no configuration file, write the documented one first (root = Zeal's docset folder).")
+    var initialize = false
+
     func validate() throws {
         if version != nil && names.count != 1 { throw ValidationError("--version needs exactly one NAME") }
         if let source, CatalogSource(rawValue: source.lowercased()) == nil {
@@ -39,6 +44,7 @@ struct AddCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try FirstRun.offer(configOptions, initialize: initialize, root: nil)
         let config = try configOptions.load()
         let file = try configOptions.file()
         let original = try ConfigFileEdit.read(file)

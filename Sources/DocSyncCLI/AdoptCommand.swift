@@ -26,7 +26,13 @@ struct AdoptCommand: AsyncParsableCommand {
     @Flag(help: "Only report what would be adopted.")
     var dryRun = false
 
+    @Flag(
+        name: .customLong("init"),
+        help: "With no configuration file, write the documented one first (root = --root, else Zeal's folder).")
+    var initialize = false
+
     func run() async throws {
+        try FirstRun.offer(configOptions, initialize: initialize, root: root)
         let config = try configOptions.load()
         let folder =
             root.map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }

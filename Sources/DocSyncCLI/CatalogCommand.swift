@@ -47,19 +47,18 @@ struct CatalogCommand: AsyncParsableCommand {
         let rows = ranked.map { entry -> Row in
             let current = installed[DocsetName.safe(entry.name).lowercased()]
             return Row(
-                name: entry.name, title: entry.title, latest: entry.latestVersion ?? "", source: entry.source.rawValue,
-                installed: current.map {
-                    let version = [$0.version, $0.revision].compactMap { $0 }.joined(separator: "/")
-                    return version.isEmpty ? "yes" : version
-                })
+                name: entry.name, title: entry.title, source: entry.source.rawValue,
+                standing: CatalogStanding(
+                    latest: entry.latestVersion, latestRevision: entry.revision,
+                    installed: current.map(\.version), installedRevision: current?.revision))
         }
         if json { printJSON(rows) } else { printTable(rows) }
         if !loaded.failures.isEmpty { throw ExitStatus.partialFailure }
     }
 
     struct Row {
-        var name, title, latest, source: String
-        var installed: String?
+        var name, title, source: String
+        var standing: CatalogStanding
     }
 
     private func printTable(_ rows: [Row]) {
@@ -67,35 +66,61 @@ struct CatalogCommand: AsyncParsableCommand {
             print(query.map { "No docset matches \"\(TerminalText.safe($0))\"." } ?? "The catalogues are empty.")
             return
         }
-        let header = Row(name: "NAME", title: "TITLE", latest: "LATEST", source: "SOURCE", installed: "INSTALLED")
-        let all = [header] + rows
-        func width(_ key: (Row) -> String) -> Int { min(40, all.map { key($0).count }.max() ?? 0) }
-        let widths = [width(\.name), width(\.title), width(\.latest), width(\.source)]
-        for row in all {
-            let cells = [row.name, row.title, row.latest.isEmpty ? "-" : row.latest, row.source].map(TerminalText.safe)
+        let cells: [[String]] =
+            [["NAME", "TITLE", "LATEST", "SOURCE", "INSTALLED"]]
+            + rows.map { row in
+                let standing = row.standing
+                let latest = CatalogStanding.text(standing.latest, revision: standing.latestRevision) ?? "-"
+                var installed = ""
+                if let status = standing.status {
+                    let version = CatalogStanding.text(standing.installed, revision: standing.installedRevision)
+                    installed = version.map { status == .installed ? $0 : "\($0) (\(status.rawValue))" }
+                        ?? (status == .installed ? "yes" : "yes (\(status.rawValue))")
+                }
+                return [row.name, row.title, latest, row.source, installed].map(TerminalText.safe)
+            }
+        let widths = (0..<4).map { column in min(40, cells.map { $0[column].count }.max() ?? 0) }
+        for row in cells {
             var line = ""
-            for (cell, w) in zip(cells, widths) {
+            for (cell, w) in zip(row, widths) {
                 line += cell.padding(toLength: max(w, cell.count), withPad: " ", startingAt: 0) + "  "
             }
-            let text = line + TerminalText.safe(row.installed ?? "")
+            let text = line + row[4]
             print(String(text.reversed().drop { $0 == " " }.reversed()))
         }
     }
 
-    /// `{"schema": 1, "docsets": [{name, title, latest, source, installed}]}` (JSONObjects.md).
+    /// `{"schema": 1, "docsets": [{name, title, source, latest, latest_revision, installed, installed_revision,
+    /// status}]}` (JSONObjects.md): every member always present, null when there is none.
     private func printJSON(_ rows: [Row]) {
         struct Listing: Encodable {
             struct Docset: Encodable {
                 var name, title, source: String
-                var latest, installed: String?
+                var standing: CatalogStanding
+
+                enum CodingKeys: String, CodingKey {
+                    case name, title, source, latest, installed, status
+                    case latestRevision = "latest_revision"
+                    case installedRevision = "installed_revision"
+                }
+
+                func encode(to encoder: any Encoder) throws {
+                    var container = encoder.container(keyedBy: CodingKeys.self)
+                    try container.encode(name, forKey: .name)
+                    try container.encode(title, forKey: .title)
+                    try container.encode(source, forKey: .source)
+                    try container.encode(standing.latest, forKey: .latest)
+                    try container.encode(standing.latestRevision, forKey: .latestRevision)
+                    try container.encode(standing.installed, forKey: .installed)
+                    try container.encode(standing.installedRevision, forKey: .installedRevision)
+                    try container.encode(standing.status?.rawValue, forKey: .status)
+                }
             }
             var schema = DocSyncJSON.schema
             var docsets: [Docset]
         }
         let docsets = rows.map {
-            Listing.Docset(
-                name: $0.name, title: $0.title, source: $0.source, latest: $0.latest.isEmpty ? nil : $0.latest,
-                installed: $0.installed)
+            Listing.Docset(name: $0.name, title: $0.title, source: $0.source, standing: $0.standing)
         }
         print((try? DocSyncJSON.line(Listing(docsets: docsets))) ?? "{}")
     }

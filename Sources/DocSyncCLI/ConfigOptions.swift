@@ -19,7 +19,7 @@ struct ConfigOptions: ParsableArguments {
             printError(
                 "docsync: no configuration file found; looked in:\n  "
                     + loader.searchPath().joined(separator: "\n  ")
-                    + "\n(start from config/docsync.toml, or pass --config FILE)")
+                    + "\n(`docsync init` writes the documented one, or pass --config FILE)")
             throw ExitStatus.configError
         }
         do {

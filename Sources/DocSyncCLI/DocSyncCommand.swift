@@ -10,8 +10,8 @@ public struct DocSyncCommand: AsyncParsableCommand {
         subcommands: [
             SyncCommand.self, StatusCommand.self, RemoveCommand.self, DaemonCommand.self, FeedCommand.self,
             FetchCommand.self, InstallCommand.self, CatalogCommand.self, AddCommand.self, DropCommand.self,
-            AdoptCommand.self, LockCommand.self, VerifyCommand.self, SearchCommand.self, EntriesCommand.self,
-            MirrorCommand.self, LeaseCommand.self,
+            AdoptCommand.self, InitCommand.self, LockCommand.self, VerifyCommand.self, SearchCommand.self,
+            EntriesCommand.self, MirrorCommand.self, LeaseCommand.self,
         ]
     )
 

@@ -63,10 +63,17 @@ struct MirrorBundleCommand: AsyncParsableCommand {
     @Argument(help: "The tar file to write.")
     var file: String
 
+    @Flag(
+        help: """
+            Also carry every other archive still in the tree (older kept versions, retired ones in their grace \
+            period); by default only those the manifest names.
+            """)
+    var includeRetired = false
+
     func run() async throws {
         let config = try configOptions.load()
         do {
-            let files = try SyncEngine(configuration: config).bundleMirror(to: file)
+            let files = try SyncEngine(configuration: config).bundleMirror(to: file, includeRetired: includeRetired)
             print("wrote \(TerminalText.safe(file)) (\(files.count) files)")
         } catch let error as ConfigurationError {
             printError("docsync: \(error)")

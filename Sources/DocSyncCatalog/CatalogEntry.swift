@@ -30,8 +30,13 @@ public struct CatalogEntry: Sendable, Equatable, Codable {
     public var extra: JSONValue?
     /// Archive mirrors of the latest version, in preference order.
     public var archives: [String]
-    /// The feed Zeal records as `feed_url`.
+    /// The feed this entry comes from, as docsync identifies it (Zeal's API entries without one get Kapeli's
+    /// `<base>/<name>.xml`).
     public var feedURL: String?
+    /// The catalogue's own `feed_url`, as listed (nil when it lists none): what Zeal writes into `meta.json`.
+    public var listedFeedURL: String? = nil
+    /// The catalogue's own `urls`, as listed: what Zeal writes into `meta.json`.
+    public var listedURLs: [String] = []
     /// Archive bytes, when the catalogue says.
     public var size: Int64?
     public var specificVersions: [SpecificVersion]

@@ -11,9 +11,13 @@ public enum KapeliFeeds {
     }
 
     /// The feed as a catalogue entry: versions newest first (latest, then `other-versions` completed, deduplicated),
-    /// archives the feed's mirrors, each older version's archives derived from them
+    /// archives the URLs derived from `mirrors` (`[catalog] mirrors`, like every catalogue source) then the feed's
+    /// own `<url>`s, each older version's archives derived the same way
     /// (`…/feeds/<Name>.tgz` → `…/feeds/zzz/versions/<Name>/<V>/<Name>.tgz`).
-    public static func entry(from document: FeedDocument, name: String, feedURL: String) -> CatalogEntry? {
+    /// Nil `mirrors`: the feed's URLs only.
+    public static func entry(
+        from document: FeedDocument, name: String, feedURL: String, mirrors: CatalogMirrors? = nil
+    ) -> CatalogEntry? {
         guard let feedEntry = document.entries.first else { return nil }
         let latest = feedEntry.version.map { KapeliVersion.complete($0, feedName: name) }
         var versions = latest.map { [$0] } ?? []
@@ -21,13 +25,28 @@ public enum KapeliFeeds {
             let version = KapeliVersion.complete(other, feedName: name)
             if !version.isEmpty, !versions.contains(version) { versions.append(version) }
         }
-        let archives = feedEntry.archives.map(\.url)
-        let older = versions.dropFirst().map {
-            CatalogEntry.SpecificVersion(version: $0, archives: archives.compactMap(versioned(version: $0, name: name)))
+        let listed = feedEntry.archives.map(\.url)
+        let archives = merged(mirrors?.docset(name) ?? [], listed)
+        let older = versions.dropFirst().map { version in
+            CatalogEntry.SpecificVersion(
+                version: version,
+                archives: merged(
+                    mirrors?.docset(name, version: version) ?? [],
+                    listed.compactMap(versioned(version: version, name: name))))
         }
-        return CatalogEntry(
+        var entry = CatalogEntry(
             source: .kapeli, name: name, title: name, versions: versions, revision: feedEntry.revision ?? "0",
             archives: archives, feedURL: feedURL, specificVersions: older)
+        // As Zeal's catalogue lists the docset it builds from this feed: its `urls`, no `feed_url`.
+        entry.listedURLs = listed
+        return entry
+    }
+
+    /// `first`, then those of `then` not already in it.
+    static func merged(_ first: [String], _ then: [String]) -> [String] {
+        var result = first
+        for url in then where !result.contains(url) { result.append(url) }
+        return result
     }
 
     /// `…/<Name>.tgz` → `…/zzz/versions/<Name>/<V>/<Name>.tgz`; nil when the URL is not in Kapeli's layout.

@@ -45,7 +45,7 @@ public enum ZealCatalogParser {
                 default: .zeal
                 }
             let extra = object["extra"].flatMap { $0.object == nil ? nil : $0 }
-            entries.append(
+            var entry =
                 CatalogEntry(
                     source: source == .zeal ? .zeal : source, name: name,
                     title: CatalogJSON.nonEmpty(object["title"]) ?? name, versions: versions,
@@ -55,7 +55,10 @@ public enum ZealCatalogParser {
                     feedURL: CatalogJSON.nonEmpty(object["feed_url"])
                         ?? (source == .zeal ? KapeliFeeds.feedURL(name, base: feedBase) : nil),
                     size: CatalogJSON.int64(object["size"]),
-                    specificVersions: versions.dropFirst().map { .init(version: $0) }, sha256: sha256))
+                    specificVersions: versions.dropFirst().map { .init(version: $0) }, sha256: sha256)
+            entry.listedFeedURL = CatalogJSON.nonEmpty(object["feed_url"])
+            entry.listedURLs = CatalogJSON.strings(object["urls"])
+            entries.append(entry)
         }
         return Catalog(source: .zeal, entries: entries)
     }

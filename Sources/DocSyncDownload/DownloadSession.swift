@@ -30,6 +30,10 @@ final class DownloadSession {
     private var deadMirrors: Set<Int> = []
     /// The mirrors this download left for another, and why: reported like a segmented download's exclusions.
     private(set) var faults: [MirrorFault] = []
+    /// Mirrors that refused a connection or did not resolve in this download (left at once for the others).
+    private var unreachable: Set<Int> = []
+    /// The mirror being left served a web page behind an archive type (`ArchiveSniff`): its fault is `html_page`.
+    private var leavingForPage = false
     /// The head of the last response, for the fault of a mirror left after it.
     private var lastHead: HTTPResponseHead?
     private var lastError: DownloadError?
@@ -148,6 +152,14 @@ final class DownloadSession {
                 let error = DownloadError(
                     .badResponse, url: url, status: status, reason: "body runs past byte \(limit)", isTransient: true)
                 return try await fault(error, retryAfter: nil)
+            case .page:
+                let type = sink.finalHead?.value("Content-Type") ?? "none"
+                let error = DownloadError(
+                    .http, url: url, status: status,
+                    reason: "\(status) with an HTML page behind Content-Type \(type) (a soft 404?), not an archive",
+                    isTransient: false)
+                leavingForPage = true
+                return try abandonMirror(error)
             case .disk(let error): throw .disk(error)
             case .insufficientSpace(let needed, let available):
                 throw insufficientSpace(needed: needed, available: available)
@@ -214,7 +226,33 @@ final class DownloadSession {
         var failure = DownloadError.transport(error)
         failure.status = status
         if !error.isTransient { return try abandonMirror(failure) }
+        if error.kind == .resolve || error.kind == .connect, !mirrors[mirror].isUpgrade {
+            // A refused or unresolvable host: the next mirror now, no back-off; this one is retried (with back-off)
+            // only once every other has refused too, or after they failed otherwise.
+            unreachable.insert(mirror)
+            if let next = nextReachableMirror() {
+                lastError = failure
+                failuresInARow += 1
+                if failuresInARow >= retry.maxAttempts { throw failure }
+                leave(failure)
+                mirror = next
+                mirrorFaults = 0
+                return
+            }
+        }
         try await fault(failure, retryAfter: nil)
+    }
+
+    /// The next live mirror (in order after the current one) that has not refused a connection in this download.
+    private func nextReachableMirror() -> Int? {
+        let count = mirrors.count
+        for step in 1..<(count + 1) {
+            let candidate = (mirror + step) % count
+            if candidate != mirror, !deadMirrors.contains(candidate), !unreachable.contains(candidate) {
+                return candidate
+            }
+        }
+        return nil
     }
 
     // MARK: - Bookkeeping
@@ -253,12 +291,14 @@ final class DownloadSession {
     /// Records why the current mirror is left for the next one; an HTTPS-First attempt that falls back to the
     /// mirror's own plain-http URL is not a fault of that mirror.
     private func leave(_ error: DownloadError) {
+        let page = leavingForPage
+        leavingForPage = false
         guard !mirrors[mirror].isUpgrade else { return }
         var message = error
         message.url = nil  // the fault names its mirror itself
         faults.append(
             MirrorFault(
-                url: mirrors[mirror].url, reason: MirrorFault.Reason(leaving: error, head: lastHead),
+                url: mirrors[mirror].url, reason: page ? .htmlPage : MirrorFault.Reason(leaving: error, head: lastHead),
                 message: message.description))
     }
 

@@ -18,6 +18,8 @@ final class TransferSink: HTTPResponseReceiver {
         case insufficientSpace(needed: Int64, available: Int64)
         /// The body is (or declares to be) longer than `SpaceLimits.maxLength`.
         case tooLarge(length: Int64?, limit: Int64)
+        /// An archive's body starts like a web page (`ArchiveSniff`): the mirror's soft 404 behind an archive type.
+        case page
     }
 
     let staging: StagingFile
@@ -46,6 +48,7 @@ final class TransferSink: HTTPResponseReceiver {
     private var position: Int64 = 0
     private var written: Int64 = 0
     private var overlapBytes: [UInt8] = []
+    private var sniffed = false
 
     init(
         staging: StagingFile, journal: Journal, context: ResponsePolicy.Context, mirrorURL: String,
@@ -126,6 +129,13 @@ final class TransferSink: HTTPResponseReceiver {
 
     func body(_ chunk: UnsafeRawBufferPointer) -> Bool {
         guard let plan, failure == nil else { return false }
+        if base.rejectsPages, !sniffed, plan.from == 0, position == 0, !chunk.isEmpty {
+            sniffed = true
+            if ArchiveSniff.classify(chunk.prefix(512)) == .page {
+                failure = .page
+                return false
+            }
+        }
         if let splitProbe, !splitProbe.received(chunk.count) { return false }  // the segmented path takes over
         meter.received(chunk.count)
         var data = chunk

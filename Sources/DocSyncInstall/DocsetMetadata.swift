@@ -1,12 +1,17 @@
 import DocSyncSupport
 import Foundation
 
-/// `meta.json` at the docset root, in Zeal's format (`name`, `title`, `version`, `revision` as a string, `feed_url`,
-/// `urls`, `extra`). docsync's own record lives in `extra.docsync`, where Zeal ignores it:
-/// `{"identifier", "version", "source_url", "archive_sha256", "archive_size", "unpacked_bytes", "file_count",
-/// "installed_at" (RFC 3339), "entry_updated" (the feed entry's `updated`, RFC 3339), "origin" (a catalogue docset
-/// without a feed), "prepared" (changes made to the docset at install, see `TreePreparation`)}`. A catalogue's
-/// `extra` members (`indexFilePath`, …) sit beside `docsync` in `extra`.
+/// `meta.json` at the docset root, in Zeal's format, with exactly the members Zeal's own `DocsetMetadata::save`
+/// writes for the way the docset arrived (`ZealArrival`): `name`, `title`, `version`, `revision` (a string, only
+/// when > 0), `feed_url`, `urls`, `extra`. A pure function of what was installed: nothing host-specific (install
+/// time, the mirror used, a learned mirror order, local paths) is in it — those are in the version's `HostRecord`
+/// (`<root>/.docsync/installs/<NAME@ID>`), so two machines installing one lock get byte-identical trees.
+///
+/// docsync's own record lives in `extra.docsync`, where Zeal ignores it: `{"identifier", "version", "revision",
+/// "arrival", "archive_sha256", "archive_size", "unpacked_bytes", "file_count", "entry_updated" (the feed entry's
+/// `updated`, RFC 3339), "prepared" (changes made to the docset at install, see `TreePreparation`)}`. Installs made
+/// before this also have `installed_at`, `source_url` and `origin` there (read back when no host record exists).
+/// A catalogue's `extra` members (`indexFilePath`, …) sit beside `docsync` in `extra`.
 struct DocsetMetadata: Codable, Equatable {
     var name: String
     var title: String
@@ -49,28 +54,32 @@ struct DocsetMetadata: Codable, Equatable {
     struct Record: Codable, Equatable {
         var identifier: String?
         var version: String?
-        var sourceURL: String?
+        /// The revision docsync compares (Zeal's `revision` member is written only when > 0, and never for a Dash
+        /// feed, whose `version` carries it).
+        var revision: String? = nil
+        /// How it arrived (`ZealArrival.Kind`), so a lock or a fleet mirror's manifest reproduces this file.
+        var arrival: ZealArrival.Kind? = nil
         var archiveSHA256: String?
         var archiveSize: Int64
         var unpackedBytes: Int64
         var fileCount: Int
-        var installedAt: String
         var entryUpdated: String? = nil
-        /// Where a docset without a feed came from (`catalog:contrib/Jest`): kept here, not in Zeal's `feed_url`,
-        /// which Zeal would try to fetch as a feed.
-        var origin: String? = nil
         /// What docsync changed in the docset at install time (`TreePreparation`), e.g. `["wal-checkpoint",
         /// "zeal-index"]`; nil when nothing was run.
         var prepared: [String]? = nil
+        /// Written by installs before the host record existed; read back only (see `HostRecord`).
+        var installedAt: String? = nil
+        var sourceURL: String? = nil
+        var origin: String? = nil
 
         enum CodingKeys: String, CodingKey {
-            case identifier, version
-            case sourceURL = "source_url"
+            case identifier, version, revision, arrival
             case archiveSHA256 = "archive_sha256"
             case archiveSize = "archive_size"
             case unpackedBytes = "unpacked_bytes"
             case fileCount = "file_count"
             case installedAt = "installed_at"
+            case sourceURL = "source_url"
             case entryUpdated = "entry_updated"
             case origin
             case prepared
@@ -84,20 +93,37 @@ struct DocsetMetadata: Codable, Equatable {
 
     static let fileName = "meta.json"
 
+    /// What Zeal would have written for `request` (its `arrival`), plus docsync's `record`.
     init(request: InstallRequest, record: Record) {
+        let arrival = request.arrival
         name = request.name
-        title = request.title ?? request.name
-        version = request.version?.isEmpty == false ? request.version : nil
-        // Zeal writes the revision only when it is > 0.
-        let revision = request.revision?.trimmingCharacters(in: .whitespaces)
-        self.revision = revision.flatMap { $0.isEmpty || $0 == "0" ? nil : $0 }
-        let origin = request.feedURL?.hasPrefix("catalog:") == true ? request.feedURL : nil
+        let version = request.version?.isEmpty == false ? request.version : nil
+        let trimmed = request.revision?.trimmingCharacters(in: .whitespaces)
+        let revision = trimmed?.isEmpty == false ? trimmed : nil
+        switch arrival.kind {
+        case .dashFeed:
+            // Zeal's `fromDashFeed`: the title is the name with `_` as spaces, the version the raw `<version>`.
+            title = request.name.replacingOccurrences(of: "_", with: " ")
+            self.version = revision.map { "\(version ?? "")/\($0)" } ?? version
+            self.revision = nil
+        case .atomFeed:
+            title = request.title ?? request.name
+            self.version = version
+            self.revision = nil
+        case .catalog, .file:
+            title = request.title ?? request.name
+            self.version = version
+            // Zeal writes the revision only when it is > 0 (`QString::toInt`).
+            self.revision = revision.flatMap { Int($0).map { $0 > 0 } == true ? $0 : nil }
+        }
         // Credentials never reach meta.json (README, Security).
-        feedURL = origin == nil ? request.feedURL?.redactingCredentials : nil
-        urls = request.urls.map(\.redactingCredentials)
+        feedURL = arrival.kind == .atomFeed ? nil : arrival.feedURL?.redactingCredentials
+        let urls = arrival.kind == .atomFeed ? [] : arrival.urls.map(\.redactingCredentials)
+        self.urls = urls.isEmpty ? nil : urls
         var record = record
-        record.origin = origin
-        record.sourceURL = record.sourceURL?.redactingCredentials
+        record.version = version
+        record.revision = revision
+        record.arrival = arrival.kind
         extra = Extra(docsync: record, catalog: request.extra)
     }
 

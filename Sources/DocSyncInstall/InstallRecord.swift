@@ -1,3 +1,4 @@
+import DocSyncSupport
 import Foundation
 
 /// An installed docset as a reader should use it. `path` is the resolved folder of one immutable version: it keeps
@@ -25,21 +26,28 @@ public struct InstallRecord: Sendable, Equatable, Codable {
     public var sourceURL: String? = nil
     /// The feed entry's `updated` date at install time (Atom republications of one version compare by it).
     public var updated: Date? = nil
+    /// Every archive URL, in the order this host tries them (from the host record, or meta.json's `urls`).
+    public var urls: [String] = []
+    /// How Zeal's members of its `meta.json` came to be (nil when it has no meta.json).
+    package var zeal: ZealArrival? = nil
 }
 
 extension InstallRecord {
     /// The record of the docset folder `path` reached as `<root>/<stem>.docset`, from its `meta.json` (nil: a
-    /// docset without one).
-    init(name stem: String, path: String, meta: DocsetMetadata?) {
+    /// docset without one) and this host's record of the install (nil: installed before host records, when
+    /// `meta.json` kept those facts).
+    init(name stem: String, path: String, meta: DocsetMetadata?, host: HostRecord?) {
         let record = meta?.extra?.docsync
+        let feed = host?.feed ?? record?.origin ?? meta?.feedURL
         self.init(
-            name: meta?.name ?? stem, title: meta?.title ?? stem, version: meta?.version,
-            revision: meta?.revision, identifier: record?.identifier, path: path,
+            name: meta?.name ?? stem, title: meta?.title ?? stem, version: record?.version ?? meta?.version,
+            revision: record?.revision ?? meta?.revision, identifier: record?.identifier, path: path,
             indexPath: "\(path)/\(DocsetValidator.index)",
-            installedAt: record.flatMap { DocsetMetadata.date($0.installedAt) },
+            installedAt: (host?.installedAt ?? record?.installedAt).flatMap(DocsetMetadata.date),
             archiveSHA256: record?.archiveSHA256, sizeOnDisk: record?.unpackedBytes,
-            fileCount: record?.fileCount, feedURL: (meta?.feedURL ?? record?.origin)?.redactingCredentials,
-            sourceURL: record?.sourceURL?.redactingCredentials,
-            updated: record?.entryUpdated.flatMap(DocsetMetadata.date))
+            fileCount: record?.fileCount, feedURL: feed?.redactingCredentials,
+            sourceURL: (host?.sourceURL ?? record?.sourceURL)?.redactingCredentials,
+            updated: record?.entryUpdated.flatMap(DocsetMetadata.date),
+            urls: host?.urls ?? meta?.urls ?? [], zeal: meta.map(Installer.arrival))
     }
 }

@@ -7,8 +7,12 @@ public struct InstallRequest: Sendable, Equatable {
     public var title: String?
     public var version: String?
     public var revision: String?
+    /// Where docsync found it (a feed URL or path, `catalog:<source>/<name>`): kept in the host record, not meta.json.
     public var feedURL: String?
+    /// Every archive URL, in the order this host tries them: kept in the host record.
     public var urls: [String]
+    /// How it arrived in Zeal's terms: decides Zeal's members of `meta.json` (`feed_url`, `urls`, the version form).
+    package var arrival: ZealArrival = .file
     /// The docset's bundle identifier (from an Apple feed's `docset:identifier`).
     public var identifier: String?
     /// Where the archive was downloaded from.

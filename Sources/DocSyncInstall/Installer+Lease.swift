@@ -22,6 +22,6 @@ extension Installer {
     package func record(name: String, path: String) -> InstallRecord {
         let meta = (try? SafeDirectory.open(path).readFile(DocsetMetadata.fileName, limit: 1 << 20))
             .flatMap { $0 }.flatMap { DocsetMetadata.decode(Data($0)) }
-        return InstallRecord(name: name, path: path, meta: meta)
+        return InstallRecord(name: name, path: path, meta: meta, host: hostRecord(of: path))
     }
 }

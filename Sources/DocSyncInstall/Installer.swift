@@ -73,7 +73,7 @@ public final class Installer: Sendable {
             guard let path = resolve(entry.name, in: rootHandle) else { continue }
             let meta = (try? SafeDirectory.open(path).readFile(DocsetMetadata.fileName, limit: 1 << 20))
                 .flatMap { $0 }.flatMap { DocsetMetadata.decode(Data($0)) }
-            result.append(InstallRecord(name: stem, path: path, meta: meta))
+            result.append(InstallRecord(name: stem, path: path, meta: meta, host: hostRecord(of: path)))
         }
         return result.sorted { $0.name < $1.name }
     }
@@ -85,6 +85,23 @@ public final class Installer: Sendable {
     }
 
     // MARK: Internals
+
+    /// The host record of the version at `path` (`<root>/.docsync/versions/<NAME@ID>`), if any.
+    func hostRecord(of path: String) -> HostRecord? {
+        let version = (path as NSString).lastPathComponent
+        guard VersionStore.isVersionName(version), let rootHandle = try? SafeDirectory.open(root),
+            let state = try? rootHandle.existingDirectory(VersionStore.stateName),
+            let records = try? state.existingDirectory(HostRecord.directoryName),
+            let bytes = try? records.readFile(version, limit: 1 << 20)
+        else { return nil }
+        return HostRecord.decode(bytes)
+    }
+
+    /// How Zeal's members of `meta` came to be, so that a lock reproduces them (installs from before the record
+    /// kept `arrival` count as catalogue installs).
+    static func arrival(_ meta: DocsetMetadata) -> ZealArrival {
+        ZealArrival(kind: meta.extra?.docsync?.arrival ?? .catalog, feedURL: meta.feedURL, urls: meta.urls ?? [])
+    }
 
     /// The folder readers reach through `linkName`: a real folder as is; a symlink only when it is docsync's link
     /// into `.docsync/versions/` (one version component, `.docsync` and `versions` real folders), never elsewhere.
@@ -128,33 +145,36 @@ public final class Installer: Sendable {
             if digest == nil, let file = source as? FileArchiveSource { digest = try Self.hash(file.path) }
             let prepared = try prepare(staging, extra: request.extra)
             for (key, value) in prepared?.extra ?? [:] { request.extra[key] = value }
-            let now = Date()
             var record = DocsetMetadata.Record(
-                identifier: request.identifier, version: request.version,
-                sourceURL: request.sourceURL ?? source.verifiedURL,
-                archiveSHA256: digest, archiveSize: source.byteCount ?? 0, unpackedBytes: result.bytesWritten,
-                fileCount: result.fileCount, installedAt: DocsetMetadata.timestamp(now),
+                identifier: request.identifier, version: request.version, archiveSHA256: digest,
+                archiveSize: source.byteCount ?? 0, unpackedBytes: result.bytesWritten, fileCount: result.fileCount,
                 entryUpdated: request.updated.map(DocsetMetadata.timestamp))
             record.prepared = prepared?.steps
             let meta = DocsetMetadata(request: request, record: record)
+            let host = HostRecord(
+                installedAt: DocsetMetadata.timestamp(Date()),
+                sourceURL: (request.sourceURL ?? source.verifiedURL)?.redactingCredentials,
+                feed: request.feedURL?.redactingCredentials, urls: request.urls.map(\.redactingCredentials))
             try staging.writeFile(DocsetMetadata.fileName, meta.encoded())
             try Self.writeIcons(request.icons, into: staging)
             try ReadOnlyTree.apply(staging)
             let version = VersionStore.versionName(for: request.name)
             try store.recordManifest(of: staging, for: version)  // beside the tree, for `docsync verify`
+            try store.recordHost(host, for: version)
             do {
                 _ = try store.publish(staging: stagingName, handle: staging, as: request.name, version: version)
             } catch {
                 store.dropManifest(version)
+                store.dropHostRecord(version)
                 throw error
             }
             let path = "\(root)/\(VersionStore.stateName)/versions/\(version)"
             installed = InstallRecord(
                 name: request.name, title: meta.title, version: meta.version, revision: meta.revision,
                 identifier: request.identifier, path: path, indexPath: "\(path)/\(DocsetValidator.index)",
-                installedAt: DocsetMetadata.date(record.installedAt), archiveSHA256: digest,
-                sizeOnDisk: result.bytesWritten, fileCount: result.fileCount, feedURL: meta.feedURL,
-                sourceURL: record.sourceURL?.redactingCredentials, updated: request.updated)
+                installedAt: DocsetMetadata.date(host.installedAt), archiveSHA256: digest,
+                sizeOnDisk: result.bytesWritten, fileCount: result.fileCount, feedURL: host.feed,
+                sourceURL: host.sourceURL, updated: request.updated, urls: host.urls, zeal: Self.arrival(meta))
         } catch {
             store.discardStaging(stagingName)
             throw error

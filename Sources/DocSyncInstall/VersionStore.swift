@@ -164,6 +164,7 @@ final class VersionStore {
             if try retired.status(entry.name) == nil { try retire(entry.name) }
         }
         try dropOrphanedManifests()
+        try dropOrphanedHostRecords()
     }
 
     /// Starts the grace period of a version that is no longer current.
@@ -189,6 +190,7 @@ final class VersionStore {
             _ = try VersionLease.whenUnleased(entry.name, in: leases) { () throws(InstallError) in
                 try versions.rename(entry.name, to: trash, as: "version-\(entry.name)-\(Self.newID())")
                 dropManifest(entry.name)
+                dropHostRecord(entry.name)
                 try retired.unlink(entry.name)
             }
         }

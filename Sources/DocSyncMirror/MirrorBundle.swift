@@ -10,15 +10,24 @@ import Foundation
 /// DocSyncInstall wraps for hostile input): the format is fixed, docsync writes it itself, streams archives of any
 /// size in 1 MiB blocks, and the reader accepts only the tree's own names (no links, no `..`, no absolute paths).
 public enum MirrorBundle {
-    /// The tree's files, relative to the mirror folder, in bundle order.
-    public static func files(in directory: String) throws(MirrorError) -> [String] {
+    /// The tree's files, relative to the mirror folder, in bundle order: the documents, and the archives `archives`
+    /// names by digest (the manifest's; nil: every archive in the tree, retired ones in their grace period too).
+    public static func files(in directory: String, archives wanted: Set<String>? = nil) throws(MirrorError)
+        -> [String]
+    {
         let root = try MirrorDirectory(path: directory)
         var names = [MirrorDocuments.manifestPath, MirrorDocuments.cataloguePath, MirrorDocuments.atomPath]
         names = names.filter { root.fileSize($0) != nil }
         let feeds = try root.directory("feeds", create: false)
         names += feeds.entries().filter { $0.hasSuffix(".xml") && !$0.hasPrefix(".") }.sorted().map { "feeds/\($0)" }
+        if feeds.entries().contains("zeal") {
+            let zeal = try feeds.directory("zeal", create: false)
+            names += zeal.entries().filter { $0.hasSuffix(".xml") && !$0.hasPrefix(".") }.sorted()
+                .map { "feeds/zeal/\($0)" }
+        }
         let archives = try root.directory("archives", create: false)
-        for digest in archives.entries().filter(MirrorPublisher.isDigest).sorted() {
+        for digest in archives.entries().filter(MirrorPublisher.isDigest).sorted()
+        where wanted?.contains(digest) ?? true {
             let folder = try archives.directory(digest, create: false)
             names += folder.entries().filter { !$0.hasPrefix(".") }.sorted().map { "archives/\(digest)/\($0)" }
         }
@@ -83,6 +92,8 @@ public enum MirrorBundle {
                 folder = root
             case 2 where parts[0] == "feeds" && parts[1].hasSuffix(".xml") && safe(parts[1]):
                 folder = try root.directory("feeds")
+            case 3 where parts[0] == "feeds" && parts[1] == "zeal" && parts[2].hasSuffix(".xml") && safe(parts[2]):
+                folder = try root.directory("feeds").directory("zeal")
             case 3 where parts[0] == "archives" && MirrorPublisher.isDigest(parts[1]) && safe(parts[2]):
                 folder = try root.directory("archives").directory(parts[1])
             default: throw .bundle(bundle, "unexpected entry \"\(name)\" (not a docsync mirror bundle)")

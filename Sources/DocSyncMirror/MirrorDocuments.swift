@@ -14,6 +14,8 @@ public struct MirrorDocuments: Sendable {
 
     /// `feeds/<name>.xml`, relative to the mirror.
     public static func feedPath(_ name: String) -> String { "feeds/\(name).xml" }
+    /// `feeds/zeal/<name>.xml`: the feed to give Zeal's "Add feed" (see `zealFeed`).
+    public static func zealFeedPath(_ name: String) -> String { "feeds/zeal/\(name).xml" }
     public static let atomPath = "docsets.atom"
     public static let cataloguePath = "catalogue.json"
     public static let manifestPath = "manifest.lock"
@@ -45,6 +47,17 @@ public struct MirrorDocuments: Sendable {
             xml += "    </other-versions>\n"
         }
         return xml + "</entry>\n"
+    }
+
+    /// The Zeal-facing Dash feed: the latest `<version>` and one `<url>`, the mirror's copy. Zeal's "Add feed" picks a
+    /// random `<url>` (`DocsetMetadata::url()`) and never reads `<sha256>`, so the fallbacks of `dashFeed` would send
+    /// part of a Zeal fleet to the publisher; and it reads a `<name>` inside `<other-versions>` as the docset's name,
+    /// so none are listed. docsync clients use `dashFeed`, which keeps the fallbacks and the checksum.
+    public func zealFeed(_ name: String) -> String {
+        guard let latest = state.docsets[name]?.first else { return "" }
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<entry>\n"
+            + "    <version>\(Self.escape(latest.dashVersion))</version>\n"
+            + "    <url>\(Self.escape(url(latest.archivePath)))</url>\n</entry>\n"
     }
 
     /// One Atom feed (Apple's docset extension) with an entry per kept version of every docset.

@@ -5,6 +5,7 @@ import Foundation
 /// ```
 /// <dir>/archives/<sha256>/<Name>.tgz   verified archives, immutable (a new version is a new folder)
 /// <dir>/feeds/<Name>.xml               a Dash feed per docset (mirror URL first, upstream after, <sha256>)
+/// <dir>/feeds/zeal/<Name>.xml          the same for Zeal's "Add feed": the mirror's copy only
 /// <dir>/docsets.atom                   one Atom docset feed of every kept version
 /// <dir>/catalogue.json                 Zeal's catalogue shape
 /// <dir>/manifest.lock                  docsync.lock format: every published archive's SHA-256 and size
@@ -83,6 +84,7 @@ public struct MirrorPublisher: Sendable {
         let root = try MirrorDirectory(path: settings.directory, create: true)
         let archives = try root.directory("archives")
         let feeds = try root.directory("feeds")
+        let zealFeeds = try feeds.directory("zeal")
 
         // 1. Archives first, durable, before any document names them.
         var available: [MirrorVersion] = []
@@ -118,8 +120,13 @@ public struct MirrorPublisher: Sendable {
         let documents = MirrorDocuments(baseURL: settings.baseURL, state: plan.state)
         for name in plan.state.docsets.keys.sorted() {
             try feeds.replaceFileIfChanged("\(name).xml", Array(documents.dashFeed(name).utf8))
+            try zealFeeds.replaceFileIfChanged("\(name).xml", Array(documents.zealFeed(name).utf8))
         }
-        for name in plan.dropped { try feeds.removeFile("\(name).xml") }
+        for name in plan.dropped {
+            try feeds.removeFile("\(name).xml")
+            try zealFeeds.removeFile("\(name).xml")
+        }
+        try zealFeeds.sync()
         try feeds.sync()
         let updated = plan.state.updated ?? now
         try root.replaceFileIfChanged(MirrorDocuments.atomPath, Array(documents.atomFeed(updated: updated).utf8))

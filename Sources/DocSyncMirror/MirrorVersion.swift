@@ -19,6 +19,8 @@ public struct MirrorVersion: Codable, Sendable, Equatable {
     public var icon: String?
     public var icon2x: String?
     public var extra: JSONValue?
+    /// How the publisher's docset arrived in Zeal's terms: `mirror import` writes the same `meta.json`.
+    package var zeal: ZealArrival? = nil
 
     public init(
         name: String, title: String, version: String, revision: String? = nil, sha256: String, size: Int64,

@@ -93,6 +93,27 @@ import Testing
             ])
     }
 
+    @Test func kapeliFeedArchivesFollowTheConfiguredMirrorsFirst() throws {
+        let url = "https://k.test/feeds/Python_3.xml"
+        let document = try FeedParser.parse(bytes: CatalogFixtures.bytes(CatalogFixtures.kapeliFeed), documentURL: url)
+        let campus = CatalogMirrors(bases: ["https://campus.test/kapeli/"])
+        let entry = try #require(KapeliFeeds.entry(from: document, name: "Python_3", feedURL: url, mirrors: campus))
+        #expect(
+            entry.archives == [
+                "https://campus.test/kapeli/Python_3.tgz", "http://sanfrancisco.kapeli.com/feeds/Python_3.tgz",
+                "http://london.kapeli.com/feeds/Python_3.tgz",
+            ])
+        #expect(entry.listedURLs == Array(entry.archives.dropFirst()), "Zeal's urls: the feed's own")
+        #expect(entry.listedFeedURL == nil)
+        let pinned = try #require(CatalogResolver.archives(of: entry, version: "2.7", mirrors: campus))
+        #expect(
+            pinned.archives == [
+                "https://campus.test/kapeli/zzz/versions/Python_3/2.7/Python_3.tgz",
+                "http://sanfrancisco.kapeli.com/feeds/zzz/versions/Python_3/2.7/Python_3.tgz",
+                "http://london.kapeli.com/feeds/zzz/versions/Python_3/2.7/Python_3.tgz",
+            ])
+    }
+
     @Test(arguments: [
         ("Python_3", ".9.6", "3.9.6"), ("Python_3", "3.9.6", "3.9.6"), ("Python_2", ".7", "2.7"),
         ("Bash", ".1", ".1"), ("NoSuffix_", ".1", ".1"),

@@ -41,10 +41,16 @@ import Testing
         #expect(object["title"] as? String == "Alpha Docs")
         #expect(object["version"] as? String == "7.1")
         #expect(object["revision"] as? String == "3")
-        #expect(object["feed_url"] as? String == "https://example.org/Alpha.xml")
-        #expect(object["urls"] as? [String] == ["https://example.org/Alpha.tgz"])
+        // A local archive (`docsync install`): Zeal would write no feed_url or urls; host facts stay out of it.
+        #expect(object["feed_url"] == nil)
+        #expect(object["urls"] == nil)
         let record = (object["extra"] as? [String: Any])?["docsync"] as? [String: Any]
-        #expect(record?["source_url"] as? String == "https://example.org/Alpha.tgz")
+        #expect(record?["source_url"] == nil)
+        #expect(record?["installed_at"] == nil)
+        #expect(alpha.sourceURL == "https://example.org/Alpha.tgz")
+        #expect(alpha.feedURL == "https://example.org/Alpha.xml")
+        #expect(alpha.urls == ["https://example.org/Alpha.tgz"])
+        #expect(alpha.installedAt != nil)
         #expect(
             record?["archive_size"] as? Int
                 == Int(try FileManager.default.attributesOfItem(atPath: path)[.size] as! UInt64))

@@ -32,6 +32,19 @@ import Testing
         #expect(entry.otherVersions == ["1.0"])
     }
 
+    @Test func theZealFeedNamesOnlyTheMirrorsCopyAndNoOtherVersions() throws {
+        let xml = Self.documents.zealFeed("C++")
+        let parsed = try FeedParser.parse(
+            bytes: Array(xml.utf8), documentURL: "https://m.example/docsets/feeds/zeal/C++.xml")
+        let entry = try #require(parsed.entries.first)
+        #expect(entry.version == "2.0" && entry.revision == "3")
+        // Zeal picks a random <url>: only the mirror's copy is offered; and it would read a <name> inside
+        // <other-versions> as the docset's name.
+        #expect(entry.archives.map(\.url) == ["https://m.example/docsets/archives/\(Self.new.sha256)/C++.tar.xz"])
+        #expect(!xml.contains("<name>") && !xml.contains("other-versions"))
+        #expect(MirrorDocuments.zealFeedPath("C++") == "feeds/zeal/C++.xml")
+    }
+
     @Test func theAtomFeedHasAnEntryPerKeptVersion() throws {
         let xml = Self.documents.atomFeed(updated: Date(timeIntervalSince1970: 0))
         let parsed = try FeedParser.parse(bytes: Array(xml.utf8), documentURL: "https://m.example/docsets/docsets.atom")
@@ -54,16 +67,20 @@ import Testing
         let tree = dir.appending("tree")
         let long = String(repeating: "x", count: 90)
         for (path, text) in [
-            ("manifest.lock", "{}"), ("feeds/Go.xml", "<entry/>"),
+            ("manifest.lock", "{}"), ("feeds/Go.xml", "<entry/>"), ("feeds/zeal/Go.xml", "<entry/>"),
             ("archives/\(Self.new.sha256)/\(long).tgz", String(repeating: "z", count: 1000)),
+            ("archives/\(Self.old.sha256)/Go.tgz", "retired"),
         ] {
             try FileManager.default.createDirectory(
                 atPath: (dir.appending("tree/\(path)") as NSString).deletingLastPathComponent,
                 withIntermediateDirectories: true)
             try text.write(toFile: dir.appending("tree/\(path)"), atomically: false, encoding: .utf8)
         }
-        let files = try MirrorBundle.files(in: tree)
-        #expect(files.first == "manifest.lock" && files.count == 3)
+        // By default only the archives the manifest names; everything in the tree when asked.
+        #expect(try MirrorBundle.files(in: tree).count == 5)
+        let files = try MirrorBundle.files(in: tree, archives: [Self.new.sha256])
+        #expect(files.first == "manifest.lock" && files.count == 4 && files.contains("feeds/zeal/Go.xml"))
+        #expect(!files.contains { $0.hasPrefix("archives/\(Self.old.sha256)") })
         try MirrorBundle.write(directory: tree, files: files, to: dir.appending("b.tar"))
         let listed = try Tool.run("/usr/bin/tar", ["-tf", dir.appending("b.tar")])  // GNU tar reads it
         #expect(listed.standardOutput.split(separator: "\n").map(String.init) == files)

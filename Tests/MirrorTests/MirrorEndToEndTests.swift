@@ -91,6 +91,12 @@ import Testing
         let bundle = fleet.dir.appending("mirror.tar")
         let bundled = try fleet.publisher(["mirror", "bundle", bundle])
         #expect(bundled.status == 0, "\(bundled.standardError)")
+        // The bundle carries the archive the manifest names, not the older kept one, unless asked.
+        let carried = try Tool.run("/usr/bin/tar", ["-tf", bundle]).standardOutput
+        #expect(carried.contains("archives/\(v2)/") && !carried.contains("archives/\(v1)/"), "\(carried)")
+        let everything = fleet.dir.appending("everything.tar")
+        #expect(try fleet.publisher(["mirror", "bundle", "--include-retired", everything]).status == 0)
+        #expect(try Tool.run("/usr/bin/tar", ["-tf", everything]).standardOutput.contains("archives/\(v1)/"))
         let offline = try fleet.client("offline")
         try "root = \"root\"\nstaging = \"staging\"\nstate = \"state\"\n".write(
             toFile: offline, atomically: true, encoding: .utf8)

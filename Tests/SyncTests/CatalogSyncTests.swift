@@ -25,8 +25,9 @@ import Testing
                 as? [String: Any])
         #expect(meta["name"] as? String == "Python_3" && meta["title"] as? String == "Python 3")
         #expect(meta["version"] as? String == "3.12.1" && meta["revision"] as? String == "2")
-        #expect(meta["feed_url"] as? String == h.nginx.url("feeds/Python_3.xml"))
-        #expect(meta["urls"] as? [String] == [h.nginx.url("feeds/Python_3.tgz")])
+        // Zeal's catalogue entry lists no feed_url or urls: Zeal would write none (a feed_url makes it a user feed).
+        #expect(meta["feed_url"] == nil)
+        #expect(meta["urls"] == nil)
         let extra = try #require(meta["extra"] as? [String: Any])
         #expect(extra["indexFilePath"] as? String == "index.html" && extra["isJavaScriptEnabled"] as? Bool == true)
         #expect((extra["docsync"] as? [String: Any])?["archive_sha256"] != nil)
@@ -79,14 +80,12 @@ import Testing
         // The archive's own icon.png wins; the missing icon@2x.png comes from the index.
         #expect(h.installedManifest("Jest")?.filter { $0.key != "icon@2x.png" } == jest.expectedManifest)
         #expect(FileManager.default.contents(atPath: "\(h.root)/Jest.docset/icon@2x.png") != nil)
-        // No feed_url for Zeal to fetch (a contribution has no feed); docsync keeps its origin in its own record.
+        // No feed_url for Zeal to fetch (a contribution has no feed); docsync keeps its origin in the host record.
         let meta = try #require(
             try JSONSerialization.jsonObject(
                 with: Data(contentsOf: URL(fileURLWithPath: "\(h.root)/Jest.docset/meta.json"))) as? [String: Any])
         #expect(meta["feed_url"] == nil)
-        #expect(
-            ((meta["extra"] as? [String: Any])?["docsync"] as? [String: Any])?["origin"] as? String
-                == "catalog:contrib/Jest")
+        #expect(((meta["extra"] as? [String: Any])?["docsync"] as? [String: Any])?["arrival"] as? String == "catalog")
         let installed = try SyncEngine(configuration: try h.configuration()).installedDocsets()
         #expect(installed.first?.feedURL == "catalog:contrib/Jest")
     }
@@ -135,7 +134,13 @@ import Testing
         let rows = try #require(listing["docsets"] as? [[String: Any]])
         #expect(rows.compactMap { $0["name"] as? String } == ["Bash", "Go", "Python_3"])
         #expect(rows[1]["installed"] as? String == "1.21" && rows[1]["latest"] as? String == "1.21")
-        #expect(rows[0]["installed"] == nil)
+        #expect(rows[1]["status"] as? String == "up to date")
+        // Every member is always there, null when there is none.
+        #expect(rows[0]["installed"] is NSNull && rows[0]["status"] is NSNull)
+        #expect(rows[0]["installed_revision"] is NSNull)
+        #expect(rows.allSatisfy { Set($0.keys).isSuperset(of: ["latest", "installed", "latest_revision", "status"]) })
+        let table = try h.run(["catalog", "go"])
+        #expect(table.standardOutput.contains("1.21 (up to date)"), "\(table.standardOutput)")
         let search = try h.run(["catalog", "pyth"])
         #expect(search.standardOutput.split(separator: "\n").dropFirst().map { $0.prefix(8) } == ["Python_3"])
 

@@ -34,4 +34,28 @@ import Testing
         }
         #expect(decoded.contains { if case .mirrorFault(name: "Big", _, "html_page", _) = $0 { true } else { false } })
     }
+
+    /// A soft 404 with a wrong type: an HTML page served as `application/x-gzip` is sniffed and left for the next
+    /// mirror (first), never installed as an "unreadable archive".
+    @Test func anHTMLPageBehindAnArchiveTypeIsAMirrorFault() throws {
+        let h = try SyncHarness()
+        let fixture = try DocsetFixture.make(version: "1.0", documents: 3)
+        try h.publishArchive(fixture, as: "Go.tgz", folder: "Go")
+        let page = Array("\u{FEFF}\n  <!DOCTYPE html><html><body>Not Found</body></html>\n".utf8)
+        let soft = try FaultServer { _, _ in
+            FaultResponse(
+                status: 200, headers: [("Content-Type", "application/x-gzip"), ("Content-Length", "\(page.count)")],
+                body: page)
+        }
+        defer { soft.stop() }
+        try h.writeDashFeed("Go.xml", version: "1.0", mirrors: [soft.url("Go.tgz"), h.nginx.url("Go.tgz")])
+        try h.writeConfig(feeds: ["Go.xml"])
+
+        let result = try h.run(["sync", "--json"])
+        #expect(result.status == 0, "\(result.standardError)\(result.standardOutput)")
+        #expect(h.installedManifest("Go") == fixture.expectedManifest)
+        let faults = SyncHarness.events(result).filter { $0["event"] as? String == "mirror-fault" }
+        #expect(faults.count == 1 && faults.first?["reason"] as? String == "html_page", "\(result.standardOutput)")
+        #expect(faults.first?["url"] as? String == soft.url("Go.tgz"))
+    }
 }

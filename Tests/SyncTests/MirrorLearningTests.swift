@@ -111,4 +111,33 @@ import Testing
         }
         #expect(MirrorRanking.order(urls, hosts: hosts, now: now) == expected)
     }
+
+    /// A lock's order (the URL last used first) is kept: a measured fast host or a never-measured one does not jump
+    /// ahead; only hosts failing now go back.
+    @Test(arguments: [
+        (
+            ["http://a/x", "http://b/x", "http://c/x"], [String: (Double?, Int)](),
+            ["http://a/x", "http://b/x", "http://c/x"]
+        ),
+        (["http://a/x", "http://b/x"], ["a": (1e4, 0), "b": (1e7, 0)], ["http://a/x", "http://b/x"]),
+        (["http://a/x", "http://b/x"], ["a": (1e4, 0)], ["http://a/x", "http://b/x"]),
+        (
+            ["http://a/x", "http://b/x", "http://c/x"], ["a": (nil, 2), "b": (nil, 1)],
+            ["http://c/x", "http://b/x", "http://a/x"]
+        ),
+    ])
+    func aLocksOrderIsKeptExceptForFailingHosts(
+        urls: [String], learned: [String: (Double?, Int)], expected: [String]
+    ) {
+        var hosts: [String: HostHealth] = [:]
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        for (host, (speed, failures)) in learned {
+            var health = HostHealth()
+            health.bytesPerSecond = speed
+            health.consecutiveFailures = failures
+            health.lastFailure = failures > 0 ? now.addingTimeInterval(-60) : nil
+            hosts[host] = health
+        }
+        #expect(MirrorRanking.orderKeepingSequence(urls, hosts: hosts, now: now) == expected)
+    }
 }

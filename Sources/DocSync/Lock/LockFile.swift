@@ -9,7 +9,8 @@ import Foundation
 ///  "docsets": [{"name": "Python_3", "title": "Python 3", "version": "3.12.1", "revision": "2",
 ///               "archives": ["https://…/Python_3.tgz", …], "sha256": "…", "size": 123456,
 ///               "feed": "https://kapeli.com/feeds/Python_3.xml", "icon": "<base64>", "icon2x": "<base64>",
-///               "extra": {"indexFilePath": "index.html"}}]}
+///               "extra": {"indexFilePath": "index.html"},
+///               "zeal": {"kind": "catalog", "urls": ["…"]}}]}
 /// ```
 /// Readers must reject a `schema` they do not know; new optional fields may appear within a schema.
 package struct LockFile: Codable, Sendable, Equatable {
@@ -34,6 +35,9 @@ package struct LockFile: Codable, Sendable, Equatable {
         package var icon: String? = nil
         package var icon2x: String? = nil
         package var extra: JSONValue? = nil
+        /// How the docset arrived in Zeal's terms, so the locked install writes the same `meta.json` (absent in
+        /// locks written before it: a catalogue install without `feed_url`).
+        package var zeal: ZealArrival? = nil
 
         package init(
             name: String, title: String? = nil, version: String, revision: String? = nil, archives: [String],

@@ -1,4 +1,5 @@
 internal import DocSyncCatalog
+internal import DocSyncInstall
 internal import DocSyncSupport
 import Foundation
 
@@ -8,7 +9,9 @@ extension SyncEngine {
     package func makeLock() throws -> (lock: LockFile, skipped: [String]) {
         var entries: [LockFile.Entry] = []
         var skipped: [String] = []
-        for docset in try installedDocsets() {
+        let records: [InstallRecord]
+        do { records = try installer.installedDocsets() } catch { throw SyncFailure(error) }
+        for docset in records {
             let folder = try? SafeDirectory.open(docset.path)
             func read(_ name: String, limit: Int) -> Data? {
                 (try? folder?.readFile(name, limit: limit)).flatMap { $0 }.map { Data($0) }
@@ -17,7 +20,7 @@ extension SyncEngine {
             let meta = metaData.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
             let record = (meta?["extra"] as? [String: Any])?["docsync"] as? [String: Any]
             let size = (record?["archive_size"] as? NSNumber)?.int64Value ?? 0
-            var archives = (meta?["urls"] as? [String]) ?? []
+            var archives = docset.urls
             if let used = docset.sourceURL {
                 archives.removeAll { $0 == used }
                 archives.insert(used, at: 0)
@@ -29,6 +32,7 @@ extension SyncEngine {
             var entry = LockFile.Entry(
                 name: docset.name, title: docset.title, version: docset.version ?? "", revision: docset.revision,
                 archives: archives, sha256: sha256, size: size, feed: docset.feedURL)
+            entry.zeal = docset.zeal
             entry.icon = read("icon.png", limit: 4 << 20)?.base64EncodedString()
             entry.icon2x = read("icon@2x.png", limit: 4 << 20)?.base64EncodedString()
             if let data = metaData,
@@ -77,6 +81,8 @@ extension SyncEngine {
             candidate.catalog = CatalogEntry(
                 source: .zeal, name: entry.name, title: entry.title, icon: entry.icon, icon2x: entry.icon2x,
                 extra: entry.extra)
+            candidate.zeal = entry.zeal ?? ZealArrival(kind: .catalog)  // a lock from before `zeal`: no feed_url
+            candidate.keepsOrder = true
             round.offers.append(candidate)
         }
         for selection in configuration.docsets where !locked.contains(DocsetName.safe(selection.name).lowercased()) {

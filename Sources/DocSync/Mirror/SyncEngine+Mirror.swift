@@ -65,10 +65,12 @@ extension SyncEngine {
     }
 
     static func mirrorVersion(_ entry: LockFile.Entry) -> MirrorVersion {
-        MirrorVersion(
+        var version = MirrorVersion(
             name: entry.name, title: entry.title ?? entry.name, version: entry.version, revision: entry.revision,
             sha256: entry.sha256, size: entry.size, upstream: entry.archives, feed: entry.feed, icon: entry.icon,
             icon2x: entry.icon2x, extra: entry.extra)
+        version.zeal = entry.zeal
+        return version
     }
 
     /// The mirror's `manifest.lock`: the lock format, archive URLs the mirror's copy first.
@@ -81,6 +83,7 @@ extension SyncEngine {
             entry.icon = version.icon
             entry.icon2x = version.icon2x
             entry.extra = version.extra
+            entry.zeal = version.zeal
             return entry
         }
         return LockFile(generatedAt: documents.state.updated ?? Date(), docsets: entries)

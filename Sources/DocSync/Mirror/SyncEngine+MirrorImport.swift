@@ -5,12 +5,17 @@ internal import DocSyncSupport
 import Foundation
 
 extension SyncEngine {
-    /// `docsync mirror bundle FILE`: the published tree as one tar file (manifest first).
-    package func bundleMirror(to output: String) throws -> [String] {
+    /// `docsync mirror bundle FILE`: the published tree as one tar file (manifest first), with the archives the
+    /// manifest names; `includeRetired`: every archive still in the tree (older kept versions, and retired ones in
+    /// their grace period).
+    package func bundleMirror(to output: String, includeRetired: Bool = false) throws -> [String] {
         guard let mirror = configuration.mirror else {
             throw ConfigurationError(file: "", key: "mirror.dir", problem: "no [mirror] table in the configuration")
         }
-        let files = try MirrorBundle.files(in: mirror.directory)
+        let named =
+            includeRetired
+            ? nil : Set(try LockFile.load("\(mirror.directory)/\(MirrorDocuments.manifestPath)").docsets.map(\.sha256))
+        let files = try MirrorBundle.files(in: mirror.directory, archives: named)
         try MirrorBundle.write(directory: mirror.directory, files: files, to: output)
         return files
     }
@@ -63,6 +68,7 @@ extension SyncEngine {
                     catalog: CatalogEntry(
                         source: .zeal, name: entry.name, title: entry.title, icon: entry.icon, icon2x: entry.icon2x,
                         extra: entry.extra))
+                request.arrival = entry.zeal ?? ZealArrival(kind: .catalog)
                 request.sourceURL = entry.archives.first
                 request.archiveSHA256 = actual
                 let docset = try await installer.install(archive: archive, as: request)

@@ -3,7 +3,12 @@ import Foundation
 extension MirrorBook {
     /// The learned order, adjusted by `OwnCopyPreference` (a docsync mirror's own copy stays first).
     func order(_ candidate: DocsetCandidate, preferringOwnCopy: Bool) -> [String] {
-        let learned = order(candidate.archives)
+        if candidate.keepsOrder { return orderKeepingSequence(candidate.archives) }
+        let split = min(candidate.configuredMirrors, candidate.archives.count)
+        let learned =
+            split == 0
+            ? order(candidate.archives)
+            : order(Array(candidate.archives[..<split])) + order(Array(candidate.archives[split...]))
         guard preferringOwnCopy, let own = candidate.archives.first else { return learned }
         return OwnCopyPreference.order(
             learned: learned, candidate: candidate, ownHealth: health(of: HostLimiter.host(of: own)))

@@ -35,6 +35,13 @@ final class MirrorBook: @unchecked Sendable {
         return MirrorRanking.order(urls, hosts: hosts)
     }
 
+    /// `MirrorRanking.orderKeepingSequence` with what was learned so far.
+    func orderKeepingSequence(_ urls: [String]) -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return MirrorRanking.orderKeepingSequence(urls, hosts: hosts)
+    }
+
     /// What was learned about `host` (`host[:port]`), nil when never measured.
     func health(of host: String) -> HostHealth? {
         lock.lock()

@@ -46,6 +46,21 @@ package enum MirrorRanking {
         return keyed.sorted { $0.key < $1.key }.map(\.url)
     }
 
+    /// The order for URLs whose sequence is itself a decision (a lock's: the URL last used first): kept as given,
+    /// except that hosts failing now go after the others (by fewest consecutive failures). No exploration of
+    /// never-measured hosts and no reordering by speed.
+    package static func orderKeepingSequence(
+        _ urls: [String], hosts: [String: HostHealth], now: Date = Date(), forgiveAfter: TimeInterval = 86_400
+    ) -> [String] {
+        let keyed = urls.enumerated().map { index, url -> (url: String, key: (Int, Int, Int)) in
+            let health = hosts[host(of: url)] ?? HostHealth()
+            let forgiven = health.lastFailure.map { now.timeIntervalSince($0) > forgiveAfter } ?? true
+            if health.consecutiveFailures > 0 && !forgiven { return (url, (1, health.consecutiveFailures, index)) }
+            return (url, (0, 0, index))
+        }
+        return keyed.sorted { $0.key < $1.key }.map(\.url)
+    }
+
     /// `host[:port]`, lowercased, the key hosts are recorded under.
     package static func host(of url: String) -> String { HostLimiter.host(of: url) }
 

@@ -1,4 +1,5 @@
 package import DocSyncFeed
+internal import DocSyncSupport
 
 /// Turns one parsed feed and its configuration into what it offers: per docset, the newest version (or the pinned
 /// one), with its archive mirrors in feed order. Pure.
@@ -34,10 +35,11 @@ package enum CandidateSelector {
         guard !entry.archives.isEmpty else {
             return ([], [.skipped(name: name, feed: source.location, reason: "the feed lists no archive URL")])
         }
-        let candidate = DocsetCandidate(
+        var candidate = DocsetCandidate(
             name: name, title: entry.title ?? document.name ?? name, version: version, updated: entry.updated,
             archives: entry.archives.map(\.url), sha256: entry.sha256, length: entry.archives.first?.length,
             feed: source.location, pinned: source.version != nil)
+        candidate.zeal = ZealArrival(kind: .dashFeed, feedURL: source.location, urls: candidate.archives)
         return ([candidate], [])
     }
 
@@ -81,12 +83,13 @@ package enum CandidateSelector {
                 if va != vb { return va < vb }
                 return (a.updated ?? .distantPast) < (b.updated ?? .distantPast)
             }!
-            offers.append(
-                DocsetCandidate(
-                    name: DocsetName.safe(source.name ?? newest.title ?? identifier), identifier: identifier,
-                    title: newest.title ?? identifier, version: version(of: newest), updated: newest.updated,
-                    archives: newest.archives.map(\.url), sha256: newest.sha256, length: newest.archives.first?.length,
-                    feed: source.location, pinned: source.version != nil))
+            var candidate = DocsetCandidate(
+                name: DocsetName.safe(source.name ?? newest.title ?? identifier), identifier: identifier,
+                title: newest.title ?? identifier, version: version(of: newest), updated: newest.updated,
+                archives: newest.archives.map(\.url), sha256: newest.sha256, length: newest.archives.first?.length,
+                feed: source.location, pinned: source.version != nil)
+            candidate.zeal = ZealArrival(kind: .atomFeed)
+            offers.append(candidate)
         }
         return (offers, skipped)
     }

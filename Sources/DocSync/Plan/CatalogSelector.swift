@@ -1,4 +1,5 @@
 package import DocSyncCatalog
+internal import DocSyncSupport
 
 /// Turns `[[docset]]` selections into what the catalogues offer for them. Pure: the planner then treats these
 /// candidates exactly like a feed's.
@@ -58,6 +59,10 @@ package enum CatalogSelector {
                 feed: entry.feedURL ?? "catalog:\(entry.source.rawValue)/\(entry.name)",
                 pinned: selection.version != nil)
             candidate.catalog = entry
+            candidate.configuredMirrors = pinned.archives.prefix { url in
+                mirrors.bases.contains { url.hasPrefix("\($0)/") }
+            }.count
+            candidate.zeal = ZealArrival(kind: .catalog, feedURL: entry.listedFeedURL, urls: entry.listedURLs)
             offers.append(candidate)
         }
         return (offers, skipped)

@@ -1,4 +1,5 @@
 package import DocSyncCatalog
+package import DocSyncSupport
 import Foundation
 
 /// One installable docset version offered by a feed, reduced to what planning needs.
@@ -21,6 +22,15 @@ package struct DocsetCandidate: Sendable, Equatable {
     package var pinned: Bool
     /// The catalogue entry it was resolved from (`[[docset]]`): fills `meta.json` and the icons at install.
     package var catalog: CatalogEntry? = nil
+    /// How many of the leading `archives` are built on `[catalog] mirrors`: they are tried before the catalogue's
+    /// or feed's own URLs whatever was learned (learning orders each group on its own), so a host told to use a
+    /// campus mirror reaches the public hosts only when every configured mirror failed for this archive.
+    package var configuredMirrors = 0
+    /// The archives' order is itself a decision (a lock's URLs, the one last used first): learning only moves
+    /// failing hosts back, never explores ahead of it (`MirrorRanking.orderKeepingSequence`).
+    package var keepsOrder = false
+    /// How it arrives in Zeal's terms (decides Zeal's members of `meta.json`).
+    package var zeal: ZealArrival = .file
 
     package init(
         name: String, identifier: String? = nil, title: String, version: DocsetVersion, updated: Date? = nil,

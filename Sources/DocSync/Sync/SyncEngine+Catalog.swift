@@ -70,6 +70,7 @@ extension SyncEngine {
             return ([:], selections.isEmpty ? [] : [("catalog.kapeli", "base_url is empty")])
         }
         let fetcher = catalogLoader.refresher
+        let mirrors = catalogLoader.mirrors
         let results = await Self.boundedMap(selections.indices, width: 8) { index -> Result<CatalogEntry, any Error> in
             let name = selections[index].name
             let url = base.hasPrefix("http") ? KapeliFeeds.feedURL(name, base: base) : "\(base)/\(name).xml"
@@ -79,7 +80,7 @@ extension SyncEngine {
                     bytes: fetched.bytes,
                     documentURL: url.contains("://") ? url : URL(fileURLWithPath: url).absoluteString)
                 emit(.feedChecked(feed: url, source: fetched.source, docsets: 1))
-                guard let entry = KapeliFeeds.entry(from: document, name: name, feedURL: url) else {
+                guard let entry = KapeliFeeds.entry(from: document, name: name, feedURL: url, mirrors: mirrors) else {
                     throw CatalogError.unexpectedShape(url, detail: "the feed has no entry")
                 }
                 return .success(entry)

@@ -5,8 +5,21 @@ extension SyncEngine {
     /// own copy with upstream fallbacks (`OwnCopyPreference.hasUpstreamFallbacks`), fetched over one connection so
     /// segments never spread to those fallbacks (which would send a fleet's clients back to the origin).
     func downloader(for candidate: DocsetCandidate) -> Downloader {
-        let connections = OwnCopyPreference.hasUpstreamFallbacks(candidate) ? 1 : configuration.network.connections
+        let single = OwnCopyPreference.hasUpstreamFallbacks(candidate) || Self.hasForeignFallbacks(candidate)
+        let connections = single ? 1 : configuration.network.connections
         return downloader(connections: connections)
+    }
+}
+
+extension SyncEngine {
+    /// A catalogue archive whose `[catalog] mirrors` URLs come first and whose catalogue or feed URLs after them are
+    /// on other hosts: fetched over one connection, so segments never spread to hosts the configuration did not name
+    /// (a host told to use a campus mirror reaches the public ones only when every configured mirror failed). Pure.
+    static func hasForeignFallbacks(_ candidate: DocsetCandidate) -> Bool {
+        let split = min(candidate.configuredMirrors, candidate.archives.count)
+        guard split > 0 else { return false }
+        let configured = Set(candidate.archives[..<split].map(HostLimiter.host(of:)))
+        return candidate.archives[split...].contains { !configured.contains(HostLimiter.host(of: $0)) }
     }
 }
 

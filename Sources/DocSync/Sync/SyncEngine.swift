@@ -305,6 +305,7 @@ public struct SyncEngine: Sendable {
             revision: candidate.version.revision.isEmpty ? nil : candidate.version.revision,
             feedURL: candidate.feed, urls: candidate.archives, identifier: candidate.identifier,
             updated: candidate.updated)
+        request.arrival = candidate.zeal
         request.apply(catalog: candidate.catalog)
         do {
             try installer.checkReplaceable(name: name)  // a folder docsync did not create: reported, left alone

@@ -1,0 +1,65 @@
+import DocSyncSupport
+import Foundation
+
+/// What one host knows about an installed version and `meta.json` must not hold (it would make two machines'
+/// trees differ): when it was installed, the URL it was downloaded from, the feed or catalogue it came from
+/// (possibly a local path), and the archive URLs in the order this host tries them (learned mirror order).
+/// Stored beside the tree, never inside it: `<root>/.docsync/installs/<NAME@ID>` (JSON, `"schema": 1`), written
+/// before the version is published, dropped with it.
+struct HostRecord: Codable, Equatable {
+    static let directoryName = "installs"
+    static let currentSchema = 1
+
+    var schema = Self.currentSchema
+    var installedAt: String
+    var sourceURL: String?
+    /// Where docsync found it: a feed URL or path, `catalog:<source>/<name>`, or the lock; nil for a local archive.
+    var feed: String?
+    /// Every archive URL, in this host's order.
+    var urls: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case schema, feed, urls
+        case installedAt = "installed_at"
+        case sourceURL = "source_url"
+    }
+
+    func encoded() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return Array((try? encoder.encode(self)) ?? Data("{}".utf8)) + [UInt8(ascii: "\n")]
+    }
+
+    static func decode(_ bytes: [UInt8]) -> HostRecord? {
+        guard let record = try? JSONDecoder().decode(HostRecord.self, from: Data(bytes)),
+            record.schema == currentSchema
+        else { return nil }
+        return record
+    }
+}
+
+/// `<root>/.docsync/installs/<NAME@ID>`: each version's `HostRecord`.
+extension VersionStore {
+    func hostRecords() throws(InstallError) -> DirectoryHandle {
+        try state.directory(HostRecord.directoryName, create: true)
+    }
+
+    func recordHost(_ record: HostRecord, for version: String) throws(InstallError) {
+        do { try hostRecords().base.writeFileAtomically(version, record.encoded()) } catch let error as InstallError {
+            throw error
+        } catch let error as SystemError {
+            throw .io(error)
+        } catch {
+            throw .io(SystemError("host record", path: version, code: EIO))
+        }
+    }
+
+    func dropHostRecord(_ version: String) { try? hostRecords().unlink(version) }
+
+    /// Records whose version is gone (a crash between a version's deletion and its record's).
+    func dropOrphanedHostRecords() throws(InstallError) {
+        for entry in try hostRecords().entries() where try versions.status(entry.name) == nil {
+            try hostRecords().unlink(entry.name)
+        }
+    }
+}
