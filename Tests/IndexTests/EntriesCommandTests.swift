@@ -161,9 +161,9 @@ import Testing
                 IndexedDocset(name: "Foundation", version: nil, path: foundation),
             ],
             stateDirectory: dir.appending("state"), groups: DocsetGroups(["apple": ["foundation"]]))
-        let hits = index.search(SearchQuery("s", docsets: ["@apple"], limit: 100)).hits
+        let hits = index.searchBlocking(SearchQuery("s", docsets: ["@apple"], limit: 100)).hits
         #expect(!hits.isEmpty)
         #expect(Set(hits.map(\.docset)) == ["Foundation"])
-        #expect(index.search(SearchQuery("s", docsets: ["@unknown"], limit: 100)).hits.isEmpty)
+        #expect(index.searchBlocking(SearchQuery("s", docsets: ["@unknown"], limit: 100)).hits.isEmpty)
     }
 }

@@ -66,7 +66,7 @@ import Testing
             docsets: [IndexedDocset(name: docset.name, version: docset.version, path: docset.path)],
             stateDirectory: dir.appending("state"))
         for entry in entries {
-            let hits = index.search(SearchQuery(entry.name, limit: 50)).hits.filter { $0.name == entry.name }
+            let hits = index.searchBlocking(SearchQuery(entry.name, limit: 50)).hits.filter { $0.name == entry.name }
             #expect(hits.contains { $0.url == entry.url }, "\(kind): \(entry.name): \(hits.map(\.url))")
         }
 
