@@ -26,7 +26,7 @@ public enum ExitStatus {
     public static let table = """
         Exit status:
           0    everything succeeded
-          3    some docsets, feeds or post-install hooks failed, the others synced; verify: some docsets are damaged
+          3    some docsets, feeds or post-install hooks failed, the others synced; sync, verify: a docset is damaged
           64   bad command line, or a docset name (--only, remove) that matches nothing
           65   bad data: a feed that does not parse, an archive rejected, a checksum mismatch
           69   a server or the network is unavailable (try later)

@@ -9,9 +9,10 @@ struct SyncCommand: AsyncParsableCommand {
         abstract: "Refresh every feed, then download and install new or updated docsets.",
         discussion: """
             Exit status: 0 when everything synced, 3 when some docsets, feeds or post-install hooks failed (the \
-            others still synced), 64 for an --only name that matches nothing, 75 when another sync is running (use \
-            --wait), 78 for a configuration error or an unusable root / staging / state folder, 130 when \
-            interrupted (the next sync resumes). The whole table: docsync help.
+            others still synced) or an installed docset is damaged (--repair reinstalls it), 64 for an --only \
+            name that matches nothing, 75 when another sync is running (use --wait), 78 for a configuration \
+            error or an unusable root / staging / state folder, 130 when interrupted (the next sync resumes). The \
+            whole table: docsync help.
             """)
 
     @OptionGroup var configOptions: ConfigOptions

@@ -264,6 +264,10 @@ private func headerCallback(
     if let head = context.parser.consume(line) {
         if head.isRedirect, let location = head.value("Location") {
             context.redirected = true
+            guard context.options.followRedirects else {
+                context.receiver.head(head)
+                return size * count
+            }
             // A metadata name or a link-local literal is refused before libcurl connects to it.
             let absolute = location.hasPrefix("//") ? "http:" + location : location  // scheme-relative
             if let refusal = context.refusal(of: absolute, redirected: true) {

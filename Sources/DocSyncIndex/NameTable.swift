@@ -1,3 +1,4 @@
+import DocSyncSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -86,8 +87,7 @@ final class NameTable: @unchecked Sendable {
 
     /// Maps `path`; nil when it is missing, truncated or inconsistent (the caller rebuilds it).
     init?(path: String) {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
+        guard let fd = (try? RegularFile.open(path)).flatMap({ $0?.fd }) else { return nil }  // never a FIFO
         var keepOpen = false
         defer { if !keepOpen { close(fd) } }
         self.fd = fd

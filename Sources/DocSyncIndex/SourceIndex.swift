@@ -47,6 +47,8 @@ enum SourceIndex {
         var configuration = Configuration()
         configuration.label = docset.name
         let path: String
+        var opened: Int32?  // the index SQLite reads, opened as a regular file (never a FIFO swapped in after fstatat)
+        defer { if let opened { close(opened) } }
         if needsCopy {
             let folder = "\(scratchParent)/.read-\(UInt64.random(in: 0...UInt64.max))"
             scratch = folder
@@ -54,7 +56,13 @@ enum SourceIndex {
             path = "\(folder)/docSet.dsidx"
         } else {
             configuration.readonly = true
-            path = "/proc/self/fd/\(resources)/docSet.dsidx"
+            do throws(SystemError) { opened = try RegularFile.open("docSet.dsidx", in: resources)?.fd } catch {
+                throw .io(docset.name, "\(error)")
+            }
+            guard let opened else {
+                throw .io(docset.name, "\(docset.indexPath): \(String(cString: strerror(ENOENT)))")
+            }
+            path = "/proc/self/fd/\(opened)"
         }
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)

@@ -35,7 +35,9 @@ import Testing
             try RegularFile.read(path: dir.appending("Info.plist"), limit: 1 << 20)
         }
         #expect(throws: SystemError.notRegularFile("/dev/zero")) { try RegularFile.read(path: "/dev/zero", limit: 1) }
-        #expect(throws: SystemError.notRegularFile(dir.path)) { try RegularFile.read(path: dir.path, limit: 1) }
+        #expect(throws: SystemError.notRegularFile(dir.path, code: EISDIR)) {
+            try RegularFile.read(path: dir.path, limit: 1)
+        }
     }
 
     @Test func aFileOverTheLimitIsRefusedBeforeItIsRead() throws {

@@ -33,7 +33,7 @@ package enum RegularFile {
         }
         guard st.st_mode & S_IFMT == S_IFREG else {
             close(fd)
-            throw .notRegularFile(shown)
+            throw .notRegularFile(shown, code: st.st_mode & S_IFMT == S_IFDIR ? EISDIR : EINVAL)
         }
         let status = fcntl(fd, F_GETFL)
         if status >= 0 { _ = fcntl(fd, F_SETFL, status & ~O_NONBLOCK) }

@@ -22,9 +22,9 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
     static let notRegularOperation = "refusing non-regular file"
 
     /// A FIFO, device, socket or folder where docsync reads a file it did not write: never opened for reading (a
-    /// FIFO would block forever, `/dev/zero` never ends).
-    public static func notRegularFile(_ path: String) -> SystemError {
-        SystemError(notRegularOperation, path: path, code: EINVAL)
+    /// FIFO would block forever, `/dev/zero` never ends). `code` is EISDIR for a folder, else EINVAL.
+    public static func notRegularFile(_ path: String, code: Int32 = EINVAL) -> SystemError {
+        SystemError(notRegularOperation, path: path, code: code)
     }
 
     /// True for `symlink(_:)` errors.
