@@ -61,7 +61,8 @@ package final class VersionLease: Sendable {
             if st.st_mode & S_IFMT == S_IFDIR {
                 return VersionLease(version: nil, path: "\(rootPath)/\(linkName)", fd: -1)  // not docsync's: kept
             }
-            guard st.st_mode & S_IFMT == S_IFLNK, let version = VersionStore.version(linkTarget: root.linkTarget(linkName))
+            guard st.st_mode & S_IFMT == S_IFLNK,
+                let version = VersionStore.version(linkTarget: root.linkTarget(linkName))
             else {
                 throw .foreign(name, reason: "\(rootPath)/\(linkName) is not a folder or a docsync link")
             }

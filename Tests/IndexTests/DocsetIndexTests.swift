@@ -57,10 +57,12 @@ import Testing
         #expect(folders.count == 1 && folders[0].hasPrefix("ext-"))
         let names = "\(state)/index/\(folders[0])/names.bin"
         try Data("garbage".utf8).write(to: URL(fileURLWithPath: names))
-        #expect(DocsetIndex(docsets: [docset], stateDirectory: state).searchBlocking(SearchQuery("printf")).hits.count == 2)
+        #expect(
+            DocsetIndex(docsets: [docset], stateDirectory: state).searchBlocking(SearchQuery("printf")).hits.count == 2)
         #expect(try Data(contentsOf: URL(fileURLWithPath: names)).count > 7)
         try FileManager.default.removeItem(atPath: "\(state)/index/\(folders[0])")
-        #expect(DocsetIndex(docsets: [docset], stateDirectory: state).searchBlocking(SearchQuery("printf")).hits.count == 2)
+        #expect(
+            DocsetIndex(docsets: [docset], stateDirectory: state).searchBlocking(SearchQuery("printf")).hits.count == 2)
         DocsetIndex.removeUnused(stateDirectory: state, keeping: [])
         #expect(try FileManager.default.contentsOfDirectory(atPath: "\(state)/index").isEmpty)
     }

@@ -152,7 +152,8 @@ enum QueryFuzzer {
     static func text(using random: inout TestRandom) -> String {
         switch Int.random(in: 0..<10, using: &random) {
         case 0:
-            let bytes = (0..<Int.random(in: 0...40, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let count = Int.random(in: 0...40, using: &random)
+            let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }
             return String(decoding: bytes, as: UTF8.self)  // invalid sequences become U+FFFD
         case 1:
             let scalars = (0..<Int.random(in: 1...20, using: &random)).map { _ in

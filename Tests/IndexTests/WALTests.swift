@@ -37,7 +37,8 @@ import Testing
         let folder = try IndexFixture.coreData("Apple", in: dir.path, Samples.coreData, wal: true)
         let docset = IndexedDocset(name: "Apple", version: nil, path: folder)
         let state = dir.appending("state")
-        #expect(DocsetIndex(docsets: [docset], stateDirectory: state).searchBlocking(SearchQuery("NSString")).hits.count == 2)
+        #expect(
+            DocsetIndex(docsets: [docset], stateDirectory: state).searchBlocking(SearchQuery("NSString")).hits.count == 2)
         let dsidx = "\(folder)/Contents/Resources/docSet.dsidx"
         let zeal = [ZealSQL.coreDataIndex, ZealSQL.view, "SELECT count(*) FROM searchIndex;"].joined(separator: ";")
         #expect(try IndexFixture.sqliteCount(dsidx, zeal) == Samples.coreData.count)

@@ -33,7 +33,9 @@ import Testing
             "link-out": "../../../../secret.txt", "link-abs": dir.appending("secret.txt"),
             "dir-out": "../../../..", "dangling": "nothing.html", "proc": "/proc/self/root/etc/hostname",
         ]
-        for (name, target) in links { try fm.createSymbolicLink(atPath: "\(documents)/\(name)", withDestinationPath: target) }
+        for (name, target) in links {
+            try fm.createSymbolicLink(atPath: "\(documents)/\(name)", withDestinationPath: target)
+        }
         return InstalledDocset(name: "D", path: docset)
     }
 
@@ -90,7 +92,9 @@ import Testing
         defer { dir.remove() }
         let docset = try Self.docset(dir)
         #expect(try await docset.contents(of: "big.bin").count == 3 << 20)
-        await #expect(throws: DocumentError.tooLarge) { _ = try await docset.contents(of: "index.html", maximumBytes: 4) }
+        await #expect(throws: DocumentError.tooLarge) {
+            _ = try await docset.contents(of: "index.html", maximumBytes: 4)
+        }
         #expect(try await docset.contents(of: "index.html", maximumBytes: 5) == Array("index".utf8))
     }
 

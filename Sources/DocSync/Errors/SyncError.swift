@@ -10,9 +10,9 @@ import Foundation
 /// |------|------|---------|
 /// | ``busy`` | another sync holds the state folder's lock (see ``SyncOptions/wait``) | ``lock`` |
 /// | ``lockUnavailable`` | the lock file cannot be created, opened or locked | ``lock`` |
-/// | ``preflight`` | `root`, `staging` or `state` cannot be used (each problem names its key and path) | ``preflightFailure`` |
-/// | ``unknownDocset`` | ``SyncOptions/only`` names a docset no feed offers and none is installed | ``unknownDocsets`` |
-/// | ``configuration`` | the configuration cannot be used as written (e.g. its lock file, `docsync.lock`) | ``message`` |
+/// | ``preflight`` | `root`, `staging` or `state` cannot be used (names key and path) | ``preflightFailure`` |
+/// | ``unknownDocset`` | ``SyncOptions/only`` names nothing offered or installed | ``unknownDocsets`` |
+/// | ``configuration`` | the configuration cannot be used as written (e.g. `docsync.lock`) | ``message`` |
 /// | ``rootUnreadable`` | the root folder cannot be listed | ``failure`` |
 /// | ``cancelled`` | the consuming task was cancelled before the run could start | |
 /// | ``other`` | anything else (the message says what) | |

@@ -46,11 +46,12 @@ public struct SyncService: Service, Sendable {
     private let onOutcome: @Sendable (Outcome) async -> Void
 
     /// A service running `engine`'s sync every `interval` (+ up to `jitter`). `onEvent` (the trailing closure) sees
-    /// every event of every run, in order (the next event waits for it); `onOutcome` sees how each run ended. `logger` gets one
-    /// `notice` per run ("next sync in …") and an `error` for a run that failed.
+    /// every event of every run, in order (the next event waits for it); `onOutcome` sees how each run ended.
+    /// `logger` gets one `notice` per run ("next sync in …") and an `error` for a run that failed.
     public init(
-        engine: SyncEngine, interval: Duration, jitter: Duration = .zero, options: SyncOptions = SyncOptions(wait: true),
-        logger: Logger, onOutcome: @escaping @Sendable (Outcome) async -> Void = { _ in },
+        engine: SyncEngine, interval: Duration, jitter: Duration = .zero,
+        options: SyncOptions = SyncOptions(wait: true), logger: Logger,
+        onOutcome: @escaping @Sendable (Outcome) async -> Void = { _ in },
         onEvent: @escaping @Sendable (SyncEvent) async -> Void
     ) {
         self.engine = engine
