@@ -56,7 +56,9 @@ public enum ZealCatalogParser {
                         ?? (source == .zeal ? KapeliFeeds.feedURL(name, base: feedBase) : nil),
                     size: CatalogJSON.int64(object["size"]),
                     specificVersions: versions.dropFirst().map { .init(version: $0) }, sha256: sha256)
-            entry.listedFeedURL = CatalogJSON.nonEmpty(object["feed_url"])
+            // A docsync mirror's entry (it vouches with a sha256) names the mirror's Dash feed for docsync's own
+            // use: a catalogue docset to Zeal, never a user feed whose `VERSION/REVISION` would differ from `version`.
+            entry.listedFeedURL = sha256 == nil ? CatalogJSON.nonEmpty(object["feed_url"]) : nil
             entry.listedURLs = CatalogJSON.strings(object["urls"])
             entries.append(entry)
         }

@@ -121,5 +121,27 @@ import Testing
         #expect(urls.count == 1 && urls.first?.hasPrefix(h.nginx.url("mirror/archives/")) == true, "\(urls)")
         let docsyncFeed = try String(contentsOfFile: "\(h.www)/mirror/feeds/ActionScript.xml", encoding: .utf8)
         #expect(docsyncFeed.matches(of: /<url>/).count == 2, "docsync clients keep the upstream fallback")
+
+        // A client selecting it by name from the mirror's catalogue.json: a catalogue docset to Zeal too.
+        let client = h.dir.appending("client")
+        try FileManager.default.createDirectory(atPath: client, withIntermediateDirectories: true)
+        try """
+        root = "root"
+        staging = "staging"
+        state = "state"
+        [catalog.zeal]
+        url = "\(h.nginx.url("mirror/catalogue.json"))"
+        [catalog.contrib]
+        url = ""
+        [catalog.cheatsheets]
+        url = ""
+        [[docset]]
+        name = "ActionScript"
+        """.write(toFile: "\(client)/docsync.toml", atomically: true, encoding: .utf8)
+        let synced = try Tool.run(Tool.docsyncBinary, ["sync", "--config", "\(client)/docsync.toml"])
+        #expect(synced.status == 0, "\(synced.standardError)")
+        let fromMirror = try zeal("\(client)/root")
+        #expect(!fromMirror.isUserFeed, "\(fromMirror)")
+        #expect(!fromMirror.catalogueOffersUpdate(latest: "3", revision: "27"), "\(fromMirror)")
     }
 }
