@@ -29,7 +29,7 @@ struct SearchCommand: AsyncParsableCommand {
     @Option(help: "Only entries of this type (Function, Method, Class…; aliases like func are accepted).")
     var type: [String] = []
 
-    @Option(help: "At most this many hits (1 or more; more than a million is taken as a million).")
+    @Option(help: "At most this many hits (1 to 10000).")
     var limit = 20
 
     @Flag(help: "One JSON object per hit on standard output.")
@@ -39,7 +39,9 @@ struct SearchCommand: AsyncParsableCommand {
     var benchQueries: String?
 
     func validate() throws {
-        if limit < 1 { throw ValidationError("--limit must be at least 1, not \(limit)") }
+        guard (1...SearchQuery.maximumLimit).contains(limit) else {
+            throw ValidationError("--limit must be 1 to \(SearchQuery.maximumLimit), not \(limit)")
+        }
     }
 
     func run() async throws {

@@ -124,9 +124,14 @@ import Testing
         if template.first == "daemon", killed { return }  // a valid interval: the daemon runs, it did not trap
         #expect(!killed, "\(arguments) hung")
         #expect(run.status < 128, "\(arguments) died on signal \(run.status - 128): \(run.standardError)")
-        if template.first == "search", let limit = Int(template[2].dropFirst("--limit=".count)), limit >= 1 {
-            #expect(run.status == 0, "\(arguments): \(run.standardError)")
-            #expect(run.standardOutput.contains("sym"), "\(arguments): \(run.standardOutput)")
+        if template.first == "search", let limit = Int(template[2].dropFirst("--limit=".count)) {
+            if (1...SearchQuery.maximumLimit).contains(limit) {
+                #expect(run.status == 0, "\(arguments): \(run.standardError)")
+                #expect(run.standardOutput.contains("sym"), "\(arguments): \(run.standardOutput)")
+            } else {
+                #expect(run.status == 64, "\(arguments) is a usage error: \(run.standardError)")
+                #expect(run.standardError.contains("--limit"), "\(arguments): \(run.standardError)")
+            }
         }
     }
 
