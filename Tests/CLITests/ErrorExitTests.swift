@@ -9,7 +9,7 @@ import Testing
 @testable import DocSyncCLI
 
 /// Every known condition gets its documented exit status (README's table), never 70: that is for a bug.
-@Suite(.timeLimit(.minutes(5))) struct ErrorExitTests {
+@Suite(.timeLimit(.minutes(10))) struct ErrorExitTests {
     static let transport = HTTPTransportError(kind: .connect, code: 7, message: "connection refused", url: "https://h/f.xml")
 
     @Test(arguments: [

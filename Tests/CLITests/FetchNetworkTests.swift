@@ -6,7 +6,7 @@ import Testing
 
 /// `docsync fetch` uses the configuration's `[network]` transport settings, as sync does (one implementation,
 /// `Configuration.httpOptions`): a proxy set only in the configuration carries the download.
-@Suite(.timeLimit(.minutes(5))) struct FetchNetworkTests {
+@Suite(.timeLimit(.minutes(10))) struct FetchNetworkTests {
     @Test func transportOptionsComeFromTheNetworkSection() {
         var config = Configuration(root: "r", staging: "s", state: "t")
         config.network.connectTimeout = .seconds(7)

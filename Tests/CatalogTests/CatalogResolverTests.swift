@@ -1,7 +1,7 @@
 import DocSyncCatalog
 import Testing
 
-@Suite(.timeLimit(.minutes(5))) struct CatalogResolverTests {
+@Suite(.timeLimit(.minutes(10))) struct CatalogResolverTests {
     static let mirrors = CatalogMirrors(bases: ["https://m.test/feeds"])
     static let resolver: CatalogResolver = {
         let zeal = try! ZealCatalogParser.parse(CatalogFixtures.bytes(CatalogFixtures.zeal), mirrors: mirrors)

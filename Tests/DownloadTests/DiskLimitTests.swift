@@ -7,7 +7,7 @@ import Testing
 
 /// A body longer than `maxLength` (declared or not) and a file system running out of room while the body arrives:
 /// each ends in a clear error instead of a full disk.
-@Suite(.timeLimit(.minutes(5))) struct DiskLimitTests {
+@Suite(.timeLimit(.minutes(10))) struct DiskLimitTests {
     static let limit: Int64 = 1 << 20
 
     private func download(

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// Hostile servers: every mode ends in the origin's exact bytes or a clear error with no output file.
-@Suite(.timeLimit(.minutes(5))) struct FaultServerTests {
+@Suite(.timeLimit(.minutes(10))) struct FaultServerTests {
     /// Where the first response drops the connection; the journal then holds P = cut.
     static let cut = 1_500_000
     static let asked = cut - 65_536

@@ -4,12 +4,12 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 20: a redirect from a feed or archive server on a private (loopback) address to the cloud metadata address
+/// A redirect from a feed or archive server on a private (loopback) address to the cloud metadata address
 /// 169.254.169.254, to a metadata host name, or to another private host is refused by the policy before any
 /// connection (the error is `redirectRefused` naming the key that allows it — a connection attempt to
 /// 169.254.169.254 would fail with a connect error or time out, one to 127.0.0.2 would be refused by the kernel);
 /// a link-local URL is not requested even as the first request; `allow_link_local` opens it.
-@Suite(.timeLimit(.minutes(2))) struct MetadataRedirectTests {
+@Suite(.timeLimit(.minutes(10))) struct MetadataRedirectTests {
     static let targets = [
         ("http://169.254.169.254/latest/meta-data/", "allow_link_local"),
         ("http://[fe80::1]/latest/meta-data/", "allow_link_local"),

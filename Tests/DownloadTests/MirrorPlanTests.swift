@@ -2,7 +2,7 @@ import DocSyncDownload
 import Testing
 
 /// The HTTPS-First mirror expansion (`MirrorPlan`): which URLs are tried, in which order, under each policy.
-@Suite(.timeLimit(.minutes(5))) struct MirrorPlanTests {
+@Suite(.timeLimit(.minutes(10))) struct MirrorPlanTests {
     @Test func httpsFirstTriesTheUpgradeThenThePlainURL() {
         let plan = MirrorPlan.expand(["http://a.example/x.tgz", "https://b.example/x.tgz"], policy: .httpsFirst)
         #expect(

@@ -8,7 +8,7 @@ import Testing
 /// path. Tests can only listen on loopback, so the "public" server is a loopback endpoint the classifier is told
 /// to treat as public (`AddressClassifier.publicEndpoints`); the check itself runs on the address libcurl connects
 /// to, before connecting.
-@Suite(.timeLimit(.minutes(5))) struct PrivateRedirectTests {
+@Suite(.timeLimit(.minutes(10))) struct PrivateRedirectTests {
     private struct Pair {
         let front: FaultServer
         let target: FaultServer

@@ -2,7 +2,7 @@ import DocSyncDownload
 import DocSyncHTTP
 import Testing
 
-@Suite(.timeLimit(.minutes(5))) struct ResponsePolicyTests {
+@Suite(.timeLimit(.minutes(10))) struct ResponsePolicyTests {
     static let p: Int64 = 1_000_000
     static let l: Int64 = 2_000_000
     static let asked: Int64 = p - 65_536
@@ -232,7 +232,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct ValidatorTests {
+@Suite(.timeLimit(.minutes(10))) struct ValidatorTests {
     @Test func b16WeakETagIsNotStrong() {
         let head = HTTPResponseHead(status: 200, fields: [("ETag", "W/\"x\"")])
         #expect(Validator(head: head).ifRange == nil)
@@ -266,7 +266,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct RetryPolicyTests {
+@Suite(.timeLimit(.minutes(10))) struct RetryPolicyTests {
     @Test func h61BackoffDoublesWithJitterAndCaps() {
         var policy = RetryPolicy()
         policy.baseDelay = 1

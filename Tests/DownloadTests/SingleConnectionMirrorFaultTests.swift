@@ -6,7 +6,7 @@ import Testing
 
 /// A download on one connection that leaves a mirror for the next reports it like a segmented download's
 /// exclusion: (every mirror fault is a line in the report), in its result or in its error.
-@Suite(.timeLimit(.minutes(5))) struct SingleConnectionMirrorFaultTests {
+@Suite(.timeLimit(.minutes(10))) struct SingleConnectionMirrorFaultTests {
     struct Row: Sendable, CustomStringConvertible {
         var kind: DownloadError.Kind
         var status: Int

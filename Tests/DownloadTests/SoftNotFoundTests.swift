@@ -3,7 +3,7 @@ import DocSyncHTTP
 import Testing
 
 /// Archive mirrors that answer 200 with an error page or nothing: a mirror fault (next mirror), never the archive.
-@Suite(.timeLimit(.minutes(5))) struct SoftNotFoundTests {
+@Suite(.timeLimit(.minutes(10))) struct SoftNotFoundTests {
     static func head(_ fields: [(String, String)]) -> HTTPResponseHead {
         HTTPResponseHead(status: 200, statusLine: "HTTP/1.1 200 OK", fields: fields)
     }

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Dash / Zeal feed XML through the real reader: one row per rule.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct DashFeedParserTests {
     static let mirrors = ["sanfrancisco", "london", "newyork", "tokyo", "frankfurt"].map {
         "http://\($0).kapeli.com/feeds/Swift.tgz"

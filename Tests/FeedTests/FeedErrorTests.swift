@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Every refusal is a typed error naming the feed, the line and (where libxml2 knows it) the column.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct FeedErrorTests {
     struct Row: Sendable, CustomTestStringConvertible {
         let rule: String

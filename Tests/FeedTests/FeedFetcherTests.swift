@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// `FeedFetcher` against a real nginx on loopback: parsing from memory with the fetched URL as the base.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct FeedFetcherTests {
     @Test func fetchesAndParsesWithTheURLAsBase() async throws {
         let directory = try TemporaryDirectory("docsync-feed-test")

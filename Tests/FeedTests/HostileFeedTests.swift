@@ -9,7 +9,7 @@ import Testing
 
 /// Hostile documents: each row asserts the exact outcome, that a loopback listener named in the document got no
 /// connection, and that a secret local file named in the document never shows up in the result or the error.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct HostileFeedTests {
     /// What a row's document may point at.
     struct Targets {

@@ -3,7 +3,7 @@ import Testing
 @testable import DocSyncFeed
 
 /// The small pure rules the parsers lean on: one row per rule.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct DashVersionTests {
     @Test(
         arguments: [
@@ -22,7 +22,7 @@ struct DashVersionTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct DashFeedNameTests {
     @Test(
         arguments: [
@@ -42,7 +42,7 @@ struct DashFeedNameTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct FeedTextTests {
     @Test(
         arguments: [
@@ -61,7 +61,7 @@ struct FeedTextTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct FeedChecksumTests {
     static let digest = "5f70bf18a086007016e948b04aed3b82103a36bea41755b6cddfaf10ace3c6ef"
 
@@ -81,7 +81,7 @@ struct FeedChecksumTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct URIReferenceTests {
     @Test(arguments: [
         ("absolute path dot segment", "http://a/./g", "http://a/g"),

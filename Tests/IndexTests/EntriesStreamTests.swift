@@ -6,7 +6,7 @@ import Testing
 
 /// `DocsetEntries` streams: every entry of a large index in order, in both formats, and stopping early stops the
 /// reader thread (observed in /proc: no `docsync-entries` thread left).
-@Suite(.timeLimit(.minutes(3))) struct EntriesStreamTests {
+@Suite(.timeLimit(.minutes(10))) struct EntriesStreamTests {
     static let count = 100_000
 
     /// A Dash docset of `count` entries written with one SQL statement (a recursive CTE), fast at any size.

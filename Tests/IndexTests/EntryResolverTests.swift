@@ -3,9 +3,9 @@ import Testing
 
 @testable import DocSyncIndex
 
-/// The one resolver, for every layout real docsets use (issue 21): Dash, Apple's docsetutil (CUPS), docsync's own
+/// The one resolver, for every layout real docsets use: Dash, Apple's docsetutil (CUPS), docsync's own
 /// links for Zeal, anchors, `dash_ref` fragments and percent-encoding.
-@Suite(.timeLimit(.minutes(1))) struct EntryResolverTests {
+@Suite(.timeLimit(.minutes(10))) struct EntryResolverTests {
     static let dash = DocsetLayout.dash
     /// CUPS's XAR docset: `Documentation/` only.
     static let apple = DocsetLayout(documents: .absent, documentation: .directory)

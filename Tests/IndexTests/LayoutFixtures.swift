@@ -1,6 +1,6 @@
 import Foundation
 
-/// Docsets in every layout real docsets use, generated in the test (issue 21): Apple's `docsetutil` layout like
+/// Docsets in every layout real docsets use, generated in the test: Apple's `docsetutil` layout like
 /// CUPS's XAR docset (pages in `Documentation/`, Core Data paths relative to `Contents/Resources`, entries in the
 /// `-wal`), the same beside a `Documents/` folder, `Documentation/`-relative paths, and Dash's `Documents/` with
 /// `dash_ref` anchors, `<dash_entry_…>` markup and percent-encoded names.

@@ -5,7 +5,7 @@ import Testing
 
 /// `names.bin` layout 3: each hit's display record and the meta data live in the one mapped file (no database is
 /// open while searching); a damaged file or record is refused, never read past.
-@Suite(.timeLimit(.minutes(5))) struct NameTableLayoutTests {
+@Suite(.timeLimit(.minutes(10))) struct NameTableLayoutTests {
     struct Entry {
         var name: String
         var type: UInt16

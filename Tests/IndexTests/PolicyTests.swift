@@ -3,7 +3,7 @@ import Testing
 
 @testable import DocSyncIndex
 
-@Suite(.timeLimit(.minutes(5))) struct EntryTypeTests {
+@Suite(.timeLimit(.minutes(10))) struct EntryTypeTests {
     @Test(arguments: [
         ("clm", "Method"), ("instm", "Method"), ("intfm", "Method"), ("Instance Methods", "Method"),
         ("func", "Function"), ("ffunc", "Function"), ("Public Member Functions", "Function"),
@@ -26,7 +26,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct EntryLocationTests {
+@Suite(.timeLimit(.minutes(10))) struct EntryLocationTests {
     @Test(
         arguments: [
             // Dash: fragment after '#', markup anywhere before the page.
@@ -69,7 +69,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct MatchKindTests {
+@Suite(.timeLimit(.minutes(10))) struct MatchKindTests {
     @Test(
         arguments: [
             ("map", "map", MatchKind.exact), ("mapper", "map", .prefix), ("hashmap", "map", .substring),

@@ -5,7 +5,7 @@ import Testing
 
 /// The order `DocsetIndex.search` returns, checked against the rule: exact > prefix > substring > fuzzy, shorter
 /// names first within a kind, case ignored; filters and limits; merged across docsets.
-@Suite(.timeLimit(.minutes(5))) struct RankingTests {
+@Suite(.timeLimit(.minutes(10))) struct RankingTests {
     static let names = [
         "MapView", "map", "Map", "mapper", "HashMap", "m_a_p", "xmxaxp", "amp", "bitmap_long_name", "MAP_FIXED",
         "unrelated", "SomethingMapLike", "mp",
@@ -61,7 +61,7 @@ import Testing
 
 /// The derived index's shortcuts (binary search, trigram postings, character masks) against the brute-force
 /// reference on random names: the same hits in the same order.
-@Suite(.timeLimit(.minutes(5))) struct RankingReferenceTests {
+@Suite(.timeLimit(.minutes(10))) struct RankingReferenceTests {
     @Test func matchesTheReference() throws {
         var rng = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
         let seed = rng.seed

@@ -5,10 +5,10 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Every layout real docsets use, installed as docsync installs them (issue 21): Zeal's own load rules
+/// Every layout real docsets use, installed as docsync installs them: Zeal's own load rules
 /// (`ZealLoadRules`, from docset.cpp) accept each installed docset on a root it cannot write, every entry's URL
 /// names an existing file, `verify` says intact, and reading changes nothing in the installed tree.
-@Suite(.timeLimit(.minutes(3))) struct ReaderLayoutTests {
+@Suite(.timeLimit(.minutes(10))) struct ReaderLayoutTests {
     static let kinds = ["CUPS", "Beside", "Relative", "DashRefs"]
 
     static func fixture(_ kind: String, in parent: String) throws -> LayoutFixtures.Fixture {

@@ -133,7 +133,7 @@ private let policyRows: [PolicyRow] = [
         expected: accept("Contents/Info.plist", .file(mode: 0o644), from: "Contents/Info.plist")),
 ]
 
-@Suite(.timeLimit(.minutes(5))) struct EntryPolicyTests {
+@Suite(.timeLimit(.minutes(10))) struct EntryPolicyTests {
     @Test(arguments: policyRows)
     func rule(_ row: PolicyRow) {
         var policy = EntryPolicy(limits: row.limits, archiveBytes: row.archiveBytes)

@@ -4,8 +4,8 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 11: a `NAME.docset` docsync did not create is never replaced or deleted silently.
-@Suite(.timeLimit(.minutes(5))) struct ForeignFolderTests {
+/// A `NAME.docset` docsync did not create is never replaced or deleted silently.
+@Suite(.timeLimit(.minutes(10))) struct ForeignFolderTests {
     /// A user's own `Fixture.docset` with their notes in it.
     private func plantForeign(_ h: InstallHarness) throws {
         try FileManager.default.createDirectory(atPath: h.docsetPath, withIntermediateDirectories: true)

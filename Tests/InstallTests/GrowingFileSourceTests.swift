@@ -12,7 +12,7 @@ import Testing
 
 /// `GrowingFileSource` driven the way the downloader drives it: bytes appended to a partial file, durable counts
 /// reported after each append, then a verified end or a failure.
-@Suite(.timeLimit(.minutes(5))) struct GrowingFileSourceTests {
+@Suite(.timeLimit(.minutes(10))) struct GrowingFileSourceTests {
     /// Appends to a partial file as a downloader would, reporting each durable count to the source.
     final class FakeDownload: Sendable {
         let fd: Int32

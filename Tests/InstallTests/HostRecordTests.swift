@@ -5,7 +5,7 @@ import Testing
 
 /// Host facts live beside the tree (`<root>/.docsync/installs/<NAME@ID>`), and installs made before that, whose
 /// meta.json carried them, still read back.
-@Suite(.timeLimit(.minutes(2))) struct HostRecordTests {
+@Suite(.timeLimit(.minutes(10))) struct HostRecordTests {
     @Test func aVersionInstalledBeforeHostRecordsReadsItsFactsFromMetaJSON() async throws {
         let h = try InstallHarness()
         defer { h.dir.remove() }

@@ -6,7 +6,7 @@ import Testing
 
 /// One hostile archive shape per test: each is a real archive written with libarchive, installed over an existing
 /// version; the install must fail with the named rule and change nothing outside its staging folder.
-@Suite(.timeLimit(.minutes(5))) struct HostileArchiveTests {
+@Suite(.timeLimit(.minutes(10))) struct HostileArchiveTests {
     /// A valid docset followed by `extra` entries, as a pax tgz.
     private func hostile(_ harness: InstallHarness, _ extra: [ArchiveWriter.Entry], before: [ArchiveWriter.Entry] = [])
         throws -> String

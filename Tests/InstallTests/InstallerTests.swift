@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// The installer's bookkeeping: listing, removal, grace period, foreign folders, crash leftovers, preflight checks.
-@Suite(.timeLimit(.minutes(5))) struct InstallerTests {
+@Suite(.timeLimit(.minutes(10))) struct InstallerTests {
     private func archive(_ h: InstallHarness, version: String, rows: Int = 3) throws -> String {
         let path = h.archive("\(version).tgz")
         try DocsetFixture.make(version: version, indexRows: rows).writeArchive(to: path)

@@ -5,7 +5,7 @@ import Testing
 
 /// Zeal's members of meta.json for each way a docset arrives (`DocsetMetadata.init(request:record:)`, the one place
 /// meta.json is written), as zealdocs/zeal's `DocsetMetadata::save` would write them. Pure.
-@Suite(.timeLimit(.minutes(1))) struct ZealMembersTests {
+@Suite(.timeLimit(.minutes(10))) struct ZealMembersTests {
     struct Row: Sendable, CustomStringConvertible {
         var arrival: ZealArrival
         var version: String?

@@ -2,7 +2,7 @@ import DocSync
 import Testing
 
 /// `[mirror]` is read strictly: both places required, base_url an http(s) URL, keep in range, errors naming the key.
-@Suite(.timeLimit(.minutes(5))) struct MirrorConfigurationTests {
+@Suite(.timeLimit(.minutes(10))) struct MirrorConfigurationTests {
     func parse(_ text: String) throws -> Configuration {
         try ConfigurationLoader(environment: ["HOME": "/h"]).parse(text, file: "/c/docsync.toml", relativeTo: "/c")
     }

@@ -9,7 +9,7 @@ import Testing
 
 /// `ContainedFile`: the pure path policy as a table, and both ways of opening (the kernel's `RESOLVE_BENEATH`, and
 /// the `O_NOFOLLOW`-per-component fallback for kernels without `openat2`, which refuses every symlink).
-@Suite(.timeLimit(.minutes(1))) struct ContainedFileTests {
+@Suite(.timeLimit(.minutes(10))) struct ContainedFileTests {
     @Test(arguments: [
         ("a.html", ["a.html"]), ("./a/./b.html", ["a", "b.html"]), ("a//b", ["a", "b"]), ("a/", ["a"]),
         ("é/日本.html", ["é", "日本.html"]), ("#frag?x", ["#frag?x"]), ("..a/b..", ["..a", "b.."]),

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// `docsync adopt`: a folder Zeal made becomes docsync-managed without a byte changing, then updates normally.
-@Suite(.timeLimit(.minutes(5))) struct AdoptTests {
+@Suite(.timeLimit(.minutes(10))) struct AdoptTests {
     @Test func aZealFolderIsAdoptedUnchangedThenUpdatedBySync() throws {
         let h = try SyncHarness()
         // What Zeal left: Go.docset with its meta.json, Bash.docset without one (matched by CFBundleName),

@@ -2,7 +2,7 @@ import DocSync
 import Foundation
 import Testing
 
-@Suite(.timeLimit(.minutes(5))) struct CatalogConfigurationTests {
+@Suite(.timeLimit(.minutes(10))) struct CatalogConfigurationTests {
     let loader = ConfigurationLoader(environment: ["HOME": "/home/u"])
 
     func parse(_ text: String) throws(ConfigurationError) -> Configuration {

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// `[[docset]] name = …`: docsets chosen by catalogue name, end to end (real binary, real nginx).
-@Suite(.timeLimit(.minutes(5))) struct CatalogSyncTests {
+@Suite(.timeLimit(.minutes(10))) struct CatalogSyncTests {
     @Test func aDocsetChosenByAliasInstallsAndANoOpSyncCostsOneRevalidation() throws {
         let h = try SyncHarness()
         let python = try DocsetFixture.make(version: "3.12.1", documents: 4)

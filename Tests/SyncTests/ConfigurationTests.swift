@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(5))) struct ConfigurationTests {
+@Suite(.timeLimit(.minutes(10))) struct ConfigurationTests {
     let loader = ConfigurationLoader(environment: ["HOME": "/home/u", "DOCS": "/srv/docs"])
 
     @Test func fullFileLoadsEveryKey() throws {
@@ -108,7 +108,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct ValueSyntaxTests {
+@Suite(.timeLimit(.minutes(10))) struct ValueSyntaxTests {
     @Test(arguments: [
         ("90", 90), ("90s", 90), ("10m", 600), ("6h", 21600), ("1h30m", 5400), ("2d", 172_800), (" 5M ", 300),
     ])
@@ -132,7 +132,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct DocsetNameTests {
+@Suite(.timeLimit(.minutes(10))) struct DocsetNameTests {
     @Test(arguments: [
         ("Swift", "Swift"), ("C++", "C++"), ("Android (Kotlin)", "Android (Kotlin)"), ("../../etc", "_.._etc"),
         ("a/b", "a_b"), (".hidden", "hidden"), ("X.docset", "X"), ("", "docset"), ("Ünïcode 日本", "Ünïcode 日本"),

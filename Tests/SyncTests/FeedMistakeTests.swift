@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// Feed locations people get wrong: a URL without its scheme, a server answering with an HTML page.
-@Suite(.timeLimit(.minutes(5))) struct FeedMistakeTests {
+@Suite(.timeLimit(.minutes(10))) struct FeedMistakeTests {
     @Test func aURLWithoutASchemeSaysNoSuchFileAndHowToWriteAURL() throws {
         let h = try SyncHarness()
         try h.writeConfig(feeds: ["http://unused"])

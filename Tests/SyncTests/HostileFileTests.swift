@@ -7,10 +7,10 @@ import Testing
     import Glibc
 #endif
 
-/// Issue 20: a FIFO, or a link to `/dev/zero`, where docsync reads a file it did not write (a docset folder's
+/// A FIFO, or a link to `/dev/zero`, where docsync reads a file it did not write (a docset folder's
 /// `meta.json`, `Info.plist`, icons and index; the configuration file) hangs no command: each finishes well within
 /// its deadline and names what it refused.
-@Suite(.timeLimit(.minutes(4))) struct HostileFileTests {
+@Suite(.timeLimit(.minutes(10))) struct HostileFileTests {
     static let deadline = 30.0
 
     /// A harness with A 1 installed by sync, and two folders docsync did not create beside it.

@@ -4,7 +4,7 @@ import Testing
 
 /// The check the SIGKILL loops make after every kill (`SyncHarness.resolvedManifest`) fails on a `NAME.docset` that
 /// does not resolve to a complete version, instead of treating it as "not installed".
-@Suite(.timeLimit(.minutes(5))) struct KillLoopCheckTests {
+@Suite(.timeLimit(.minutes(10))) struct KillLoopCheckTests {
     @Test(arguments: [
         ("dangling", ".docsync/versions/Big@gone"), ("outside", "../elsewhere"), ("not a version", "Big-copy"),
     ])

@@ -3,9 +3,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 11: the trash is emptied at the start and end of every run (grace period respected), partials of versions
+/// The trash is emptied at the start and end of every run (grace period respected), partials of versions
 /// no longer planned go after `partial_max_age`, and `status` shows what is reclaimable.
-@Suite(.timeLimit(.minutes(5))) struct LeftoverTests {
+@Suite(.timeLimit(.minutes(10))) struct LeftoverTests {
     private func harness(extra: String = "") throws -> SyncHarness {
         let h = try SyncHarness()
         try h.publishArchive(try DocsetFixture.make(version: "1.0"), as: "A.tgz", folder: "A")

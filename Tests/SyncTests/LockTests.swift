@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// `docsync lock` + `sync --locked`: the same docsets, byte for byte, on every machine.
-@Suite(.timeLimit(.minutes(5))) struct LockTests {
+@Suite(.timeLimit(.minutes(10))) struct LockTests {
     /// A second machine: its own config, root and state beside the harness's, with the harness's lock copied in.
     func secondMachine(_ h: SyncHarness, _ name: String) throws -> String {
         let dir = h.dir.appending(name)

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// `[metrics] textfile`: after each run a Prometheus text file (parsed here) with the run's result and counts.
-@Suite(.timeLimit(.minutes(5))) struct MetricsTextFileTests {
+@Suite(.timeLimit(.minutes(10))) struct MetricsTextFileTests {
     /// `name{labels}` → value, from the text format (comments skipped; every sample line must parse).
     static func parse(_ path: String) throws -> [String: Double] {
         var samples: [String: Double] = [:]

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The limit and network-policy keys: their defaults, the shipped file, and errors naming them.
-@Suite(.timeLimit(.minutes(5))) struct NetworkConfigurationTests {
+@Suite(.timeLimit(.minutes(10))) struct NetworkConfigurationTests {
     let loader = ConfigurationLoader(environment: ["HOME": "/home/u"])
 
     @Test func everyKeyLoads() throws {

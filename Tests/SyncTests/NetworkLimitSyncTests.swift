@@ -5,7 +5,7 @@ import Testing
 
 /// The archive size cap, the free-space reserve and the plain-http policy through a real `docsync sync`: each
 /// refusal names its configuration key.
-@Suite(.timeLimit(.minutes(5))) struct NetworkLimitSyncTests {
+@Suite(.timeLimit(.minutes(10))) struct NetworkLimitSyncTests {
     static func atomFeed(_ h: SyncHarness, archive: String, length: Int64? = nil, sha256: String? = nil) throws {
         let lengthAttribute = length.map { " length=\"\($0)\"" } ?? ""
         let xml = """

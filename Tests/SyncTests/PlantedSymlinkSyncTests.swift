@@ -3,9 +3,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 11: symlinks planted in docsync's own folders under root and state are refused, never followed; the only
+/// Symlinks planted in docsync's own folders under root and state are refused, never followed; the only
 /// link followed is docsync's own `NAME.docset` into `.docsync/versions/`.
-@Suite(.timeLimit(.minutes(5))) struct PlantedSymlinkSyncTests {
+@Suite(.timeLimit(.minutes(10))) struct PlantedSymlinkSyncTests {
     /// A harness with one Atom feed offering docset A, and a victim folder holding one precious file.
     private func harness() throws -> (SyncHarness, victim: String) {
         let h = try SyncHarness()
@@ -106,9 +106,9 @@ import Testing
     }
 }
 
-/// Issue 11: prune never removes what docsync did not install, even when its meta.json names a configured feed
+/// Prune never removes what docsync did not install, even when its meta.json names a configured feed
 /// (Zeal writes `feed_url` too).
-@Suite(.timeLimit(.minutes(5))) struct PruneForeignTests {
+@Suite(.timeLimit(.minutes(10))) struct PruneForeignTests {
     @Test func pruneLeavesAFolderDocsyncDidNotInstall() async throws {
         let h = try SyncHarness()
         try h.publishArchive(try DocsetFixture.make(version: "1.0"), as: "A.tgz", folder: "A")

@@ -5,7 +5,7 @@ import Testing
 
 /// A post-install hook that fails or hangs is a failed docset: an event with its exit status and standard error,
 /// the summary's `failed`, exit status 3.
-@Suite(.timeLimit(.minutes(5))) struct PostInstallHookTests {
+@Suite(.timeLimit(.minutes(10))) struct PostInstallHookTests {
     static func harness(hook: String, extra: String = "") throws -> SyncHarness {
         let h = try SyncHarness()
         try h.publishArchive(try DocsetFixture.make(version: "1"), as: "A.tgz", folder: "A")

@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// `prune = true` through real syncs, and the grace period ending while a daemon only runs idle cycles.
-@Suite(.timeLimit(.minutes(5))) struct PruneAndGraceTests {
+@Suite(.timeLimit(.minutes(10))) struct PruneAndGraceTests {
     static func entry(_ name: String, _ version: String) -> SyncHarness.AtomEntry {
         .init(identifier: "org.\(name.lowercased())", title: name, version: version, archive: "\(name)-\(version).tgz")
     }

@@ -5,7 +5,7 @@ import Testing
 
 /// The public errors follow swift-service-lifecycle's pattern: a kind compared through static members (so a new
 /// kind never breaks a client's `switch`), the details as properties, a description naming what is at fault.
-@Suite(.timeLimit(.minutes(5))) struct PublicErrorTests {
+@Suite(.timeLimit(.minutes(10))) struct PublicErrorTests {
     let loader = ConfigurationLoader(environment: ["HOME": "/home/u"])
 
     func error(_ text: String) -> ConfigurationError? {

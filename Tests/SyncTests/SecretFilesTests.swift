@@ -7,9 +7,9 @@ import Testing
     import Glibc
 #endif
 
-/// Issue 20: a password in a feed's URL or in its archive URLs reaches no file docsync writes except the feed
+/// A password in a feed's URL or in its archive URLs reaches no file docsync writes except the feed
 /// cache's bodies (the next sync needs them), and those are 0600 in a 0700 `<state>/feeds/` (README, Security).
-@Suite(.timeLimit(.minutes(3))) struct SecretFilesTests {
+@Suite(.timeLimit(.minutes(10))) struct SecretFilesTests {
     @Test func passwordsStayOutOfEveryFileButThePrivateFeedCache() throws {
         let h = try SyncHarness()
         try h.publishArchive(DocsetFixture.make(version: "1"), as: "A-1.tgz", folder: "A")

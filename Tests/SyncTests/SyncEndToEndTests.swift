@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// `docsync sync` end to end: the real binary against a real nginx on loopback.
-@Suite(.timeLimit(.minutes(5))) struct SyncEndToEndTests {
+@Suite(.timeLimit(.minutes(10))) struct SyncEndToEndTests {
     @Test func firstSyncInstallsAndTheSecondTransfersNoBodyBytes() throws {
         let h = try SyncHarness()
         let alpha = try DocsetFixture.make(version: "1.0", documents: 12, indexRows: 7)

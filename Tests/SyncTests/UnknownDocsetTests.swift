@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// `--only NAME` and `remove NAME` that match nothing: an error listing the names that exist, with a near match.
-@Suite(.timeLimit(.minutes(5))) struct UnknownDocsetTests {
+@Suite(.timeLimit(.minutes(10))) struct UnknownDocsetTests {
     @Test(arguments: [
         ("apidoc", ["apiDoc", "Swift"], "apiDoc"),
         ("Swfit", ["apiDoc", "Swift"], "Swift"),

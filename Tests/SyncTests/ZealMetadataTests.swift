@@ -7,7 +7,7 @@ import Testing
 /// (`ZealReader`), so Zeal neither mistakes a catalogue docset for a user feed nor shows an update forever.
 /// The fixture is ActionScript as Kapeli and Zeal publish it: Kapeli's feed says `3/27`, Zeal's catalogue `3`
 /// with revision `27`.
-@Suite(.timeLimit(.minutes(5))) struct ZealMetadataTests {
+@Suite(.timeLimit(.minutes(10))) struct ZealMetadataTests {
     static func actionScript() throws -> SyncHarness {
         let h = try SyncHarness()
         try h.publish(try DocsetFixture.make(version: "3", documents: 3), at: "feeds/ActionScript.tgz", folder: "AS")

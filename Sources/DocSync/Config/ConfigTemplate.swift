@@ -58,11 +58,16 @@ ca_file = ""
 # tried as https:// first and in plain http only when that fails (local hosts such as 127.0.0.1 or 192.168.x.x stay
 # plain); a docset installed over plain http without a checksum from its feed is reported as a warning.
 require_https = false
-# Follow a redirect from a public address to a private, loopback or link-local one (10/8, 172.16/12, 192.168/16,
-# 127/8, 169.254/16 as in cloud metadata, 100.64/10, 0/8, ::1, fc00::/7, fe80::/10). false: refused, unless the
-# original URL's address was already private. Checked on the address each connection uses; behind `proxy` only the
-# proxy's address is seen, so the check is off there.
+# Follow a redirect that changes the address scope — public to private (10/8, 172.16/12, 192.168/16, 127/8,
+# 100.64/10, 0/8, ::1, fc00::/7) or private to public — or that leads from one private host to another. false:
+# refused before connecting; a redirect within the public internet, or to the same private host, is followed.
+# Checked on the address each connection uses; behind `proxy` only redirects to address literals can be judged.
 allow_private_redirects = false
+# Connect to link-local addresses (169.254/16 — cloud metadata at 169.254.169.254 —, fe80::/10, and the metadata
+# endpoints 100.100.100.200 and fd00:ec2::254) and cloud metadata host names (metadata.google.internal, metadata,
+# instance-data, …), as the first request or after a redirect. false: never connected to, for feeds, catalogues and
+# archives alike.
+allow_link_local = false
 
 [install]
 # How long a replaced version stays on disk for readers that still have it open, before it is deleted.
@@ -73,7 +78,8 @@ streaming = true
 # sync reports it and skips that docset. true: replace it, moving the folder aside into
 # <root>/.docsync/foreign/<NAME>-<time> (kept until you delete it). `docsync adopt NAME` hands one folder over.
 replace_foreign = false
-# Partial downloads of versions no longer planned (the feed moved on) are deleted once untouched this long.
+# Partial downloads of versions no longer planned (the feed moved on) are deleted once untouched this long; those of a
+# version older than the one installed are deleted at the end of the run that installs it, whatever their age.
 partial_max_age = "7d"
 # Largest archive downloaded ("4G", "500M"; "0" no limit): a longer length in the feed or in Content-Length is
 # refused before downloading, and a body of unknown length is stopped (and its partial deleted) when it passes it.
@@ -145,6 +151,15 @@ url = "https://kapeli.com/feeds/zzz/cheatsheets/cheat.json"
 # name = "Jest"
 # version = "27.0"
 # source = "contrib"
+
+# [[group]]: a named group of installed docsets, selected as `--docset @NAME` in `docsync search` / `entries` and
+# as "@NAME" in the library's SearchQuery.docsets. Keys:
+#   name    = the group's name (no spaces, no leading @; each name once, case-insensitive)
+#   docsets = the docset names (folder names without .docset, case-insensitive), at least one
+#
+# [[group]]
+# name = "web"
+# docsets = ["JavaScript", "CSS", "HTML"]
 
 # [mirror]: this host publishes what it installed as a static tree for a fleet (README "Fleet mirror"): every sync
 # ends with `docsync mirror publish`. Serve `dir` with config/nginx-mirror.conf (or any web server, CDN or bucket).

@@ -7,7 +7,7 @@ import Testing
 
 /// The hand-over from the first connection to segments (speed): what the first connection made durable
 /// stays in the file as the first segment's written extent; no segment asks for those bytes again.
-@Suite(.timeLimit(.minutes(5))) struct SegmentHandOverTests {
+@Suite(.timeLimit(.minutes(10))) struct SegmentHandOverTests {
     /// 8 MiB/s: the first connection's quarter second (about 2 MiB) is all kept. 48 MiB/s: it made more durable than
     /// the first segment (2 MiB here), so the prefix is kept up to the last chunk checkpoint within that segment.
     @Test(arguments: [8 << 20, 48 << 20])

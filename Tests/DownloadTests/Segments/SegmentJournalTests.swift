@@ -7,7 +7,7 @@ import Testing
 
 /// The version-2 journal: round trip, torn or flipped bytes rejected, versions kept apart, inconsistent extents
 /// rejected.
-@Suite(.timeLimit(.minutes(5))) struct SegmentJournalTests {
+@Suite(.timeLimit(.minutes(10))) struct SegmentJournalTests {
     static let chunk: Int64 = 8
 
     static func sample() -> SegmentJournal {
@@ -68,7 +68,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct SegmentedPartialListingTests {
+@Suite(.timeLimit(.minutes(10))) struct SegmentedPartialListingTests {
     @Test func statusListsASegmentedPartialWithItsDurableBytes() throws {
         let directory = try TemporaryDirectory("docsync-partials")
         defer { directory.remove() }

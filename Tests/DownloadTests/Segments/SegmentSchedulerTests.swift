@@ -5,7 +5,7 @@ import Testing
 
 /// Scheduling: lowest missing offset first, work stealing at chunk boundaries in proportion to rates,
 /// failed connections' ranges reassigned, per-mirror throughput and the per-host limit feeding the mirror choice.
-@Suite(.timeLimit(.minutes(5))) struct SegmentSchedulerTests {
+@Suite(.timeLimit(.minutes(10))) struct SegmentSchedulerTests {
     static let chunk: Int64 = 8
     static let hosts = ["a:1", "b:1"]
 

@@ -8,7 +8,7 @@ import Testing
 
 /// Segmented downloads against scripted transports and the fault server ("Tests"): every case ends in
 /// the origin's exact bytes or a clear error with no output file.
-@Suite(.timeLimit(.minutes(5))) struct SegmentedDownloadTests {
+@Suite(.timeLimit(.minutes(10))) struct SegmentedDownloadTests {
     static let size = 16 << 20
 
     private func expectOrigin(_ f: DownloadFixture, _ outcome: Result<DownloadResult, DownloadError>) {

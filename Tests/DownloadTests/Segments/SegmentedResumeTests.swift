@@ -8,7 +8,7 @@ import Testing
 
 /// A segmented partial resumed by a later run: durable segments are kept only where their chunks still hash to
 /// what arrived; a flipped byte costs that chunk, never the output.
-@Suite(.timeLimit(.minutes(5))) struct SegmentedResumeTests {
+@Suite(.timeLimit(.minutes(10))) struct SegmentedResumeTests {
     @Test func aFlippedByteInADurableChunkIsFetchedAgain() async throws {
         let size = 16 << 20
         let f = try DownloadFixture(size: size, seed: 41)
