@@ -22,9 +22,11 @@ enum Extractor {
     static let maxItemsPerBatch = 1024
 
     /// Blocks the calling thread (a dedicated one, never the cooperative pool) until done. `hashing`: compute
-    /// ``ExtractionResult/archiveDigest`` (false when the caller already knows the archive's SHA-256).
+    /// ``ExtractionResult/archiveDigest`` (false when the caller already knows the archive's SHA-256). `recorder`:
+    /// where the writer records the tree's manifest as it creates it.
     static func extract(
-        _ source: any ArchiveSource, into rootFD: Int32, rootPath: String, limits: InstallLimits, hashing: Bool = true
+        _ source: any ArchiveSource, into rootFD: Int32, rootPath: String, limits: InstallLimits, hashing: Bool = true,
+        recorder: ManifestRecorder? = nil
     ) throws(InstallError) -> ExtractionResult {
         let queue = ExtractionQueue(blocks: blocks, blockBytes: blockBytes)
         let outcome = Mutex<(entries: Int, digest: SHA256.Digest?)>((0, nil))
@@ -43,7 +45,7 @@ enum Extractor {
             }
         }
 
-        let writer = TreeWriter(rootFD: rootFD, rootPath: rootPath)
+        let writer = TreeWriter(rootFD: rootFD, rootPath: rootPath, recorder: recorder)
         drain: while let batches = queue.take() {
             for batch in batches {
                 for item in batch.items {

@@ -124,18 +124,27 @@ public final class Installer: Sendable {
         try checkFreeSpace(for: source.byteCount ?? 0)
         let (stagingName, staging) = try store.makeStaging()
         let installed: InstallRecord
+        var manifest: ManifestRecorder?
+        let version = VersionStore.versionName(for: request.name)
         do throws(InstallError) {
+            // The manifest `verify` compares against is written while extracting (beside the tree, never inside it).
+            let recorder = try store.startManifest(for: stagingName)
+            manifest = recorder
             // The archive's SHA-256 is hashed once: by the downloader when it is known (the request's, or the
             // growing source's), else while extracting.
             let known = request.archiveSHA256 != nil || source.providesSHA256
             let result = try Extractor.extract(
-                source, into: staging.fd, rootPath: staging.path, limits: configuration.limits, hashing: !known)
+                source, into: staging.fd, rootPath: staging.path, limits: configuration.limits, hashing: !known,
+                recorder: recorder)
             do { try source.awaitVerifiedEnd() } catch { throw InstallError.io(error) }
             let missing = DocsetValidator.missing(in: staging.fd)
             if !missing.isEmpty { throw InstallError.notADocset(missing: missing) }
             var digest = request.archiveSHA256 ?? source.verifiedSHA256 ?? result.archiveDigest?.description
             if digest == nil, let file = source as? FileArchiveSource { digest = try Self.hash(file.path) }
             let prepared = try prepare(staging)
+            if prepared != nil {
+                for path in ReadOnlyTree.indexFiles { try recorder.rerecord(path, below: staging) }
+            }
             let now = Date()
             var record = DocsetMetadata.Record(
                 identifier: request.identifier, version: request.version,
@@ -146,10 +155,12 @@ public final class Installer: Sendable {
             record.prepared = prepared
             let meta = DocsetMetadata(request: request, record: record)
             try staging.writeFile(DocsetMetadata.fileName, meta.encoded())
-            try Self.writeIcons(request.icons, into: staging)
-            try ReadOnlyTree.apply(staging)
-            let version = VersionStore.versionName(for: request.name)
-            try store.recordManifest(of: staging, for: version)  // beside the tree, for `docsync verify`
+            let icons = try Self.writeIcons(request.icons, into: staging)
+            // Anything written into the staged tree after extraction is recorded here (a later line wins).
+            for path in [DocsetMetadata.fileName] + icons { try recorder.rerecord(path, below: staging) }
+            try ReadOnlyTree.finish(staging, paths: ReadOnlyTree.indexFiles + [DocsetMetadata.fileName] + icons)
+            try recorder.finish()
+            try store.commitManifest(recorder, as: version)  // made durable by publish's syncfs
             do {
                 _ = try store.publish(staging: stagingName, handle: staging, as: request.name, version: version)
             } catch {
@@ -164,6 +175,7 @@ public final class Installer: Sendable {
                 sizeOnDisk: result.bytesWritten, fileCount: result.fileCount, feedURL: meta.feedURL,
                 sourceURL: record.sourceURL?.redactingCredentials, updated: request.updated)
         } catch {
+            manifest?.discard()
             store.discardStaging(stagingName)
             throw error
         }
