@@ -46,8 +46,12 @@ enum Extractor {
         }
 
         let writer = TreeWriter(rootFD: rootFD, rootPath: rootPath, recorder: recorder)
+        // The tree's data goes to disk while it is extracted, not all in the syncfs before publishing.
+        let writeback = EarlyWriteback(directoryFD: rootFD)
+        defer { writeback.stop() }
         drain: while let batches = queue.take() {
             for batch in batches {
+                writeback.wrote(batch.used)
                 for item in batch.items {
                     do throws(InstallError) {
                         try writer.apply(item, block: batch.block)
