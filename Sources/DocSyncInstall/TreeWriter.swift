@@ -12,7 +12,7 @@ import DocSyncSupport
 /// created 0644/0755 and made read-only by the installer once it is done with them.
 ///
 /// With a `ManifestRecorder`, every directory created, link and file (with the SHA-256 of the bytes written, hashed
-/// as they are written) is recorded as it happens: the version's manifest costs no read of the tree.
+/// by the reader thread as it handed them over) is recorded as it happens: the manifest costs no read of the tree.
 ///
 /// Duplicates: a later regular file replaces an earlier regular file, a later link an earlier link (last wins, as
 /// tar does); a directory repeated is kept; any change of type (file ↔ directory ↔ link) is rejected.
@@ -25,7 +25,6 @@ final class TreeWriter {
     private var stack: [(name: [UInt8], fd: Int32)] = []
     private var openFile: (fd: Int32, entry: PlannedEntry)?
     private let recorder: ManifestRecorder?
-    private var hash = SHA256()
     private var fileBytes: Int64 = 0
     private(set) var fileCount = 0
     private(set) var directoryCount = 0
@@ -46,7 +45,7 @@ final class TreeWriter {
     /// Creates what `item` describes; file data is read from `block`.
     func apply(_ item: ExtractionItem, block: UnsafeMutableRawBufferPointer) throws(InstallError) {
         switch item {
-        case .begin(let entry, let data, let complete):
+        case .begin(let entry, let data, let complete, let hash):
             switch entry.action {
             case .directory:
                 _ = try directory(entry.components[...], for: entry, isEntry: true)
@@ -57,11 +56,11 @@ final class TreeWriter {
                 let fd = try createFile(entry, mode: mode)
                 openFile = (fd, entry)
                 try write(UnsafeRawBufferPointer(rebasing: block[data]))
-                if complete { try closeFile() }
+                if complete { try closeFile(hash) }
             }
-        case .more(let data, let complete):
+        case .more(let data, let complete, let hash):
             try write(UnsafeRawBufferPointer(rebasing: block[data]))
-            if complete { try closeFile() }
+            if complete { try closeFile(hash) }
         }
     }
 
@@ -139,7 +138,6 @@ final class TreeWriter {
         if fd < 0 { throw ioError("openat", entry) }
         if fixModes && mode_t(mode) & ProcessUmask.value != 0 { fchmod(fd, mode_t(mode)) }
         fileCount += 1
-        hash = SHA256()
         fileBytes = 0
         return fd
     }
@@ -177,16 +175,16 @@ final class TreeWriter {
             }
             offset += n
         }
-        if recorder != nil { hash.update(buffer) }
         fileBytes += Int64(buffer.count)
         bytesWritten += Int64(buffer.count)
     }
 
-    private func closeFile() throws(InstallError) {
+    /// `hash`: the file's bytes hashed by the reader (nil without a recorder).
+    private func closeFile(_ hash: SHA256? = nil) throws(InstallError) {
         guard let (fd, entry) = openFile else { return }
         openFile = nil
         if close(fd) != 0 { throw ioError("close", entry) }
-        try recorder?.file(entry.components[...], size: fileBytes, digest: hash.finalize())
+        if let recorder, let hash { try recorder.file(entry.components[...], size: fileBytes, digest: hash.finalize()) }
     }
 
     /// Closes every cached descriptor (before the staging directory is synced and renamed).
