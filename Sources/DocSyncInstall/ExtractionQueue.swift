@@ -2,11 +2,13 @@ import DocSyncSupport
 import Foundation
 
 /// One unit of work handed from the reader thread to the writer thread. Data lives in the batch's block.
+/// `hash`, on the item that completes a file: the SHA-256 of all its bytes, computed by the reader thread as it
+/// filled the blocks (the writer thread, busier with file creation, only finalizes it for the manifest).
 enum ExtractionItem {
     /// A new entry; `data` is its first (for small files, only) range of bytes in the block.
-    case begin(PlannedEntry, data: Range<Int>, complete: Bool)
+    case begin(PlannedEntry, data: Range<Int>, complete: Bool, hash: SHA256? = nil)
     /// More bytes of the file begun last.
-    case more(Range<Int>, complete: Bool)
+    case more(Range<Int>, complete: Bool, hash: SHA256? = nil)
 }
 
 /// A block of bytes and the items whose data it holds. Blocks are allocated once per extraction and recycled, so

@@ -99,6 +99,9 @@ public final class Installer: Sendable {
 
     /// How Zeal's members of `meta` came to be, so that a lock reproduces them (installs from before the record
     /// kept `arrival` count as catalogue installs).
+    /// Where the reader-layout preparation may create Zeal's `Documents` folder or link for Apple's layout.
+    static let readerLayoutPaths = ["Contents/Resources/Documents", "Contents/Resources/Documents/Documentation"]
+
     static func arrival(_ meta: DocsetMetadata) -> ZealArrival {
         ZealArrival(kind: meta.extra?.docsync?.arrival ?? .catalog, feedURL: meta.feedURL, urls: meta.urls ?? [])
     }
@@ -132,12 +135,18 @@ public final class Installer: Sendable {
         try checkFreeSpace(for: source.byteCount ?? 0)
         let (stagingName, staging) = try store.makeStaging()
         let installed: InstallRecord
+        var manifest: ManifestRecorder?
+        let version = VersionStore.versionName(for: request.name)
         do throws(InstallError) {
+            // The manifest `verify` compares against is written while extracting (beside the tree, never inside it).
+            let recorder = try store.startManifest(for: stagingName)
+            manifest = recorder
             // The archive's SHA-256 is hashed once: by the downloader when it is known (the request's, or the
             // growing source's), else while extracting.
             let known = request.archiveSHA256 != nil || source.providesSHA256
             let result = try Extractor.extract(
-                source, into: staging.fd, rootPath: staging.path, limits: configuration.limits, hashing: !known)
+                source, into: staging.fd, rootPath: staging.path, limits: configuration.limits, hashing: !known,
+                recorder: recorder)
             do { try source.awaitVerifiedEnd() } catch { throw InstallError.io(error) }
             let missing = DocsetValidator.missing(in: staging.fd)
             if !missing.isEmpty { throw InstallError.notADocset(missing: missing) }
@@ -145,6 +154,13 @@ public final class Installer: Sendable {
             if digest == nil, let file = source as? FileArchiveSource { digest = try Self.hash(file.path) }
             let prepared = try prepare(staging, extra: request.extra)
             for (key, value) in prepared?.extra ?? [:] { request.extra[key] = value }
+            if prepared != nil {
+                // What the preparation may have written or linked: Zeal's index, and the Documents folder or link
+                // Zeal needs for Apple's layout (ReaderLayoutPreparation).
+                for path in ReadOnlyTree.indexFiles + Self.readerLayoutPaths {
+                    try recorder.rerecord(path, below: staging)
+                }
+            }
             var record = DocsetMetadata.Record(
                 identifier: request.identifier, version: request.version, archiveSHA256: digest,
                 archiveSize: source.byteCount ?? 0, unpackedBytes: result.bytesWritten, fileCount: result.fileCount,
@@ -156,10 +172,12 @@ public final class Installer: Sendable {
                 sourceURL: (request.sourceURL ?? source.verifiedURL)?.redactingCredentials,
                 feed: request.feedURL?.redactingCredentials, urls: request.urls.map(\.redactingCredentials))
             try staging.writeFile(DocsetMetadata.fileName, meta.encoded())
-            try Self.writeIcons(request.icons, into: staging)
-            try ReadOnlyTree.apply(staging)
-            let version = VersionStore.versionName(for: request.name)
-            try store.recordManifest(of: staging, for: version)  // beside the tree, for `docsync verify`
+            let icons = try Self.writeIcons(request.icons, into: staging)
+            // Anything written into the staged tree after extraction is recorded here (a later line wins).
+            for path in [DocsetMetadata.fileName] + icons { try recorder.rerecord(path, below: staging) }
+            try ReadOnlyTree.finish(staging, paths: ReadOnlyTree.indexFiles + [DocsetMetadata.fileName] + icons)
+            try recorder.finish()
+            try store.commitManifest(recorder, as: version)  // made durable by publish's syncfs
             try store.recordHost(host, for: version)
             do {
                 _ = try store.publish(staging: stagingName, handle: staging, as: request.name, version: version)
@@ -176,6 +194,7 @@ public final class Installer: Sendable {
                 sizeOnDisk: result.bytesWritten, fileCount: result.fileCount, feedURL: host.feed,
                 sourceURL: host.sourceURL, updated: request.updated, urls: host.urls, zeal: Self.arrival(meta))
         } catch {
+            manifest?.discard()
             store.discardStaging(stagingName)
             throw error
         }

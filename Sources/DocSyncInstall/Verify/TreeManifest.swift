@@ -7,8 +7,11 @@ import DocSyncSupport
 /// What an installed version holds: every path with its kind, and for files the size and SHA-256. Recorded at
 /// install in `<root>/.docsync/manifests/<NAME@ID>` (beside the tree, never inside it) and compared by `verify`.
 ///
-/// Text format, one entry per line after the header `docsync-manifest 1`: `F SIZE SHA256 PATH`, `D PATH`,
-/// `L PATH TARGET`; paths and targets percent-encode `%`, spaces and control characters.
+/// Text format, one entry per line after the header: `F SIZE SHA256 PATH`, `D PATH`, `L PATH TARGET`; paths and
+/// targets percent-encode `%`, spaces and control characters. Format 1 (`docsync-manifest 1`, written by `encoded()`
+/// and by docsync before format 2) lists each path once, sorted. Format 2 (`docsync-manifest 2`, written by
+/// `ManifestRecorder` while the tree is extracted) lists lines in the order things happened: a later line for a path
+/// replaces an earlier one, and `X PATH` removes it. Both decode to the same `entries`.
 struct TreeManifest: Equatable, Sendable {
     enum Entry: Equatable, Sendable {
         case file(size: Int64, sha256: String)
@@ -17,6 +20,7 @@ struct TreeManifest: Equatable, Sendable {
     }
 
     static let header = "docsync-manifest 1"
+    static let header2 = "docsync-manifest 2"
     var entries: [String: Entry] = [:]
 
     /// Reads the tree below `folder` (links are recorded, never followed).
@@ -55,7 +59,8 @@ struct TreeManifest: Equatable, Sendable {
     /// Nil when the bytes are not a manifest.
     init?(decoding bytes: [UInt8]) {
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
-        guard lines.first == Substring(Self.header) else { return nil }
+        guard let first = lines.first, first == Self.header || first == Self.header2 else { return nil }
+        let ordered = first == Self.header2
         for line in lines.dropFirst() {
             let fields = line.split(separator: " ")
             switch (fields.first, fields.count) {
@@ -68,6 +73,9 @@ struct TreeManifest: Equatable, Sendable {
             case ("L", 3):
                 guard let path = Self.decode(fields[1]), let target = Self.decode(fields[2]) else { return nil }
                 entries[path] = .symlink(target: target)
+            case ("X", 2) where ordered:
+                guard let path = Self.decode(fields[1]) else { return nil }
+                entries[path] = nil
             default: return nil
             }
         }

@@ -4,23 +4,23 @@ import DocSyncSupport
     import Glibc
 #endif
 
-/// `<root>/.docsync/manifests/<NAME@ID>`: the `TreeManifest` of each version, written before the version is
-/// published, dropped with it.
+/// `<root>/.docsync/manifests/<NAME@ID>`: the `TreeManifest` of each version, written while the version is extracted
+/// and named before it is published, dropped with it. `.building-<staging ID>`: one being written (a crash leaves it
+/// orphaned; `recover()` deletes it).
 extension VersionStore {
     func manifests() throws(InstallError) -> DirectoryHandle { try state.directory("manifests", create: true) }
 
-    /// Records what the staged tree holds, durably, under the name the version will get.
-    func recordManifest(of staged: DirectoryHandle, for version: String) throws(InstallError) {
-        do {
-            let manifest = try TreeManifest.build(staged.base)
-            try manifests().base.writeFileAtomically(version, manifest.encoded())
-        } catch let error as InstallError {
-            throw error
-        } catch let error as SystemError {
-            throw .io(error)
-        } catch {
-            throw .io(SystemError("manifest", path: staged.path, code: EIO))
-        }
+    /// Starts the manifest of the tree being extracted into staging folder `stagingName`: recorded as the writer
+    /// creates it (`ManifestRecorder`), under a dot-name until `commitManifest` gives it the version's name.
+    func startManifest(for stagingName: String) throws(InstallError) -> ManifestRecorder {
+        try ManifestRecorder(in: manifests(), name: ".building-\(stagingName)")
+    }
+
+    /// Names a finished manifest after its version, before the version is published (whose `syncfs` makes the
+    /// rename and the manifest's bytes durable together with the tree).
+    func commitManifest(_ recorder: ManifestRecorder, as version: String) throws(InstallError) {
+        let folder = try manifests()
+        try folder.rename(recorder.name, to: folder, as: version)
     }
 
     func dropManifest(_ version: String) { try? manifests().unlink(version) }
