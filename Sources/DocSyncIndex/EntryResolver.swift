@@ -115,8 +115,9 @@ package enum EntryResolver {
 
     /// Resolves a stored location (markup already removed) in a docset of `layout`.
     package static func resolve(_ location: EntryLocation, layout: DocsetLayout) -> Resolved {
-        let lower = location.path.lowercased()
-        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+        if let first = location.path.utf8.first, first | 0x20 == UInt8(ascii: "h"),
+            location.path.lowercased().hasPrefix("http://") || location.path.lowercased().hasPrefix("https://")
+        {
             return Resolved(page: location.path, fragment: location.fragment, file: nil)
         }
         var page = Substring(location.path)
@@ -144,7 +145,7 @@ package enum EntryResolver {
 
     /// `%XX` escapes decoded when the result is valid UTF-8; any other `%` kept as it is.
     static func percentDecoded(_ text: String) -> String {
-        guard text.contains("%") else { return text }
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
         let bytes = Array(text.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
