@@ -64,7 +64,7 @@ struct EntriesCommand: AsyncParsableCommand {
     }
 
     static func text(_ entry: DocsetEntry) -> String {
-        "\(entry.name.escapingControlCharacters)\t\(entry.type.escapingControlCharacters)\t\(entry.url.absoluteString)\n"
+        "\(entry.name.escapingControlCharacters)\t\(entry.type.escapingControlCharacters)\t\(entry.urlString)\n"
     }
 
     /// One JSON Lines record, keys sorted: fragment, name, page, raw_type, type, url.
@@ -80,7 +80,7 @@ struct EntriesCommand: AsyncParsableCommand {
         line += ",\"type\":"
         JSONText.appendString(entry.type, to: &line)
         line += ",\"url\":"
-        JSONText.appendString(entry.url.absoluteString, to: &line)
+        JSONText.appendString(entry.urlString, to: &line)
         line += "}\n"
         return line
     }

@@ -169,6 +169,7 @@ final class EntryChannel: @unchecked Sendable {
     /// The reader thread's body.
     func produce(docset: IndexedDocset, scratch: String, batchSize: Int) {
         let layout = DocsetLayout.read(docsetPath: docset.path)
+        let prefix = EntryResolver.encodedPrefix(docsetPath: docset.path)
         var batch: [DocsetEntry] = []
         batch.reserveCapacity(batchSize)
         let stop = DocsetIndexError.io(docset.name, "the reader stopped")
@@ -179,7 +180,7 @@ final class EntryChannel: @unchecked Sendable {
                 batch.append(
                     DocsetEntry(
                         name: entry.name, type: entry.type, rawType: entry.rawType, page: resolved.page,
-                        fragment: resolved.fragment, url: resolved.url(docsetPath: docset.path)))
+                        fragment: resolved.fragment, urlString: resolved.urlString(encodedDocsetPrefix: prefix)))
                 if batch.count == batchSize {
                     guard put(.batch(batch)) else { throw stop }
                     batch.removeAll(keepingCapacity: true)

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// The same in both index formats (Dash's `searchIndex`, Apple's Core Data `ZTOKEN`): `<dash_entry_…>` markup
 /// removed, the fragment split off, the page decoded and its file found for the docset's layout (`EntryResolver`).
-public struct DocsetEntry: Sendable, Equatable, Hashable, Codable {
+public struct DocsetEntry: Sendable, Equatable, Hashable {
     /// The entry's name as the docset spells it.
     public var name: String
     /// The normalised type (`Method`, `Function`, `Class`, …; unknown types pass through).
@@ -17,21 +17,26 @@ public struct DocsetEntry: Sendable, Equatable, Hashable, Codable {
     public var page: String
     /// The anchor within the page (`printf`, `//apple_ref/c/func/printf`); nil when none.
     public var fragment: String?
-    /// The page to open: a `file://` URL of the publisher's file (with the fragment), or the online page.
-    public var url: URL
+    /// ``url``'s text (`file:///…/Contents/Resources/Documents/c/printf.html#printf`), percent-encoded; reading it
+    /// builds no `URL` (the cheap way to print millions of entries).
+    public var urlString: String
+
+    /// The page to open: a `file://` URL of the publisher's file (with the fragment), or the online page. Built
+    /// from ``urlString`` on each access.
+    public var url: URL { URL(string: urlString) ?? URL(fileURLWithPath: "/") }
 
     /// Creates a value; backends receive these from ``DocsetEntries``.
     public init(name: String, type: String, rawType: String, page: String, fragment: String?, url: URL) {
+        self.init(
+            name: name, type: type, rawType: rawType, page: page, fragment: fragment, urlString: url.absoluteString)
+    }
+
+    init(name: String, type: String, rawType: String, page: String, fragment: String?, urlString: String) {
         self.name = name
         self.type = type
         self.rawType = rawType
         self.page = page
         self.fragment = fragment
-        self.url = url
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case name, type, page, fragment, url
-        case rawType = "raw_type"
+        self.urlString = urlString
     }
 }

@@ -34,26 +34,90 @@ package enum EntryResolver {
 
         /// `file://<docsetPath>/<file>#<fragment>`, or the online page's URL with the fragment.
         package func url(docsetPath: String) -> URL {
-            let base: URL
-            if let file {
-                base = URL(fileURLWithPath: docsetPath.hasSuffix("/") ? docsetPath + file : "\(docsetPath)/\(file)")
-            } else if let remote = URL(string: page) {
-                base = remote
-            } else {
-                return URL(fileURLWithPath: docsetPath)
-            }
-            guard let fragment, !fragment.isEmpty,
-                var components = URLComponents(url: base, resolvingAgainstBaseURL: false)
-            else { return base }
-            components.percentEncodedFragment = EntryResolver.encodeFragment(fragment)
-            return components.url ?? base
+            guard file != nil else { return remoteURL() }
+            let text = urlString(encodedDocsetPrefix: EntryResolver.encodedPrefix(docsetPath: docsetPath))
+            return URL(string: text) ?? URL(fileURLWithPath: docsetPath)
         }
+
+        /// The URL's text without building a `URL` (for streams of millions of entries): `encodedDocsetPrefix` is
+        /// `EntryResolver.encodedPrefix(docsetPath:)`, computed once per docset.
+        package func urlString(encodedDocsetPrefix: String) -> String {
+            guard let file else { return remoteURL().absoluteString }
+            var text = encodedDocsetPrefix
+            EntryResolver.appendPercentEncoded(file, allowed: EntryResolver.pathAllowed, to: &text)
+            if let fragment, !fragment.isEmpty {
+                text += "#"
+                text += EntryResolver.encodeFragment(fragment)
+            }
+            return text
+        }
+
+        private func remoteURL() -> URL {
+            guard
+                let remote = URL(string: page)
+                    ?? URL(
+                        string: page.addingPercentEncoding(
+                            withAllowedCharacters: .urlQueryAllowed) ?? "")
+            else { return URL(fileURLWithPath: "/") }
+            guard let fragment, !fragment.isEmpty,
+                var components = URLComponents(url: remote, resolvingAgainstBaseURL: false)
+            else { return remote }
+            components.percentEncodedFragment = EntryResolver.encodeFragment(fragment)
+            return components.url ?? remote
+        }
+    }
+
+    /// `file://` and the percent-encoded `docsetPath` with a trailing `/`.
+    package static func encodedPrefix(docsetPath: String) -> String {
+        var text = "file://"
+        appendPercentEncoded(docsetPath.hasSuffix("/") ? docsetPath : docsetPath + "/", allowed: pathAllowed, to: &text)
+        return text
+    }
+
+    /// ASCII bytes kept as they are in a URL path (`CharacterSet.urlPathAllowed`): letters, digits, `-._~`,
+    /// `!$&'()*+,;=:@` and `/`.
+    static let pathAllowed: [Bool] = allowedTable("-._~!$&'()*+,;=:@/")
+    /// ASCII bytes kept as they are in a fragment (`CharacterSet.urlFragmentAllowed`, without `%`).
+    static let fragmentAllowed: [Bool] = allowedTable("-._~!$&'()*+,;=:@/?")
+
+    private static func allowedTable(_ punctuation: String) -> [Bool] {
+        var table = [Bool](repeating: false, count: 256)
+        for byte in UInt8(ascii: "a")...UInt8(ascii: "z") { table[Int(byte)] = true }
+        for byte in UInt8(ascii: "A")...UInt8(ascii: "Z") { table[Int(byte)] = true }
+        for byte in UInt8(ascii: "0")...UInt8(ascii: "9") { table[Int(byte)] = true }
+        for byte in punctuation.utf8 { table[Int(byte)] = true }
+        return table
+    }
+
+    /// Appends `text` with every byte outside `allowed` written `%XX` (uppercase hex).
+    static func appendPercentEncoded(_ text: String, allowed: [Bool], to out: inout String) {
+        let plain =
+            text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { allowed[Int($0)] } }
+            ?? text.utf8.allSatisfy { allowed[Int($0)] }
+        if plain {
+            out += text
+            return
+        }
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count * 3)
+        for byte in text.utf8 {
+            if allowed[Int(byte)] {
+                bytes.append(byte)
+            } else {
+                bytes.append(UInt8(ascii: "%"))
+                bytes.append(hex[Int(byte >> 4)])
+                bytes.append(hex[Int(byte & 15)])
+            }
+        }
+        out += String(decoding: bytes, as: UTF8.self)
     }
 
     /// Resolves a stored location (markup already removed) in a docset of `layout`.
     package static func resolve(_ location: EntryLocation, layout: DocsetLayout) -> Resolved {
-        let lower = location.path.lowercased()
-        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+        if let first = location.path.utf8.first, first | 0x20 == UInt8(ascii: "h"),
+            location.path.lowercased().hasPrefix("http://") || location.path.lowercased().hasPrefix("https://")
+        {
             return Resolved(page: location.path, fragment: location.fragment, file: nil)
         }
         var page = Substring(location.path)
@@ -81,7 +145,7 @@ package enum EntryResolver {
 
     /// `%XX` escapes decoded when the result is valid UTF-8; any other `%` kept as it is.
     static func percentDecoded(_ text: String) -> String {
-        guard text.contains("%") else { return text }
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
         let bytes = Array(text.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
@@ -104,32 +168,28 @@ package enum EntryResolver {
     /// the browser matches the anchor's `%3A` as written); any other fragment is already URL-encoded (valid `%XX`
     /// kept, other characters encoded as needed).
     static func encodeFragment(_ fragment: String) -> String {
-        var allowed = CharacterSet.urlFragmentAllowed
+        var out = ""
         if fragment.hasPrefix("//apple_ref") || fragment.hasPrefix("//dash_ref") {
-            allowed.remove("%")
-            return fragment.addingPercentEncoding(withAllowedCharacters: allowed) ?? fragment
+            appendPercentEncoded(fragment, allowed: fragmentAllowed, to: &out)
+            return out
         }
         let bytes = Array(fragment.utf8)
-        var out = ""
         var i = 0
-        var run: [UInt8] = []
-        func flush() {
-            guard !run.isEmpty else { return }
-            out += String(decoding: run, as: UTF8.self).addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
-            run.removeAll()
-        }
-        allowed.remove("%")
+        var run = ""
         while i < bytes.count {
             if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, hex(bytes[i + 1]) != nil, hex(bytes[i + 2]) != nil {
-                flush()
+                appendPercentEncoded(run, allowed: fragmentAllowed, to: &out)
+                run = ""
                 out += String(decoding: bytes[i...(i + 2)], as: UTF8.self)
                 i += 3
             } else {
-                run.append(bytes[i])
-                i += 1
+                var end = i + 1
+                while end < bytes.count && bytes[end] != UInt8(ascii: "%") { end += 1 }
+                run += String(decoding: bytes[i..<end], as: UTF8.self)
+                i = end
             }
         }
-        flush()
+        appendPercentEncoded(run, allowed: fragmentAllowed, to: &out)
         return out
     }
 

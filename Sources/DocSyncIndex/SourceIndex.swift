@@ -71,6 +71,7 @@ enum SourceIndex {
                 guard let format = try IndexFormat.detect(db) else { throw DocsetIndexError.unknownSchema(docset.name) }
                 let cursor = try Row.fetchCursor(db, sql: format.entriesSQL)
                 var count = 0
+                var normalised: [String: String] = [:]  // a docset has a few dozen raw types
                 while let row = try cursor.next() {
                     count += 1
                     if count > maxEntries {
@@ -79,8 +80,14 @@ enum SourceIndex {
                     guard let name = text(row, 0), !name.isEmpty, let rawPath = text(row, 2) else { continue }
                     let location = EntryLocation(rawPath: rawPath, rawFragment: text(row, 3))
                     let rawType = text(row, 1) ?? ""
-                    try body(
-                        Entry(name: name, type: EntryType.normalise(rawType), rawType: rawType, location: location))
+                    let type: String
+                    if let known = normalised[rawType] {
+                        type = known
+                    } else {
+                        type = EntryType.normalise(rawType)
+                        if normalised.count < 4096 { normalised[rawType] = type }
+                    }
+                    try body(Entry(name: name, type: type, rawType: rawType, location: location))
                 }
                 return format
             }
