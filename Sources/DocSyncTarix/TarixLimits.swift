@@ -1,0 +1,14 @@
+/// Bounds on what a tarix archive may declare. The path rules match extraction's (`InstallLimits`' defaults).
+package struct TarixLimits: Sendable, Equatable {
+    /// Largest document `TarixArchive.read` inflates (Zeal's reader allows 64 MiB per record).
+    package var maxDocumentBytes: Int64 = 64 << 20
+    /// Largest GNU long-name or pax extended header kept in memory.
+    package var maxHeaderBytes = 64 << 10
+    package var maxPathBytes = 1024
+    package var maxNameBytes = 255
+    package var maxDepth = 48
+    /// Entries in one archive.
+    package var maxEntryCount = 1_000_000
+
+    package init() {}
+}
