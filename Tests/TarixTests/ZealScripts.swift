@@ -46,6 +46,7 @@ enum ZealScripts {
     static let writer = #"""
         import gzip, sqlite3, sys, tarfile, zlib
         source, archive, index = sys.argv[1:4]
+        flush = zlib.Z_SYNC_FLUSH if len(sys.argv) > 4 and sys.argv[4] == "sync" else zlib.Z_FULL_FLUSH
         tar = gzip.open(source).read()
         members = tarfile.open(source, "r:gz").getmembers()
         z = zlib.compressobj(6, zlib.DEFLATED, 31)
@@ -54,7 +55,7 @@ enum ZealScripts {
         starts = [m.offset for m in members]
         end = members[-1].offset_data + (members[-1].size + 511) // 512 * 512 if members else 0
         for i, m in enumerate(members):
-            out += z.flush(zlib.Z_FULL_FLUSH)
+            out += z.flush(flush)
             stop = starts[i + 1] if i + 1 < len(starts) else end
             name = m.name + ("/" if m.isdir() else "")
             rows.append((name, "%d %d %d" % (m.offset // 512, len(out), (stop - m.offset) // 512)))
