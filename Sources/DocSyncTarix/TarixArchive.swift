@@ -92,7 +92,7 @@ package final class TarixArchive: Sendable {
         guard let location = TarixLocation(hash: row.hash) else {
             throw .badIndex(subject, "hash '\(row.hash.escapingControlCharacters)' is not '<block> <offset> <length>'")
         }
-        let maxBlocks = (limits.maxDocumentBytes + Int64(limits.maxHeaderBytes)) / 512 + 8
+        let maxBlocks = limits.maxRecordBlocks
         guard location.length <= maxBlocks else {
             throw .tooLarge(subject, "record of \(location.length) blocks is over the limit")
         }

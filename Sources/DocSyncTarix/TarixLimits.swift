@@ -1,7 +1,10 @@
 /// Bounds on what a tarix archive may declare. The path rules match extraction's (`InstallLimits`' defaults).
 package struct TarixLimits: Sendable, Equatable {
-    /// Largest document `TarixArchive.read` inflates (Zeal's reader allows 64 MiB per record).
+    /// Largest document `TarixArchive.read` inflates.
     package var maxDocumentBytes: Int64 = 64 << 20
+    /// Longest record, in 512-byte blocks, an index may locate: Zeal's reader refuses records over 64 MiB, so a
+    /// store holding one would have a document Zeal cannot open.
+    package var maxRecordBlocks: Int64 = (64 << 20) / 512
     /// Largest GNU long-name or pax extended header kept in memory.
     package var maxHeaderBytes = 64 << 10
     package var maxPathBytes = 1024

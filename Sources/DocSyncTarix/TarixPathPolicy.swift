@@ -81,6 +81,12 @@ package struct TarixPathPolicy: Sendable {
         switch record.kind {
         case .regular:
             guard parts.count > 1 else { throw .unsafePath(subject, "the docset folder itself is not a folder") }
+            guard record.blockCount <= limits.maxRecordBlocks else {
+                throw .unsupportedEntry(
+                    subject,
+                    "\(record.size) bytes: over the \(limits.maxRecordBlocks * 512)-byte record Zeal's tarix "
+                        + "reader reads")
+            }
             return .document
         case .directory: return .directory
         case .symlink(let target):

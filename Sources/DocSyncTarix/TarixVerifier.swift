@@ -51,7 +51,7 @@ package enum TarixVerifier {
         }
         let cursor = try GRDB.Row.fetchCursor(
             db, sql: "SELECT path, hash FROM tarindex WHERE hash <> '' ORDER BY CAST(hash AS INTEGER), path")
-        let maxBlocks = (limits.maxDocumentBytes + Int64(limits.maxHeaderBytes)) / 512 + 8
+        let maxBlocks = limits.maxRecordBlocks
         func advance() throws -> Row? {
             guard let row = try cursor.next() else { return nil }
             let path: String = row[0]

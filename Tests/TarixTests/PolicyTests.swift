@@ -113,3 +113,17 @@ struct PathRow: Sendable, CustomTestStringConvertible {
         #expect(PaxHeader.parse(Array("12 size=-5\n".utf8), into: PaxHeader()) == nil)
     }
 }
+
+extension PolicyTests {
+    @Test func recordOverZealsLimit() throws {
+        var policy = TarixPathPolicy()
+        let limit = TarixLimits().maxRecordBlocks
+        func file(_ blocks: Int64) -> TarRecord {
+            TarRecord(
+                firstBlock: 0, blockCount: blocks, path: Array("X.docset/big.bin".utf8), kind: .regular,
+                size: (blocks - 1) * 512, mode: 0o644)
+        }
+        #expect(try policy.evaluate(file(limit)) == .document)
+        #expect(throws: TarixError.self) { try policy.evaluate(file(limit + 1)) }
+    }
+}
