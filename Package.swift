@@ -98,6 +98,9 @@ let package = Package(
             ],
             swiftSettings: strict),
         .executableTarget(name: "docsync", dependencies: ["DocSyncCLI"], swiftSettings: strict),
+        // Benchmarks/tarix-bench's driver (the tarix store has no CLI yet).
+        .executableTarget(
+            name: "tarix-bench", dependencies: ["DocSyncTarix"], path: "Benchmarks/TarixBench", swiftSettings: strict),
 
         .target(
             name: "TestSupport", dependencies: ["DocSync", "DocSyncSupport", "DocSyncInstall"],
