@@ -7,11 +7,15 @@ package struct TarixLimits: Sendable, Equatable {
     package var maxRecordBlocks: Int64 = (64 << 20) / 512
     /// Largest GNU long-name or pax extended header kept in memory.
     package var maxHeaderBytes = 64 << 10
+    /// Longest path (bytes), as extraction allows.
     package var maxPathBytes = 1024
+    /// Longest path component (bytes): NAME_MAX.
     package var maxNameBytes = 255
+    /// Deepest path (components), as extraction allows.
     package var maxDepth = 48
     /// Entries in one archive.
     package var maxEntryCount = 1_000_000
 
+    /// The defaults above.
     package init() {}
 }
