@@ -12,7 +12,7 @@ struct PathRow: Sendable, CustomTestStringConvertible {
 }
 
 /// Pure rules: paths, the `hash` column, tar numbers and pax records, each a table.
-@Suite(.timeLimit(.minutes(1))) struct PolicyTests {
+@Suite(.timeLimit(.minutes(5))) struct TarixPolicyTests {
     static let paths = [
         PathRow(path: "X.docset/", directory: true, error: nil, verdict: .directory),
         PathRow(path: "X.docset/Contents/a.html", directory: false, error: nil, verdict: .document),
@@ -114,7 +114,7 @@ struct PathRow: Sendable, CustomTestStringConvertible {
     }
 }
 
-extension PolicyTests {
+extension TarixPolicyTests {
     @Test func recordOverZealsLimit() throws {
         var policy = TarixPathPolicy()
         let limit = TarixLimits().maxRecordBlocks

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// A publisher's index is checked record by record: one bad row refuses it, and the error names the row.
-@Suite(.timeLimit(.minutes(5))) struct CorruptIndexTests {
+@Suite(.timeLimit(.minutes(5))) struct TarixCorruptIndexTests {
     struct Store {
         let fixture: TarixFixture
         let archive: String

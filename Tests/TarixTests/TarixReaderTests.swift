@@ -1,11 +1,12 @@
 import DocSyncTarix
 import Foundation
+import GRDB
 import TestSupport
 import Testing
 
 /// `TarixArchive`: Zeal's lookups (prefix added, without case), one bounded inflate, limits checked before
 /// inflating, descriptors opened without following symlinks.
-@Suite(.timeLimit(.minutes(3))) struct ReaderTests {
+@Suite(.timeLimit(.minutes(5))) struct TarixReaderTests {
     private func store() throws -> (TarixFixture, String, String, UInt64) {
         var random = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
         let fixture = try TarixFixture.make(&random, count: 50)
@@ -45,6 +46,38 @@ import Testing
         } catch { #expect(error.kind == "too_large", "\(error)") }
         let small = fixture.files.first { $0.value.count < 4000 && $0.value.count > 0 }!
         #expect(try reader.read(small.key) == small.value)
+    }
+
+    @Test func corruptRowsAreRefusedNotTrusted() throws {
+        let (fixture, archive, index, seed) = try store()
+        defer { fixture.dir.remove() }
+        let big = fixture.files.filter { $0.value.count > 4000 }.keys.sorted().first!
+        let stored = "Sample.docset/\(big)"
+        let queue = try DatabaseQueue(path: index)
+        let hash = try queue.read { db in
+            try String.fetchOne(db, sql: "SELECT hash FROM tarindex WHERE path = ?", arguments: [stored])!
+        }
+        let location = try #require(TarixLocation(hash: hash))
+        try queue.close()
+        let cases: [(String, String)] = [
+            ("offset + 1", "\(location.block) \(location.offset + 1) \(location.length)"),
+            ("length - 1", "\(location.block) \(location.offset) \(location.length - 1)"),
+            ("length + 1", "\(location.block) \(location.offset) \(location.length + 1)"),
+            ("past the end", "\(location.block) \(fixture.fileSize(archive) + 1) \(location.length)"),
+            ("over Zeal's limit", "\(location.block) \(location.offset) 999999"),
+            ("another record", "0 \(location.offset - 1) 1"),
+        ]
+        for (label, bad) in cases {
+            let copy = fixture.dir.appending("row-\(abs(label.hashValue)).db")
+            try FileManager.default.copyItem(atPath: index, toPath: copy)
+            let edit = try DatabaseQueue(path: copy)
+            try edit.write { db in
+                try db.execute(sql: "UPDATE tarindex SET hash = ? WHERE path = ?", arguments: [bad, stored])
+            }
+            try edit.close()
+            let reader = try TarixArchive(archivePath: archive, indexPath: copy)
+            #expect(throws: TarixError.self, "\(label) (seed \(seed))") { _ = try reader.read(big) }
+        }
     }
 
     @Test func symlinksAreNotFollowed() throws {
