@@ -1,3 +1,4 @@
+import DocSyncSupport
 import DocSyncTarix
 import Foundation
 import GRDB
@@ -78,6 +79,24 @@ import Testing
             let reader = try TarixArchive(archivePath: archive, indexPath: copy)
             #expect(throws: TarixError.self, "\(label) (seed \(seed))") { _ = try reader.read(big) }
         }
+    }
+
+    @Test func opensTheInstalledLayoutThroughADirectoryDescriptor() throws {
+        let (fixture, archive, index, seed) = try store()
+        defer { fixture.dir.remove() }
+        let resources = fixture.dir.appending("Installed.docset/Contents/Resources")
+        try FileManager.default.createDirectory(atPath: resources, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: archive, toPath: resources + "/tarix.tgz")
+        try FileManager.default.copyItem(atPath: index, toPath: resources + "/tarixIndex.db")
+        let reader = try TarixArchive(resources: SafeDirectory.open(resources))
+        for (path, bytes) in fixture.files { #expect(try reader.read(path) == bytes, "\(path) seed \(seed)") }
+
+        // A planted symlink in place of the archive is refused, not followed.
+        let planted = fixture.dir.appending("Planted.docset/Contents/Resources")
+        try FileManager.default.createDirectory(atPath: planted, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: planted + "/tarix.tgz", withDestinationPath: archive)
+        try FileManager.default.copyItem(atPath: index, toPath: planted + "/tarixIndex.db")
+        #expect(throws: TarixError.self) { _ = try TarixArchive(resources: SafeDirectory.open(planted)) }
     }
 
     @Test func symlinksAreNotFollowed() throws {
