@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layout: one module per pipeline stage (feeds → download → install → sync), each the only user of its C library.
-//   CCurl / CLibXML2 / CArchive   system libraries (module maps only)
+//   CCurl / CLibXML2 / CArchive / CZlib   system libraries (module maps only)
 //   CCurlShim                     typed, non-variadic curl_easy_setopt / curl_easy_getinfo wrappers
 //   CDocSyncSys                   renameat2, syncfs, O_DIRECT, OpenSSL SHA-256 behind a fixed-size state (C)
 //   DocSyncSupport                SHA-256, durable file helpers (the only CDocSyncSys user)
@@ -12,7 +12,8 @@ import PackageDescription
 //   DocSyncInstall                safe extraction + atomic swap (the only libarchive user)
 //   DocSyncCatalog                catalogues (Zeal, Kapeli, contributions, cheat sheets): parsing and name resolution
 //   DocSyncMetrics                the Prometheus text file written after each run (the only swift-prometheus user)
-//   DocSyncIndex                  read-only search over installed docsets' indexes (the only SQLite/GRDB user)
+//   DocSyncIndex                  read-only search over installed docsets' indexes
+//   DocSyncTarix                  the compressed store: tarix archives and their indexes (the only zlib user)
 //   DocSyncMirror                 the fleet mirror: publishing a served tree (feeds, catalogue, archives), bundles
 //   DocSync                       the library product an indexing backend imports
 //   DocSyncCLI / docsync          the command-line interface
@@ -42,6 +43,9 @@ let package = Package(
         .systemLibrary(
             name: "CArchive", pkgConfig: "libarchive",
             providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(
+            name: "CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
         .target(name: "CDocSyncSys", linkerSettings: [.linkedLibrary("crypto")]),
 
@@ -65,6 +69,10 @@ let package = Package(
         .target(
             name: "DocSyncIndex",
             dependencies: ["DocSyncSupport", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strict),
+        .target(
+            name: "DocSyncTarix",
+            dependencies: ["CZlib", "DocSyncSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict),
         .target(
             name: "DocSyncMetrics",
             dependencies: ["DocSyncSupport", .product(name: "Prometheus", package: "swift-prometheus")],
@@ -91,6 +99,9 @@ let package = Package(
             ],
             swiftSettings: strict),
         .executableTarget(name: "docsync", dependencies: ["DocSyncCLI"], swiftSettings: strict),
+        // Benchmarks/tarix-bench's driver (the tarix store has no CLI yet).
+        .executableTarget(
+            name: "tarix-bench", dependencies: ["DocSyncTarix"], path: "Benchmarks/TarixBench", swiftSettings: strict),
 
         .target(
             name: "TestSupport", dependencies: ["DocSync", "DocSyncSupport", "DocSyncInstall"],
@@ -129,6 +140,12 @@ let package = Package(
             dependencies: [
                 "DocSyncIndex", "DocSync", "DocSyncInstall", "DocSyncSupport", "DocSyncCLI", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "TarixTests",
+            dependencies: [
+                "DocSyncTarix", "DocSyncSupport", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict),
         .testTarget(

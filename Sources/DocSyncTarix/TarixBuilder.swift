@@ -1,0 +1,72 @@
+import Foundation
+
+/// Makes a tarix store out of a publisher's `.tgz`: when the archive already has a full flush before every record
+/// (detected in one inflate pass, each flush point proven by a cold restart) it is indexed as it is; otherwise it is
+/// re-encoded once into `output` with `TarixWriter`. Either way the index is written to `indexPath` (which must not
+/// exist) and every path passes `TarixPathPolicy`.
+package enum TarixBuilder {
+    /// `source`: the `.tgz`, read with `pread` from offset 0. `output`: an empty file the re-encoded archive is
+    /// written to when needed (left empty when the summary's mode is `.indexedAsIs`: the source is the archive).
+    package static func build(
+        source: Int32, sourceName: String, output: Int32, outputName: String, indexPath: String, level: Int32 = 1,
+        limits: TarixLimits = TarixLimits()
+    ) throws(TarixError) -> TarixSummary {
+        let index = try TarixIndexWriter(path: indexPath)
+        var policy = TarixPathPolicy(limits: limits)
+        var documents = 0
+        do {
+            let walk = ArchiveWalk(fd: source, name: sourceName, limits: limits)
+            let result = try walk.run(expect: { _ in .first }) { record, offset throws(TarixError) in
+                switch try policy.evaluate(record) {
+                case .skip: return
+                case .directory: try index.add(path: String(decoding: record.path, as: UTF8.self), hash: "")
+                case .document:
+                    guard let offset else {
+                        throw .notFlushed(record.displayPath, "no flush point before this record")
+                    }
+                    let location = TarixLocation(block: record.firstBlock, offset: offset, length: record.blockCount)
+                    try index.add(path: String(decoding: record.path, as: UTF8.self), hash: location.description)
+                    documents += 1
+                }
+            }
+            try index.commit()
+            return TarixSummary(
+                mode: .indexedAsIs, records: result.records, documents: documents, indexRows: index.rows,
+                tarBytes: result.tarBytes, archiveBytes: result.archiveBytes,
+                rootPrefix: policy.rootPrefix.map { String(decoding: $0, as: UTF8.self) })
+        } catch let error where error.isNotFlushed {
+            try index.removeAll()
+        }
+        return try reencode(
+            source: source, sourceName: sourceName, output: output, outputName: outputName, index: index,
+            level: level, limits: limits)
+    }
+
+    private static func reencode(
+        source: Int32, sourceName: String, output: Int32, outputName: String, index: TarixIndexWriter, level: Int32,
+        limits: TarixLimits
+    ) throws(TarixError) -> TarixSummary {
+        let writer = try TarixWriter(
+            archive: output, archiveName: outputName, index: index, level: level, limits: limits)
+        let decoder = try GzipDecoder(name: sourceName)
+        var buffer = [UInt8](repeating: 0, count: 256 << 10)
+        var offset: Int64 = 0
+        while true {
+            let capacity = buffer.count
+            let at = offset
+            let n = buffer.withUnsafeMutableBytes { pread(source, $0.baseAddress!, capacity, off_t(at)) }
+            if n < 0 { throw .io(sourceName, "read failed: \(String(cString: strerror(errno)))") }
+            if n == 0 { break }
+            offset += Int64(n)
+            try typed {
+                try buffer.withUnsafeBytes { bytes in
+                    try decoder.write(UnsafeRawBufferPointer(rebasing: bytes[0..<n])) { tar throws(TarixError) in
+                        try writer.write(tar)
+                    }
+                }
+            }
+        }
+        try decoder.finish()
+        return try writer.finish()
+    }
+}
