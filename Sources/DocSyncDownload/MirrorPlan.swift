@@ -58,16 +58,8 @@ public enum MirrorPlan {
         return AddressScope.of(address) != .publicInternet
     }
 
-    /// The host of an absolute URL, lowercased, without brackets, userinfo or port.
-    static func host(of url: String) -> String? {
-        guard let scheme = url.range(of: "://") else { return nil }
-        var authority = url[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
-            return String(authority[authority.index(after: authority.startIndex)..<close]).lowercased()
-        }
-        return String(authority.prefix { $0 != ":" }).lowercased()
-    }
+    /// The host of an absolute URL, lowercased, without brackets, userinfo or port (`AddressScope.host(ofURL:)`).
+    static func host(of url: String) -> String? { AddressScope.host(ofURL: url) }
 
     /// True when `url` is plain http.
     public static func isPlainHTTP(_ url: String) -> Bool { url.prefix(7).lowercased() == "http://" }

@@ -82,6 +82,19 @@ import Testing
         #expect(asked == ["/soft/feeds/Go.tgz", "/empty/feeds/Go.tgz", "/feeds/Go.tgz"], "\(asked)")
     }
 
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// Host health learned as (bytes per second, consecutive failures) per host, the failures a minute before `now`.
+    static func hosts(_ learned: [String: (Double?, Int)]) -> [String: HostHealth] {
+        learned.mapValues { speed, failures in
+            var health = HostHealth()
+            health.bytesPerSecond = speed
+            health.consecutiveFailures = failures
+            health.lastFailure = failures > 0 ? now.addingTimeInterval(-60) : nil
+            return health
+        }
+    }
+
     @Test(arguments: [
         // (urls, hosts' speeds / failures, expected order)
         (
@@ -100,16 +113,7 @@ import Testing
     func rankingIsStableAndPrefersHealthyFastHosts(
         urls: [String], learned: [String: (Double?, Int)], expected: [String]
     ) {
-        var hosts: [String: HostHealth] = [:]
-        let now = Date(timeIntervalSince1970: 1_800_000_000)
-        for (host, (speed, failures)) in learned {
-            var health = HostHealth()
-            health.bytesPerSecond = speed
-            health.consecutiveFailures = failures
-            health.lastFailure = failures > 0 ? now.addingTimeInterval(-60) : nil
-            hosts[host] = health
-        }
-        #expect(MirrorRanking.order(urls, hosts: hosts, now: now) == expected)
+        #expect(MirrorRanking.order(urls, hosts: Self.hosts(learned), now: Self.now) == expected)
     }
 
     /// A lock's order (the URL last used first) is kept: a measured fast host or a never-measured one does not jump
@@ -129,15 +133,6 @@ import Testing
     func aLocksOrderIsKeptExceptForFailingHosts(
         urls: [String], learned: [String: (Double?, Int)], expected: [String]
     ) {
-        var hosts: [String: HostHealth] = [:]
-        let now = Date(timeIntervalSince1970: 1_800_000_000)
-        for (host, (speed, failures)) in learned {
-            var health = HostHealth()
-            health.bytesPerSecond = speed
-            health.consecutiveFailures = failures
-            health.lastFailure = failures > 0 ? now.addingTimeInterval(-60) : nil
-            hosts[host] = health
-        }
-        #expect(MirrorRanking.orderKeepingSequence(urls, hosts: hosts, now: now) == expected)
+        #expect(MirrorRanking.orderKeepingSequence(urls, hosts: Self.hosts(learned), now: Self.now) == expected)
     }
 }
