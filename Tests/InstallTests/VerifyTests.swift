@@ -48,7 +48,7 @@ import Testing
         #expect(result.first?.isDamaged == false)
     }
 
-    /// Issue 24: the manifest is recorded while the tree is written (no second read). What the installer changes
+    /// The manifest is recorded while the tree is written (no second read). What the installer changes
     /// after extraction (the index the Zeal preparation completes, meta.json, catalogue icons) and what the archive
     /// repeats (last wins) or names oddly must still verify as intact, and damage to any of it must be noticed.
     @Test func aManifestRecordedWhileExtractingMatchesEverythingInstalled() async throws {
@@ -101,7 +101,7 @@ import Testing
             ], "\(problems)")
     }
 
-    /// Manifests recorded before issue 24 (format 1: sorted, one line per path) still verify.
+    /// Manifests recorded before it was written while extracting (format 1: sorted, one line per path) still verify.
     @Test func aFormatOneManifestStillVerifies() async throws {
         let h = try InstallHarness()
         defer { h.dir.remove() }
