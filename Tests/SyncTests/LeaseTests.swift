@@ -104,12 +104,9 @@ import Testing
         #expect(h.versions.count == 1, "all released: only the current version is left (\(pinned) were pinned)")
     }
 
-    /// `docsync lease A` in a child process holds v1; SIGKILL ends it without any cleanup of its own, and the
-    /// kernel's dropping of the flock is what lets the next prune delete v1.
-    @Test func aKilledHolderProcessReleasesItsLease() async throws {
-        let h = try ReaderHarness()
-        defer { h.remove() }
-        let v1 = try await h.install("A", version: "1")
+    /// Starts `docsync lease A` as a child process; returns it, its standard input (closing it ends the lease) and a
+    /// reader of its standard output.
+    static func startHolder(_ h: ReaderHarness) throws -> (Process, Pipe, OutputReader) {
         let holder = Process()
         let input = Pipe()
         let output = Pipe()
@@ -119,8 +116,17 @@ import Testing
         holder.standardOutput = output
         holder.standardError = FileHandle.nullDevice
         try holder.run()
+        return (holder, input, OutputReader(output))
+    }
+
+    /// `docsync lease A` in a child process holds v1; SIGKILL ends it without any cleanup of its own, and the
+    /// kernel's dropping of the flock is what lets the next prune delete v1.
+    @Test func aKilledHolderProcessReleasesItsLease() async throws {
+        let h = try ReaderHarness()
+        defer { h.remove() }
+        let v1 = try await h.install("A", version: "1")
+        let (holder, input, reader) = try Self.startHolder(h)
         defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL) } }
-        let reader = OutputReader(output)
         #expect(reader.read(timeout: 30) { $0.contains("\n") }, "the holder printed its lease: \(reader.text)")
         let line = try #require(reader.text.split(separator: "\n").first)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -145,17 +151,8 @@ import Testing
         let h = try ReaderHarness()
         defer { h.remove() }
         try await h.install("A", version: "1")
-        let holder = Process()
-        let input = Pipe()
-        let output = Pipe()
-        holder.executableURL = URL(fileURLWithPath: Tool.docsyncBinary)
-        holder.arguments = ["lease", "A", "--config", h.configPath]
-        holder.standardInput = input
-        holder.standardOutput = output
-        holder.standardError = FileHandle.nullDevice
-        try holder.run()
+        let (holder, input, reader) = try Self.startHolder(h)
         defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL) } }
-        let reader = OutputReader(output)
         #expect(reader.read(timeout: 30) { $0.contains("\n") })
         try input.fileHandleForWriting.close()
         holder.waitUntilExit()
