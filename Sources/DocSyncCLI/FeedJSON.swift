@@ -82,24 +82,10 @@ indirect enum FeedJSONValue: Equatable {
         }
     }
 
-    /// RFC 8259 string: `"` and `\` escaped, control characters as `\n`, `\t`, … or `\u00XX`.
+    /// RFC 8259 string: `"` and `\` escaped, control characters as `\n`, `\t`, … or `\u00XX` (`JSONText`).
     static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\u{08}": result += "\\b"
-            case "\u{0C}": result += "\\f"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        var result = ""
+        JSONText.appendString(text, to: &result)
+        return result
     }
 }
