@@ -1,6 +1,6 @@
 package import DocSyncDownload
 internal import DocSyncFeed
-internal import DocSyncHTTP
+package import DocSyncHTTP
 internal import DocSyncInstall
 internal import DocSyncSupport
 import Foundation
@@ -20,7 +20,17 @@ public struct SyncEngine: Sendable {
 
     /// An engine for `configuration`; creating it does no I/O. Numbers outside their documented ranges are clamped
     /// into them (counts as the configuration file allows, durations 0...3650 days, sizes 0...1 PiB).
-    public init(configuration: Configuration) { self.configuration = configuration.bounded }
+    public init(configuration: Configuration) { self.init(configuration: configuration, transport: .curl) }
+
+    /// How every request of this engine reaches the network — feeds, catalogues and archives alike: libcurl, or
+    /// what a caller (a test) passed in.
+    package let transport: HTTPTransport
+
+    /// An engine whose feed, catalogue and archive requests all go through `transport`.
+    package init(configuration: Configuration, transport: HTTPTransport) {
+        self.configuration = configuration.bounded
+        self.transport = transport
+    }
 
     /// Docsets in the root, each with the resolved path of its current version (stable while you read it).
     /// Throws a ``SyncFailure`` when the root cannot be read.
@@ -97,6 +107,7 @@ public struct SyncEngine: Sendable {
             perHost: configuration.network.perHost)
         download.rejectsPages = true  // archives: a mirror's HTML page or empty body is a soft 404
         download.minFreeSpace = configuration.install.minFreeSpace
+        download.transport = transport
         return Downloader(configuration: download)
     }
 
@@ -188,7 +199,7 @@ public struct SyncEngine: Sendable {
 
     private func refreshFeeds(refresh: Bool, emit: @escaping @Sendable (SyncEvent) -> Void) async -> FeedRound {
         let fetcher = FeedRefresher(
-            store: FeedCacheStore(stateDirectory: configuration.state), options: feedHTTPOptions)
+            store: FeedCacheStore(stateDirectory: configuration.state), options: feedHTTPOptions, transport: transport)
         let feeds = configuration.feeds
         let results = await Self.boundedMap(feeds.indices, width: 8) {
             index -> Result<(result: FeedRefresher.Result, document: FeedDocument), any Error> in
