@@ -104,7 +104,7 @@ let package = Package(
             name: "tarix-bench", dependencies: ["DocSyncTarix"], path: "Benchmarks/TarixBench", swiftSettings: strict),
 
         .target(
-            name: "TestSupport", dependencies: ["DocSync", "DocSyncSupport", "DocSyncInstall"],
+            name: "TestSupport", dependencies: ["DocSync", "DocSyncSupport", "DocSyncHTTP", "DocSyncInstall"],
             path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "SupportTests", dependencies: ["DocSyncSupport", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HTTPTests", dependencies: ["DocSyncHTTP", "TestSupport"], swiftSettings: strict),
