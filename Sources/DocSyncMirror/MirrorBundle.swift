@@ -184,12 +184,6 @@ public enum MirrorBundle {
     }
 
     static func writeAll(_ fd: Int32, _ bytes: [UInt8], _ path: String) throws(MirrorError) {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
-            if n < 0, errno == EINTR { continue }
-            if n <= 0 { throw .system("write", path, errno: errno) }
-            offset += n
-        }
+        do { try LinuxFS.writeAll(fd, bytes, path: path) } catch { throw .system(error) }
     }
 }

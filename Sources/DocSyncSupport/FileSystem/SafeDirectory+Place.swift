@@ -46,13 +46,7 @@ extension SafeDirectory {
             if count < 0, errno == EINTR { continue }
             if count < 0 { throw SystemError("read", path: source) }
             if count == 0 { return }
-            var written = 0
-            while written < count {
-                let n = buffer.withUnsafeBytes { write(output, $0.baseAddress! + written, count - written) }
-                if n < 0, errno == EINTR { continue }
-                if n <= 0 { throw SystemError("write", path: childPath(name), code: n < 0 ? errno : EIO) }
-                written += n
-            }
+            try LinuxFS.writeAll(output, Array(buffer[0..<count]), path: childPath(name))
         }
     }
 }
