@@ -2,6 +2,7 @@ import DocSync
 import DocSyncSupport
 import Foundation
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -190,6 +191,26 @@ final class SyncHarness: Sendable {
             throw Unresolvable(description: "\(name).docset -> \(target) does not resolve to a folder")
         }
         return try TreeManifest.of(resolved)
+    }
+
+    /// After a kill: the root shows no other entry than `<name>.docset`, and that is absent or resolves to exactly one
+    /// of the `allowed` manifests (a complete version, never a mix). `context` (trial, seed) goes in every failure.
+    func expectCompleteOrAbsent(
+        _ name: String, allowed: [[String: String]], _ context: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []  // no root yet: fine
+        let visible = entries.filter { !$0.hasPrefix(".") }
+        #expect(visible.allSatisfy { $0 == "\(name).docset" }, "\(context): \(visible)", sourceLocation: sourceLocation)
+        do {
+            if let manifest = try resolvedManifest(name) {
+                #expect(
+                    allowed.contains(manifest), "\(context): a complete version, never a mix",
+                    sourceLocation: sourceLocation)
+            }
+        } catch {
+            Issue.record("\(context): \(error)", sourceLocation: sourceLocation)
+        }
     }
 
     /// The manifest of `<root>/<name>.docset` for a root outside the harness's folder (nil when absent).
