@@ -15,8 +15,11 @@ import Synchronization
 public final class MemoryOrigin: Sendable {
     /// One response the origin gives for a path.
     public struct Resource: Sendable {
+        /// The status; a 200 gets validators, ranges and conditional requests, any other is sent as it is.
         public var status: Int
+        /// Header fields sent with it (a `Last-Modified` here is the validator `If-Range` and `If-Modified-Since` see).
         public var headers: [(name: String, value: String)]
+        /// The whole representation.
         public var body: [UInt8]
 
         /// A response of `status` with `body` and extra header fields (validators and length are added for 200s).
@@ -29,10 +32,13 @@ public final class MemoryOrigin: Sendable {
 
     /// One request the origin answered, as an access log line.
     public struct LogEntry: Sendable, Equatable {
+        /// The request's path (query dropped).
         public var path: String
         /// The request's `Range` field, `-` when none.
         public var range: String
+        /// The status answered.
         public var status: Int
+        /// Body bytes the receiver took.
         public var bodyBytes: Int64
     }
 
@@ -105,7 +111,8 @@ public final class MemoryOrigin: Sendable {
                 guard redirects <= request.options.maxRedirects else {
                     let error = HTTPTransportError(
                         kind: .tooManyRedirects, code: 47, message: "Maximum redirects followed", url: url)
-                    return HTTPTransferResult(ending: .failed(error), status: head.status, effectiveURL: url, bodyBytes: 0)
+                    return HTTPTransferResult(
+                        ending: .failed(error), status: head.status, effectiveURL: url, bodyBytes: 0)
                 }
                 url = location.hasPrefix("/") ? Self.authority + location : location
                 continue
@@ -131,7 +138,8 @@ public final class MemoryOrigin: Sendable {
     }
 
     private func log(_ path: String, _ fields: [String: String], _ status: Int, _ bytes: Int64) {
-        state.withLock { $0.log.append(LogEntry(path: path, range: fields["range"] ?? "-", status: status, bodyBytes: bytes)) }
+        let entry = LogEntry(path: path, range: fields["range"] ?? "-", status: status, bodyBytes: bytes)
+        state.withLock { $0.log.append(entry) }
     }
 
     /// The response to a GET of `path` with the request's header `fields` (names lowercased).
@@ -154,7 +162,8 @@ public final class MemoryOrigin: Sendable {
             return (Self.head(304, headers), [])
         }
         if fields["if-none-match"] == nil, let since = fields["if-modified-since"], let modified,
-            let sinceTime = HTTPDate.parse(since), let modifiedTime = HTTPDate.parse(modified), modifiedTime <= sinceTime
+            let sinceTime = HTTPDate.parse(since), let modifiedTime = HTTPDate.parse(modified),
+            modifiedTime <= sinceTime
         {
             return (Self.head(304, headers), [])
         }
@@ -221,7 +230,7 @@ public final class MemoryOrigin: Sendable {
     }
 
     private static func normalized(_ path: String) -> String {
-        let bare = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let bare = String(path.prefix { $0 != "?" })
         return bare.hasPrefix("/") ? bare : "/" + bare
     }
 }
