@@ -7,7 +7,7 @@ public struct HTTPResponse: Sendable {
     public var effectiveURL: String
 }
 
-/// Errors of `HTTPClient.get`.
+/// Errors of `HTTPClient.get(_:maxBodyBytes:)`.
 public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible {
     case transport(HTTPTransportError)
     case bodyTooLarge(url: String, limit: Int)
