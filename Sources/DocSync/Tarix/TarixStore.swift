@@ -1,0 +1,61 @@
+package import DocSyncInstall
+internal import DocSyncSupport
+internal import DocSyncTarix
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The tarix layout's store, wired into the installer: `DocSyncTarix` builds `tarix.tgz` and `tarixIndex.db` from
+/// the verified archive. An archive with a flush point at every record is indexed as it is and copied (the
+/// publisher's bytes); any other is re-encoded once with a full flush before every record. Every indexed path passes
+/// `TarixPathPolicy` (extraction's rules, plus the one docset folder Zeal's reader strips).
+enum TarixStore {
+    static let archiveName = "tarix.tgz"
+    static let indexName = "tarixIndex.db"
+
+    static let build: TarixStoreBuilder = { archive, archiveName, resourcesFD, resourcesPath in
+        let outputName = "\(resourcesPath)/\(Self.archiveName)"
+        let output = openat(resourcesFD, Self.archiveName, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard output >= 0 else { throw SystemError("openat", path: outputName) }
+        defer { close(output) }
+        // SQLite opens by path: the staged folder is reached through its descriptor, never by a name that a
+        // rename could redirect.
+        let indexPath = "/proc/self/fd/\(resourcesFD)/\(Self.indexName)"
+        let summary = try TarixBuilder.build(
+            source: archive, sourceName: archiveName, output: output, outputName: outputName, indexPath: indexPath)
+        if summary.mode == .indexedAsIs { try copy(archive, to: output, name: outputName) }
+        return TarixStoreResult(mode: summary.mode.rawValue, documents: summary.documents)
+    }
+
+    /// Copies `source` from offset 0 to `output`, 1 MiB at a time.
+    static func copy(_ source: Int32, to output: Int32, name: String) throws(SystemError) {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        var offset: off_t = 0
+        while true {
+            let n = pread(source, buffer.baseAddress, buffer.count, offset)
+            if n < 0, errno == EINTR { continue }
+            if n < 0 { throw SystemError("pread", path: name) }
+            if n == 0 { return }
+            offset += off_t(n)
+            var written = 0
+            while written < n {
+                let w = write(output, buffer.baseAddress! + written, n - written)
+                if w < 0, errno == EINTR { continue }
+                if w < 0 { throw SystemError("write", path: name) }
+                written += w
+            }
+        }
+    }
+}
+
+extension InstallLayout {
+    /// The installer's layout for the library's.
+    init(_ layout: InstalledDocset.Layout) { self = layout == .tarix ? .tarix : .extracted }
+}
+
+extension SyncEngine {
+    /// Builds the tarix layout's store at install (`DocSyncTarix`); what `docsync install --layout tarix` passes.
+    package static let tarixStore: TarixStoreBuilder = TarixStore.build
+}
