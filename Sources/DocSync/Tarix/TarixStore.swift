@@ -28,6 +28,23 @@ enum TarixStore {
         return TarixStoreResult(mode: summary.mode.rawValue, documents: summary.documents)
     }
 
+    /// For `verify`: nil when the folder `docsetPath` has no tarix store or its index agrees with its archive in
+    /// full; else what is wrong.
+    static func check(docsetPath: String) -> String? {
+        let resources = "\(docsetPath)/Contents/Resources"
+        guard let folder = try? SafeDirectory.open(resources), folder.exists(archiveName) else { return nil }
+        let archive: Int32
+        do { archive = try folder.openFile(archiveName, O_RDONLY) } catch { return "\(error)" }
+        defer { close(archive) }
+        do {
+            _ = try TarixVerifier.verify(
+                archive: archive, archiveName: "\(resources)/\(archiveName)", indexPath: "\(resources)/\(indexName)")
+            return nil
+        } catch {
+            return "tarix index does not match its archive: \(error)"
+        }
+    }
+
     /// Copies `source` from offset 0 to `output`, 1 MiB at a time.
     static func copy(_ source: Int32, to output: Int32, name: String) throws(SystemError) {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
