@@ -78,6 +78,8 @@ struct DocsetMetadata: Codable, Equatable {
         var tarixSHA256: String? = nil
         /// The tarix layout: `indexed` or `reencoded`.
         var tarixMode: String? = nil
+        /// The tarix layout: `publisher` (a publisher's index, checked in full) or `built`.
+        var tarixIndex: String? = nil
 
         enum CodingKeys: String, CodingKey {
             case identifier, version, revision, arrival
@@ -92,6 +94,7 @@ struct DocsetMetadata: Codable, Equatable {
             case prepared, layout
             case tarixSHA256 = "tarix_sha256"
             case tarixMode = "tarix_mode"
+            case tarixIndex = "tarix_index"
         }
     }
 

@@ -8,8 +8,10 @@ extension Installer {
     /// The tarix layout, after extraction (which left `Contents/Resources/Documents/` out) and once the source is
     /// verified: runs `tarixStore` over the complete archive file into the staged `Contents/Resources`, records both
     /// files in the manifest, and returns what was built, the store archive's SHA-256 and the bytes added.
-    func buildTarixStore(from source: any ArchiveSource, into staging: DirectoryHandle, recorder: ManifestRecorder)
-        throws(InstallError) -> (result: TarixStoreResult, sha256: String, bytes: Int64)
+    func buildTarixStore(
+        from source: any ArchiveSource, into staging: DirectoryHandle, recorder: ManifestRecorder,
+        publisherIndex: String?
+    ) throws(InstallError) -> (result: TarixStoreResult, sha256: String, bytes: Int64)
     {
         guard let tarixStore else { throw .unreadableArchive("the tarix layout is not available") }
         guard let file = source.completedFile else {
@@ -23,7 +25,7 @@ extension Installer {
         defer { close(archive) }
         let result: TarixStoreResult
         do {
-            result = try tarixStore(archive, source.displayName, resources.fd, resources.path)
+            result = try tarixStore(archive, source.displayName, resources.fd, resources.path, publisherIndex)
         } catch let error as InstallError {
             throw error
         } catch {

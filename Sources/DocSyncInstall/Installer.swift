@@ -163,7 +163,8 @@ public final class Installer: Sendable {
             do { try source.awaitVerifiedEnd() } catch { throw InstallError.io(error) }
             var tarixStoreBuilt: (result: TarixStoreResult, sha256: String)?
             if tarix {
-                let built = try buildTarixStore(from: source, into: staging, recorder: recorder)
+                let built = try buildTarixStore(
+                    from: source, into: staging, recorder: recorder, publisherIndex: request.tarixIndex)
                 tarixStoreBuilt = (built.result, built.sha256)
                 result.bytesWritten += built.bytes
                 result.fileCount += TarixStoreResult.files.count
@@ -190,6 +191,7 @@ public final class Installer: Sendable {
                 record.layout = InstallLayout.tarix.rawValue
                 record.tarixSHA256 = built.sha256
                 record.tarixMode = built.result.mode
+                record.tarixIndex = built.result.indexSource
             }
             let meta = DocsetMetadata(request: request, record: record)
             let host = HostRecord(

@@ -12,10 +12,13 @@ package enum InstallLayout: String, Sendable, Equatable, Codable, CaseIterable {
 /// Builds a tarix store for the tarix layout (docsync wires `DocSyncTarix` in; this module knows no zlib): reads the
 /// verified archive `archiveFD` (named `archiveName` in messages) from offset 0 and creates `tarix.tgz` and
 /// `tarixIndex.db` in the staged docset's `Contents/Resources` folder (`resourcesFD`, `resourcesPath` for
-/// messages). Throwing fails the install; nothing is published.
+/// messages). `publisherIndex`: a publisher's `tarixIndex.db` (unpacked from `<url>.tarix`), used only when it
+/// agrees with the archive in full. Throwing fails the install; nothing is published.
 package typealias TarixStoreBuilder =
-    @Sendable (_ archiveFD: Int32, _ archiveName: String, _ resourcesFD: Int32, _ resourcesPath: String) throws
-    -> TarixStoreResult
+    @Sendable (
+        _ archiveFD: Int32, _ archiveName: String, _ resourcesFD: Int32, _ resourcesPath: String,
+        _ publisherIndex: String?
+    ) throws -> TarixStoreResult
 
 /// What a `TarixStoreBuilder` made.
 package struct TarixStoreResult: Sendable, Equatable {
@@ -25,11 +28,14 @@ package struct TarixStoreResult: Sendable, Equatable {
     package var documents: Int
     /// Where the index came from: `built`, or `publisher` (a publisher's index, checked in full).
     package var indexSource: String
+    /// Why a publisher's index was refused (docsync built its own); nil when none was offered or it was used.
+    package var refusedIndex: String?
 
-    package init(mode: String, documents: Int, indexSource: String = "built") {
+    package init(mode: String, documents: Int, indexSource: String = "built", refusedIndex: String? = nil) {
         self.mode = mode
         self.documents = documents
         self.indexSource = indexSource
+        self.refusedIndex = refusedIndex
     }
 
     /// The files a tarix store adds, relative to the docset root.

@@ -164,3 +164,46 @@ import Testing
         #expect(try await docset.contents(of: "operator*.html") == Array("star".utf8))
     }
 }
+
+/// A publisher's index (`<url>.tarix`, Zeal's test writer here) is used only after a full check against the archive;
+/// one wrong row and docsync builds its own.
+@Suite(.timeLimit(.minutes(10))) struct TarixPublisherIndexTests {
+    @Test(arguments: [false, true])
+    func aPublisherIndexIsCheckedInFullBeforeItIsUsed(corrupt: Bool) async throws {
+        var random = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
+        let fixture = try TarixInstallTests.fixture(&random, count: 60)
+        defer { fixture.dir.remove() }
+        let plain = try fixture.archive(format: "gnu")
+        let flushed = fixture.dir.appending("flushed.tgz")
+        let publisherIndex = fixture.dir.appending("publisher-index.db")
+        _ = try fixture.python(ZealScripts.writer, [plain, flushed, publisherIndex])
+        if corrupt {
+            // One row's offset moved off its flush point.
+            let moved = try fixture.python(
+                """
+                import sqlite3, sys
+                db = sqlite3.connect(sys.argv[1])
+                path, h = db.execute("SELECT path, hash FROM tarindex WHERE path LIKE '%.html' "
+                                     "ORDER BY rowid DESC LIMIT 1").fetchone()
+                b, o, l = h.split(" ")
+                db.execute("UPDATE tarindex SET hash = ? WHERE path = ?", ("%s %d %s" % (b, int(o) + 7, l), path))
+                db.commit()
+                print("moved")
+                """, [publisherIndex])
+            #expect(moved.contains("moved"))
+        }
+        var request = TarixInstallTests.tarixRequest("Sample")
+        request.tarixIndex = publisherIndex
+        let record = try await TarixInstallTests.installer(fixture.dir.appending("root")).install(
+            archive: flushed, as: request)
+        let store = "\(record.path)/Contents/Resources"
+        let meta = try TarixInstallTests.meta(record.path)
+        #expect(meta["tarix_index"] as? String == (corrupt ? "built" : "publisher"))
+        #expect(meta["tarix_mode"] as? String == "indexed")
+        #expect(FileManager.default.contentsEqual(atPath: "\(store)/tarix.tgz", andPath: flushed))
+        #expect(FileManager.default.contentsEqual(atPath: "\(store)/tarixIndex.db", andPath: publisherIndex) != corrupt)
+        let extracted = try fixture.extract(plain, label: "plain")
+        let zeal = try fixture.python(ZealScripts.reader, ["\(store)/tarix.tgz", "\(store)/tarixIndex.db", extracted])
+        #expect(zeal.trimmingCharacters(in: .whitespacesAndNewlines) == "OK \(fixture.files.count)")
+    }
+}

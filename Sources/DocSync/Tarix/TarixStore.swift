@@ -14,7 +14,20 @@ enum TarixStore {
     static let archiveName = "tarix.tgz"
     static let indexName = "tarixIndex.db"
 
-    static let build: TarixStoreBuilder = { archive, archiveName, resourcesFD, resourcesPath in
+    static let build: TarixStoreBuilder = { archive, archiveName, resourcesFD, resourcesPath, publisherIndex in
+        var refused: String?
+        if let publisherIndex {
+            do {
+                if let result = try usePublisherIndex(
+                    publisherIndex, archive: archive, archiveName: archiveName, resourcesFD: resourcesFD,
+                    resourcesPath: resourcesPath)
+                {
+                    return result
+                }
+            } catch {
+                refused = "\(error)"
+            }
+        }
         let outputName = "\(resourcesPath)/\(Self.archiveName)"
         let output = openat(resourcesFD, Self.archiveName, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard output >= 0 else { throw SystemError("openat", path: outputName) }
@@ -25,7 +38,38 @@ enum TarixStore {
         let summary = try TarixBuilder.build(
             source: archive, sourceName: archiveName, output: output, outputName: outputName, indexPath: indexPath)
         if summary.mode == .indexedAsIs { try copy(archive, to: output, name: outputName) }
-        return TarixStoreResult(mode: summary.mode.rawValue, documents: summary.documents)
+        return TarixStoreResult(mode: summary.mode.rawValue, documents: summary.documents, refusedIndex: refused)
+    }
+
+    /// A publisher's index, copied into the store and checked there against the archive in full (`TarixVerifier`:
+    /// every row's offset a flush point inside the file, its record named by its path and `length` blocks long,
+    /// paths unique, every document indexed, every path passing extraction's rules). Throws (after removing the
+    /// copy) when one row is wrong: the caller builds its own index.
+    static func usePublisherIndex(
+        _ path: String, archive: Int32, archiveName: String, resourcesFD: Int32, resourcesPath: String
+    ) throws -> TarixStoreResult? {
+        let source = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard source >= 0 else { throw SystemError("open", path: path) }
+        defer { close(source) }
+        let copy = openat(resourcesFD, indexName, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard copy >= 0 else { throw SystemError("openat", path: "\(resourcesPath)/\(indexName)") }
+        do {
+            defer { close(copy) }
+            try Self.copy(source, to: copy, name: "\(resourcesPath)/\(indexName)")
+        }
+        let summary: TarixSummary
+        do {
+            summary = try TarixVerifier.verify(
+                archive: archive, archiveName: archiveName, indexPath: "/proc/self/fd/\(resourcesFD)/\(indexName)")
+        } catch {
+            unlinkat(resourcesFD, indexName, 0)
+            throw error
+        }
+        let output = openat(resourcesFD, Self.archiveName, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard output >= 0 else { throw SystemError("openat", path: "\(resourcesPath)/\(Self.archiveName)") }
+        defer { close(output) }
+        try Self.copy(archive, to: output, name: "\(resourcesPath)/\(Self.archiveName)")
+        return TarixStoreResult(mode: summary.mode.rawValue, documents: summary.documents, indexSource: "publisher")
     }
 
     /// For `verify`: nil when the folder `docsetPath` has no tarix store or its index agrees with its archive in
