@@ -58,8 +58,8 @@ struct StatusCommand: AsyncParsableCommand {
                     + "  \(size)  \(when)  \(source)")
             if !ReaderView.inspect(docsetPath: d.path).loadable {
                 print(
-                    "    Zeal cannot load it: no Contents/Resources/Documents folder nor tarix store (reinstall it with "
-                        + "docsync)")
+                    "    Zeal cannot load it: no Contents/Resources/Documents folder nor tarix store "
+                        + "(reinstall it with docsync)")
             }
         }
         if !partials.isEmpty {

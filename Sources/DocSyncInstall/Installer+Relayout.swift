@@ -5,9 +5,12 @@ extension Installer {
     /// Converts the installed docset `name` to `layout` through the normal atomic install path, without
     /// downloading it: tarix → extracted installs the version's own `tarix.tgz`; extracted → tarix first packs the
     /// version's tree (without `meta.json`, which the install writes again) into a gzip'd tar in `scratch` (a
-    /// folder of docsync's own, outside the root), then installs that with the tarix layout (re-encoded once). `meta.json`'s members, the host record
-    /// and the publisher's `archive_sha256` are carried over. Returns nil when the docset already has `layout`.
-    package func relayout(name: String, to layout: InstallLayout, scratch: String) async throws(InstallError) -> InstallRecord? {
+    /// folder of docsync's own, outside the root), then installs that with the tarix layout (re-encoded once).
+    /// `meta.json`'s members, the host record and the publisher's `archive_sha256` are carried over. Returns nil
+    /// when the docset already has `layout`.
+    package func relayout(name: String, to layout: InstallLayout, scratch: String) async throws(InstallError)
+        -> InstallRecord?
+    {
         guard let current = try installedDocsets().first(where: { $0.name == name }) else {
             throw .notInstalled(name)
         }

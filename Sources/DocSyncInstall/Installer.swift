@@ -202,9 +202,8 @@ public final class Installer: Sendable {
             let icons = try Self.writeIcons(request.icons, into: staging)
             // Anything written into the staged tree after extraction is recorded here (a later line wins).
             for path in [DocsetMetadata.fileName] + icons { try recorder.rerecord(path, below: staging) }
-            try ReadOnlyTree.finish(
-                staging,
-                paths: ReadOnlyTree.indexFiles + [DocsetMetadata.fileName] + icons + (tarix ? TarixStoreResult.files : []))
+            let late = ReadOnlyTree.indexFiles + [DocsetMetadata.fileName] + icons
+            try ReadOnlyTree.finish(staging, paths: late + (tarix ? TarixStoreResult.files : []))
             try recorder.finish()
             try store.commitManifest(recorder, as: version)  // made durable by publish's syncfs
             try store.recordHost(host, for: version)
