@@ -81,7 +81,7 @@ let package = Package(
             name: "DocSync",
             dependencies: [
                 "DocSyncSupport", "DocSyncHTTP", "DocSyncFeed", "DocSyncDownload", "DocSyncInstall",
-                "DocSyncCatalog", "DocSyncIndex", "DocSyncMirror", "DocSyncMetrics",
+                "DocSyncCatalog", "DocSyncIndex", "DocSyncMirror", "DocSyncMetrics", "DocSyncTarix",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -145,7 +145,8 @@ let package = Package(
         .testTarget(
             name: "TarixTests",
             dependencies: [
-                "DocSyncTarix", "DocSyncSupport", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "DocSyncTarix", "DocSyncSupport", "TestSupport", "DocSync", "DocSyncInstall",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict),
         .testTarget(

@@ -18,11 +18,15 @@ extension SyncEngine {
     ///   - name: the docset's folder name without `.docset`.
     ///   - version: the version recorded in `meta.json` (and shown by `docsync status`).
     ///   - title: the human title (default: the name).
+    ///   - layout: how the docset keeps its documents (default: the configuration's `[install] layout` for
+    ///     `name`).
     /// - Returns: the installed docset; its derived index is ready unless the index could not be read (the
     ///   docset is installed regardless, and a search reports that docset's failure).
     @discardableResult
-    public func install(archive: String, name: String, version: String? = nil, title: String? = nil)
-        async throws(SyncFailure) -> InstalledDocset
+    public func install(
+        archive: String, name: String, version: String? = nil, title: String? = nil,
+        layout: InstalledDocset.Layout? = nil
+    ) async throws(SyncFailure) -> InstalledDocset
     {
         let lock: SyncLock
         do {
@@ -33,8 +37,9 @@ extension SyncEngine {
         defer { withExtendedLifetime(lock) {} }
         let installed: InstalledDocset
         do {
-            let record = try await installer.install(
-                archive: archive, as: InstallRequest(name: name, title: title, version: version))
+            var request = InstallRequest(name: name, title: title, version: version)
+            request.layout = InstallLayout(layout ?? configuration.install.layout(of: name))
+            let record = try await installer.install(archive: archive, as: request)
             installed = InstalledDocset(record)
         } catch {
             throw SyncFailure(error, url: nil)

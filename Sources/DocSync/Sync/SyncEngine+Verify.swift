@@ -1,9 +1,19 @@
 package import DocSyncInstall
+internal import DocSyncSupport
 
 extension SyncEngine {
-    /// Compares installed docsets with the manifests recorded at install (`docsync verify`).
+    /// Compares installed docsets with the manifests recorded at install (`docsync verify`). A tarix docset's
+    /// archive and index are hashed like every file, and its index is then checked against its archive in full
+    /// (`TarixVerifier`: every record located where the index says, every document indexed).
     package func verify(names: [String] = []) async throws -> [DocsetVerification] {
-        try await installer.verify(names: names)
+        let results = try await installer.verify(names: names)
+        return await WorkerThread.run(name: "docsync-verify-tarix", stackSize: 1 << 20) {
+            results.map { result in
+                guard result.status == .intact, let path = result.path else { return result }
+                guard let problem = TarixStore.check(docsetPath: path) else { return result }
+                return DocsetVerification(name: result.name, path: path, status: .damaged([problem]))
+            }
+        }
     }
 
     /// `sync --repair`: docsets the plan would leave unchanged but whose tree is damaged are reinstalled through the

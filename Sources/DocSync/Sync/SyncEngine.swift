@@ -94,7 +94,7 @@ public struct SyncEngine: Sendable {
             root: configuration.root,
             configuration: InstallConfiguration(
                 gracePeriod: configuration.install.gracePeriod, replaceForeign: configuration.install.replaceForeign),
-            prepareTree: Self.prepareTree)
+            prepareTree: Self.prepareTree, tarixStore: Self.tarixStore)
     }
 
     /// The downloader for archives: staging, transport options and the configured retry count.
@@ -318,6 +318,7 @@ public struct SyncEngine: Sendable {
             updated: candidate.updated)
         request.arrival = candidate.zeal
         request.apply(catalog: candidate.catalog)
+        request.layout = InstallLayout(configuration.install.layout(of: name))
         do {
             try installer.checkReplaceable(name: name)  // a folder docsync did not create: reported, left alone
             try checkArchiveLength(candidate)
