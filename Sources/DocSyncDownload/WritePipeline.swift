@@ -18,13 +18,13 @@ import DocSyncSupport
 /// exactly one stage at a time (the filler, then the hasher, then the writer, handed on through the counters), and
 /// the other fields belong to one thread each.
 final class WritePipeline: @unchecked Sendable {
-    /// 6 × 256 KiB: 1.5 MiB of buffers per download. Measured on loopback (Benchmarks/README.md): 4 × 512 KiB and
-    /// 8 × 512 KiB are no faster, and every block is resident memory.
-    static let blockSize = 256 << 10
-    static let blockCount = 6
-    /// Blocks written in one `pwritev` at most: larger writes keep the device busier than one block at a time,
-    /// and the other half of the ring keeps the transfer going meanwhile.
-    static let maxBatch = 3
+    /// 8 × 128 KiB: 1 MiB of buffers per download, every byte of it resident. Measured on loopback
+    /// (Benchmarks/README.md): 6 × 256 KiB is no faster, nor are 4 × 512 KiB and 8 × 512 KiB.
+    static let blockSize = 128 << 10
+    static let blockCount = 8
+    /// Blocks written in one `pwritev` at most (512 KiB): larger writes keep the device busier than one block at a
+    /// time, and the other half of the ring keeps the transfer going meanwhile.
+    static let maxBatch = 4
 
     private struct Block {
         /// File offset of the block's first byte (aligned, except after a write that could not be).

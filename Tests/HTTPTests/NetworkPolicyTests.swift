@@ -94,6 +94,8 @@ import Testing
     @Test(arguments: [
         ("http://user:pw@169.254.169.254:80/latest", "169.254.169.254"), ("https://[fe80::1]:8443/x", "fe80::1"),
         ("http://Metadata.Google.Internal/computeMetadata", "metadata.google.internal"), ("/relative", nil),
+        ("http://h.example/a?next=https://other.example/", "h.example"), ("http:/h.example/", nil), ("x:", nil),
+        ("é://Host.Example", "host.example"),
     ])
     func urlHosts(url: String, host: String?) {
         #expect(AddressScope.host(ofURL: url) == host)
