@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocSync
+import DocSyncConfigFile
 import DocSyncCatalog
 import DocSyncInstall
 import Foundation
@@ -60,7 +61,7 @@ struct AdoptCommand: AsyncParsableCommand {
         }
         defer { withExtendedLifetime(lock) {} }
         let installer = Installer(root: folder)
-        var selections: [Configuration.DocsetSelection] = []
+        var selections: [DocSyncConfiguration.DocsetSelection] = []
         var problems = 0
         for docset in found {
             let label = TerminalText.safe(docset.folder)

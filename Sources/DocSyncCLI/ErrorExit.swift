@@ -17,7 +17,7 @@ enum ErrorExit {
     static func code(for error: any Error) -> ExitCode {
         switch error {
         case let code as ExitCode: code
-        case is ConfigurationError, is Preflight.Failure, is ValueSyntax.UnsetVariable, is LockFile.Failure:
+        case is DocSyncConfigurationError, is Preflight.Failure, is ValueSyntax.UnsetVariable, is LockFile.Failure:
             ExitStatus.configError
         case is CatalogError: ExitStatus.dataError
         case is CatalogLoader.Failure: ExitStatus.unavailable

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocSync
+import DocSyncConfigFile
 import DocSyncDownload
 import DocSyncHTTP
 import DocSyncSupport
@@ -66,10 +67,10 @@ struct FetchCommand: AsyncParsableCommand {
 
     /// The configuration when one is given or found (its archive policy and `[network]` settings apply), else the
     /// documented defaults.
-    func archiveConfiguration() throws -> Configuration {
+    func archiveConfiguration() throws -> DocSyncConfiguration {
         var config =
-            configOptions.config == nil && ConfigurationLoader().locate() == nil
-            ? Configuration(root: "", staging: "", state: "") : try configOptions.load()
+            configOptions.config == nil && DocSyncConfigurationLoader().locate() == nil
+            ? DocSyncConfiguration(root: "", staging: "", state: "") : try configOptions.load()
         if let maxSize, let limit = ValueSyntax.byteSize(maxSize) { config.install.maxArchiveSize = limit }
         return config
     }

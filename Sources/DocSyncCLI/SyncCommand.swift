@@ -54,11 +54,11 @@ struct SyncCommand: AsyncParsableCommand {
     }
 
     /// One sync with output. Throws an `ExitCode` for a busy lock.
-    static func runOnce(config: Configuration, options: SyncOptions, json: Bool) async throws -> SyncSummary {
+    static func runOnce(config: DocSyncConfiguration, options: SyncOptions, json: Bool) async throws -> SyncSummary {
         let reporter = json ? nil : SyncReporter()
         var summary = SyncSummary()
         do {
-            for try await event in SyncEngine(configuration: config).sync(options) {
+            for try await event in SyncEngine.withMetrics(config).sync(options) {
                 if let reporter {
                     reporter.handle(event, dryRun: options.dryRun)
                 } else {

@@ -24,7 +24,7 @@ import Testing
     }
 
     struct Row: Sendable, CustomTestStringConvertible {
-        var selection: Configuration.DocsetSelection
+        var selection: DocSyncConfiguration.DocsetSelection
         var unavailable: Set<CatalogSource> = []
         var expected: Outcome
         var testDescription: String { "\(selection.name) \(selection.version ?? "")" }

@@ -1,4 +1,5 @@
 import DocSync
+import DocSyncConfigFile
 import DocSyncSupport
 import Foundation
 import TestSupport
@@ -32,7 +33,7 @@ import Testing
     }
 
     func installed(_ config: String) throws -> InstalledDocset {
-        try #require(try SyncEngine(configuration: ConfigurationLoader().load(file: config)).installedDocsets().first)
+        try #require(try SyncEngine(configuration: DocSyncConfigurationLoader().load(file: config)).installedDocsets().first)
     }
 
     @Test func twoMachinesWithDifferentMirrorOrdersAndClocksGetIdenticalTrees() throws {

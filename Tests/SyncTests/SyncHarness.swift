@@ -1,4 +1,5 @@
 import DocSync
+import DocSyncConfigFile
 import DocSyncSupport
 import Foundation
 import TestSupport
@@ -85,7 +86,7 @@ final class SyncHarness: Sendable {
         try toml.write(toFile: configPath, atomically: true, encoding: .utf8)
     }
 
-    func configuration() throws -> Configuration { try ConfigurationLoader().load(file: configPath) }
+    func configuration() throws -> DocSyncConfiguration { try DocSyncConfigurationLoader().load(file: configPath) }
 
     /// Runs the real `docsync` binary with `--config` appended.
     func run(_ arguments: [String], environment: [String: String]? = nil) throws -> Tool.Result {

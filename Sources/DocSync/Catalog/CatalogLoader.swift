@@ -22,10 +22,10 @@ package struct CatalogLoader: Sendable {
         package var fetched: [(location: String, source: FeedRefresher.Source, entries: Int)] = []
     }
 
-    package let catalogs: Configuration.Catalogs
+    package let catalogs: DocSyncConfiguration.Catalogs
     package let refresher: FeedRefresher
 
-    package init(catalogs: Configuration.Catalogs, refresher: FeedRefresher) {
+    package init(catalogs: DocSyncConfiguration.Catalogs, refresher: FeedRefresher) {
         self.catalogs = catalogs
         self.refresher = refresher
     }

@@ -88,7 +88,7 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
             self.init(.preflight, message: preflight.description, preflightFailure: preflight)
         case let unknown as UnknownDocsetError:
             self.init(.unknownDocset, message: unknown.description, unknownDocsets: unknown)
-        case is LockFile.Failure, is ConfigurationError:
+        case is LockFile.Failure, is DocSyncConfigurationError:
             self.init(.configuration, message: UserText.describe(error))
         case let failure as SyncFailure:
             self.init(failure.code == .io ? .rootUnreadable : .other, message: failure.description, failure: failure)

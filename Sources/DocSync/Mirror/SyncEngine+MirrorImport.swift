@@ -10,7 +10,7 @@ extension SyncEngine {
     /// their grace period).
     package func bundleMirror(to output: String, includeRetired: Bool = false) throws -> [String] {
         guard let mirror = configuration.mirror else {
-            throw ConfigurationError(file: "", key: "mirror.dir", problem: "no [mirror] table in the configuration")
+            throw DocSyncConfigurationError(file: "", key: "mirror.dir", problem: "no [mirror] table in the configuration")
         }
         let named =
             includeRetired

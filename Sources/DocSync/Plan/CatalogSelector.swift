@@ -9,7 +9,7 @@ package enum CatalogSelector {
     ///   - unavailable: catalogues that could not be loaded this time (a miss may be their fault: no suggestion).
     ///   - kapeli: entries read from Kapeli's per-docset feeds, for `source = "kapeli"` selections, by name.
     package static func select(
-        _ selections: [Configuration.DocsetSelection], catalogs: [Catalog], unavailable: Set<CatalogSource> = [],
+        _ selections: [DocSyncConfiguration.DocsetSelection], catalogs: [Catalog], unavailable: Set<CatalogSource> = [],
         kapeli: [String: CatalogEntry] = [:], mirrors: CatalogMirrors
     ) -> (offers: [DocsetCandidate], skipped: [SyncPlan.Action]) {
         let resolver = CatalogResolver(catalogs: catalogs)

@@ -64,7 +64,7 @@ extension SyncEngine {
 
     /// Kapeli's own feeds (`<base>/<Name>.xml`) for `source = "kapeli"` selections, as catalogue entries.
     private func kapeliEntries(
-        for selections: [Configuration.DocsetSelection], refresh: Bool, emit: @escaping @Sendable (SyncEvent) -> Void
+        for selections: [DocSyncConfiguration.DocsetSelection], refresh: Bool, emit: @escaping @Sendable (SyncEvent) -> Void
     ) async -> (entries: [String: CatalogEntry], failures: [(String, String)]) {
         guard !selections.isEmpty, let base = configuration.catalogs.kapeliBase else {
             return ([:], selections.isEmpty ? [] : [("catalog.kapeli", "base_url is empty")])

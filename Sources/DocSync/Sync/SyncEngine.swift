@@ -9,18 +9,25 @@ import Foundation
 /// `status`, `remove` and `daemon`, and an indexing backend that links `DocSync`, all go through this type.
 ///
 /// ```swift
-/// let engine = SyncEngine(configuration: try ConfigurationLoader().load(file: path))
+/// let engine = SyncEngine(configuration: try DocSyncConfigurationLoader().load(file: path))  // DocSyncConfigFile
 /// for try await event in engine.sync() {
 ///     if case .installed(let docset) = event { index(docset.indexPath) }
 /// }
 /// ```
 public struct SyncEngine: Sendable {
     /// The configuration every operation of this engine uses.
-    public let configuration: Configuration
+    public let configuration: DocSyncConfiguration
+
+    /// Told how each sync run ended (metrics, monitoring); see ``SyncRunObserver``.
+    public let runObservers: [any SyncRunObserver]
 
     /// An engine for `configuration`; creating it does no I/O. Numbers outside their documented ranges are clamped
     /// into them (counts as the configuration file allows, durations 0...3650 days, sizes 0...1 PiB).
-    public init(configuration: Configuration) { self.configuration = configuration.bounded }
+    /// `runObservers` are told how each sync run ended (the CLI passes the `[metrics] textfile` writer).
+    public init(configuration: DocSyncConfiguration, runObservers: [any SyncRunObserver] = []) {
+        self.configuration = configuration.bounded
+        self.runObservers = runObservers
+    }
 
     /// Docsets in the root, each with the resolved path of its current version (stable while you read it).
     /// Throws a ``SyncFailure`` when the root cannot be read.

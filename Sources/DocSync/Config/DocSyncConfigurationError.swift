@@ -2,7 +2,7 @@
 ///
 /// Compare with the static members to tell the kinds apart (`error == .unknownKey`); equality looks at the kind
 /// only, so new kinds can be added without breaking a client's `switch` (keep a `default:` branch).
-public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct DocSyncConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
     private enum Code: Hashable, Sendable {
         case invalidFile, invalidValue, unknownKey, missingValue
     }

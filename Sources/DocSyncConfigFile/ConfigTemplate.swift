@@ -1,3 +1,4 @@
+import DocSync
 /// The documented configuration, `config/docsync.toml` verbatim (a test keeps the two identical): what `docsync
 /// init` writes, with `root` set for this machine.
 enum ConfigTemplate {

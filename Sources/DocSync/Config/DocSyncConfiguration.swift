@@ -1,7 +1,7 @@
 import DocSyncIndex
 
 /// Everything `docsync` needs to run, as loaded from `docsync.toml` (see `config/docsync.toml` for every key).
-public struct Configuration: Sendable, Equatable {
+public struct DocSyncConfiguration: Sendable, Equatable {
     /// Where docsets are installed (`<root>/<NAME>.docset`); Zeal's docset folder.
     public var root: String
     /// Partial downloads and their journals.
@@ -10,7 +10,7 @@ public struct Configuration: Sendable, Equatable {
     public var state: String
     /// The feeds to follow (`[[feed]]` tables), in file order.
     public var feeds: [FeedSource]
-    /// `[[docset]]` tables: docsets chosen by catalogue name (see `Configuration+Catalog.swift`).
+    /// `[[docset]]` tables: docsets chosen by catalogue name (see `DocSyncConfiguration+Catalog.swift`).
     public var docsets: [DocsetSelection] = []
     /// Where catalogues are read from (`[catalog]` tables).
     public var catalogs = Catalogs()
@@ -28,7 +28,9 @@ public struct Configuration: Sendable, Equatable {
     public var postInstallTimeout: Duration = .seconds(600)
     /// `[[group]]` tables: named groups of docsets, selected as `@name` (`docsync search --docset @web`).
     public var groups = DocsetGroups()
-    /// `[metrics] textfile`: a Prometheus text-format file rewritten (atomically) after each run; nil: none.
+    /// `[metrics] textfile`: a Prometheus text-format file rewritten (atomically) after each run; nil: none. DocSync
+    /// only checks its folder: the writer is `MetricsTextFileObserver` (product `DocSyncMetrics`), which the CLI
+    /// passes to ``SyncEngine/init(configuration:runObservers:)``.
     public var metricsTextFile: String?
 
     /// One `[[feed]]` table: a feed and which of its docsets to install.
@@ -113,7 +115,8 @@ public struct Configuration: Sendable, Equatable {
         public init() {}
     }
 
-    /// A configuration in code; ``ConfigurationLoader/defaults()`` gives the XDG folders the CLI uses.
+    /// A configuration in code; `DocSyncConfigurationLoader.defaults()` (product `DocSyncConfigFile`) gives the XDG
+    /// folders the CLI uses.
     public init(
         root: String, staging: String, state: String, feeds: [FeedSource] = [], network: Network = Network(),
         install: Install = Install(), prune: Bool = false, postInstallHook: String? = nil

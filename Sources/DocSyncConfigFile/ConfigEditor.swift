@@ -1,3 +1,4 @@
+import DocSync
 /// Edits `docsync.toml` as text, line by line, so comments, blank lines and layout survive (a TOML library would
 /// re-serialise the whole file and lose them): appends `[[docset]]` tables and removes them. Pure.
 package enum ConfigEditor {
@@ -11,7 +12,7 @@ package enum ConfigEditor {
     }
 
     /// Appends one `[[docset]]` table per selection whose name is not selected yet (case-insensitive).
-    package static func adding(_ selections: [Configuration.DocsetSelection], to text: String) -> Edit {
+    package static func adding(_ selections: [DocSyncConfiguration.DocsetSelection], to text: String) -> Edit {
         let present = Set(docsetBlocks(lines(text)).map { $0.name.lowercased() })
         var out = text
         var changed: [String] = []

@@ -1,3 +1,4 @@
+import DocSync
 import Foundation
 
 /// A first run's configuration (`docsync init`, and `add` / `adopt` offering it): the documented file
@@ -13,7 +14,7 @@ package enum FirstConfig {
     /// `$XDG_CONFIG_HOME/docsync/docsync.toml` (`~/.config/docsync/docsync.toml`) — the first places docsync looks.
     package static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let explicit = environment["DOCSYNC_CONFIG"], !explicit.isEmpty { return explicit }
-        return ConfigurationLoader(environment: environment).searchPath()[0]
+        return DocSyncConfigurationLoader(environment: environment).searchPath()[0]
     }
 
     /// Zeal's docset folder, if it exists: `[docsets] path` of Zeal's settings (`$XDG_CONFIG_HOME/Zeal/Zeal.conf`),

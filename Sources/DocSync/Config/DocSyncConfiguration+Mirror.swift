@@ -1,4 +1,4 @@
-extension Configuration {
+extension DocSyncConfiguration {
     /// `[mirror]`: publish what this host installed as a static tree for a fleet (see `docsync mirror`).
     public struct Mirror: Sendable, Equatable {
         /// The folder a web server serves (archives, feeds, catalogue, manifest).

@@ -1,9 +1,10 @@
+import DocSync
 internal import DocSyncCatalog
 
-extension ConfigurationLoader {
+extension DocSyncConfigurationLoader {
     /// `[catalog]` (`mirrors`), `[catalog.zeal|contrib|cheatsheets] url`, `[catalog.kapeli] base_url`, and the
     /// `[[docset]]` tables (`name`, optional `version`, `source`).
-    func readCatalogs(_ reader: inout TableReader, into config: inout Configuration) throws(ConfigurationError) {
+    func readCatalogs(_ reader: inout TableReader, into config: inout DocSyncConfiguration) throws(DocSyncConfigurationError) {
         if var catalog = try reader.table("catalog") {
             if let mirrors = try catalog.typed("mirrors", "an array of URLs", { $0.array }) {
                 var bases: [String] = []
@@ -38,7 +39,7 @@ extension ConfigurationLoader {
             }
             let version = try table.string("version").flatMap { $0.isEmpty ? nil : $0 }
             if config.docsets.contains(where: { $0.name.lowercased() == name.lowercased() }) {
-                throw ConfigurationError(file: table.file, key: "\(key).name", problem: "\"\(name)\" is selected twice")
+                throw DocSyncConfigurationError(file: table.file, key: "\(key).name", problem: "\"\(name)\" is selected twice")
             }
             config.docsets.append(.init(name: name, version: version, source: source))
             try table.finish()
@@ -47,7 +48,7 @@ extension ConfigurationLoader {
 
     /// A catalogue's location: an http(s) URL or a path (relative to the config file); empty turns it off.
     private func location(_ catalog: inout TableReader, _ name: String, key: String, default value: String?)
-        throws(ConfigurationError) -> String?
+        throws(DocSyncConfigurationError) -> String?
     {
         guard var table = try catalog.table(name) else { return value }
         let text = try table.string(key)

@@ -1,6 +1,6 @@
 package import DocSyncCatalog
 
-extension Configuration {
+extension DocSyncConfiguration {
     /// Where the catalogues are read from (`[catalog]`, `[catalog.zeal]`, …). Each `url` is an http(s) URL or a
     /// local path; an empty `url` turns that catalogue off. Catalogues are fetched only when a `[[docset]]` (or
     /// `docsync catalog`) needs them, through the same conditional-GET cache as feeds.

@@ -1,3 +1,4 @@
+import DocSync
 /// A unified diff of two texts by lines (longest common subsequence; config files are small). Pure.
 package enum LineDiff {
     package static func unified(_ old: String, _ new: String, path: String, context: Int = 2) -> String {

@@ -1,9 +1,9 @@
 internal import DocSyncSupport
 
-/// The documented range of every number in a `Configuration`: the configuration file refuses a value outside it
+/// The documented range of every number in a `DocSyncConfiguration`: the configuration file refuses a value outside it
 /// (naming the key), and ``SyncEngine/init(configuration:)`` clamps one set through the library into it, so no
 /// count, duration or size — `Int.max`, `Int.min`, a negative duration — can trap, hang or overflow later.
-extension Configuration {
+extension DocSyncConfiguration {
     /// `[network] concurrency` and `per_host`.
     package static let concurrencyRange = 1...64
     /// `[network] connections`.
@@ -15,7 +15,7 @@ extension Configuration {
 
     /// This configuration with every number clamped into its documented range (durations 0...3650 days, sizes
     /// 0...1 PiB; `post_install_timeout` at least one second).
-    package var bounded: Configuration {
+    package var bounded: DocSyncConfiguration {
         var c = self
         func clamp(_ value: Int, _ range: ClosedRange<Int>) -> Int {
             min(max(value, range.lowerBound), range.upperBound)

@@ -1,10 +1,11 @@
+import DocSync
 import DocSyncIndex
 internal import DocSyncSupport
 
-extension ConfigurationLoader {
+extension DocSyncConfigurationLoader {
     /// `[[group]] name = "web", docsets = ["JavaScript", "CSS", "HTML"]`: a non-empty name used once (ignoring case),
     /// without `@`, and a non-empty list of docset names.
-    func readGroups(_ reader: inout TableReader, into config: inout Configuration) throws(ConfigurationError) {
+    func readGroups(_ reader: inout TableReader, into config: inout DocSyncConfiguration) throws(DocSyncConfigurationError) {
         var members: [String: [String]] = [:]
         for var table in try reader.tables("group") {
             guard let name = try table.string("name"), !name.trimmingCharacters(in: .whitespaces).isEmpty else {

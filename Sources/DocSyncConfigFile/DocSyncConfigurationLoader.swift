@@ -1,10 +1,11 @@
+import DocSync
 internal import DocSyncSupport
 import Foundation
 import TOMLKit
 
 /// Reads `docsync.toml` strictly: unknown keys, wrong types and bad values are errors naming the key.
 /// The only user of TOMLKit. Relative paths are taken relative to the file's directory; `~` and `$VAR` expand.
-public struct ConfigurationLoader: Sendable {
+public struct DocSyncConfigurationLoader: Sendable {
     /// The environment `$VAR`, `~` (`HOME`) and the XDG defaults are read from.
     public var environment: [String: String]
 
@@ -35,47 +36,47 @@ public struct ConfigurationLoader: Sendable {
     package static let maximumFileSize = 1 << 20
 
     /// Reads and checks `file`; relative paths in it are taken relative to its folder.
-    public func load(file: String) throws(ConfigurationError) -> Configuration {
+    public func load(file: String) throws(DocSyncConfigurationError) -> DocSyncConfiguration {
         let read: [UInt8]?
         do throws(SystemError) { read = try RegularFile.read(path: file, limit: Self.maximumFileSize) } catch {
-            throw ConfigurationError(file: file, key: "", problem: "cannot read the file: \(error)")
+            throw DocSyncConfigurationError(file: file, key: "", problem: "cannot read the file: \(error)")
         }
         guard let bytes = read else {
-            throw ConfigurationError(file: file, key: "", problem: "cannot read the file (it does not exist)")
+            throw DocSyncConfigurationError(file: file, key: "", problem: "cannot read the file (it does not exist)")
         }
         let data = Data(bytes)
         guard let text = String(data: data, encoding: .utf8) else {
-            throw ConfigurationError(file: file, key: "", problem: "not UTF-8 text")
+            throw DocSyncConfigurationError(file: file, key: "", problem: "not UTF-8 text")
         }
         let absolute = file.hasPrefix("/") ? file : FileManager.default.currentDirectoryPath + "/" + file
         return try parse(text, file: file, relativeTo: (absolute as NSString).deletingLastPathComponent)
     }
 
     /// The defaults used for keys a file leaves out (XDG base directories).
-    public func defaults() -> Configuration {
+    public func defaults() -> DocSyncConfiguration {
         let home = environment["HOME"] ?? NSHomeDirectory()
         func xdg(_ name: String, _ fallback: String) -> String {
             environment[name].flatMap { $0.isEmpty ? nil : $0 } ?? "\(home)/\(fallback)"
         }
-        return Configuration(
+        return DocSyncConfiguration(
             root: "\(xdg("XDG_DATA_HOME", ".local/share"))/Zeal/Zeal/docsets",
             staging: "\(xdg("XDG_CACHE_HOME", ".cache"))/docsync/staging",
             state: "\(xdg("XDG_STATE_HOME", ".local/state"))/docsync")
     }
 
     /// Checks TOML `text` as if read from `file`; relative paths are taken relative to `directory`.
-    public func parse(_ text: String, file: String, relativeTo directory: String) throws(ConfigurationError)
-        -> Configuration
+    public func parse(_ text: String, file: String, relativeTo directory: String) throws(DocSyncConfigurationError)
+        -> DocSyncConfiguration
     {
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
         } catch let error as TOMLParseError {
             let at = error.source.begin
-            throw ConfigurationError(
+            throw DocSyncConfigurationError(
                 file: file, key: "", problem: "line \(at.line), column \(at.column): \(error.description)")
         } catch {
-            throw ConfigurationError(file: file, key: "", problem: "\(error)")
+            throw DocSyncConfigurationError(file: file, key: "", problem: "\(error)")
         }
         var reader = TableReader(file: file, prefix: "", table: table, loader: self, directory: directory)
         var config = defaults()
@@ -87,13 +88,13 @@ public struct ConfigurationLoader: Sendable {
         config.postInstallTimeout = try reader.duration("post_install_timeout") ?? config.postInstallTimeout
         if config.postInstallTimeout <= .zero { throw reader.error("post_install_timeout", "must be more than 0") }
         if var network = try reader.table("network") {
-            let concurrency = Configuration.concurrencyRange
+            let concurrency = DocSyncConfiguration.concurrencyRange
             config.network.concurrency = try network.int("concurrency", in: concurrency) ?? config.network.concurrency
             config.network.perHost = try network.int("per_host", in: concurrency) ?? config.network.perHost
             config.network.connections =
-                try network.int("connections", in: Configuration.connectionsRange) ?? config.network.connections
+                try network.int("connections", in: DocSyncConfiguration.connectionsRange) ?? config.network.connections
             config.network.retries =
-                try network.int("retries", in: Configuration.retriesRange) ?? config.network.retries
+                try network.int("retries", in: DocSyncConfiguration.retriesRange) ?? config.network.retries
             config.network.connectTimeout = try network.duration("connect_timeout") ?? config.network.connectTimeout
             config.network.stallTimeout = try network.duration("stall_timeout") ?? config.network.stallTimeout
             config.network.rateLimit = try network.byteSize("rate_limit") ?? config.network.rateLimit
@@ -118,35 +119,35 @@ public struct ConfigurationLoader: Sendable {
         }
         if var metrics = try reader.table("metrics") {
             config.metricsTextFile = try metrics.string("textfile").flatMap { $0.isEmpty ? nil : $0 }
-                .map { text throws(ConfigurationError) in try metrics.resolvePath(text, key: "textfile") }
+                .map { text throws(DocSyncConfigurationError) in try metrics.resolvePath(text, key: "textfile") }
             try metrics.finish()
         }
         for (index, var feed) in try reader.tables("feed").enumerated() {
             guard let location = try feed.string("url") else {
-                throw ConfigurationError.missingValue(
+                throw DocSyncConfigurationError.missingValue(
                     file: file, key: "feed[\(index + 1)].url", problem: "missing (a path or URL)")
             }
             let isRemote = location.hasPrefix("http://") || location.hasPrefix("https://")
             if location.contains("://") && !isRemote {
-                throw ConfigurationError(
+                throw DocSyncConfigurationError(
                     file: file, key: "feed[\(index + 1)].url", problem: "only http, https and local paths are supported"
                 )
             }
             if config.network.requireHTTPS, location.lowercased().hasPrefix("http://") {
-                throw ConfigurationError(
+                throw DocSyncConfigurationError(
                     file: file, key: "feed[\(index + 1)].url",
                     problem: "plain http while [network] require_https = true")
             }
             let resolved = isRemote ? location : try feed.resolvePath(location, key: "url")
             let name = try feed.string("name")
             if let name, DocsetName.safe(name) != name {
-                throw ConfigurationError(
+                throw DocSyncConfigurationError(
                     file: file, key: "feed[\(index + 1)].name",
                     problem: "\"\(name.escapingControlCharacters)\" is not a safe folder name "
                         + "(try \"\(DocsetName.safe(name))\")")
             }
             config.feeds.append(
-                Configuration.FeedSource(
+                DocSyncConfiguration.FeedSource(
                     location: resolved, name: name, identifier: try feed.string("identifier"),
                     version: try feed.string("version")))
             try feed.finish()
@@ -158,14 +159,14 @@ public struct ConfigurationLoader: Sendable {
         return config
     }
 
-    func expand(_ value: String, file: String, key: String, directory: String) throws(ConfigurationError) -> String {
+    func expand(_ value: String, file: String, key: String, directory: String) throws(DocSyncConfigurationError) -> String {
         let expanded: String
         do {
             expanded = try ValueSyntax.expandPath(value, environment: environment)
         } catch {
-            throw ConfigurationError(file: file, key: key, problem: "environment variable \(error.name) is not set")
+            throw DocSyncConfigurationError(file: file, key: key, problem: "environment variable \(error.name) is not set")
         }
-        guard !expanded.isEmpty else { throw ConfigurationError(file: file, key: key, problem: "empty path") }
+        guard !expanded.isEmpty else { throw DocSyncConfigurationError(file: file, key: key, problem: "empty path") }
         let absolute = expanded.hasPrefix("/") ? expanded : "\(directory)/\(expanded)"
         return (absolute as NSString).standardizingPath
     }
@@ -176,11 +177,11 @@ struct TableReader {
     let file: String
     let prefix: String
     let table: TOMLTable
-    let loader: ConfigurationLoader
+    let loader: DocSyncConfigurationLoader
     let directory: String
     var used: Set<String> = []
 
-    init(file: String, prefix: String, table: TOMLTable, loader: ConfigurationLoader, directory: String) {
+    init(file: String, prefix: String, table: TOMLTable, loader: DocSyncConfigurationLoader, directory: String) {
         self.file = file
         self.prefix = prefix
         self.table = table
@@ -188,8 +189,8 @@ struct TableReader {
         self.directory = directory
     }
 
-    func error(_ key: String, _ problem: String) -> ConfigurationError {
-        ConfigurationError(file: file, key: prefix + key, problem: problem)
+    func error(_ key: String, _ problem: String) -> DocSyncConfigurationError {
+        DocSyncConfigurationError(file: file, key: prefix + key, problem: problem)
     }
 
     mutating func value(_ key: String) -> (any TOMLValueConvertible)? {
@@ -198,22 +199,22 @@ struct TableReader {
     }
 
     mutating func typed<T>(_ key: String, _ kind: String, _ extract: (any TOMLValueConvertible) -> T?)
-        throws(ConfigurationError) -> T?
+        throws(DocSyncConfigurationError) -> T?
     {
         guard let raw = value(key) else { return nil }
         guard let value = extract(raw) else { throw error(key, "expected \(kind), found \(raw.type)") }
         return value
     }
 
-    mutating func string(_ key: String) throws(ConfigurationError) -> String? {
+    mutating func string(_ key: String) throws(DocSyncConfigurationError) -> String? {
         try typed(key, "a string") { $0.string }
     }
 
-    mutating func bool(_ key: String) throws(ConfigurationError) -> Bool? {
+    mutating func bool(_ key: String) throws(DocSyncConfigurationError) -> Bool? {
         try typed(key, "true or false") { $0.type == .bool ? $0.bool : nil }
     }
 
-    mutating func int(_ key: String, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int? {
+    mutating func int(_ key: String, in range: ClosedRange<Int>) throws(DocSyncConfigurationError) -> Int? {
         guard let value = try typed(key, "an integer", { $0.int }) else { return nil }
         guard range.contains(value) else {
             throw error(key, "\(value) is out of range \(range.lowerBound)...\(range.upperBound)")
@@ -221,7 +222,7 @@ struct TableReader {
         return value
     }
 
-    mutating func duration(_ key: String) throws(ConfigurationError) -> Duration? {
+    mutating func duration(_ key: String) throws(DocSyncConfigurationError) -> Duration? {
         if let seconds = table[key]?.int {
             used.insert(key)
             guard seconds >= 0 else { throw error(key, "must not be negative") }
@@ -238,7 +239,7 @@ struct TableReader {
         return value
     }
 
-    mutating func byteSize(_ key: String) throws(ConfigurationError) -> Int64? {
+    mutating func byteSize(_ key: String) throws(DocSyncConfigurationError) -> Int64? {
         if let bytes = table[key]?.int {
             used.insert(key)
             guard bytes >= 0 else { throw error(key, "must not be negative") }
@@ -254,13 +255,13 @@ struct TableReader {
         return value
     }
 
-    mutating func path(_ key: String) throws(ConfigurationError) -> String? {
+    mutating func path(_ key: String) throws(DocSyncConfigurationError) -> String? {
         guard let text = try string(key) else { return nil }
         return try resolvePath(text, key: key)
     }
 
     /// An optional path that must name a readable file (empty: unset).
-    mutating func readableFile(_ key: String) throws(ConfigurationError) -> String? {
+    mutating func readableFile(_ key: String) throws(DocSyncConfigurationError) -> String? {
         guard let text = try string(key), !text.isEmpty else { return nil }
         let path = try resolvePath(text, key: key)
         let opened: (fd: Int32, size: Int64)?  // a regular file: a FIFO there would hang every request
@@ -272,16 +273,16 @@ struct TableReader {
         return path
     }
 
-    func resolvePath(_ text: String, key: String) throws(ConfigurationError) -> String {
+    func resolvePath(_ text: String, key: String) throws(DocSyncConfigurationError) -> String {
         try loader.expand(text, file: file, key: prefix + key, directory: directory)
     }
 
-    mutating func table(_ key: String) throws(ConfigurationError) -> TableReader? {
+    mutating func table(_ key: String) throws(DocSyncConfigurationError) -> TableReader? {
         guard let inner = try typed(key, "a table", { $0.table }) else { return nil }
         return TableReader(file: file, prefix: "\(prefix)\(key).", table: inner, loader: loader, directory: directory)
     }
 
-    mutating func tables(_ key: String) throws(ConfigurationError) -> [TableReader] {
+    mutating func tables(_ key: String) throws(DocSyncConfigurationError) -> [TableReader] {
         guard let array = try typed(key, "an array of tables ([[\(key)]])", { $0.array }) else { return [] }
         var result: [TableReader] = []
         for (index, element) in array.enumerated() {
@@ -296,9 +297,9 @@ struct TableReader {
         return result
     }
 
-    func finish() throws(ConfigurationError) {
+    func finish() throws(DocSyncConfigurationError) {
         if let unknown = table.keys.sorted().first(where: { !used.contains($0) }) {
-            throw ConfigurationError.unknownKey(file: file, key: prefix + unknown)
+            throw DocSyncConfigurationError.unknownKey(file: file, key: prefix + unknown)
         }
     }
 }

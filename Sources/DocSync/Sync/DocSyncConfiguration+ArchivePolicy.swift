@@ -3,7 +3,7 @@ package import DocSyncHTTP
 
 /// What every archive download enforces, `sync`'s and `docsync fetch`'s alike: one policy, read from the
 /// configuration.
-extension Configuration {
+extension DocSyncConfiguration {
     /// The download configuration for archives, `sync`'s and `docsync fetch`'s alike (one implementation): staging
     /// folder, transport options, `[network] retries`, `connections` transfers per download (at most `perHost` to
     /// one host), and the archive policy below.

@@ -1,0 +1,12 @@
+import DocSync
+import DocSyncMetrics
+
+extension SyncEngine {
+    /// The engine `sync` and `daemon` run: with `[metrics] textfile`, the Prometheus file is rewritten after each
+    /// run (DocSync itself does not link swift-prometheus; metrics plug in as a `SyncRunObserver`).
+    static func withMetrics(_ config: DocSyncConfiguration) -> SyncEngine {
+        SyncEngine(
+            configuration: config,
+            runObservers: config.metricsTextFile.map { [MetricsTextFileObserver(path: $0)] } ?? [])
+    }
+}
