@@ -1,7 +1,7 @@
 import ArgumentParser
 import DocSync
-import DocSyncConfigFile
 import DocSyncCatalog
+import DocSyncConfigFile
 import Foundation
 
 /// `docsync add NAME…`: select docsets by catalogue name, appending `[[docset]]` tables to the config file.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import DocSync
-import DocSyncConfigFile
 import DocSyncCatalog
+import DocSyncConfigFile
 import DocSyncInstall
 import Foundation
 

@@ -1,6 +1,6 @@
-import DocSyncSupport
 import DocSync
 import DocSyncConfigFile
+import DocSyncSupport
 import Foundation
 
 extension ConfigOptions {

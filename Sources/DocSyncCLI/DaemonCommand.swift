@@ -1,7 +1,5 @@
 import ArgumentParser
 import DocSync
-import DocSyncDownload
-import DocSyncSupport
 import Logging
 import ServiceLifecycle
 

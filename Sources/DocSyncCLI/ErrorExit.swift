@@ -4,7 +4,6 @@ import DocSyncCatalog
 import DocSyncDownload
 import DocSyncFeed
 import DocSyncHTTP
-import DocSyncIndex
 import DocSyncInstall
 import DocSyncMirror
 import DocSyncSupport

@@ -1,6 +1,5 @@
 import DocSync
 import DocSyncDownload
-import DocSyncSupport
 
 /// One excluded mirror in `fetch --json`'s `mirror_faults` (documented in JSONObjects.md): the mirror's URL with
 /// credentials redacted, the reason code and the message.

@@ -1,5 +1,4 @@
 import DocSync
-import DocSyncDownload
 import Foundation
 
 /// What `status` says about activity: a sync in progress (pid, since when), the last run even when it was

@@ -1,4 +1,4 @@
-package import DocSyncDownload
+internal import DocSyncDownload
 internal import DocSyncFeed
 internal import DocSyncHTTP
 internal import DocSyncInstall

@@ -1,5 +1,5 @@
-internal import DocSyncSupport
-package import DocSyncCatalog
+import DocSyncCatalog
+import DocSyncSupport
 import Foundation
 
 /// `docsync adopt`: finds docset folders another tool (Zeal) made in a root and matches each to a catalogue entry.
