@@ -52,9 +52,9 @@ struct AdoptCommand: AsyncParsableCommand {
         let loaded = await engine.catalogLoader.load(refresh: false)
         for failure in loaded.failures { printError("docsync: catalogue \(TerminalText.safe("\(failure)"))") }
         let resolver = CatalogResolver(catalogs: loaded.catalogs)
-        let lock: SyncLock?
+        let lock: SyncExclusion?
         do {
-            lock = dryRun ? nil : try await SyncLock.acquire(stateDirectory: config.state, wait: false)
+            lock = dryRun ? nil : try await SyncExclusion.acquire(stateDirectory: config.state, wait: false)
         } catch {
             printError("docsync: \(error)")
             throw ExitStatus.busy

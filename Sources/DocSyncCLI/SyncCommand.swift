@@ -67,7 +67,7 @@ struct SyncCommand: AsyncParsableCommand {
                 if case .summary(let s) = event { summary = s }
             }
         } catch {
-            guard error.lock != nil else { throw error }
+            guard error.exclusion != nil else { throw error }
             printError("docsync: \(error)")
             if error == .busy { throw ExitStatus.busy }
             throw ExitStatus.ioError

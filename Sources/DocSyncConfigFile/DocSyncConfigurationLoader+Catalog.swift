@@ -6,15 +6,15 @@ extension DocSyncConfigurationLoader {
     /// `[[docset]]` tables (`name`, optional `version`, `source`).
     func readCatalogs(_ reader: inout TableReader, into config: inout DocSyncConfiguration) throws(DocSyncConfigurationError) {
         if var catalog = try reader.table("catalog") {
-            if let mirrors = try catalog.typed("mirrors", "an array of URLs", { $0.array }) {
+            if let alternates = try catalog.typed("mirrors", "an array of URLs", { $0.array }) {
                 var bases: [String] = []
-                for (index, value) in mirrors.enumerated() {
+                for (index, value) in alternates.enumerated() {
                     guard let url = value.string, url.hasPrefix("http://") || url.hasPrefix("https://") else {
                         throw catalog.error("mirrors[\(index + 1)]", "expected an http(s) URL")
                     }
                     bases.append(url)
                 }
-                config.catalogs.mirrors = bases
+                config.catalogs.alternates = bases
             }
             config.catalogs.zeal = try location(&catalog, "zeal", key: "url", default: config.catalogs.zeal)
             config.catalogs.kapeliBase = try location(

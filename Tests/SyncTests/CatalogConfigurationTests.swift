@@ -47,7 +47,7 @@ import Testing
             name = "Jest"
             source = "Contrib"
             """)
-        #expect(config.catalogs.mirrors == ["https://mirror.campus.example/kapeli/feeds"])
+        #expect(config.catalogs.alternates == ["https://mirror.campus.example/kapeli/feeds"])
         #expect(config.catalogs.zeal == "/etc/docsync/catalogues/zeal.json")
         #expect(config.catalogs.contrib == nil)
         #expect(config.catalogs.indexes.map(\.source) == [.zeal, .cheatsheets])

@@ -75,8 +75,8 @@ final class SyncHarness: Sendable {
             [.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: "\(www)/\(file)")
     }
 
-    func writeDashFeed(_ file: String, version: String, mirrors: [String]) throws {
-        let urls = mirrors.map { "<url>\($0)</url>" }.joined()
+    func writeDashFeed(_ file: String, version: String, alternates: [String]) throws {
+        let urls = alternates.map { "<url>\($0)</url>" }.joined()
         try ServedFile.write("<entry><version>\(version)</version>\(urls)</entry>\n", to: "\(www)/\(file)")
     }
 

@@ -9,7 +9,7 @@ import Testing
     @Test func syncIndexesWhatItInstallsAndSearchFindsIt() throws {
         let h = try SyncHarness()
         try h.publishArchive(DocsetFixture.make(version: "1", indexRows: 7), as: "A1.tgz", folder: "Alpha")
-        try h.writeDashFeed("Alpha.xml", version: "1", mirrors: [h.nginx.url("A1.tgz")])
+        try h.writeDashFeed("Alpha.xml", version: "1", alternates: [h.nginx.url("A1.tgz")])
         try h.writeConfig(feeds: ["Alpha.xml"])
 
         let first = try h.run(["sync", "--json"])
@@ -30,7 +30,7 @@ import Testing
         #expect(try h.run(["search", "nothing-like-this"]).status == 1)
 
         try h.publishArchive(DocsetFixture.make(version: "2", indexRows: 9), as: "A2.tgz", folder: "Alpha")
-        try h.writeDashFeed("Alpha.xml", version: "2", mirrors: [h.nginx.url("A2.tgz")])
+        try h.writeDashFeed("Alpha.xml", version: "2", alternates: [h.nginx.url("A2.tgz")])
         try h.bumpModificationTime("Alpha.xml")  // same size as before: nginx's ETag would not change
         let second = try h.run(["sync", "--json", "--refresh"])
         #expect(second.status == 0, "\(second.standardError)")

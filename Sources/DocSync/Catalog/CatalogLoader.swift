@@ -30,7 +30,7 @@ package struct CatalogLoader: Sendable {
         self.refresher = refresher
     }
 
-    package var mirrors: CatalogMirrors { CatalogMirrors(bases: catalogs.mirrors) }
+    package var alternates: CatalogAlternates { CatalogAlternates(bases: catalogs.alternates) }
 
     /// Loads the indexes of `sources` (all of them when nil), in parallel.
     package func load(_ sources: Set<CatalogSource>? = nil, refresh: Bool) async -> Loaded {
@@ -66,9 +66,9 @@ package struct CatalogLoader: Sendable {
         switch source {
         case .zeal:
             try ZealCatalogParser.parse(
-                bytes, catalog: location, mirrors: mirrors, feedBase: catalogs.kapeliBase ?? KapeliFeeds.defaultBase)
-        case .contrib: try ContribIndexParser.parse(bytes, catalog: location, mirrors: mirrors)
-        case .cheatsheets: try CheatsheetIndexParser.parse(bytes, catalog: location, mirrors: mirrors)
+                bytes, catalog: location, alternates: alternates, feedBase: catalogs.kapeliBase ?? KapeliFeeds.defaultBase)
+        case .contrib: try ContribIndexParser.parse(bytes, catalog: location, alternates: alternates)
+        case .cheatsheets: try CheatsheetIndexParser.parse(bytes, catalog: location, alternates: alternates)
         case .kapeli: Catalog(source: .kapeli, entries: [])
         }
     }

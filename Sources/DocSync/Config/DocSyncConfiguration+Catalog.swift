@@ -21,7 +21,7 @@ extension DocSyncConfiguration {
         /// `[catalog.cheatsheets] url`: Dash cheat sheets' `cheat.json`.
         public var cheatsheets: String? = Self.cheatsheetsDefault
         /// `[catalog] mirrors`: Kapeli's `feeds` folders on each archive host, tried in a learned order.
-        public var mirrors: [String] = CatalogMirrors.kapeli
+        public var alternates: [String] = CatalogAlternates.kapeli
 
         /// The default catalogues (Zeal's, Kapeli's feeds, contributions, cheat sheets).
         public init() {}

@@ -100,7 +100,7 @@ extension SyncEngine {
     var configuredURLs: [String] {
         let catalogs = configuration.catalogs
         let single = [catalogs.zeal, catalogs.kapeliBase, catalogs.contrib, catalogs.cheatsheets]
-        return configuration.feeds.map(\.location) + catalogs.mirrors
+        return configuration.feeds.map(\.location) + catalogs.alternates
             + (single + [configuration.mirror?.baseURL]).compactMap { $0 }
     }
 }

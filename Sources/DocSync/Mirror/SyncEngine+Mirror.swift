@@ -16,7 +16,7 @@ extension SyncEngine {
 
     /// `docsync mirror publish`: publishes every docset docsync installed into `[mirror] dir` (under the sync lock).
     package func publishMirror() async throws -> MirrorPublisher.Report {
-        let lock = try await SyncLock.acquire(stateDirectory: configuration.state, wait: true)
+        let lock = try await SyncExclusion.acquire(stateDirectory: configuration.state, wait: true)
         defer { withExtendedLifetime(lock) {} }
         return try await publishMirrorLocked()
     }
@@ -37,7 +37,7 @@ extension SyncEngine {
             fetched.append(path)
             _ = try await downloader.download(
                 DownloadRequest(
-                    key: "mirror:\(version.sha256)", mirrors: version.upstream, destination: path,
+                    key: "mirror:\(version.sha256)", alternates: version.upstream, destination: path,
                     expectedSHA256: version.sha256)
             ) { _ in }
             return path

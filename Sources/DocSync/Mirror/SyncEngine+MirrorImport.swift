@@ -23,7 +23,7 @@ extension SyncEngine {
     /// `docsync mirror import PATH`: installs every docset of a bundle file or an unpacked tree, with no network.
     /// Each archive must hash to the manifest's SHA-256; a docset already installed at that archive is unchanged.
     package func importMirror(from path: String) async throws -> [SyncEvent] {
-        let lock = try await SyncLock.acquire(stateDirectory: configuration.state, wait: true)
+        let lock = try await SyncExclusion.acquire(stateDirectory: configuration.state, wait: true)
         defer { withExtendedLifetime(lock) {} }
         var isDirectory: ObjCBool = false
         _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)

@@ -24,9 +24,9 @@ extension SyncEngine {
     public func install(archive: String, name: String, version: String? = nil, title: String? = nil)
         async throws(SyncFailure) -> InstalledDocset
     {
-        let lock: SyncLock
+        let lock: SyncExclusion
         do {
-            lock = try await SyncLock.acquire(stateDirectory: configuration.state, wait: true)
+            lock = try await SyncExclusion.acquire(stateDirectory: configuration.state, wait: true)
         } catch {
             throw SyncFailure(error)
         }

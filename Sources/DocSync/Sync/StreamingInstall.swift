@@ -18,7 +18,7 @@ extension SyncEngine {
             emit(.progress(DocsetProgress(name: name, phase: .installing, bytes: bytes, total: total, rate: 0)))
         }
         let downloadRequest = DownloadRequest(
-            key: key, mirrors: candidate.archives, destination: archive, expectedSHA256: candidate.sha256,
+            key: key, alternates: candidate.archives, destination: archive, expectedSHA256: candidate.sha256,
             committed: { source.commit($0) })
         let downloader = self.downloader(for: candidate)
         let installer = self.installer
@@ -35,7 +35,7 @@ extension SyncEngine {
                                     name: name, phase: .downloading, bytes: progress.bytes, total: progress.total,
                                     rate: progress.rate)))
                     }
-                    SyncEngine.mirrorFaultEvents(name, result.mirrorFaults).forEach(emit)
+                    SyncEngine.alternateFaultEvents(name, result.alternateFaults).forEach(emit)
                     if let warning = SyncEngine.plainHTTPWarning(candidate, result) { emit(warning) }
                     TransferTally.record(result)
                     source.finish(length: result.bytes, sourceURL: result.url, sha256: result.sha256)

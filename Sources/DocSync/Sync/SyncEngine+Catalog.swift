@@ -50,7 +50,7 @@ extension SyncEngine {
         round.failures = loaded.failures.count + kapeli.failures.count
         let selected = CatalogSelector.select(
             selections, catalogs: loaded.catalogs, unavailable: Set(loaded.failures.map(\.source)),
-            kapeli: kapeli.entries, mirrors: loader.mirrors)
+            kapeli: kapeli.entries, alternates: loader.alternates)
         round.offers = selected.offers
         round.skipped = selected.skipped
         if round.failures > 0 {
@@ -70,7 +70,7 @@ extension SyncEngine {
             return ([:], selections.isEmpty ? [] : [("catalog.kapeli", "base_url is empty")])
         }
         let fetcher = catalogLoader.refresher
-        let mirrors = catalogLoader.mirrors
+        let alternates = catalogLoader.alternates
         let results = await Self.boundedMap(selections.indices, width: 8) { index -> Result<CatalogEntry, any Error> in
             let name = selections[index].name
             let url = base.hasPrefix("http") ? KapeliFeeds.feedURL(name, base: base) : "\(base)/\(name).xml"
@@ -80,7 +80,7 @@ extension SyncEngine {
                     bytes: fetched.bytes,
                     documentURL: url.contains("://") ? url : URL(fileURLWithPath: url).absoluteString)
                 emit(.feedChecked(feed: url, source: fetched.source, docsets: 1))
-                guard let entry = KapeliFeeds.entry(from: document, name: name, feedURL: url, mirrors: mirrors) else {
+                guard let entry = KapeliFeeds.entry(from: document, name: name, feedURL: url, alternates: alternates) else {
                     throw CatalogError.unexpectedShape(url, detail: "the feed has no entry")
                 }
                 return .success(entry)

@@ -33,9 +33,9 @@ extension SyncEngine {
     /// An archive that came (partly) over plain http and that no checksum from the feed vouches for: installed, but
     /// reported, since anyone on the path could have changed it.
     /// One `mirror-fault` event per mirror the download excluded (on success, or in the error it threw).
-    static func mirrorFaultEvents(_ name: String, _ faults: [MirrorFault]) -> [SyncEvent] {
+    static func alternateFaultEvents(_ name: String, _ faults: [AlternateFault]) -> [SyncEvent] {
         faults.map {
-            .mirrorFault(name: name, url: $0.url, reason: $0.reason.description, message: $0.message)
+            .alternateFault(name: name, url: $0.url, reason: $0.reason.description, message: $0.message)
         }
     }
 

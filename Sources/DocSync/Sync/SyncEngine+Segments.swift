@@ -16,7 +16,7 @@ extension SyncEngine {
     /// on other hosts: fetched over one connection, so segments never spread to hosts the configuration did not name
     /// (a host told to use a campus mirror reaches the public ones only when every configured mirror failed). Pure.
     static func hasForeignFallbacks(_ candidate: DocsetCandidate) -> Bool {
-        let split = min(candidate.configuredMirrors, candidate.archives.count)
+        let split = min(candidate.configuredAlternates, candidate.archives.count)
         guard split > 0 else { return false }
         let configured = Set(candidate.archives[..<split].map(HostLimiter.host(of:)))
         return candidate.archives[split...].contains { !configured.contains(HostLimiter.host(of: $0)) }

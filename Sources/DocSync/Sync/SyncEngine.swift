@@ -43,10 +43,10 @@ public struct SyncEngine: Sendable {
     package func partialDownloads() -> [PartialDownload] { PartialDownload.list(in: configuration.staging) }
 
     /// Removes `<root>/<name>.docset` atomically (readers holding the old version keep it for the grace period).
-    /// Waits for a running sync. Throws ``SyncLockError``, or a ``SyncFailure`` (``SyncFailure/Code/notInstalled``
+    /// Waits for a running sync. Throws ``SyncExclusionError``, or a ``SyncFailure`` (``SyncFailure/Code/notInstalled``
     /// when there is no such docset).
     public func remove(name: String) async throws {
-        let lock = try await SyncLock.acquire(stateDirectory: configuration.state, wait: true)
+        let lock = try await SyncExclusion.acquire(stateDirectory: configuration.state, wait: true)
         defer { withExtendedLifetime(lock) {} }
         if let known = try? installer.installedDocsets().map(\.name),
             let unknown = UnknownDocsetError.check(requested: [name], known: known)
@@ -113,7 +113,7 @@ public struct SyncEngine: Sendable {
     private func run(_ options: SyncOptions, emit: @escaping @Sendable (SyncEvent) -> Void) async throws {
         let started = ContinuousClock.now
         try Preflight.check(configuration)  // before any network work: once, naming key and path
-        let lock = try await SyncLock.acquire(stateDirectory: configuration.state, wait: options.wait)
+        let lock = try await SyncExclusion.acquire(stateDirectory: configuration.state, wait: options.wait)
         defer { withExtendedLifetime(lock) {} }
         let record = RunRecord.starting(after: RunRecord.load(stateDirectory: configuration.state))
         if !options.dryRun { record.save(stateDirectory: configuration.state) }  // an interrupted run stays visible
@@ -273,12 +273,12 @@ public struct SyncEngine: Sendable {
             }
         }
         let limiter = HostLimiter(limit: configuration.network.perHost)
-        let mirrors = MirrorBook(stateDirectory: configuration.state)  // per-host health, learned across runs
+        let alternates = AlternateBook(stateDirectory: configuration.state)  // per-host health, learned across runs
         let actions = work
         let outcomes = await Self.boundedMap(actions.indices, width: configuration.network.concurrency) { index in
-            await self.fetchAndInstall(actions[index], limiter: limiter, mirrors: mirrors, emit: emit)
+            await self.fetchAndInstall(actions[index], limiter: limiter, alternates: alternates, emit: emit)
         }
-        mirrors.save()
+        alternates.save()
         for outcome in outcomes {
             switch outcome {
             case .some(true): summary.installed += 1
@@ -291,7 +291,7 @@ public struct SyncEngine: Sendable {
 
     /// true: installed, false: updated, nil: failed (reported).
     private func fetchAndInstall(
-        _ action: SyncPlan.Action, limiter: HostLimiter, mirrors: MirrorBook,
+        _ action: SyncPlan.Action, limiter: HostLimiter, alternates: AlternateBook,
         emit: @escaping @Sendable (SyncEvent) -> Void
     ) async -> Bool? {
         var candidate: DocsetCandidate
@@ -301,7 +301,7 @@ public struct SyncEngine: Sendable {
         case .update(let c, let from): (candidate, previous) = (c, from)
         default: return nil
         }
-        candidate.archives = mirrors.order(candidate, preferringOwnCopy: true)
+        candidate.archives = alternates.order(candidate, preferringOwnCopy: true)
         let started = ContinuousClock.now
         let name = candidate.name
         let key = "\(candidate.identifier ?? name)@\(candidate.version)"
@@ -327,7 +327,7 @@ public struct SyncEngine: Sendable {
                 do {
                     downloaded = try await downloader(for: candidate).download(
                         DownloadRequest(
-                            key: key, mirrors: candidate.archives, destination: archive,
+                            key: key, alternates: candidate.archives, destination: archive,
                             expectedSHA256: candidate.sha256)
                     ) { progress in
                         emit(
@@ -342,13 +342,13 @@ public struct SyncEngine: Sendable {
                     await limiter.release(host)
                     throw error
                 }
-                Self.mirrorFaultEvents(name, downloaded.mirrorFaults).forEach(emit)
+                Self.alternateFaultEvents(name, downloaded.alternateFaults).forEach(emit)
                 if let warning = Self.plainHTTPWarning(candidate, downloaded) { emit(warning) }
                 request.sourceURL = downloaded.url
                 request.archiveSHA256 = downloaded.sha256
                 docset = try await installer.install(archive: archive, as: request)
             }
-            mirrors.recordSuccess(of: candidate, from: docset.sourceURL, archive: archive, since: started)
+            alternates.recordSuccess(of: candidate, from: docset.sourceURL, archive: archive, since: started)
             retainForMirror(archive: archive, docset: docset, urls: candidate.archives)  // [mirror]: keep it
             discardStagedArchive(archive)
             let report = InstalledDocset(docset)
@@ -368,9 +368,9 @@ public struct SyncEngine: Sendable {
             return previous == nil
         } catch {
             // A verified archive that would not install is not kept: the next sync fetches it again.
-            mirrors.recordFailure(of: candidate, error)
+            alternates.recordFailure(of: candidate, error)
             discardStagedArchive(archive)
-            if let error = error as? DownloadError { Self.mirrorFaultEvents(name, error.mirrorFaults).forEach(emit) }
+            if let error = error as? DownloadError { Self.alternateFaultEvents(name, error.alternateFaults).forEach(emit) }
             var failure = SyncFailure(error, url: candidate.archives.first)
             let described = describe(error)  // names the config key at play, if any: "… ([install] min_free_space)"
             if described.hasPrefix("\(error)") { failure.message += described.dropFirst("\(error)".count) }

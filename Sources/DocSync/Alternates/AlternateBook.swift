@@ -6,7 +6,7 @@ import Foundation
 /// (`{"schema": 1, "hosts": {HOST: HostHealth}}`). Shared by the sync's concurrent downloads.
 ///
 /// `@unchecked Sendable`: `hosts` and `changed` are read and written only while holding `lock`; the rest is `let`.
-final class MirrorBook: @unchecked Sendable {
+final class AlternateBook: @unchecked Sendable {
     private let lock = ConditionLock()
     private var hosts: [String: HostHealth]
     private var changed = false
@@ -32,14 +32,14 @@ final class MirrorBook: @unchecked Sendable {
     func order(_ urls: [String]) -> [String] {
         lock.lock()
         defer { lock.unlock() }
-        return MirrorRanking.order(urls, hosts: hosts)
+        return AlternateRanking.order(urls, hosts: hosts)
     }
 
-    /// `MirrorRanking.orderKeepingSequence` with what was learned so far.
+    /// `AlternateRanking.orderKeepingSequence` with what was learned so far.
     func orderKeepingSequence(_ urls: [String]) -> [String] {
         lock.lock()
         defer { lock.unlock() }
-        return MirrorRanking.orderKeepingSequence(urls, hosts: hosts)
+        return AlternateRanking.orderKeepingSequence(urls, hosts: hosts)
     }
 
     /// What was learned about `host` (`host[:port]`), nil when never measured.
@@ -52,7 +52,7 @@ final class MirrorBook: @unchecked Sendable {
     func record(tried: [String], winner: String?, bytesPerSecond: Double?) {
         lock.lock()
         defer { lock.unlock() }
-        MirrorRanking.record(tried: tried, winner: winner, bytesPerSecond: bytesPerSecond, into: &hosts)
+        AlternateRanking.record(tried: tried, winner: winner, bytesPerSecond: bytesPerSecond, into: &hosts)
         changed = true
     }
 
@@ -73,7 +73,7 @@ final class MirrorBook: @unchecked Sendable {
     }
 }
 
-extension MirrorBook {
+extension AlternateBook {
     /// A finished install: mirrors before the one that served it failed; its throughput is the archive's size over
     /// the time since the download started.
     func recordSuccess(

@@ -5,7 +5,7 @@ import Testing
 
 /// Mirrors tried in a learned order: a dead or slow host is demoted after one sync, across process restarts
 /// (every sync is a new `docsync` process); a mirror answering 200 with a page or nothing is skipped.
-@Suite(.timeLimit(.minutes(10))) struct MirrorLearningTests {
+@Suite(.timeLimit(.minutes(10))) struct AlternateLearningTests {
     struct HostRecord: Decodable {
         var successes: Int
         var failures: Int
@@ -31,7 +31,7 @@ import Testing
         let h = try SyncHarness()
         let dead = "http://127.0.0.1:\(try Loopback.freePort())/feeds"
         try publishGo(h, version: "1", documents: 2, in: ["feeds"])
-        try h.writeCatalogConfig(docsets: ["name = \"Go\""], mirrors: [dead, h.nginx.url("feeds")])
+        try h.writeCatalogConfig(docsets: ["name = \"Go\""], alternates: [dead, h.nginx.url("feeds")])
         let first = try h.run(["sync"])
         #expect(first.status == 0, "\(first.standardError)")
         let deadHost = String(dead.dropFirst("http://".count).prefix { $0 != "/" })
@@ -52,7 +52,7 @@ import Testing
         let slow = try Nginx(root: h.www, limitRate: 64 << 10)
         defer { slow.stop() }
         try publishGo(h, version: "1", documents: 40, in: ["feeds"])
-        try h.writeCatalogConfig(docsets: ["name = \"Go\""], mirrors: [slow.url("feeds"), h.nginx.url("feeds")])
+        try h.writeCatalogConfig(docsets: ["name = \"Go\""], alternates: [slow.url("feeds"), h.nginx.url("feeds")])
         #expect(try h.run(["sync"]).status == 0)
         let first = slow.accessLog().filter { $0.uri.hasSuffix(".tgz") }
         #expect(first.count == 1, "the first sync used the first mirror")
@@ -74,7 +74,7 @@ import Testing
         try h.writeZealCatalog([.init(name: "Go", title: "Go", versions: ["1"])])
         try h.writeCatalogConfig(
             docsets: ["name = \"Go\""],
-            mirrors: [h.nginx.url("soft/feeds"), h.nginx.url("empty/feeds"), h.nginx.url("feeds")])
+            alternates: [h.nginx.url("soft/feeds"), h.nginx.url("empty/feeds"), h.nginx.url("feeds")])
         let result = try h.run(["sync", "--json"])
         #expect(result.status == 0, "\(result.standardError)\(result.standardOutput)")
         #expect(h.installedManifest("Go")?.filter { !$0.key.hasPrefix("icon") } == fixture.expectedManifest)
@@ -113,7 +113,7 @@ import Testing
     func rankingIsStableAndPrefersHealthyFastHosts(
         urls: [String], learned: [String: (Double?, Int)], expected: [String]
     ) {
-        #expect(MirrorRanking.order(urls, hosts: Self.hosts(learned), now: Self.now) == expected)
+        #expect(AlternateRanking.order(urls, hosts: Self.hosts(learned), now: Self.now) == expected)
     }
 
     /// A lock's order (the URL last used first) is kept: a measured fast host or a never-measured one does not jump
@@ -133,6 +133,6 @@ import Testing
     func aLocksOrderIsKeptExceptForFailingHosts(
         urls: [String], learned: [String: (Double?, Int)], expected: [String]
     ) {
-        #expect(MirrorRanking.orderKeepingSequence(urls, hosts: Self.hosts(learned), now: Self.now) == expected)
+        #expect(AlternateRanking.orderKeepingSequence(urls, hosts: Self.hosts(learned), now: Self.now) == expected)
     }
 }

@@ -3,7 +3,7 @@ import DocSyncHTTP
 /// A mirror excluded from one download, and why: reported by `docsync fetch` (a line each, and
 /// `mirror_faults` in `--json`) and by a sync (`mirror-fault` events). A segmented download never splices an
 /// excluded mirror's bytes into the file.
-public struct MirrorFault: Sendable, Equatable, CustomStringConvertible {
+public struct AlternateFault: Sendable, Equatable, CustomStringConvertible {
     /// What kind of fault: a stable snake_case code for scripts (`reason` in JSON). More may be added.
     public struct Reason: Sendable, Hashable, CustomStringConvertible {
         private enum Code: String {
@@ -68,7 +68,7 @@ public struct MirrorFault: Sendable, Equatable, CustomStringConvertible {
     public var description: String { "\(url): \(message)" }
 }
 
-extension MirrorFault.Reason {
+extension AlternateFault.Reason {
     /// The fault of a transport failure that excludes a mirror: `dns`, `tls`, else `transport`.
     init(excluding kind: HTTPTransportError.Kind) {
         switch kind {
@@ -79,7 +79,7 @@ extension MirrorFault.Reason {
     }
 }
 
-extension MirrorFault.Reason {
+extension AlternateFault.Reason {
     /// Why a single-connection download left a mirror for the next one: the transport's kind, or what the last
     /// response's head shows (a web page or an empty body where the file should be, a status). Pure.
     package init(leaving error: DownloadError, head: HTTPResponseHead?) {

@@ -5,7 +5,7 @@ import Foundation
     import Glibc
 #endif
 
-extension SyncLock {
+extension SyncExclusion {
     /// The sync holding the lock: its pid and since when (both written into `sync.lock` by the holder).
     public struct Holder: Sendable, Equatable {
         public var pid: Int32

@@ -1,10 +1,10 @@
 import Foundation
 
-extension MirrorBook {
+extension AlternateBook {
     /// The learned order, adjusted by `OwnCopyPreference` (a docsync mirror's own copy stays first).
     func order(_ candidate: DocsetCandidate, preferringOwnCopy: Bool) -> [String] {
         if candidate.keepsOrder { return orderKeepingSequence(candidate.archives) }
-        let split = min(candidate.configuredMirrors, candidate.archives.count)
+        let split = min(candidate.configuredAlternates, candidate.archives.count)
         let learned =
             split == 0
             ? order(candidate.archives)

@@ -7,15 +7,15 @@ import Foundation
 
 /// One sync at a time per state directory: an exclusive `flock` on `<state>/sync.lock`. The kernel drops it when
 /// the process dies, so a crash never leaves a stale lock.
-package final class SyncLock: Sendable {
+package final class SyncExclusion: Sendable {
     package let path: String
     private let fd: Int32
 
     /// The error `acquire` throws (kept under its old name for callers).
-    package typealias Failure = SyncLockError
+    package typealias Failure = SyncExclusionError
 
     /// Takes the lock; with `wait`, blocks (off the cooperative pool) until the holder finishes.
-    package static func acquire(stateDirectory: String, wait: Bool) async throws(Failure) -> SyncLock {
+    package static func acquire(stateDirectory: String, wait: Bool) async throws(Failure) -> SyncExclusion {
         let path = "\(stateDirectory)/sync.lock"
         let fd: Int32
         let state: SafeDirectory
@@ -47,7 +47,7 @@ package final class SyncLock: Sendable {
         let pid = holderText()
         _ = ftruncate(fd, 0)
         _ = pid.withCString { pwrite(fd, $0, strlen($0), 0) }
-        return SyncLock(path: path, fd: fd)
+        return SyncExclusion(path: path, fd: fd)
     }
 
     private init(path: String, fd: Int32) {

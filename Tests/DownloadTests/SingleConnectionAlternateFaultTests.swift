@@ -6,7 +6,7 @@ import Testing
 
 /// A download on one connection that leaves a mirror for the next reports it like a segmented download's
 /// exclusion: (every mirror fault is a line in the report), in its result or in its error.
-@Suite(.timeLimit(.minutes(10))) struct SingleConnectionMirrorFaultTests {
+@Suite(.timeLimit(.minutes(10))) struct SingleConnectionAlternateFaultTests {
     struct Row: Sendable, CustomStringConvertible {
         var kind: DownloadError.Kind
         var status: Int
@@ -26,13 +26,13 @@ import Testing
     func reasonOfALeftMirror(_ row: Row) {
         let head = HTTPResponseHead(status: row.status, statusLine: "HTTP/1.1 \(row.status) X", fields: row.fields)
         let error = DownloadError(row.kind, status: row.status, reason: "r", isTransient: false)
-        #expect(MirrorFault.Reason(leaving: error, head: head).description == row.reason)
+        #expect(AlternateFault.Reason(leaving: error, head: head).description == row.reason)
     }
 
     @Test func aTransportFailureKeepsItsKind() {
         var error = DownloadError(.transport, reason: "r", isTransient: false)
         error.transportKind = .resolve
-        #expect(MirrorFault.Reason(leaving: error, head: nil) == .dns)
+        #expect(AlternateFault.Reason(leaving: error, head: nil) == .dns)
     }
 
     @Test func mirrorsLeftOnTheWayAreInTheResult() async throws {
@@ -54,9 +54,9 @@ import Testing
         let result = try await Downloader(configuration: configuration).download(
             f.request([missing.url(), portal.url(), origin.url()], sha256: f.sha256))
         #expect(f.outputSHA256 == f.sha256)
-        #expect(result.mirrorFaults.map(\.url) == [missing.url(), portal.url()], "\(result.mirrorFaults)")
-        #expect(result.mirrorFaults.map(\.reason) == [.httpStatus, .htmlPage], "\(result.mirrorFaults)")
-        #expect(result.mirrorFaults.allSatisfy { !$0.message.contains("127.0.0.1") }, "the URL is said once: \(result)")
+        #expect(result.alternateFaults.map(\.url) == [missing.url(), portal.url()], "\(result.alternateFaults)")
+        #expect(result.alternateFaults.map(\.reason) == [.httpStatus, .htmlPage], "\(result.alternateFaults)")
+        #expect(result.alternateFaults.allSatisfy { !$0.message.contains("127.0.0.1") }, "the URL is said once: \(result)")
     }
 
     @Test func aFailedDownloadCarriesTheMirrorsItLeft() async throws {
@@ -71,8 +71,8 @@ import Testing
             Issue.record("two missing mirrors cannot finish")
         } catch {
             #expect(error.kind == .http && error.status == 404, "\(error)")
-            #expect(error.mirrorFaults.map(\.url) == [gone.url()], "the last mirror is the error itself: \(error)")
-            #expect(error.mirrorFaults.first?.reason == .httpStatus)
+            #expect(error.alternateFaults.map(\.url) == [gone.url()], "the last mirror is the error itself: \(error)")
+            #expect(error.alternateFaults.first?.reason == .httpStatus)
         }
         #expect(!f.outputExists)
     }

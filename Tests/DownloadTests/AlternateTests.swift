@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// Mirrors: the next one is tried after repeated faults or a 404, and its bytes pass the same identity checks.
-@Suite(.timeLimit(.minutes(10))) struct MirrorTests {
+@Suite(.timeLimit(.minutes(10))) struct AlternateTests {
     static let cut = 1_500_000
 
     @Test func resumesOnTheNextMirrorAfterRepeatedFaults() async throws {

@@ -6,7 +6,7 @@ import Testing
 
 /// A refused or unresolvable host is left for the next mirror at once (no back-off, no second try first) and is
 /// tried again only after every other mirror refused too.
-@Suite(.timeLimit(.minutes(10))) struct RefusedMirrorTests {
+@Suite(.timeLimit(.minutes(10))) struct RefusedAlternateTests {
     @Test func aRefusedMirrorFailsOverAtOnce() async throws {
         let f = try DownloadFixture(size: 256 << 10, seed: 52)
         defer { f.remove() }
@@ -21,17 +21,17 @@ import Testing
             f.request([refused, origin.url()], sha256: f.sha256))
         #expect(f.outputSHA256 == f.sha256)
         #expect(result.attempts == 2, "one refused connection, then the next mirror: \(result)")
-        #expect(result.mirrorFaults.map(\.url) == [refused])
-        #expect(result.mirrorFaults.first?.reason == .transport, "\(result.mirrorFaults)")
+        #expect(result.alternateFaults.map(\.url) == [refused])
+        #expect(result.alternateFaults.first?.reason == .transport, "\(result.alternateFaults)")
     }
 
     @Test func whenEveryMirrorRefusesTheDownloadStillEndsWithinItsAttempts() async throws {
         let f = try DownloadFixture(size: 1 << 10, seed: 53)
         defer { f.remove() }
-        let mirrors = try (0..<2).map { _ in "http://127.0.0.1:\(try Loopback.freePort())/file.bin" }
+        let alternates = try (0..<2).map { _ in "http://127.0.0.1:\(try Loopback.freePort())/file.bin" }
         let configuration = f.configuration(maxAttempts: 4)
         await #expect(throws: DownloadError.self) {
-            _ = try await Downloader(configuration: configuration).download(f.request(mirrors, sha256: f.sha256))
+            _ = try await Downloader(configuration: configuration).download(f.request(alternates, sha256: f.sha256))
         }
     }
 }

@@ -5,7 +5,7 @@ import Testing
 
 /// A sync reports each mirror a segmented download excluded as a `mirror-fault` event, and the docset is
 /// installed from the good mirror.
-@Suite(.timeLimit(.minutes(10))) struct MirrorFaultSyncTests {
+@Suite(.timeLimit(.minutes(10))) struct AlternateFaultSyncTests {
     @Test func aSoftNotFoundMirrorIsAMirrorFaultEventAndTheDocsetInstalls() throws {
         let h = try SyncHarness(limitRate: 8 << 20)  // per connection: slow enough that the download splits
         let fixture = try SegmentedStreamingTests.largeFixture()
@@ -16,7 +16,7 @@ import Testing
                 status: 200, headers: [("Content-Type", "text/html"), ("Content-Length", "\(page.count)")], body: page)
         }
         defer { soft.stop() }
-        try h.writeDashFeed("Big.xml", version: "1.0", mirrors: [h.nginx.url("Big.tgz"), soft.url("Big.tgz")])
+        try h.writeDashFeed("Big.xml", version: "1.0", alternates: [h.nginx.url("Big.tgz"), soft.url("Big.tgz")])
         try h.writeConfig(feeds: ["Big.xml"], extra: "[network]\nper_host = 4\nconnections = 4\n")
 
         let result = try h.run(["sync", "--json"])
@@ -32,7 +32,7 @@ import Testing
         let decoded = try result.standardOutput.split(separator: "\n").map {
             try DocSyncJSON.decoder().decode(SyncEvent.self, from: Data($0.utf8))
         }
-        #expect(decoded.contains { if case .mirrorFault(name: "Big", _, "html_page", _) = $0 { true } else { false } })
+        #expect(decoded.contains { if case .alternateFault(name: "Big", _, "html_page", _) = $0 { true } else { false } })
     }
 
     /// A soft 404 with a wrong type: an HTML page served as `application/x-gzip` is sniffed and left for the next
@@ -48,7 +48,7 @@ import Testing
                 body: page)
         }
         defer { soft.stop() }
-        try h.writeDashFeed("Go.xml", version: "1.0", mirrors: [soft.url("Go.tgz"), h.nginx.url("Go.tgz")])
+        try h.writeDashFeed("Go.xml", version: "1.0", alternates: [soft.url("Go.tgz"), h.nginx.url("Go.tgz")])
         try h.writeConfig(feeds: ["Go.xml"])
 
         let result = try h.run(["sync", "--json"])

@@ -30,7 +30,7 @@ package struct HostHealth: Codable, Sendable, Equatable {
 /// 2. Among healthy hosts: never-measured ones first (each is tried once, so a fast mirror is found), then by
 ///    throughput class (powers of two: 1–2 MB/s and 1.5 MB/s are the same class).
 /// 3. Ties keep the publisher's order.
-package enum MirrorRanking {
+package enum AlternateRanking {
     package static func order(
         _ urls: [String], hosts: [String: HostHealth], now: Date = Date(), forgiveAfter: TimeInterval = 86_400
     ) -> [String] {

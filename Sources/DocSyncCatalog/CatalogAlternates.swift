@@ -7,7 +7,7 @@ import Foundation
 /// - user contribution: `<base>/zzz/user_contributed/build/<Key>/<archive>`;
 ///   specific version: `<base>/zzz/user_contributed/build/<Key>/versions/<V>/<archive>`
 /// - cheat sheet: `<base>/zzz/cheatsheets/<Key>.tgz`
-public struct CatalogMirrors: Sendable, Equatable {
+public struct CatalogAlternates: Sendable, Equatable {
     /// The five public hosts, in a fixed order (mirror learning reorders them per host health).
     public static let kapeli = ["sanfrancisco", "london", "newyork", "tokyo", "frankfurt"].map {
         "https://\($0).kapeli.com/feeds"

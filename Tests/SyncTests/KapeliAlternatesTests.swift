@@ -6,7 +6,7 @@ import Testing
 /// `source = "kapeli"` obeys `[catalog] mirrors` first, like every catalogue source: a host configured with a
 /// campus mirror never reaches the feed's public `<url>`s while the mirror has the archive — not on the first
 /// install, and not later when learned ordering would "explore" never-measured hosts.
-@Suite(.timeLimit(.minutes(10))) struct KapeliMirrorsTests {
+@Suite(.timeLimit(.minutes(10))) struct KapeliAlternatesTests {
     @Test func theFeedsPublicURLsAreOnlyFallbacksAfterTheConfiguredMirrors() throws {
         let h = try SyncHarness()
         let publicDir = h.dir.appending("public")
@@ -26,7 +26,7 @@ import Testing
                 to: "\(h.www)/feeds/\(name).xml")
         }
         let docset = { (name: String) in "name = \"\(name)\"\nsource = \"kapeli\"" }
-        try h.writeCatalogConfig(docsets: [docset("ActionScript")], zeal: nil, mirrors: [h.nginx.url("campus")])
+        try h.writeCatalogConfig(docsets: [docset("ActionScript")], zeal: nil, alternates: [h.nginx.url("campus")])
         let first = try h.run(["sync", "--json"])
         #expect(first.status == 0, "\(first.standardError)\(first.standardOutput)")
         #expect(SyncHarness.names(SyncHarness.events(first), "installed") == ["ActionScript"])
@@ -34,7 +34,7 @@ import Testing
 
         // The campus mirror is measured now, the public host never was: it still comes second.
         try h.writeCatalogConfig(
-            docsets: [docset("ActionScript"), docset("Go")], zeal: nil, mirrors: [h.nginx.url("campus")])
+            docsets: [docset("ActionScript"), docset("Go")], zeal: nil, alternates: [h.nginx.url("campus")])
         let second = try h.run(["sync", "--json"])
         #expect(second.status == 0, "\(second.standardError)\(second.standardOutput)")
         #expect(SyncHarness.names(SyncHarness.events(second), "installed") == ["Go"])
@@ -43,7 +43,7 @@ import Testing
         // An archive the mirror lacks comes from the feed's own URL.
         try h.writeCatalogConfig(
             docsets: [docset("ActionScript"), docset("Go"), docset("Rust")], zeal: nil,
-            mirrors: [h.nginx.url("campus")])
+            alternates: [h.nginx.url("campus")])
         let third = try h.run(["sync", "--json"])
         #expect(third.status == 0, "\(third.standardError)\(third.standardOutput)")
         #expect(SyncHarness.names(SyncHarness.events(third), "installed") == ["Rust"])

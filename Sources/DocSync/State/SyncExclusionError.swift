@@ -3,7 +3,7 @@
 ///
 /// Compare with the static members (`error == .busy`); equality looks at the kind only, so new kinds can be added
 /// without breaking a client's `switch` (keep a `default:` branch).
-public struct SyncLockError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct SyncExclusionError: Error, Hashable, Sendable, CustomStringConvertible {
     private enum Code: Hashable, Sendable { case busy, unavailable }
 
     private let code: Code

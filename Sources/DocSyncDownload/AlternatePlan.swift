@@ -11,7 +11,7 @@ public enum SchemePolicy: String, Sendable, Equatable {
 }
 
 /// One URL the downloader will try, in order.
-public struct Mirror: Sendable, Equatable {
+public struct Alternate: Sendable, Equatable {
     public var url: String
     /// An `https://` upgrade of a plain-http URL: any failure moves on to the next mirror at once, without retries.
     public var isUpgrade: Bool
@@ -23,23 +23,23 @@ public struct Mirror: Sendable, Equatable {
 }
 
 /// Expands a request's mirror list under a `SchemePolicy`. Pure.
-public enum MirrorPlan {
+public enum AlternatePlan {
     /// Like browsers' HTTPS-First mode, `httpsFirst` leaves local hosts (`localhost`, private and loopback IP
     /// literals) in plain http unless `upgradeLocal` (Firefox's `https_only_mode.upgrade_local`); `httpsOnly`
     /// upgrades every URL.
-    public static func expand(_ urls: [String], policy: SchemePolicy, upgradeLocal: Bool = false) -> [Mirror] {
-        var result: [Mirror] = []
-        func add(_ mirror: Mirror) {
+    public static func expand(_ urls: [String], policy: SchemePolicy, upgradeLocal: Bool = false) -> [Alternate] {
+        var result: [Alternate] = []
+        func add(_ mirror: Alternate) {
             if !result.contains(where: { $0.url == mirror.url }) { result.append(mirror) }
         }
         for url in urls {
             let exempt = policy == .httpsFirst && !upgradeLocal && isLocal(url)
             guard policy != .asGiven, !exempt, let upgraded = upgrade(url) else {
-                add(Mirror(url: url))
+                add(Alternate(url: url))
                 continue
             }
-            add(Mirror(url: upgraded, isUpgrade: policy == .httpsFirst))
-            if policy == .httpsFirst { add(Mirror(url: url)) }
+            add(Alternate(url: upgraded, isUpgrade: policy == .httpsFirst))
+            if policy == .httpsFirst { add(Alternate(url: url)) }
         }
         return result
     }
