@@ -1,3 +1,5 @@
+// Around a run: what killed runs left (staging, trash, versions), the run record and the run observers.
+
 internal import DocSyncDownload
 internal import DocSyncSupport
 import Foundation
@@ -116,5 +118,18 @@ extension SyncEngine {
         guard let fd = try? folder.openFile("\(stem).lock", O_RDWR) else { return false }
         defer { close(fd) }
         return flock(fd, LOCK_EX | LOCK_NB) != 0
+    }
+}
+
+extension SyncEngine {
+    /// Records how a run ended (`last-run.json`), then tells the ``SyncRunObserver``s (metrics, …).
+    func finish(_ record: RunRecord, summary: SyncSummary) {
+        record.save(stateDirectory: configuration.state)
+        guard !runObservers.isEmpty else { return }
+        let finished = record.finishedAt ?? Date()
+        let report = SyncRunReport(
+            outcome: SyncRunReport.Outcome(record.outcome), startedAt: record.startedAt, finishedAt: finished,
+            lastSuccessAt: record.outcome == .ok ? finished : record.lastSuccessAt, summary: summary)
+        for observer in runObservers { observer.syncRunFinished(report) }
     }
 }
