@@ -80,7 +80,7 @@ let package = Package(
             name: "DocSync",
             dependencies: [
                 "DocSyncSupport", "DocSyncHTTP", "DocSyncFeed", "DocSyncDownload", "DocSyncInstall",
-                "DocSyncCatalog", "DocSyncIndex", "DocSyncMirror",
+                "DocSyncCatalog", "DocSyncIndex", "DocSyncMirror", "DocSyncTarix",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -113,7 +113,7 @@ let package = Package(
             name: "tarix-bench", dependencies: ["DocSyncTarix"], path: "Benchmarks/TarixBench", swiftSettings: strict),
 
         .target(
-            name: "TestSupport", dependencies: ["DocSync", "DocSyncSupport", "DocSyncInstall"],
+            name: "TestSupport", dependencies: ["DocSync", "DocSyncSupport", "DocSyncHTTP", "DocSyncInstall"],
             path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "SupportTests", dependencies: ["DocSyncSupport", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HTTPTests", dependencies: ["DocSyncHTTP", "TestSupport"], swiftSettings: strict),
@@ -154,7 +154,8 @@ let package = Package(
         .testTarget(
             name: "TarixTests",
             dependencies: [
-                "DocSyncTarix", "DocSyncSupport", "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "DocSyncTarix", "DocSyncSupport", "TestSupport", "DocSync", "DocSyncInstall",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict),
         .testTarget(

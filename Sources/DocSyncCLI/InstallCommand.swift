@@ -34,6 +34,9 @@ struct InstallCommand: AsyncParsableCommand {
     @Option(help: "Seconds a replaced version is kept for readers before it is deleted.")
     var graceSeconds: Int = 600
 
+    @Option(help: "How the docset keeps its documents: extracted, or tarix (an indexed archive).")
+    var layout: InstalledDocset.Layout = .extracted
+
     @Flag(help: "Print the installed docset as JSON on standard output.")
     var json = false
 
@@ -46,8 +49,11 @@ struct InstallCommand: AsyncParsableCommand {
     func run() async throws {
         var configuration = InstallConfiguration()
         configuration.gracePeriod = .seconds(max(graceSeconds, 0))
-        let installer = Installer(root: root, configuration: configuration, prepareTree: SyncEngine.prepareTree)
-        let request = InstallRequest(name: name, title: title, version: version, revision: revision)
+        let installer = Installer(
+            root: root, configuration: configuration, prepareTree: SyncEngine.prepareTree,
+            tarixStore: SyncEngine.tarixStore)
+        var request = InstallRequest(name: name, title: title, version: version, revision: revision)
+        request.layout = layout == .tarix ? .tarix : .extracted
         let installed: InstallRecord
         do {
             installed = try await installer.install(archive: archive, as: request)
@@ -61,10 +67,14 @@ struct InstallCommand: AsyncParsableCommand {
         } else {
             let version = installed.version.map { " \($0)" } ?? ""
             let files = installed.fileCount.map { "\($0) files" } ?? ""
+            let store = installed.layout == .tarix ? ", tarix" : ""
             let text =
-                "installed \(installed.name)\(version) (\(files), \(installed.sizeOnDisk ?? 0) bytes) at \(installed.path)"
+                "installed \(installed.name)\(version) (\(files), \(installed.sizeOnDisk ?? 0) bytes\(store)) at "
+                + installed.path
             print(text.escapingControlCharacters)
         }
         await installer.waitForBackgroundWork()
     }
 }
+
+extension InstalledDocset.Layout: ExpressibleByArgument {}

@@ -46,14 +46,17 @@ struct StatusCommand: AsyncParsableCommand {
         let width = max(4, installed.map { safe($0.name).count }.max() ?? 0)
         for d in installed.sorted(by: { $0.name < $1.name }) {
             let version = safe([d.version, d.revision].compactMap { $0 }.joined(separator: "/"))
-            let size = d.sizeOnDisk.map(ProgressRenderer.bytes) ?? "-"
+            let usage = DiskUsage.of(d)
+            let size = "\(d.layout.rawValue), \(usage.files) files, \(ProgressRenderer.bytes(usage.bytes))"
             let when = d.installedAt.map { ISO8601DateFormatter().string(from: $0) } ?? "-"
             let source = d.sourceURL.map(safe) ?? "(not installed by docsync)"
             print(
                 "  \(safe(d.name).padding(toLength: width, withPad: " ", startingAt: 0))  \(version.isEmpty ? "-" : version)"
                     + "  \(size)  \(when)  \(source)")
             if !ReaderView.inspect(docsetPath: d.path).loadable {
-                print("    Zeal cannot load it: no Contents/Resources/Documents folder (reinstall it with docsync)")
+                print(
+                    "    Zeal cannot load it: no Contents/Resources/Documents folder nor tarix store "
+                        + "(reinstall it with docsync)")
             }
         }
         if !partials.isEmpty {

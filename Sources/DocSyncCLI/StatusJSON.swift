@@ -77,6 +77,8 @@ struct StatusJSON: Encodable {
     var schema = DocSyncJSON.schema
     var docsets: [InstalledDocset]
     var readers: [Reader]
+    /// Per docset: its layout, regular files and allocated bytes on disk.
+    var disk: [DiskUsage]
     var partialDownloads: [Partial]
     var reclaimable: Leftovers
     var lastSync: LastSync?
@@ -84,7 +86,7 @@ struct StatusJSON: Encodable {
     var lastRun: LastRun?
 
     enum CodingKeys: String, CodingKey {
-        case schema, docsets, reclaimable, readers
+        case schema, docsets, reclaimable, readers, disk
         case syncInProgress = "sync_in_progress"
         case lastRun = "last_run"
         case partialDownloads = "partial_downloads"
@@ -108,6 +110,7 @@ struct StatusJSON: Encodable {
                 name: $0.name, zealLoadable: view.loadable, startPage: view.startPage,
                 startURL: view.startURL?.absoluteString)
         }
+        disk = docsets.map(DiskUsage.of)
         partialDownloads = partials.map {
             Partial(url: $0.url.redactingCredentials, bytes: $0.bytes, total: $0.total, updatedAt: $0.updatedAt)
         }

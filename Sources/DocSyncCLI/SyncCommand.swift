@@ -41,6 +41,9 @@ struct SyncCommand: AsyncParsableCommand {
     @Flag(help: "Reinstall docsets whose installed files no longer match what was installed (see `docsync verify`).")
     var repair = false
 
+    @Flag(help: "Then convert installed docsets to the configured [install] layout (no download).")
+    var relayout = false
+
     func run() async throws {
         var config = try configOptions.load()
         if noStreaming { config.install.streaming = false }
@@ -50,7 +53,34 @@ struct SyncCommand: AsyncParsableCommand {
         let summary = try await Self.interruptible(staging: config.staging) {
             try await Self.runOnce(config: loaded, options: chosen, json: json)
         }
-        if !summary.isSuccess { throw ExitStatus.partialFailure }
+        var converted = true
+        if relayout, !dryRun { converted = try await Self.relayout(config: loaded, json: json) }
+        if !summary.isSuccess || !converted { throw ExitStatus.partialFailure }
+    }
+
+    /// `--relayout`: one line (or JSON event) per docset converted; false when any conversion failed.
+    static func relayout(config: DocSyncConfiguration, json: Bool) async throws -> Bool {
+        let results: [SyncEngine.Relayout]
+        do {
+            results = try await SyncEngine(configuration: config).relayout()
+        } catch {
+            printError("docsync: relayout: \(error)")
+            throw ExitStatus.ioError
+        }
+        for result in results {
+            let name = result.name.escapingControlCharacters
+            if json {
+                var line = "{\"event\":\"relayout\",\"from\":\"\(result.from.rawValue)\",\"name\":"
+                JSONText.appendString(result.name, to: &line)
+                line += ",\"ok\":\(result.failure == nil),\"schema\":1,\"to\":\"\(result.to.rawValue)\"}"
+                printLine(line)
+            } else if let failure = result.failure {
+                printLine("failed    \(name): relayout to \(result.to.rawValue): \(failure.escapingControlCharacters)")
+            } else {
+                printLine("relayout  \(name): \(result.from.rawValue) → \(result.to.rawValue)")
+            }
+        }
+        return results.allSatisfy { $0.failure == nil }
     }
 
     /// One sync with output. Throws an `ExitCode` for a busy lock.

@@ -89,6 +89,12 @@ max_archive_size = "4G"
 # Bytes that must stay free in the staging folder's file system ("1G"; "0" none): checked before each request and
 # again every 8 MiB written, so a download stops with a clear error instead of filling the disk.
 min_free_space = "1G"
+# How docsets keep their documents: "extracted" (every page a file: what released Zeal up to 0.8.x, dasht and file://
+# browsers read) or "tarix" (Contents/Resources/tarix.tgz + tarixIndex.db, a handful of files per docset, read by
+# Dash, Zeal's main branch and docsync itself; everything outside Documents/ is extracted as usual).
+layout = "extracted"
+# Per-docset exceptions, by folder name: layouts = { Go = "tarix", "C++" = "extracted" }
+layouts = {}
 
 [metrics]
 # A Prometheus text-format file rewritten atomically after each run (node_exporter's textfile collector reads it):

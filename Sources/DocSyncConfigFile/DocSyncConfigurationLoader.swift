@@ -115,6 +115,7 @@ public struct DocSyncConfigurationLoader: Sendable {
             config.install.partialMaxAge = try install.duration("partial_max_age") ?? config.install.partialMaxAge
             config.install.maxArchiveSize = try install.byteSize("max_archive_size") ?? config.install.maxArchiveSize
             config.install.minFreeSpace = try install.byteSize("min_free_space") ?? config.install.minFreeSpace
+            try Self.readLayouts(&install, into: &config.install)
             try install.finish()
         }
         if var metrics = try reader.table("metrics") {
@@ -301,5 +302,28 @@ struct TableReader {
         if let unknown = table.keys.sorted().first(where: { !used.contains($0) }) {
             throw DocSyncConfigurationError.unknownKey(file: file, key: prefix + unknown)
         }
+    }
+}
+
+extension DocSyncConfigurationLoader {
+    /// `[install] layout` and its per-docset exceptions `layouts = { NAME = "tarix" }`.
+    fileprivate static func readLayouts(_ install: inout TableReader, into config: inout DocSyncConfiguration.Install)
+        throws(DocSyncConfigurationError)
+    {
+        func parse(_ text: String, _ reader: TableReader, _ key: String) throws(DocSyncConfigurationError)
+            -> InstalledDocset.Layout
+        {
+            guard let layout = InstalledDocset.Layout(rawValue: text) else {
+                throw reader.error(key, "\"\(text.escapingControlCharacters)\" is not \"extracted\" or \"tarix\"")
+            }
+            return layout
+        }
+        if let text = try install.string("layout") { config.layout = try parse(text, install, "layout") }
+        guard var layouts = try install.table("layouts") else { return }
+        for name in layouts.table.keys.sorted() {
+            guard let text = try layouts.string(name) else { continue }
+            config.layouts[name] = try parse(text, layouts, name)
+        }
+        try layouts.finish()
     }
 }

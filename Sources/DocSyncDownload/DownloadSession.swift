@@ -6,13 +6,8 @@ import DocSyncSupport
 #endif
 
 /// One run of `Downloader.download`: the attempt loop with its retry, restart and mirror bookkeeping.
-final class DownloadSession {
-    private let configuration: DownloadConfiguration
-    private let request: DownloadRequest
-    private let key: String
-    private let expected: SHA256.Digest?
-    private let staging: StagingFile
-    private let meter: ProgressMeter
+final class DownloadSession: DownloadJobRunner {
+    let job: DownloadJob
 
     private var journal: Journal
     private var resumedFrom: Int64 = 0
@@ -46,19 +41,11 @@ final class DownloadSession {
     /// Set when the first response handed the download over (`run` then returns nil); the URL it came from.
     private(set) var handedOver: (identity: SegmentIdentity, url: String)?
 
-    init(
-        configuration: DownloadConfiguration, request: DownloadRequest, key: String, expected: SHA256.Digest?,
-        staging: StagingFile, meter: ProgressMeter
-    ) {
-        self.configuration = configuration
-        self.request = request
-        self.key = key
-        self.expected = expected
-        self.staging = staging
-        self.meter = meter
-        journal = Journal.empty(key: key, chunkSize: configuration.chunkSize)
+    init(_ job: DownloadJob) {
+        self.job = job
+        journal = Journal.empty(key: job.key, chunkSize: job.configuration.chunkSize)
         alternates = AlternatePlan.expand(
-            request.alternates, policy: configuration.schemePolicy, upgradeLocal: configuration.upgradeLocal)
+            job.request.alternates, policy: job.configuration.schemePolicy, upgradeLocal: job.configuration.upgradeLocal)
     }
 
     private var retry: RetryPolicy { configuration.retry }

@@ -29,13 +29,12 @@ public struct Downloader: Sendable {
         let staging = try StagingFile(
             directory: configuration.stagingDirectory, name: StagingName.forKey(key), directIO: configuration.directIO)
         defer { staging.release() }
-        let meter = ProgressMeter(callback: progress)
-        let segmented = SegmentedDownload(
-            configuration: configuration, request: request, key: key, expected: expected, staging: staging, meter: meter)
-        if case .finished(let result) = try await segmented.resume() { return result }
-        let session = DownloadSession(
+        let job = DownloadJob(
             configuration: configuration, request: request, key: key, expected: expected, staging: staging,
-            meter: meter)
+            meter: ProgressMeter(callback: progress))
+        let segmented = SegmentedDownload(job)
+        if case .finished(let result) = try await segmented.resume() { return result }
+        let session = DownloadSession(job)
         if configuration.segments.connections > 1 {  // the first response may hand over to the segmented path
             session.splitProbe = SplitProbe(options: configuration.segments, expectedLength: request.expectedLength)
         }
@@ -47,9 +46,7 @@ public struct Downloader: Sendable {
             result.alternateFaults = session.faults + result.alternateFaults
             return result
         }
-        let single = DownloadSession(  // the origin changed and no longer allows a split
-            configuration: configuration, request: request, key: key, expected: expected, staging: staging,
-            meter: meter)
+        let single = DownloadSession(job)  // the origin changed and no longer allows a split
         let second = try await Self.reporting(single) { () async throws(DownloadError) in try await single.run() }
         guard let result = second else {
             throw DownloadError(.invalidRequest, reason: "no download path finished", isTransient: false)

@@ -226,18 +226,7 @@ final class StagingFile {
     private func writeJournal(encoded data: [UInt8]) throws(SystemError) {
         let jfd = try folder.openFile(temporaryJournalName, O_WRONLY | O_CREAT | O_TRUNC)
         var failure: SystemError?
-        data.withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let n = Glibc.write(jfd, raw.baseAddress! + done, raw.count - done)
-                if n < 0, errno == EINTR { continue }
-                if n <= 0 {
-                    failure = SystemError("write", path: folder.childPath(temporaryJournalName))
-                    return
-                }
-                done += n
-            }
-        }
+        do { try LinuxFS.writeAll(jfd, data, path: folder.childPath(temporaryJournalName)) } catch { failure = error }
         if failure == nil, fsync(jfd) != 0 {
             failure = SystemError("fsync", path: folder.childPath(temporaryJournalName))
         }

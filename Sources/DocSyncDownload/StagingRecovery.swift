@@ -49,7 +49,9 @@ extension StagingFile {
         return journal
     }
 
-    private func hash(from start: Int64, to end: Int64, into hasher: inout SHA256) throws(SystemError) -> Bool {
+    /// Folds bytes `start..<end` of the partial into `hasher`; false when the file is shorter. The one re-hashing
+    /// loop of a resume, single-connection (`recover`) or segmented (`verifiedExtents`).
+    func hash(from start: Int64, to end: Int64, into hasher: inout SHA256) throws(SystemError) -> Bool {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { buffer.deallocate() }
         var offset = start

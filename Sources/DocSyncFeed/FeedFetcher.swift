@@ -5,12 +5,15 @@ import DocSyncHTTP
 public enum FeedFetcher {
     /// GETs `url` (redirects followed; at most `limits.maxBytes` of body) and parses the body. Relative
     /// references resolve against `documentURL`, by default the URL of the final response. Errors name `url`.
+    /// `transport` carries the request (libcurl by default).
     public static func fetch(
-        url: String, documentURL: String? = nil, limits: FeedLimits = .init(), options: HTTPOptions = .init()
+        url: String, documentURL: String? = nil, limits: FeedLimits = .init(), options: HTTPOptions = .init(),
+        transport: HTTPTransport = .curl
     ) async throws(FeedError) -> FeedDocument {
         let response: HTTPResponse
         do throws(HTTPClientError) {
-            response = try await HTTPClient.get(HTTPRequest(url: url, options: options), maxBodyBytes: limits.maxBytes)
+            response = try await HTTPClient(transport: transport).get(
+                HTTPRequest(url: url, options: options), maxBodyBytes: limits.maxBytes)
         } catch {
             switch error {
             case .bodyTooLarge(_, let limit): throw FeedError(feed: url, reason: .tooLarge(limit: limit))

@@ -7,7 +7,7 @@ public struct HTTPResponse: Sendable {
     public var effectiveURL: String
 }
 
-/// Errors of `HTTPClient.get`.
+/// Errors of `HTTPClient.get(_:maxBodyBytes:)`.
 public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible {
     case transport(HTTPTransportError)
     case bodyTooLarge(url: String, limit: Int)
@@ -24,12 +24,22 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
     }
 }
 
-/// Plain GETs of small documents, e.g. feeds, with conditional request headers supplied by the caller.
-public enum HTTPClient {
+/// Plain GETs of small documents, e.g. feeds, with conditional request headers supplied by the caller, through a
+/// transport passed in (SwiftPM's `HTTPClient(implementation:)` pattern): libcurl by default, an in-memory one in
+/// tests. Archives take the same transport through `DownloadConfiguration.transport`.
+public struct HTTPClient: Sendable {
+    /// How requests reach the network.
+    public var transport: HTTPTransport
+
+    /// A client whose requests go through `transport` (libcurl unless a caller, such as a test, passes another).
+    public init(transport: HTTPTransport = .curl) {
+        self.transport = transport
+    }
+
     /// GETs `request.url`, keeping at most `maxBodyBytes` of body. Any status is returned; judge it yourself.
-    public static func get(_ request: HTTPRequest, maxBodyBytes: Int) async throws(HTTPClientError) -> HTTPResponse {
+    public func get(_ request: HTTPRequest, maxBodyBytes: Int) async throws(HTTPClientError) -> HTTPResponse {
         let collector = Collector(limit: maxBodyBytes)
-        let result = await Curl.perform(request, receiver: collector)
+        let result = await transport.perform(request, collector)
         switch result.ending {
         case .complete:
             guard let head = collector.finalHead else { throw .noResponse(url: request.url) }

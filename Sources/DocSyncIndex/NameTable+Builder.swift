@@ -1,3 +1,4 @@
+import DocSyncSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -115,12 +116,8 @@ extension NameTable {
             let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
             if fd < 0 { throw .io(docset, "\(path): \(String(cString: strerror(errno)))") }
             defer { close(fd) }
-            var done = 0
-            while done < out.count {
-                let w = out.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
-                if w < 0 && errno == EINTR { continue }
-                if w <= 0 { throw .io(docset, "write \(path): \(String(cString: strerror(errno)))") }
-                done += w
+            do throws(SystemError) { try LinuxFS.writeAll(fd, out, path: path) } catch {
+                throw .io(docset, "write \(path): \(String(cString: strerror(error.code)))")
             }
             if fsync(fd) != 0 { throw .io(docset, "fsync \(path): \(String(cString: strerror(errno)))") }
         }

@@ -49,6 +49,11 @@ package enum ReaderLayoutPreparation {
         let index = try readIndex(resources)
         var outcome = Outcome()
         let layout = DocsetLayout.read(resources: resources.fd)
+        // The tarix layout (Dash, Zeal main): the documents are in `tarix.tgz`, indexed by `tarixIndex.db`, and
+        // there is no `Documents/` folder to complete (the installer checked the store against the archive).
+        if layout.documents == .absent, resources.status("tarix.tgz") != nil, resources.status("tarixIndex.db") != nil {
+            return outcome
+        }
         if layout.documentation == .directory {
             if index.prefixed {
                 if layout.documents == .absent {

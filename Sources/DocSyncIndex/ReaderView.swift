@@ -5,7 +5,8 @@ import Foundation
 /// page it opens (`Info.plist`'s `dashIndexFilePath`, else `meta.json`'s `extra.indexFilePath`, else `index.html`,
 /// each only if it exists under `Documents/`), resolved to a file like every entry (`EntryResolver`). Read-only.
 package struct ReaderView: Sendable, Equatable {
-    /// Zeal finds `Contents/Resources/Documents` (a folder, or docsync's link to one).
+    /// Zeal finds `Contents/Resources/Documents` (a folder, or docsync's link to one), or (its main branch) a tarix
+    /// store, `Contents/Resources/tarix.tgz` and `tarixIndex.db`.
     package var loadable: Bool
     /// The start page relative to `Documents/`; nil when Zeal finds none (it shows "not found").
     package var startPage: String?
@@ -18,7 +19,14 @@ package struct ReaderView: Sendable, Equatable {
         let documents = "\(docsetPath)/Contents/Resources/Documents"
         var isDirectory: ObjCBool = false
         let loadable = fm.fileExists(atPath: documents, isDirectory: &isDirectory) && isDirectory.boolValue
-        guard loadable else { return ReaderView(loadable: false) }
+        guard loadable else {
+            // Zeal's main branch (and Dash) load a tarix docset: `tarix.tgz` + `tarixIndex.db`, no `Documents/`
+            // (its start page is inside the archive: not resolved to a file here).
+            let resources = "\(docsetPath)/Contents/Resources"
+            let tarix =
+                fm.fileExists(atPath: "\(resources)/tarix.tgz") && fm.fileExists(atPath: "\(resources)/tarixIndex.db")
+            return ReaderView(loadable: tarix)
+        }
         var candidates: [String?] = []
         let plistFile =
             fm.fileExists(atPath: "\(docsetPath)/Contents/Info.plist")

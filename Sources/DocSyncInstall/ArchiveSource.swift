@@ -28,6 +28,9 @@ public protocol ArchiveSource: AnyObject, Sendable {
     var verifiedSHA256: String? { get }
     /// The extraction failed on the writing side: a blocked `read` should return or throw soon.
     func cancel()
+    /// The complete archive file, once ``awaitVerifiedEnd()`` returned (nil: the source has no file, e.g. a pipe);
+    /// the tarix layout reads it a second time to build its index.
+    var completedFile: String? { get }
 }
 
 extension ArchiveSource {
@@ -36,6 +39,7 @@ extension ArchiveSource {
     public var providesSHA256: Bool { false }
     public var verifiedSHA256: String? { nil }
     public func cancel() {}
+    public var completedFile: String? { nil }
 }
 
 /// A complete archive file on disk.
@@ -67,6 +71,8 @@ public final class FileArchiveSource: ArchiveSource {
     deinit { close(fd) }
 
     public var displayName: String { path }
+
+    public var completedFile: String? { path }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
         while true {

@@ -74,8 +74,7 @@ final class DirectoryHandle {
         do { file = try base.openFile(name, O_WRONLY | O_CREAT | O_EXCL) } catch { throw .io(error) }
         defer { close(file) }
         fchmod(file, 0o644)
-        let written = bytes.withUnsafeBytes { Glibc.write(file, $0.baseAddress, $0.count) }
-        if written != bytes.count { throw error("write", name) }
+        do { try LinuxFS.writeAll(file, bytes, path: base.childPath(name)) } catch { throw .io(error) }
     }
 
     /// Reads a small file (up to 1 MiB, never through a symlink); nil when it does not exist or cannot be read.

@@ -71,6 +71,15 @@ struct DocsetMetadata: Codable, Equatable {
         var installedAt: String? = nil
         var sourceURL: String? = nil
         var origin: String? = nil
+        /// `tarix` for the tarix layout (nil: extracted).
+        var layout: String? = nil
+        /// The tarix layout: SHA-256 of `Contents/Resources/tarix.tgz` (the publisher's bytes when they were indexed
+        /// as they are, else the re-encoded archive's; `archive_sha256` always names the publisher's).
+        var tarixSHA256: String? = nil
+        /// The tarix layout: `indexed` or `reencoded`.
+        var tarixMode: String? = nil
+        /// The tarix layout: `publisher` (a publisher's index, checked in full) or `built`.
+        var tarixIndex: String? = nil
 
         enum CodingKeys: String, CodingKey {
             case identifier, version, revision, arrival
@@ -82,7 +91,10 @@ struct DocsetMetadata: Codable, Equatable {
             case sourceURL = "source_url"
             case entryUpdated = "entry_updated"
             case origin
-            case prepared
+            case prepared, layout
+            case tarixSHA256 = "tarix_sha256"
+            case tarixMode = "tarix_mode"
+            case tarixIndex = "tarix_index"
         }
     }
 

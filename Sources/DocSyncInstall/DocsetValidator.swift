@@ -11,11 +11,14 @@ enum DocsetValidator {
     static let documentFolders = ["Contents/Resources/Documents", "Contents/Resources/Documentation"]
 
     /// The required paths missing under the directory `fd` (empty when valid).
-    static func missing(in fd: Int32) -> [String] {
+    /// `tarix`: the documents are `Contents/Resources/tarix.tgz` and `tarixIndex.db`, not a folder.
+    static func missing(in fd: Int32, tarix: Bool = false) -> [String] {
         var missing: [String] = []
         if !exists(infoPlist, type: S_IFREG, in: fd) { missing.append(infoPlist) }
         if !exists(index, type: S_IFREG, in: fd) { missing.append(index) }
-        if !documentFolders.contains(where: { exists($0, type: S_IFDIR, in: fd) }) {
+        if tarix {
+            missing += TarixStoreResult.files.filter { !exists($0, type: S_IFREG, in: fd) }
+        } else if !documentFolders.contains(where: { exists($0, type: S_IFDIR, in: fd) }) {
             missing.append(documentFolders.map { "\($0)/" }.joined(separator: " or "))
         }
         return missing

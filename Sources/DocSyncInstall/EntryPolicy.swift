@@ -11,6 +11,9 @@ public struct EntryPolicy: Sendable {
     public private(set) var entryCount = 0
     public private(set) var declaredBytes: Int64 = 0
     private var layout = Layout.undecided
+    /// The tarix layout: entries inside `Contents/Resources/Documents/` (and that folder) are judged by every rule,
+    /// then left out of the tree (the tarix store serves them).
+    package var skipsDocuments = false
 
     private enum Layout: Sendable {
         case undecided
@@ -61,6 +64,10 @@ public struct EntryPolicy: Sendable {
             if case .directory = entry.kind { return .skip }
             return .reject(.rootNotDirectory)
         }
+        if skipsDocuments, Self.isInDocuments(mapped) {
+            if case .symlink = entry.kind { return .reject(.specialFile("symbolic link (tarix layout)")) }
+            return .skip
+        }
         let action: PlannedEntry.Action
         switch entry.kind {
         case .directory: action = .directory
@@ -90,6 +97,14 @@ public struct EntryPolicy: Sendable {
     }
 
     // MARK: Paths
+
+    private static let documentsPath = [Array("Contents".utf8), Array("Resources".utf8), Array("Documents".utf8)]
+
+    /// `Contents/Resources/Documents` or anything below it (relative to the docset root).
+    static func isInDocuments(_ mapped: [[UInt8]]) -> Bool {
+        mapped.count >= 3 && mapped[0] == documentsPath[0] && mapped[1] == documentsPath[1]
+            && mapped[2] == documentsPath[2]
+    }
 
     static let appleDoublePrefix = Array("._".utf8)
     static let macOSFolder = Array("__MACOSX".utf8)

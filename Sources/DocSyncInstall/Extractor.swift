@@ -26,7 +26,7 @@ enum Extractor {
     /// where the writer records the tree's manifest as it creates it.
     static func extract(
         _ source: any ArchiveSource, into rootFD: Int32, rootPath: String, limits: InstallLimits, hashing: Bool = true,
-        recorder: ManifestRecorder? = nil
+        recorder: ManifestRecorder? = nil, skipsDocuments: Bool = false
     ) throws(InstallError) -> ExtractionResult {
         let queue = ExtractionQueue(blocks: blocks, blockBytes: blockBytes)
         let outcome = Mutex<(entries: Int, digest: SHA256.Digest?)>((0, nil))
@@ -37,7 +37,9 @@ enum Extractor {
             defer { done.leave() }
             do throws(InstallError) {
                 let result = try ArchiveReader.withUTF8Locale { () throws(InstallError) in
-                    try read(source, limits: limits, hashing: hashing, hashingFiles: hashingFiles, into: queue)
+                    try read(
+                        source, limits: limits, hashing: hashing, hashingFiles: hashingFiles,
+                        skipsDocuments: skipsDocuments, into: queue)
                 }
                 outcome.withLock { $0 = result }
                 queue.finish()
@@ -82,7 +84,7 @@ enum Extractor {
     /// bytes for the manifest (here, not on the writer thread: profiles put the writer — file creation in the
     /// kernel — on the critical path, 63 % of the CPU against the reader's 36 %).
     private static func read(
-        _ source: any ArchiveSource, limits: InstallLimits, hashing: Bool, hashingFiles: Bool,
+        _ source: any ArchiveSource, limits: InstallLimits, hashing: Bool, hashingFiles: Bool, skipsDocuments: Bool,
         into queue: ExtractionQueue
     )
         throws(InstallError) -> (Int, SHA256.Digest?)
@@ -90,6 +92,7 @@ enum Extractor {
         let reader: ArchiveReader
         do { reader = try ArchiveReader(source: source, hashing: hashing) } catch { throw .unreadableArchive(error.message) }
         var policy = EntryPolicy(limits: limits, archiveBytes: source.byteCount)
+        policy.skipsDocuments = skipsDocuments
         let stopped = { () -> InstallError in queue.error ?? .unreadableArchive("stopped") }
         guard var batch = queue.acquire() else { throw stopped() }
         /// Hands the batch over and takes an empty one when fewer than `bytes` are free or it holds many items.

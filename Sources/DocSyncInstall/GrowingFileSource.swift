@@ -28,6 +28,9 @@ public final class GrowingFileSource: ArchiveSource, @unchecked Sendable {
 
     public let partPath: String
     public let finalPath: String
+
+    /// `finalPath`: where the verified download is once ``awaitVerifiedEnd()`` returned.
+    public var completedFile: String? { finalPath }
     private let condition = ConditionLock()
     private var committed: Int64 = 0
     private var generation = 0

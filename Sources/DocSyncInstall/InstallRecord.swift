@@ -30,6 +30,8 @@ public struct InstallRecord: Sendable, Equatable, Codable {
     public var urls: [String] = []
     /// How Zeal's members of its `meta.json` came to be (nil when it has no meta.json).
     package var zeal: ZealArrival? = nil
+    /// How the docset keeps its documents (`tarix`: `Contents/Resources/tarix.tgz` and `tarixIndex.db`).
+    package var layout: InstallLayout = .extracted
 }
 
 extension InstallRecord {
@@ -49,5 +51,6 @@ extension InstallRecord {
             sourceURL: (host?.sourceURL ?? record?.sourceURL)?.redactingCredentials,
             updated: record?.entryUpdated.flatMap(DocsetMetadata.date),
             urls: host?.urls ?? meta?.urls ?? [], zeal: meta.map(Installer.arrival))
+        if record?.layout == InstallLayout.tarix.rawValue { layout = .tarix }
     }
 }

@@ -25,6 +25,11 @@ public struct InstallRequest: Sendable, Equatable {
     public var extra: [String: JSONValue] = [:]
     /// From a catalogue: `icon.png` / `icon@2x.png` contents, written beside `meta.json` when the archive has none.
     public var icons: [String: [UInt8]] = [:]
+    /// How the docset keeps its documents (`[install] layout`, or `docsync install --layout`).
+    package var layout: InstallLayout = .extracted
+    /// The tarix layout: a publisher's index (`tarixIndex.db` from `<url>.tarix`), trusted only once checked in full
+    /// against the archive; nil: docsync builds the index.
+    package var tarixIndex: String?
 
     public init(
         name: String, title: String? = nil, version: String? = nil, revision: String? = nil, feedURL: String? = nil,

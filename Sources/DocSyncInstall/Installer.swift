@@ -12,14 +12,25 @@ public final class Installer: Sendable {
     public let configuration: InstallConfiguration
     /// Run on each staged docset before it is published (see `TreePreparation`).
     public let prepareTree: TreePreparation?
+    /// Builds the tarix store of a request with the tarix layout (nil: such a request fails).
+    package let tarixStore: TarixStoreBuilder?
     private let background = WorkCounter()
 
-    public init(
+    public convenience init(
         root: String, configuration: InstallConfiguration = InstallConfiguration(), prepareTree: TreePreparation? = nil
+    ) {
+        self.init(root: root, configuration: configuration, prepareTree: prepareTree, tarixStore: nil)
+    }
+
+    /// As the public initializer, with the builder of tarix stores (`InstallRequest/layout` `.tarix`).
+    package init(
+        root: String, configuration: InstallConfiguration = InstallConfiguration(), prepareTree: TreePreparation?,
+        tarixStore: TarixStoreBuilder?
     ) {
         self.root = root.hasPrefix("/") ? root : FileManager.default.currentDirectoryPath + "/" + root
         self.configuration = configuration
         self.prepareTree = prepareTree
+        self.tarixStore = tarixStore
     }
 
     /// Makes the archive `<root>/<request.name>.docset`, all at once. On error nothing visible changes.
@@ -144,11 +155,21 @@ public final class Installer: Sendable {
             // The archive's SHA-256 is hashed once: by the downloader when it is known (the request's, or the
             // growing source's), else while extracting.
             let known = request.archiveSHA256 != nil || source.providesSHA256
-            let result = try Extractor.extract(
+            let tarix = request.layout == .tarix
+            if tarix, tarixStore == nil { throw InstallError.unreadableArchive("the tarix layout is not available") }
+            var result = try Extractor.extract(
                 source, into: staging.fd, rootPath: staging.path, limits: configuration.limits, hashing: !known,
-                recorder: recorder)
+                recorder: recorder, skipsDocuments: tarix)
             do { try source.awaitVerifiedEnd() } catch { throw InstallError.io(error) }
-            let missing = DocsetValidator.missing(in: staging.fd)
+            var tarixStoreBuilt: (result: TarixStoreResult, sha256: String)?
+            if tarix {
+                let built = try buildTarixStore(
+                    from: source, into: staging, recorder: recorder, publisherIndex: request.tarixIndex)
+                tarixStoreBuilt = (built.result, built.sha256)
+                result.bytesWritten += built.bytes
+                result.fileCount += TarixStoreResult.files.count
+            }
+            let missing = DocsetValidator.missing(in: staging.fd, tarix: tarix)
             if !missing.isEmpty { throw InstallError.notADocset(missing: missing) }
             var digest = request.archiveSHA256 ?? source.verifiedSHA256 ?? result.archiveDigest?.description
             if digest == nil, let file = source as? FileArchiveSource { digest = try Self.hash(file.path) }
@@ -166,6 +187,12 @@ public final class Installer: Sendable {
                 archiveSize: source.byteCount ?? 0, unpackedBytes: result.bytesWritten, fileCount: result.fileCount,
                 entryUpdated: request.updated.map(DocsetMetadata.timestamp))
             record.prepared = prepared?.steps
+            if let built = tarixStoreBuilt {
+                record.layout = InstallLayout.tarix.rawValue
+                record.tarixSHA256 = built.sha256
+                record.tarixMode = built.result.mode
+                record.tarixIndex = built.result.indexSource
+            }
             let meta = DocsetMetadata(request: request, record: record)
             let host = HostRecord(
                 installedAt: DocsetMetadata.timestamp(Date()),
@@ -175,7 +202,8 @@ public final class Installer: Sendable {
             let icons = try Self.writeIcons(request.icons, into: staging)
             // Anything written into the staged tree after extraction is recorded here (a later line wins).
             for path in [DocsetMetadata.fileName] + icons { try recorder.rerecord(path, below: staging) }
-            try ReadOnlyTree.finish(staging, paths: ReadOnlyTree.indexFiles + [DocsetMetadata.fileName] + icons)
+            let late = ReadOnlyTree.indexFiles + [DocsetMetadata.fileName] + icons
+            try ReadOnlyTree.finish(staging, paths: late + (tarix ? TarixStoreResult.files : []))
             try recorder.finish()
             try store.commitManifest(recorder, as: version)  // made durable by publish's syncfs
             try store.recordHost(host, for: version)
@@ -192,7 +220,8 @@ public final class Installer: Sendable {
                 identifier: request.identifier, path: path, indexPath: "\(path)/\(DocsetValidator.index)",
                 installedAt: DocsetMetadata.date(host.installedAt), archiveSHA256: digest,
                 sizeOnDisk: result.bytesWritten, fileCount: result.fileCount, feedURL: host.feed,
-                sourceURL: host.sourceURL, updated: request.updated, urls: host.urls, zeal: Self.arrival(meta))
+                sourceURL: host.sourceURL, updated: request.updated, urls: host.urls, zeal: Self.arrival(meta),
+                layout: request.layout)
         } catch {
             manifest?.discard()
             store.discardStaging(stagingName)

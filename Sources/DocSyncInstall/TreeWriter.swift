@@ -165,15 +165,9 @@ final class TreeWriter {
     }
 
     private func write(_ buffer: UnsafeRawBufferPointer) throws(InstallError) {
-        guard let (fd, entry) = openFile, let base = buffer.baseAddress else { return }
-        var offset = 0
-        while offset < buffer.count {
-            let n = Glibc.write(fd, base + offset, buffer.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw ioError("write", entry)
-            }
-            offset += n
+        guard let (fd, entry) = openFile else { return }
+        do throws(SystemError) { try LinuxFS.writeAll(fd, buffer, path: entry.relativePath) } catch {
+            throw ioError("write", entry, code: error.code)
         }
         fileBytes += Int64(buffer.count)
         bytesWritten += Int64(buffer.count)

@@ -57,17 +57,10 @@ public enum MetricsTextFile {
         let fd = openat(directory, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw SystemError("open", path: "\(folder)/\(temporary)") }
         let bytes = render(metrics)
-        var written = 0
-        while written < bytes.count {
-            let n = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                let error = SystemError("write", path: "\(folder)/\(temporary)")
-                close(fd)
-                unlinkat(directory, temporary, 0)
-                throw error
-            }
-            written += n
+        do { try LinuxFS.writeAll(fd, bytes, path: "\(folder)/\(temporary)") } catch {
+            close(fd)
+            unlinkat(directory, temporary, 0)
+            throw error
         }
         let synced = fsync(fd) == 0
         close(fd)

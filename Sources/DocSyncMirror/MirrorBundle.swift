@@ -15,24 +15,32 @@ public enum MirrorBundle {
     public static func files(in directory: String, archives wanted: Set<String>? = nil) throws(MirrorError)
         -> [String]
     {
-        let root = try MirrorDirectory(path: directory)
-        var names = [MirrorDocuments.manifestPath, MirrorDocuments.cataloguePath, MirrorDocuments.atomPath]
-        names = names.filter { root.fileSize($0) != nil }
-        let feeds = try root.directory("feeds", create: false)
-        names += feeds.entries().filter { $0.hasSuffix(".xml") && !$0.hasPrefix(".") }.sorted().map { "feeds/\($0)" }
-        if feeds.entries().contains("zeal") {
-            let zeal = try feeds.directory("zeal", create: false)
-            names += zeal.entries().filter { $0.hasSuffix(".xml") && !$0.hasPrefix(".") }.sorted()
-                .map { "feeds/zeal/\($0)" }
+        do throws(SystemError) {
+            let root = try SafeDirectory.open(directory)
+            var names = [MirrorDocuments.manifestPath, MirrorDocuments.cataloguePath, MirrorDocuments.atomPath]
+            names = names.filter { root.regularFileSize($0) != nil }
+            let feeds = try root.directory("feeds")
+            names += listing(feeds).filter { $0.hasSuffix(".xml") && !$0.hasPrefix(".") }.sorted()
+                .map { "feeds/\($0)" }
+            if listing(feeds).contains("zeal") {
+                let zeal = try feeds.directory("zeal")
+                names += listing(zeal).filter { $0.hasSuffix(".xml") && !$0.hasPrefix(".") }.sorted()
+                    .map { "feeds/zeal/\($0)" }
+            }
+            let archives = try root.directory("archives")
+            for digest in listing(archives).filter(MirrorPublisher.isDigest).sorted()
+            where wanted?.contains(digest) ?? true {
+                let folder = try archives.directory(digest)
+                names += listing(folder).filter { !$0.hasPrefix(".") }.sorted().map { "archives/\(digest)/\($0)" }
+            }
+            return names
+        } catch {
+            throw .system(error)
         }
-        let archives = try root.directory("archives", create: false)
-        for digest in archives.entries().filter(MirrorPublisher.isDigest).sorted()
-        where wanted?.contains(digest) ?? true {
-            let folder = try archives.directory(digest, create: false)
-            names += folder.entries().filter { !$0.hasPrefix(".") }.sorted().map { "archives/\(digest)/\($0)" }
-        }
-        return names
     }
+
+    /// Entry names of a folder of the tree (no `.`/`..`); empty when it cannot be listed.
+    static func listing(_ folder: SafeDirectory) -> [String] { ((try? folder.entries()) ?? []).map(\.name) }
 
     /// Writes `files` of `directory` to `output` (a temporary name renamed into place when complete).
     public static func write(directory: String, files: [String], to output: String) throws(MirrorError) {
@@ -76,7 +84,8 @@ public enum MirrorBundle {
         }
         guard let input = opened?.fd else { throw .system("open", bundle, errno: ENOENT) }
         defer { close(input) }
-        let root = try MirrorDirectory(path: directory, create: true)
+        let root: SafeDirectory
+        do { root = try SafeDirectory.open(directory, create: true) } catch { throw .system(error) }
         var block = [UInt8](repeating: 0, count: 512)
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
@@ -84,29 +93,33 @@ public enum MirrorBundle {
             if block.allSatisfy({ $0 == 0 }) { return }
             let (name, size) = try parseHeader(block, bundle)
             let parts = name.split(separator: "/").map(String.init)
-            let folder: MirrorDirectory
+            let folders: [String]
             switch parts.count {
             case 1
             where [MirrorDocuments.manifestPath, MirrorDocuments.cataloguePath, MirrorDocuments.atomPath]
                 .contains(parts[0]):
-                folder = root
+                folders = []
             case 2 where parts[0] == "feeds" && parts[1].hasSuffix(".xml") && safe(parts[1]):
-                folder = try root.directory("feeds")
+                folders = ["feeds"]
             case 3 where parts[0] == "feeds" && parts[1] == "zeal" && parts[2].hasSuffix(".xml") && safe(parts[2]):
-                folder = try root.directory("feeds").directory("zeal")
+                folders = ["feeds", "zeal"]
             case 3 where parts[0] == "archives" && MirrorPublisher.isDigest(parts[1]) && safe(parts[2]):
-                folder = try root.directory("archives").directory(parts[1])
+                folders = ["archives", parts[1]]
             default: throw .bundle(bundle, "unexpected entry \"\(name)\" (not a docsync mirror bundle)")
+            }
+            var folder = root
+            do { for component in folders { folder = try folder.directory(component, create: true) } } catch {
+                throw .system(error)
             }
             let file = parts.last!
             let out = openat(folder.fd, file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-            if out < 0 { throw .system("openat", folder.at(file), errno: errno) }
+            if out < 0 { throw .system("openat", folder.childPath(file), errno: errno) }
             defer { close(out) }
             var left = size
             while left > 0 {
                 let want = Int(min(Int64(buffer.count), left))
                 try readExactly(input, &buffer, want, bundle)
-                try writeAll(out, Array(buffer[0..<want]), folder.at(file))
+                try writeAll(out, Array(buffer[0..<want]), folder.childPath(file))
                 left -= Int64(want)
             }
             let padding = Int((512 - size % 512) % 512)
@@ -171,12 +184,6 @@ public enum MirrorBundle {
     }
 
     static func writeAll(_ fd: Int32, _ bytes: [UInt8], _ path: String) throws(MirrorError) {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
-            if n < 0, errno == EINTR { continue }
-            if n <= 0 { throw .system("write", path, errno: errno) }
-            offset += n
-        }
+        do { try LinuxFS.writeAll(fd, bytes, path: path) } catch { throw .system(error) }
     }
 }

@@ -1,3 +1,4 @@
+import DocSyncSupport
 import Foundation
 
 /// Publishes installed docsets as a static tree any web server can serve:
@@ -63,12 +64,16 @@ public struct MirrorPublisher: Sendable {
     /// Keeps a just-verified archive (at `source`, e.g. in staging before it is deleted) in the pool, so the next
     /// publish need not fetch it again. Named by no document until a publish does.
     public func retain(_ version: MirrorVersion, from source: String) throws(MirrorError) {
-        let archives = try MirrorDirectory(path: settings.directory, create: true).directory("archives")
-        let folder = try archives.directory(version.sha256)
-        guard folder.fileSize(version.file) != version.size else { return }
-        try folder.place(version.file, from: source)
-        try folder.sync()
-        try archives.sync()
+        do throws(SystemError) {
+            let archives = try SafeDirectory.open(settings.directory, create: true).directory("archives", create: true)
+            let folder = try archives.directory(version.sha256, create: true)
+            guard folder.regularFileSize(version.file) != version.size else { return }
+            try folder.place(version.file, from: source)
+            try folder.sync()
+            try archives.sync()
+        } catch {
+            throw .system(error)
+        }
     }
 
     /// Publishes `installed` (the newest version of each docset). `archive` returns the path of a verified copy of
@@ -80,18 +85,30 @@ public struct MirrorPublisher: Sendable {
         archive: (MirrorVersion) async throws -> String?,
         manifest: (MirrorDocuments) -> [UInt8]
     ) async throws -> Report {
+        do {
+            return try await publishing(installed, held: held, now: now, archive: archive, manifest: manifest)
+        } catch let error as SystemError {
+            throw MirrorError.system(error)  // a file-system call on the tree: named as the mirror's own error
+        }
+    }
+
+    private func publishing(
+        _ installed: [MirrorVersion], held: Set<String>, now: Date,
+        archive: (MirrorVersion) async throws -> String?,
+        manifest: (MirrorDocuments) -> [UInt8]
+    ) async throws -> Report {
         var report = Report()
-        let root = try MirrorDirectory(path: settings.directory, create: true)
-        let archives = try root.directory("archives")
-        let feeds = try root.directory("feeds")
-        let zealFeeds = try feeds.directory("zeal")
+        let root = try SafeDirectory.open(settings.directory, create: true)
+        let archives = try root.directory("archives", create: true)
+        let feeds = try root.directory("feeds", create: true)
+        let zealFeeds = try feeds.directory("zeal", create: true)
 
         // 1. Archives first, durable, before any document names them.
         var available: [MirrorVersion] = []
         var unavailable: [(name: String, reason: String)] = []
         for version in installed {
-            let folder = try archives.directory(version.sha256)
-            if folder.fileSize(version.file) != version.size {
+            let folder = try archives.directory(version.sha256, create: true)
+            if folder.regularFileSize(version.file) != version.size {
                 do {
                     guard let source = try await archive(version) else {
                         unavailable.append((version.name, "its archive is not kept and could not be fetched"))
@@ -111,7 +128,7 @@ public struct MirrorPublisher: Sendable {
         try root.sync()
 
         // 2. Plan (pure), then the documents, each by rename.
-        let pool = Set(archives.entries().filter(Self.isDigest))
+        let pool = Set(MirrorBundle.listing(archives).filter(Self.isDigest))
         let previous = MirrorState.load(statePath)
         let plan = MirrorPlanner.plan(
             previous: previous, installed: available, held: held.union(unavailable.map(\.name)), pool: pool,
@@ -123,8 +140,8 @@ public struct MirrorPublisher: Sendable {
             try zealFeeds.replaceFileIfChanged("\(name).xml", Array(documents.zealFeed(name).utf8))
         }
         for name in plan.dropped {
-            try feeds.removeFile("\(name).xml")
-            try zealFeeds.removeFile("\(name).xml")
+            try feeds.unlink("\(name).xml")
+            try zealFeeds.unlink("\(name).xml")
         }
         try zealFeeds.sync()
         try feeds.sync()
@@ -137,9 +154,9 @@ public struct MirrorPublisher: Sendable {
 
         // 3. Only now, archives no document names and whose grace period has passed.
         for digest in plan.expired {
-            let folder = try archives.directory(digest, create: false)
-            for name in folder.entries() { try folder.removeFile(name) }
-            try archives.removeDirectory(digest)
+            let folder = try archives.directory(digest)
+            for name in MirrorBundle.listing(folder) { try folder.unlink(name) }
+            try archives.unlink(digest, directory: true)
             report.deleted += 1
         }
         if !plan.expired.isEmpty { try archives.sync() }
@@ -150,9 +167,13 @@ public struct MirrorPublisher: Sendable {
     private func saveState(_ state: MirrorState) throws(MirrorError) {
         let directory = (statePath as NSString).deletingLastPathComponent
         let name = (statePath as NSString).lastPathComponent
-        let folder = try MirrorDirectory(path: directory.isEmpty ? "." : directory, create: true)
-        try folder.replaceFile(name, state.encoded(), mode: 0o600)  // upstream URLs may carry credentials
-        try folder.sync()
+        do throws(SystemError) {
+            let folder = try SafeDirectory.open(directory.isEmpty ? "." : directory, create: true)
+            try folder.writeFileAtomically(name, state.encoded(), mode: 0o600)  // upstream URLs may carry credentials
+            try folder.sync()
+        } catch {
+            throw .system(error)
+        }
     }
 
     static func isDigest(_ name: String) -> Bool {

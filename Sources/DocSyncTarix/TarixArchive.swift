@@ -83,6 +83,15 @@ package final class TarixArchive: Sendable {
         return !row.hash.isEmpty
     }
 
+    /// True when `path` (relative to the docset folder, with or without a trailing `/`) names a directory.
+    package func isDirectory(_ path: String) -> Bool {
+        let bare = path.hasSuffix("/") ? String(path.dropLast()) : path
+        for candidate in [bare, bare + "/"] {
+            if let row = try? lookup(candidate), row.hash.isEmpty { return true }
+        }
+        return false
+    }
+
     /// The bytes of the document at `path`, relative to the docset folder
     /// (`Contents/Resources/Documents/index.html`).
     package func read(_ path: String) throws(TarixError) -> [UInt8] {

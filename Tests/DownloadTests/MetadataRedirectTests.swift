@@ -33,7 +33,7 @@ import Testing
         defer { front.stop() }
         do {
             let request = HTTPRequest(url: front.url("f.atom"), options: Self.options())
-            _ = try await HTTPClient.get(request, maxBodyBytes: 1 << 20)
+            _ = try await HTTPClient().get(request, maxBodyBytes: 1 << 20)
             Issue.record("the redirect to \(target) was followed")
         } catch {
             guard case .transport(let transport) = error else {
@@ -67,7 +67,7 @@ import Testing
 
     @Test func aLinkLocalURLIsNotRequestedAtAll() async throws {
         do {
-            _ = try await HTTPClient.get(
+            _ = try await HTTPClient().get(
                 HTTPRequest(url: "http://169.254.169.254/latest/meta-data/", options: Self.options()), maxBodyBytes: 1)
             Issue.record("requested")
         } catch {
@@ -88,7 +88,7 @@ import Testing
         options.connectTimeout = 1
         do {
             let request = HTTPRequest(url: "http://169.254.169.254:9/x", options: options)
-            _ = try await HTTPClient.get(request, maxBodyBytes: 1)
+            _ = try await HTTPClient().get(request, maxBodyBytes: 1)
         } catch {
             if case .transport(let transport) = error { #expect(transport.kind != .redirectRefused, "\(transport)") }
         }
@@ -97,7 +97,7 @@ import Testing
         let front = try FaultServer { _, _ in FaultResponse(status: 302, headers: [("Location", target.url("f"))]) }
         defer { front.stop() }
         let request = HTTPRequest(url: front.url("f"), options: Self.options())
-        let response = try await HTTPClient.get(request, maxBodyBytes: 1 << 20)
+        let response = try await HTTPClient().get(request, maxBodyBytes: 1 << 20)
         #expect(response.body == Array("<feed/>".utf8))
     }
 }

@@ -89,7 +89,7 @@ import Testing
         #expect((try? outcome.get()) != nil, "\(outcome)")
     }
 
-    /// Feeds go through the same transport: `HTTPClient.get` refuses the hop too.
+    /// Feeds go through the same transport: `HTTPClient().get` refuses the hop too.
     @Test func aFeedRedirectToPrivateIsRefused() async throws {
         let pair = try servers(Array("<feed/>".utf8))
         defer { pair.stop() }
@@ -97,7 +97,7 @@ import Testing
         options.addressClassifier = AddressClassifier(publicEndpoints: ["127.0.0.1:\(pair.front.port)"])
         do {
             let request = HTTPRequest(url: pair.front.url("f.atom"), options: options)
-            _ = try await HTTPClient.get(request, maxBodyBytes: 1 << 20)
+            _ = try await HTTPClient().get(request, maxBodyBytes: 1 << 20)
             Issue.record("followed")
         } catch {
             guard case .transport(let transport) = error else {

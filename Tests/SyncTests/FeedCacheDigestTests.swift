@@ -11,42 +11,44 @@ import Testing
         return "\(h.state)/feeds/\(try #require(names.first { $0.hasSuffix(".xml") }))"
     }
 
-    private func feedSource(_ result: Tool.Result) -> String? {
-        SyncHarness.events(result).first { $0["event"] as? String == "feed-checked" }?["source"] as? String
+    private func feedSource(_ run: SyncHarness.SyncRun) -> String? {
+        run.events.first { $0["event"] as? String == "feed-checked" }?["source"] as? String
     }
 
-    @Test func anEditedCachedBodyIsDroppedAndFetchedInFull() throws {
-        let h = try SyncHarness()
+    @Test func anEditedCachedBodyIsDroppedAndFetchedInFull() async throws {
+        let h = try SyncHarness.inMemory()
         try h.publishArchive(try DocsetFixture.make(version: "1.0"), as: "A.tgz", folder: "A")
         try h.writeAtomFeed("f.atom", [.init(identifier: "org.a", title: "A", version: "1.0", archive: "A.tgz")])
         try h.writeConfig(feeds: ["f.atom"])
-        #expect(try h.run(["sync"]).status == 0)
+        #expect(try await h.sync().status == 0)
         // Someone edits the cached copy to offer another version; the server keeps answering 304.
         let body = try cachedBody(h)
         let edited = try String(contentsOfFile: body, encoding: .utf8)
             .replacingOccurrences(of: "<docset:version>1.0<", with: "<docset:version>6.6<")
         try edited.write(toFile: body, atomically: true, encoding: .utf8)
-        let before = h.nginx.accessLog().count
-        let again = try h.run(["sync", "--json"])
-        #expect(again.status == 0, "\(again.standardError)")
+        let before = h.origin.accessLog().count
+        let again = try await h.sync()
+        #expect(again.status == 0, "\(again.lines)")
         #expect(feedSource(again) == "downloaded")
-        #expect(h.nginx.accessLog().dropFirst(before).first?.status == 200, "an unconditional GET")
-        #expect(SyncHarness.names(SyncHarness.events(again), "unchanged") == ["A"])
+        #expect(h.origin.accessLog().dropFirst(before).first?.status == 200, "an unconditional GET")
+        #expect(SyncHarness.names(again.events, "unchanged") == ["A"])
     }
 
     @Test func aCachedBodyThatNoLongerParsesIsFetchedInFull() async throws {
-        let h = try SyncHarness(locations: "location ~ \\.atom$ { add_header Cache-Control \"max-age=300\"; }")
+        let h = try SyncHarness.inMemory()
         try h.publishArchive(try DocsetFixture.make(version: "1.0"), as: "A.tgz", folder: "A")
         try h.writeAtomFeed("f.atom", [.init(identifier: "org.a", title: "A", version: "1.0", archive: "A.tgz")])
+        let feed = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(h.www)/f.atom")))
+        h.origin.serve("f.atom", .init(headers: [("Cache-Control", "max-age=300")], body: feed))
         try h.writeConfig(feeds: ["f.atom"])
-        #expect(try h.run(["sync"]).status == 0)
+        #expect(try await h.sync().status == 0)
         // A body that matches its recorded digest but does not parse (stored by a buggy or older docsync).
         let store = FeedCacheStore(stateDirectory: h.state)
-        let url = h.nginx.url("f.atom")
+        let url = h.url("f.atom")
         let (entry, _) = try #require(store.load(url: url))
         try store.save(entry, body: Array("<feed>not closed".utf8))
-        let again = try h.run(["sync", "--json"])
-        #expect(again.status == 0, "\(again.standardError)")
+        let again = try await h.sync()
+        #expect(again.status == 0, "\(again.lines)")
         #expect(feedSource(again) == "downloaded")
         #expect(try #require(store.load(url: url)).body.count > 100)
     }

@@ -7,7 +7,7 @@ import Testing
 /// no longer planned go after `partial_max_age`, and `status` shows what is reclaimable.
 @Suite(.timeLimit(.minutes(10))) struct LeftoverTests {
     private func harness(extra: String = "") throws -> SyncHarness {
-        let h = try SyncHarness()
+        let h = try SyncHarness.inMemory()
         try h.publishArchive(try DocsetFixture.make(version: "1.0"), as: "A.tgz", folder: "A")
         try h.writeAtomFeed("f.atom", [.init(identifier: "org.a", title: "A", version: "1.0", archive: "A.tgz")])
         try h.writeConfig(feeds: ["f.atom"], extra: extra)
@@ -20,9 +20,9 @@ import Testing
         try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: path)
     }
 
-    @Test func whatAKilledRunLeftIsCleanedAndStatusShowsItFirst() throws {
+    @Test func whatAKilledRunLeftIsCleanedAndStatusShowsItFirst() async throws {
         let h = try harness(extra: "[install]\npartial_max_age = \"2d\"")
-        #expect(try h.run(["sync"]).status == 0)
+        #expect(try await h.sync().status == 0)
         // A killed run's leftovers: a tree in the trash, and partials of a version no feed offers any more.
         let trash = "\(h.root)/.docsync/trash/version-A@old"
         try FileManager.default.createDirectory(atPath: trash, withIntermediateDirectories: true)
@@ -39,8 +39,8 @@ import Testing
         #expect(status.standardOutput.contains("trash: 3"), "\(status.standardOutput)")
         #expect(status.standardOutput.contains("1 partial download"), "\(status.standardOutput)")
 
-        let second = try h.run(["sync"])
-        #expect(second.status == 0, "\(second.standardOutput) \(second.standardError)")
+        let second = try await h.sync()
+        #expect(second.status == 0, "\(second.lines)")
         let trashLeft = try FileManager.default.subpathsOfDirectory(atPath: "\(h.root)/.docsync/trash")
         #expect(trashLeft.isEmpty, "\(trashLeft)")
         let left = try FileManager.default.contentsOfDirectory(atPath: staging).filter { $0 != "complete" }.sorted()
@@ -48,14 +48,14 @@ import Testing
         #expect(!(try h.run(["status"]).standardOutput.contains("Reclaimable")))
     }
 
-    @Test func aFailedUpdateLeavesNoExtractionBehind() throws {
+    @Test func aFailedUpdateLeavesNoExtractionBehind() async throws {
         let h = try harness()
-        #expect(try h.run(["sync"]).status == 0)
+        #expect(try await h.sync().status == 0)
         // Version 2.0 is not a docset: extraction fails after writing files.
         try ArchiveFixture.write(
             to: "\(h.www)/A-2.tgz", [.directory("A.docset"), .file("A.docset/readme.txt", "not a docset")])
         try h.writeAtomFeed("f.atom", [.init(identifier: "org.a", title: "A", version: "2.0", archive: "A-2.tgz")])
-        let failed = try h.run(["sync"])
+        let failed = try await h.sync()
         #expect(failed.status == 3)
         #expect(try FileManager.default.contentsOfDirectory(atPath: "\(h.root)/.docsync/trash").isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: "\(h.root)/.docsync/staging").isEmpty)

@@ -16,8 +16,8 @@ import Testing
         return samples
     }
 
-    @Test func eachRunRewritesTheFile() throws {
-        let h = try SyncHarness()
+    @Test func eachRunRewritesTheFile() async throws {
+        let h = try SyncHarness.inMemory()
         try FileManager.default.createDirectory(atPath: h.dir.appending("metrics"), withIntermediateDirectories: true)
         try h.publishArchive(try DocsetFixture.make(version: "1"), as: "A.tgz", folder: "A")
         try h.writeAtomFeed("f.atom", [.init(identifier: "org.a", title: "A", version: "1", archive: "A.tgz")])
@@ -26,7 +26,7 @@ import Testing
         let size = try #require(try FileManager.default.attributesOfItem(atPath: "\(h.www)/A.tgz")[.size] as? Int)
 
         let before = Date().timeIntervalSince1970
-        #expect(try h.run(["sync"]).status == 0)
+        #expect(try await h.sync().status == 0)
         let first = try Self.parse(file)
         #expect(first["docsync_last_run_result{result=\"ok\"}"] == 1)
         #expect(first["docsync_last_run_result{result=\"failed\"}"] == 0)
@@ -41,7 +41,7 @@ import Testing
 
         try h.writeConfig(
             feeds: ["f.atom", "missing.atom"], extra: "[metrics]\ntextfile = \"metrics/docsync.prom\"")
-        #expect(try h.run(["sync"]).status == 3)
+        #expect(try await h.sync().status == 3)
         let second = try Self.parse(file)
         #expect(second["docsync_last_run_result{result=\"failed\"}"] == 1)
         #expect(second["docsync_last_run_feeds_failed"] == 1)
@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func aMetricsFolderThatDoesNotExistIsAPreflightError() throws {
-        let h = try SyncHarness()
+        let h = try SyncHarness.inMemory()
         try h.writeConfig(feeds: ["f.atom"], extra: "[metrics]\ntextfile = \"nowhere/docsync.prom\"")
         let run = try h.run(["sync"])
         #expect(run.status == 78)

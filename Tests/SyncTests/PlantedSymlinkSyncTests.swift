@@ -8,7 +8,7 @@ import Testing
 @Suite(.timeLimit(.minutes(10))) struct PlantedSymlinkSyncTests {
     /// A harness with one Atom feed offering docset A, and a victim folder holding one precious file.
     private func harness() throws -> (SyncHarness, victim: String) {
-        let h = try SyncHarness()
+        let h = try SyncHarness.inMemory()
         try h.publishArchive(try DocsetFixture.make(version: "1.0"), as: "A.tgz", folder: "A")
         try h.writeAtomFeed("f.atom", [.init(identifier: "org.a", title: "A", version: "1.0", archive: "A.tgz")])
         try h.writeConfig(feeds: ["f.atom"])
@@ -27,7 +27,7 @@ import Testing
 
     static func sync(_ h: SyncHarness, _ options: SyncOptions = SyncOptions()) async throws -> [SyncEvent] {
         var events: [SyncEvent] = []
-        for try await event in SyncEngine(configuration: try h.configuration()).sync(options) { events.append(event) }
+        for try await event in try h.engine().sync(options) { events.append(event) }
         return events
     }
 
@@ -79,7 +79,8 @@ import Testing
         var configuration = try h.configuration()
         configuration.install.streaming = false
         var events: [SyncEvent] = []
-        for try await event in SyncEngine(configuration: configuration).sync() { events.append(event) }
+        let engine = SyncEngine(configuration: configuration, transport: h.origin.transport)
+        for try await event in engine.sync() { events.append(event) }
         #expect(events.contains { if case .failed = $0 { true } else { false } }, "\(events)")
         #expect(try victimIsIntact(victim))
     }
@@ -110,13 +111,13 @@ import Testing
 /// (Zeal writes `feed_url` too).
 @Suite(.timeLimit(.minutes(10))) struct PruneForeignTests {
     @Test func pruneLeavesAFolderDocsyncDidNotInstall() async throws {
-        let h = try SyncHarness()
+        let h = try SyncHarness.inMemory()
         try h.publishArchive(try DocsetFixture.make(version: "1.0"), as: "A.tgz", folder: "A")
         try h.writeAtomFeed("f.atom", [.init(identifier: "org.a", title: "A", version: "1.0", archive: "A.tgz")])
         try h.writeConfig(feeds: ["f.atom"], extra: "prune = true")
         let zeal = "\(h.root)/Zeal.docset"
         try DocsetFixture.make(version: "z").writeTree(to: zeal)
-        let meta = #"{"name": "Zeal", "title": "Zeal", "version": "z", "feed_url": "\#(h.nginx.url("f.atom"))"}"#
+        let meta = #"{"name": "Zeal", "title": "Zeal", "version": "z", "feed_url": "\#(h.url("f.atom"))"}"#
         try meta.write(toFile: "\(zeal)/meta.json", atomically: true, encoding: .utf8)
         let events = try await PlantedSymlinkSyncTests.sync(h)
         #expect(!events.contains { if case .removed = $0 { true } else { false } }, "\(events)")

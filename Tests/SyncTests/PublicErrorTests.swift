@@ -29,10 +29,10 @@ import Testing
     }
 
     @Test func aBusyLockIsSyncErrorBusy() async throws {
-        let h = try SyncHarness()
+        let h = try SyncHarness.inMemory()
         try h.writeAtomFeed("f.atom", [])
         try h.writeConfig(feeds: ["f.atom"])
-        let engine = SyncEngine(configuration: try h.configuration())
+        let engine = try h.engine()
         try FileManager.default.createDirectory(atPath: h.state, withIntermediateDirectories: true)
         let fd = open("\(h.state)/sync.lock", O_RDWR | O_CREAT, 0o644)
         defer { close(fd) }
@@ -50,10 +50,10 @@ import Testing
     }
 
     @Test func removingWhatIsNotInstalledIsATypedFailure() async throws {
-        let h = try SyncHarness()
+        let h = try SyncHarness.inMemory()
         try h.writeConfig(feeds: [])
         await #expect {
-            try await SyncEngine(configuration: try h.configuration()).remove(name: "Nothing")
+            try await h.engine().remove(name: "Nothing")
         } throws: { ($0 as? SyncFailure)?.code == .notInstalled }
     }
 }

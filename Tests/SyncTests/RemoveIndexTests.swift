@@ -6,15 +6,15 @@ import Testing
 /// `docsync remove NAME` takes the docset's derived search index with it at once; `status` and `search` stop
 /// showing it, and the other docsets stay searchable.
 @Suite(.timeLimit(.minutes(10))) struct RemoveIndexTests {
-    @Test func removeDeletesTheDerivedIndexAndSearchAndStatusForgetTheDocset() throws {
-        let h = try SyncHarness()
+    @Test func removeDeletesTheDerivedIndexAndSearchAndStatusForgetTheDocset() async throws {
+        let h = try SyncHarness.inMemory()
         try h.publishArchive(DocsetFixture.make(version: "1", indexRows: 5), as: "A.tgz", folder: "Alpha")
         try h.publishArchive(DocsetFixture.make(version: "1", indexRows: 3), as: "B.tgz", folder: "Beta")
-        try h.writeDashFeed("Alpha.xml", version: "1", alternates: [h.nginx.url("A.tgz")])
-        try h.writeDashFeed("Beta.xml", version: "1", alternates: [h.nginx.url("B.tgz")])
+        try h.writeDashFeed("Alpha.xml", version: "1", alternates: [h.url("A.tgz")])
+        try h.writeDashFeed("Beta.xml", version: "1", alternates: [h.url("B.tgz")])
         try h.writeConfig(feeds: ["Alpha.xml", "Beta.xml"])
-        let synced = try h.run(["sync"])
-        #expect(synced.status == 0, "\(synced.standardError)")
+        let synced = try await h.sync()
+        #expect(synced.status == 0, "\(synced.lines)")
         func indexes() throws -> [String] {
             try FileManager.default.contentsOfDirectory(atPath: "\(h.state)/index").filter { !$0.hasPrefix(".") }
                 .sorted()

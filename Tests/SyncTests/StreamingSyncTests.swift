@@ -135,16 +135,7 @@ import Testing
             usleep(UInt32.random(in: 100_000...1_200_000, using: &generator))  // the kill moment, not a wait
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            let entries = (try? FileManager.default.contentsOfDirectory(atPath: h.root)) ?? []  // no root yet: fine
-            let visible = entries.filter { !$0.hasPrefix(".") }
-            #expect(visible.allSatisfy { $0 == "Big.docset" }, "trial \(trial), \(seed): \(visible)")
-            do {
-                if let manifest = try h.resolvedManifest("Big") {
-                    #expect(manifest == fixture.expectedManifest, "trial \(trial), \(seed): complete or absent")
-                }
-            } catch {
-                Issue.record("trial \(trial), \(seed): \(error)")
-            }
+            h.expectCompleteOrAbsent("Big", allowed: [fixture.expectedManifest], "trial \(trial), \(seed)")
         }
         let final = try h.run(["sync", "--json"])
         #expect(final.status == 0, "\(final.standardError)")

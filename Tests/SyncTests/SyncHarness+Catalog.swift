@@ -51,7 +51,7 @@ extension SyncHarness {
         docsets: [String], zeal: String? = "zeal.json", contrib: String? = nil, alternates: [String]? = nil,
         extra: String = ""
     ) throws {
-        let mirrorList = (alternates ?? [nginx.url("feeds")]).map { "\"\($0)\"" }.joined(separator: ", ")
+        let mirrorList = (alternates ?? [url("feeds")]).map { "\"\($0)\"" }.joined(separator: ", ")
         var toml = """
             root = "root"
             staging = "staging"
@@ -61,11 +61,11 @@ extension SyncHarness {
             [catalog]
             mirrors = [\(mirrorList)]
             [catalog.zeal]
-            url = "\(zeal.map(nginx.url) ?? "")"
+            url = "\(zeal.map(url) ?? "")"
             [catalog.kapeli]
-            base_url = "\(nginx.url("feeds"))"
+            base_url = "\(url("feeds"))"
             [catalog.contrib]
-            url = "\(contrib.map(nginx.url) ?? "")"
+            url = "\(contrib.map(url) ?? "")"
             [catalog.cheatsheets]
             url = ""
 

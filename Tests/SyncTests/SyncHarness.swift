@@ -1,33 +1,104 @@
 import DocSync
+import DocSyncCLI
 import DocSyncConfigFile
 import DocSyncSupport
 import Foundation
 import TestSupport
+import Testing
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// A publisher and a user on one machine: a temp folder whose `www/` a real nginx serves (feeds and archives),
-/// and a docsync configuration whose root, staging and state live beside it.
+/// A publisher and a user on one machine: a temp folder whose `www/` is served (feeds and archives), and a docsync
+/// configuration whose root, staging and state live beside it. `www/` is served by a real nginx when the test is
+/// about the network or runs the `docsync` binary, else by a `MemoryOrigin` that the in-process engine (`sync()`)
+/// reaches through its transport seam: no socket, no process.
 final class SyncHarness: Sendable {
     let dir: TemporaryDirectory
-    let nginx: Nginx
+    private let server: Server
     var www: String { dir.appending("www") }
     var root: String { dir.appending("root") }
     var state: String { dir.appending("state") }
     var configPath: String { dir.appending("docsync.toml") }
 
+    private enum Server {
+        case nginx(Nginx)
+        case memory(MemoryOrigin)
+    }
+
     init(limitRate: Int? = nil, locations: String = "", tls: TestCertificates? = nil, http2: Bool = false) throws {
         dir = try TemporaryDirectory("sync")
         try FileManager.default.createDirectory(atPath: dir.appending("www"), withIntermediateDirectories: true)
-        nginx = try Nginx(
-            root: dir.appending("www"), limitRate: limitRate, locations: locations, http2: http2, tls: tls)
+        server = .nginx(
+            try Nginx(root: dir.appending("www"), limitRate: limitRate, locations: locations, http2: http2, tls: tls))
     }
 
+    /// A harness whose `www/` a `MemoryOrigin` serves, for the in-process engine (`sync()`).
+    init(inMemory: Void) throws {
+        dir = try TemporaryDirectory("sync")
+        try FileManager.default.createDirectory(atPath: dir.appending("www"), withIntermediateDirectories: true)
+        server = .memory(MemoryOrigin(root: dir.appending("www")))
+    }
+
+    /// A harness served in memory (see `init(inMemory:)`).
+    static func inMemory() throws -> SyncHarness { try SyncHarness(inMemory: ()) }
+
     deinit {
-        nginx.stop()
+        if case .nginx(let nginx) = server { nginx.stop() }
         dir.remove()
+    }
+
+    /// The nginx serving `www/` (a harness made with `init(limitRate:…)`).
+    var nginx: Nginx {
+        guard case .nginx(let nginx) = server else { preconditionFailure("an in-memory harness has no nginx") }
+        return nginx
+    }
+
+    /// The in-memory origin serving `www/` (a harness made with `inMemory()`).
+    var origin: MemoryOrigin {
+        guard case .memory(let origin) = server else { preconditionFailure("an nginx harness has no MemoryOrigin") }
+        return origin
+    }
+
+    /// The URL of `path` under `www/`, whichever server serves it.
+    func url(_ path: String) -> String {
+        switch server {
+        case .nginx(let nginx): nginx.url(path)
+        case .memory(let origin): origin.url(path)
+        }
+    }
+
+    /// The engine for this harness's configuration file, reaching `www/` through the in-memory origin's transport,
+    /// with the run observers `docsync sync` passes (the `[metrics] textfile` writer).
+    func engine() throws -> SyncEngine {
+        let config = try configuration()
+        return SyncEngine(
+            configuration: config, transport: origin.transport, runObservers: SyncEngine.metricsObservers(config))
+    }
+
+    /// What one in-process sync reported: its events as `sync --json` prints them, and its summary.
+    struct SyncRun {
+        var events: [[String: Any]]
+        var summary: SyncSummary?
+        /// What the CLI would exit with: 0 when the run succeeded, 3 when some docset or feed failed.
+        var status: Int32 { summary.map { $0.isSuccess ? 0 : 3 } ?? 1 }
+        /// Every event line, for failure messages.
+        var lines: String
+    }
+
+    /// Runs one sync in process, as `docsync sync --json` would, through the in-memory origin.
+    func sync(_ options: SyncOptions = SyncOptions()) async throws -> SyncRun {
+        var run = SyncRun(events: [], lines: "")
+        for try await event in try engine().sync(options) {
+            let line = event.jsonLine()
+            run.lines += line + "\n"
+            if let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] {
+                run.events.append(object)
+            }
+            if case .summary(let summary) = event { run.summary = summary }
+        }
+        return run
     }
 
     struct AtomEntry {
@@ -82,7 +153,7 @@ final class SyncHarness: Sendable {
 
     func writeConfig(feeds: [String], extra: String = "") throws {
         var toml = "root = \"root\"\nstaging = \"staging\"\nstate = \"state\"\n\(extra)\n"
-        for feed in feeds { toml += "\n[[feed]]\nurl = \"\(feed.contains("://") ? feed : nginx.url(feed))\"\n" }
+        for feed in feeds { toml += "\n[[feed]]\nurl = \"\(feed.contains("://") ? feed : url(feed))\"\n" }
         try toml.write(toFile: configPath, atomically: true, encoding: .utf8)
     }
 
@@ -127,6 +198,26 @@ final class SyncHarness: Sendable {
             throw Unresolvable(description: "\(name).docset -> \(target) does not resolve to a folder")
         }
         return try TreeManifest.of(resolved)
+    }
+
+    /// After a kill: the root shows no other entry than `<name>.docset`, and that is absent or resolves to exactly one
+    /// of the `allowed` manifests (a complete version, never a mix). `context` (trial, seed) goes in every failure.
+    func expectCompleteOrAbsent(
+        _ name: String, allowed: [[String: String]], _ context: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []  // no root yet: fine
+        let visible = entries.filter { !$0.hasPrefix(".") }
+        #expect(visible.allSatisfy { $0 == "\(name).docset" }, "\(context): \(visible)", sourceLocation: sourceLocation)
+        do {
+            if let manifest = try resolvedManifest(name) {
+                #expect(
+                    allowed.contains(manifest), "\(context): a complete version, never a mix",
+                    sourceLocation: sourceLocation)
+            }
+        } catch {
+            Issue.record("\(context): \(error)", sourceLocation: sourceLocation)
+        }
     }
 
     /// The manifest of `<root>/<name>.docset` for a root outside the harness's folder (nil when absent).

@@ -142,16 +142,7 @@ import Testing
             usleep(UInt32.random(in: 50_000...2_000_000, using: &generator))  // the kill moment, not a wait
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            let entries = (try? FileManager.default.contentsOfDirectory(atPath: h.root)) ?? []  // no root yet: fine
-            let visible = entries.filter { !$0.hasPrefix(".") }
-            #expect(visible.allSatisfy { $0 == "Big.docset" }, "trial \(trial), \(seed): \(visible)")
-            do {
-                if let manifest = try h.resolvedManifest("Big") {
-                    #expect(allowed.contains(manifest), "trial \(trial), \(seed): a complete version, never a mix")
-                }
-            } catch {
-                Issue.record("trial \(trial), \(seed): \(error)")
-            }
+            h.expectCompleteOrAbsent("Big", allowed: allowed, "trial \(trial), \(seed)")
         }
         let final = try h.run(["sync", "--json"])
         #expect(final.status == 0, "\(final.standardError)")

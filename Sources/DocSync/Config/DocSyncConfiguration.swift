@@ -110,6 +110,13 @@ public struct DocSyncConfiguration: Sendable, Equatable {
         public var maxArchiveSize: Int64 = 4 << 30
         /// Bytes that must stay free where archives are staged; checked before and while downloading (0: none).
         public var minFreeSpace: Int64 = 1 << 30
+        /// How docsets keep their documents (`layout`): every file extracted, or a tarix store.
+        public var layout: InstalledDocset.Layout = .extracted
+        /// Per-docset exceptions to ``layout`` (`layouts = { Go = "tarix" }`), by docset name.
+        public var layouts: [String: InstalledDocset.Layout] = [:]
+
+        /// The layout of the docset `name`: its exception, else the root's.
+        public func layout(of name: String) -> InstalledDocset.Layout { layouts[name] ?? layout }
 
         /// The defaults, as `config/docsync.toml` documents them.
         public init() {}

@@ -9,5 +9,6 @@ extension InstalledDocset {
             installedAt: record.installedAt, archiveSHA256: record.archiveSHA256, sizeOnDisk: record.sizeOnDisk,
             fileCount: record.fileCount, feedURL: record.feedURL, sourceURL: record.sourceURL,
             updated: record.updated)
+        layout = record.layout == .tarix ? .tarix : .extracted
     }
 }

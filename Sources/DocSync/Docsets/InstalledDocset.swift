@@ -36,6 +36,25 @@ public struct InstalledDocset: Sendable, Equatable, Hashable, Codable {
     public var sourceURL: String?
     /// The feed entry's `updated` date at install time.
     public var updated: Date?
+    /// How the docset keeps its documents: every file extracted, or in a tarix store (``Layout``). In JSON,
+    /// `"layout": "tarix"` for a tarix docset, no member for an extracted one (as before layouts existed).
+    public var layout: Layout {
+        get { tarixLayout ?? .extracted }
+        set { tarixLayout = newValue == .extracted ? nil : newValue }
+    }
+    /// nil for the extracted layout (encoded only when it is not).
+    private var tarixLayout: Layout?
+
+    /// How an installed docset keeps its documents (`[install] layout`).
+    public enum Layout: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Every file extracted under `Contents/Resources/Documents/` (what every reader reads: released Zeal up to
+        /// 0.8.x, dasht, `file://` browsers).
+        case extracted
+        /// The documents kept as an indexed archive, `Contents/Resources/tarix.tgz` and `tarixIndex.db` (read by
+        /// Dash, Zeal's main branch and docsync; a handful of files instead of one per page); everything outside
+        /// `Documents/` extracted.
+        case tarix
+    }
 
     /// Creates a value; an indexing backend normally receives these from ``SyncEngine`` instead.
     public init(
@@ -69,5 +88,6 @@ public struct InstalledDocset: Sendable, Equatable, Hashable, Codable {
         case fileCount = "file_count"
         case feedURL = "feed_url"
         case sourceURL = "source_url"
+        case tarixLayout = "layout"
     }
 }

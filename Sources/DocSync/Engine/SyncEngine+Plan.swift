@@ -22,7 +22,8 @@ extension SyncEngine {
     package var catalogLoader: CatalogLoader {
         CatalogLoader(
             catalogs: configuration.catalogs,
-            refresher: FeedRefresher(store: FeedCacheStore(stateDirectory: configuration.state), options: httpOptions))
+            refresher: FeedRefresher(
+                store: FeedCacheStore(stateDirectory: configuration.state), options: httpOptions, transport: transport))
     }
 
     /// Loads the catalogues (only those some selection can use) and resolves every `[[docset]]` into a candidate

@@ -81,11 +81,15 @@ extension SyncEngine {
     ///   - name: the docset's folder name without `.docset`.
     ///   - version: the version recorded in `meta.json` (and shown by `docsync status`).
     ///   - title: the human title (default: the name).
+    ///   - layout: how the docset keeps its documents (default: the configuration's `[install] layout` for
+    ///     `name`).
     /// - Returns: the installed docset; its derived index is ready unless the index could not be read (the
     ///   docset is installed regardless, and a search reports that docset's failure).
     @discardableResult
-    public func install(archive: String, name: String, version: String? = nil, title: String? = nil)
-        async throws(SyncFailure) -> InstalledDocset
+    public func install(
+        archive: String, name: String, version: String? = nil, title: String? = nil,
+        layout: InstalledDocset.Layout? = nil
+    ) async throws(SyncFailure) -> InstalledDocset
     {
         let lock: SyncExclusion
         do {
@@ -96,8 +100,9 @@ extension SyncEngine {
         defer { withExtendedLifetime(lock) {} }
         let installed: InstalledDocset
         do {
-            let record = try await installer.install(
-                archive: archive, as: InstallRequest(name: name, title: title, version: version))
+            var request = InstallRequest(name: name, title: title, version: version)
+            request.layout = InstallLayout(layout ?? configuration.install.layout(of: name))
+            let record = try await installer.install(archive: archive, as: request)
             installed = InstalledDocset(record)
         } catch {
             throw SyncFailure(error, url: nil)
@@ -146,9 +151,18 @@ extension SyncEngine {
 }
 
 extension SyncEngine {
-    /// Compares installed docsets with the manifests recorded at install (`docsync verify`).
+    /// Compares installed docsets with the manifests recorded at install (`docsync verify`). A tarix docset's
+    /// archive and index are hashed like every file, and its index is then checked against its archive in full
+    /// (`TarixVerifier`: every record located where the index says, every document indexed).
     package func verify(names: [String] = []) async throws -> [DocsetVerification] {
-        try await installer.verify(names: names)
+        let results = try await installer.verify(names: names)
+        return await WorkerThread.run(name: "docsync-verify-tarix", stackSize: 1 << 20) {
+            results.map { result in
+                guard result.status == .intact, let path = result.path else { return result }
+                guard let problem = TarixStore.check(docsetPath: path) else { return result }
+                return DocsetVerification(name: result.name, path: path, status: .damaged([problem]))
+            }
+        }
     }
 
     /// `sync --repair`: docsets the plan would leave unchanged but whose tree is damaged are reinstalled through the

@@ -1,6 +1,6 @@
 internal import DocSyncDownload
 internal import DocSyncFeed
-internal import DocSyncHTTP
+package import DocSyncHTTP
 internal import DocSyncInstall
 internal import DocSyncSupport
 import Foundation
@@ -25,7 +25,19 @@ public struct SyncEngine: Sendable {
     /// into them (counts as the configuration file allows, durations 0...3650 days, sizes 0...1 PiB).
     /// `runObservers` are told how each sync run ended (the CLI passes the `[metrics] textfile` writer).
     public init(configuration: DocSyncConfiguration, runObservers: [any SyncRunObserver] = []) {
+        self.init(configuration: configuration, transport: .curl, runObservers: runObservers)
+    }
+
+    /// How every request of this engine reaches the network — feeds, catalogues and archives alike: libcurl, or
+    /// what a caller (a test) passed in.
+    package let transport: HTTPTransport
+
+    /// An engine whose feed, catalogue and archive requests all go through `transport`.
+    package init(
+        configuration: DocSyncConfiguration, transport: HTTPTransport, runObservers: [any SyncRunObserver] = []
+    ) {
         self.configuration = configuration.bounded
+        self.transport = transport
         self.runObservers = runObservers
     }
 
@@ -91,7 +103,7 @@ public struct SyncEngine: Sendable {
             root: configuration.root,
             configuration: InstallConfiguration(
                 gracePeriod: configuration.install.gracePeriod, replaceForeign: configuration.install.replaceForeign),
-            prepareTree: Self.prepareTree)
+            prepareTree: Self.prepareTree, tarixStore: Self.tarixStore)
     }
 
     /// The downloader for archives: staging, transport options and the configured retry count.
@@ -104,6 +116,7 @@ public struct SyncEngine: Sendable {
             perHost: configuration.network.perHost)
         download.rejectsPages = true  // archives: a mirror's HTML page or empty body is a soft 404
         download.minFreeSpace = configuration.install.minFreeSpace
+        download.transport = transport
         return Downloader(configuration: download)
     }
 
@@ -195,7 +208,7 @@ public struct SyncEngine: Sendable {
 
     private func refreshFeeds(refresh: Bool, emit: @escaping @Sendable (SyncEvent) -> Void) async -> FeedRound {
         let fetcher = FeedRefresher(
-            store: FeedCacheStore(stateDirectory: configuration.state), options: feedHTTPOptions)
+            store: FeedCacheStore(stateDirectory: configuration.state), options: feedHTTPOptions, transport: transport)
         let feeds = configuration.feeds
         let results = await Self.boundedMap(feeds.indices, width: 8) {
             index -> Result<(result: FeedRefresher.Result, document: FeedDocument), any Error> in
@@ -314,6 +327,7 @@ public struct SyncEngine: Sendable {
             updated: candidate.updated)
         request.arrival = candidate.zeal
         request.apply(catalog: candidate.catalog)
+        request.layout = InstallLayout(configuration.install.layout(of: name))
         do {
             try installer.checkReplaceable(name: name)  // a folder docsync did not create: reported, left alone
             try checkArchiveLength(candidate)

@@ -26,11 +26,16 @@ package struct FeedRefresher: Sendable {
     package let store: FeedCacheStore
     package let options: HTTPOptions
     package let maxBytes: Int
+    /// How requests reach the network (the engine's transport).
+    package let client: HTTPClient
 
-    package init(store: FeedCacheStore, options: HTTPOptions, maxBytes: Int = 32 << 20) {
+    package init(
+        store: FeedCacheStore, options: HTTPOptions, maxBytes: Int = 32 << 20, transport: HTTPTransport = .curl
+    ) {
         self.store = store
         self.options = options
         self.maxBytes = maxBytes
+        self.client = HTTPClient(transport: transport)
     }
 
     /// - Parameter refresh: ignore freshness and always ask the server (still conditionally).
@@ -55,7 +60,7 @@ package struct FeedRefresher: Sendable {
         let request = HTTPRequest(url: location, headers: stored?.entry.conditionalHeaders ?? [], options: options)
         let response: HTTPResponse
         do {
-            response = try await HTTPClient.get(request, maxBodyBytes: maxBytes)
+            response = try await client.get(request, maxBodyBytes: maxBytes)
         } catch {
             // The client's error names the URL too: keep it once (the Failure's feed).
             var reason = Self.describe(error, options: options)

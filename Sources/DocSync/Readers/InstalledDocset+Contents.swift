@@ -17,6 +17,10 @@ extension InstalledDocset {
     /// while links inside it (Apple's `Documents/Documentation -> ../Documentation`) are followed. Only regular
     /// files are read (a FIFO is refused without blocking), at most `maximumBytes`. The read runs on a thread of
     /// its own. Read a ``DocsetLease``'s docset to be sure the version is not pruned meanwhile.
+    ///
+    /// Both layouts (``Layout``): from a tarix docset the page is read out of `Contents/Resources/tarix.tgz` —
+    /// one lookup in `tarixIndex.db` (without case, as Zeal looks paths up) and one inflate bounded by the
+    /// record — with the same path checks and errors; links do not exist in a tarix store.
     public func contents(of page: String, maximumBytes: Int = maximumDocumentBytes) async throws(DocumentError)
         -> [UInt8]
     {
@@ -27,7 +31,14 @@ extension InstalledDocset {
             guard base >= 0 else { return .failure(.io(SystemError("open", path: folder))) }
             defer { close(base) }
             // The page's own checks first, so that `..` is reported as the page's fault.
-            if case .failure(let problem) = ContainedFile.components(page) { return .failure(problem) }
+            let components: [String]
+            switch ContainedFile.components(page) {
+            case .failure(let problem): return .failure(problem)
+            case .success(let parts): components = parts
+            }
+            if TarixDocuments.isTarix(base) {
+                return TarixDocuments.read(components, base: base, folder: folder, limit: maximumBytes)
+            }
             return Result { () throws(ContainedFile.Failure) in
                 try ContainedFile.read(
                     "Contents/Resources/Documents/\(page)", below: base, limit: max(0, maximumBytes))

@@ -34,25 +34,9 @@ extension StagingFile {
         return result
     }
 
+    /// The SHA-256 of bytes `start..<end`; nil when the file is shorter.
     private func hashRange(from start: Int64, to end: Int64) throws(SystemError) -> SHA256? {
-        var ignored = SHA256()
-        return try hashRange(from: start, to: end, also: &ignored)
-    }
-
-    /// The SHA-256 of bytes `start..<end` (also folded into `also`); nil when the file is shorter.
-    private func hashRange(from start: Int64, to end: Int64, also: inout SHA256) throws(SystemError) -> SHA256? {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { buffer.deallocate() }
         var hasher = SHA256()
-        var offset = start
-        while offset < end {
-            let count = Int(min(Int64(buffer.count), end - offset))
-            let slice = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])
-            guard try read(into: slice, at: offset) else { return nil }
-            hasher.update(UnsafeRawBufferPointer(slice))
-            also.update(UnsafeRawBufferPointer(slice))
-            offset += Int64(count)
-        }
-        return hasher
+        return try hash(from: start, to: end, into: &hasher) ? hasher : nil
     }
 }

@@ -10,18 +10,13 @@ import DocSyncSupport
 /// the whole file checked chunk by chunk and against the feed's SHA-256 before it is moved into place.
 /// `.single` hands the download to the single-connection path (the first response does not allow a split, or a
 /// version-1 partial exists).
-final class SegmentedDownload {
+final class SegmentedDownload: DownloadJobRunner {
     enum Outcome {
         case finished(DownloadResult)
         case single(String)
     }
 
-    let configuration: DownloadConfiguration
-    let request: DownloadRequest
-    let key: String
-    let expected: SHA256.Digest?
-    let staging: StagingFile
-    let meter: ProgressMeter
+    let job: DownloadJob
 
     var restarts = 0
     var attempts = 0
@@ -35,17 +30,7 @@ final class SegmentedDownload {
     /// segment is written.
     var probeWindow: (window: Range<Int64>, bytes: [UInt8])?
 
-    init(
-        configuration: DownloadConfiguration, request: DownloadRequest, key: String, expected: SHA256.Digest?,
-        staging: StagingFile, meter: ProgressMeter
-    ) {
-        self.configuration = configuration
-        self.request = request
-        self.key = key
-        self.expected = expected
-        self.staging = staging
-        self.meter = meter
-    }
+    init(_ job: DownloadJob) { self.job = job }
 
     var options: SegmentOptions { configuration.segments }
 

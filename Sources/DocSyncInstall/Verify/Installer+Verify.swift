@@ -11,9 +11,12 @@ extension Installer {
         try await onThread("docsync-verify") { () throws(InstallError) in try self.verifyBlocking(names) }
     }
 
-    /// The paths every reader needs in a docset (Zeal will not load one without its `Info.plist` and index).
+    /// The paths every reader needs in a docset (Zeal will not load one without its `Info.plist` and index); a
+    /// path the install did not create (`Documents` in the tarix layout, the tarix store in the extracted one) is
+    /// not looked for.
     public static let essentialPaths = [
         "Contents/Info.plist", "Contents/Resources/docSet.dsidx", "Contents/Resources/Documents", "meta.json",
+        "Contents/Resources/tarix.tgz", "Contents/Resources/tarixIndex.db",
     ]
 
     /// The cheap check `sync` makes of docsets it leaves unchanged: each of ``essentialPaths`` the manifest recorded

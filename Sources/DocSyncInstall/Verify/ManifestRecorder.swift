@@ -157,14 +157,8 @@ final class ManifestRecorder {
     }
 
     private func flush() throws(InstallError) {
-        var offset = 0
-        while offset < buffer.count {
-            let n = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw directory.error("write", name)
-            }
-            offset += n
+        do throws(SystemError) { try LinuxFS.writeAll(fd, buffer, path: name) } catch {
+            throw directory.error("write", name, code: error.code)
         }
         buffer.removeAll(keepingCapacity: true)
     }

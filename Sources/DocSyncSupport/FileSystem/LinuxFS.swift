@@ -19,6 +19,28 @@ public enum LinuxFS {
         }
     }
 
+    /// Writes all of `bytes` to `fd`: a short write is continued, `EINTR` retried; `path` names the file in the error.
+    /// The one write loop of docsync's own files (journals, documents, metrics, indexes, copies).
+    package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(SystemError) {
+        guard let base = bytes.baseAddress else { return }
+        var done = 0
+        while done < bytes.count {
+            let n = Glibc.write(fd, base + done, bytes.count - done)
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 { throw SystemError("write", path: path, code: n < 0 ? errno : EIO) }
+            done += n
+        }
+    }
+
+    /// `writeAll` of an array's bytes.
+    package static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(SystemError) {
+        var failure: SystemError?
+        bytes.withUnsafeBytes { raw in
+            do throws(SystemError) { try writeAll(fd, raw, path: path) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
     /// `renameat2(2)`. `.exchange` swaps two existing entries atomically; EINVAL means the file system lacks it.
     public static func rename(
         from: String, in fromDir: Int32 = AT_FDCWD, to: String, in toDir: Int32 = AT_FDCWD, mode: RenameMode = .replace

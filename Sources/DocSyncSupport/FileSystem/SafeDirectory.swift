@@ -143,18 +143,7 @@ package final class SafeDirectory: @unchecked Sendable {
         _ = unlinkat(fd, temporary, 0)
         let file = try openFile(temporary, O_WRONLY | O_CREAT | O_EXCL, mode: mode)
         var failure: SystemError?
-        bytes.withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let n = Glibc.write(file, raw.baseAddress! + done, raw.count - done)
-                if n < 0, errno == EINTR { continue }
-                if n <= 0 {
-                    failure = SystemError("write", path: childPath(temporary))
-                    return
-                }
-                done += n
-            }
-        }
+        do { try LinuxFS.writeAll(file, bytes, path: childPath(temporary)) } catch { failure = error }
         if failure == nil, fchmod(file, mode) != 0 { failure = SystemError("fchmod", path: childPath(temporary)) }
         if failure == nil, fsync(file) != 0 { failure = SystemError("fsync", path: childPath(temporary)) }
         close(file)

@@ -1,8 +1,9 @@
-import DocSyncDownload
 import DocSyncSupport
 import Foundation
 import TestSupport
 import Testing
+
+@testable import DocSyncDownload
 
 /// SIGKILL anywhere in a segmented `docsync fetch` (4 connections over nginx with a per-connection rate limit):
 /// every resume continues each segment where it was durable, with the overlap check at every resumed segment start.
@@ -21,13 +22,20 @@ import Testing
         let nginx = try Nginx(root: root, locations: "location /slow/ { alias \(root)/; limit_rate \(rate); }")
         defer { nginx.stop() }
         let arguments = [nginx.url("slow/file.bin"), "--output", f.destination, "--connections", "\(connections)"]
+        let staging = f.directory.appending(".docsync-staging")  // fetch's default: next to the output
         var kills = 0
         while kills < 20 {
             let process = try DocSyncProcess(fetch: arguments)
-            // The first run hands over to segments a quarter second after its first byte: kill it after that.
-            let delay = kills == 0 ? 1.5 : Double.random(in: 0.2...0.6, using: &generator)
-            let deadline = Date().addingTimeInterval(delay)
-            while process.process.isRunning, Date() < deadline { usleep(10_000) }
+            if kills == 0 {
+                // The first run hands over to segments after its first bytes: killed once its segment journal shows
+                // two segments with durable bytes (a deadline that fails loudly if it never does).
+                try Poll.until("a segment journal with two segments in progress (seed \(seed))", timeout: 120) {
+                    !process.process.isRunning || Self.segmentsInProgress(staging: staging) >= 2
+                }
+            } else {
+                let deadline = Date().addingTimeInterval(Double.random(in: 0.2...0.6, using: &generator))
+                while process.process.isRunning, Date() < deadline { usleep(10_000) }
+            }
             guard process.process.isRunning else {
                 Issue.record("the download finished before 20 kills (\(kills) so far; seed \(seed))")
                 break
@@ -47,5 +55,13 @@ import Testing
         let budget = Int64(size + kills * connections * (65_536 + rate))
         #expect(served <= budget, "served \(served) bytes, budget \(budget) (seed \(seed))")
         #expect(served >= Int64(size))
+    }
+
+    /// Segments of the version-2 journal in `staging` with durable bytes (0 while there is none).
+    private static func segmentsInProgress(staging: String) -> Int {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: staging)) ?? []
+        return names.filter { $0.hasSuffix(".journal") }.compactMap { name in
+            FileManager.default.contents(atPath: "\(staging)/\(name)").flatMap { SegmentJournal(decoding: [UInt8]($0)) }
+        }.map { $0.extents.filter { $0.done > $0.start }.count }.max() ?? 0
     }
 }

@@ -1,0 +1,63 @@
+internal import DocSyncSupport
+internal import DocSyncTarix
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Reading one page of a tarix docset (`Contents/Resources/tarix.tgz` + `tarixIndex.db`, no `Documents/` folder):
+/// one index lookup (without case, as Zeal looks paths up) and one bounded raw inflate from the record's flush
+/// point (`TarixArchive`). Both files are opened without following links, below the docset's folder.
+enum TarixDocuments {
+    /// True when the docset folder open as `base` keeps its documents in a tarix store: no `Documents` entry
+    /// beside `tarix.tgz` and `tarixIndex.db` in `Contents/Resources`.
+    static func isTarix(_ base: Int32) -> Bool {
+        let resources = openat(base, "Contents/Resources", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard resources >= 0 else { return false }
+        defer { close(resources) }
+        var st = stat()
+        if fstatat(resources, "Documents", &st, AT_SYMLINK_NOFOLLOW) == 0 { return false }
+        return fstatat(resources, "tarix.tgz", &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_mode & S_IFMT == S_IFREG
+            && fstatat(resources, "tarixIndex.db", &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_mode & S_IFMT == S_IFREG
+    }
+
+    /// The page (relative to `Documents/`, already split into checked components) from the store of the docset
+    /// open as `base` (`folder` names it in messages); at most `limit` bytes.
+    static func read(_ components: [String], base: Int32, folder: String, limit: Int) -> Result<
+        [UInt8], ContainedFile.Failure
+    > {
+        let path = "Contents/Resources/Documents/" + components.joined(separator: "/")
+        var limits = TarixLimits()
+        limits.maxDocumentBytes = Int64(max(0, limit))
+        let archive: TarixArchive
+        do {
+            let resources = try SafeDirectory.duplicating(base, path: folder).directory("Contents").directory(
+                "Resources")
+            archive = try TarixArchive(resources: resources, limits: limits)
+        } catch let error as TarixError {
+            return .failure(failure(error, folder: folder))
+        } catch let error as SystemError {
+            return .failure(.io(error))
+        } catch {
+            return .failure(.io(SystemError("open", path: "\(folder): \(error)", code: EIO)))
+        }
+        do throws(TarixError) {
+            return .success(try archive.read(path))
+        } catch {
+            if error.kind == "not_found", archive.isDirectory(path) { return .failure(.notRegular) }
+            return .failure(failure(error, folder: folder))
+        }
+    }
+
+    private static func failure(_ error: TarixError, folder: String) -> ContainedFile.Failure {
+        switch error.kind {
+        case "not_found": return .notFound
+        case "too_large":
+            let size = error.message.split(separator: " ").first.flatMap { Int64($0) } ?? 0
+            return .tooLarge(size)
+        case "unsupported_entry": return .notRegular
+        default:
+            return .io(SystemError("tarix", path: "\(folder): \(error)", code: EIO))
+        }
+    }
+}

@@ -1,0 +1,122 @@
+package import DocSyncInstall
+internal import DocSyncSupport
+internal import DocSyncTarix
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The tarix layout's store, wired into the installer: `DocSyncTarix` builds `tarix.tgz` and `tarixIndex.db` from
+/// the verified archive. An archive with a flush point at every record is indexed as it is and copied (the
+/// publisher's bytes); any other is re-encoded once with a full flush before every record. Every indexed path passes
+/// `TarixPathPolicy` (extraction's rules, plus the one docset folder Zeal's reader strips).
+enum TarixStore {
+    static let archiveName = "tarix.tgz"
+    static let indexName = "tarixIndex.db"
+
+    static let build: TarixStoreBuilder = { archive, archiveName, resourcesFD, resourcesPath, publisherIndex in
+        var refused: String?
+        if let publisherIndex {
+            do {
+                if let result = try usePublisherIndex(
+                    publisherIndex, archive: archive, archiveName: archiveName, resourcesFD: resourcesFD,
+                    resourcesPath: resourcesPath)
+                {
+                    return result
+                }
+            } catch {
+                refused = "\(error)"
+            }
+        }
+        let outputName = "\(resourcesPath)/\(Self.archiveName)"
+        let output = openat(resourcesFD, Self.archiveName, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard output >= 0 else { throw SystemError("openat", path: outputName) }
+        defer { close(output) }
+        // SQLite opens by path: the staged folder is reached through its descriptor, never by a name that a
+        // rename could redirect.
+        let indexPath = "/proc/self/fd/\(resourcesFD)/\(Self.indexName)"
+        let summary = try TarixBuilder.build(
+            source: archive, sourceName: archiveName, output: output, outputName: outputName, indexPath: indexPath)
+        if summary.mode == .indexedAsIs { try copy(archive, to: output, name: outputName) }
+        return TarixStoreResult(mode: summary.mode.rawValue, documents: summary.documents, refusedIndex: refused)
+    }
+
+    /// A publisher's index, copied into the store and checked there against the archive in full (`TarixVerifier`:
+    /// every row's offset a flush point inside the file, its record named by its path and `length` blocks long,
+    /// paths unique, every document indexed, every path passing extraction's rules). Throws (after removing the
+    /// copy) when one row is wrong: the caller builds its own index.
+    static func usePublisherIndex(
+        _ path: String, archive: Int32, archiveName: String, resourcesFD: Int32, resourcesPath: String
+    ) throws -> TarixStoreResult? {
+        let source = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard source >= 0 else { throw SystemError("open", path: path) }
+        defer { close(source) }
+        let copy = openat(resourcesFD, indexName, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard copy >= 0 else { throw SystemError("openat", path: "\(resourcesPath)/\(indexName)") }
+        do {
+            defer { close(copy) }
+            try Self.copy(source, to: copy, name: "\(resourcesPath)/\(indexName)")
+        }
+        let summary: TarixSummary
+        do {
+            summary = try TarixVerifier.verify(
+                archive: archive, archiveName: archiveName, indexPath: "/proc/self/fd/\(resourcesFD)/\(indexName)")
+        } catch {
+            unlinkat(resourcesFD, indexName, 0)
+            throw error
+        }
+        let output = openat(resourcesFD, Self.archiveName, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard output >= 0 else { throw SystemError("openat", path: "\(resourcesPath)/\(Self.archiveName)") }
+        defer { close(output) }
+        try Self.copy(archive, to: output, name: "\(resourcesPath)/\(Self.archiveName)")
+        return TarixStoreResult(mode: summary.mode.rawValue, documents: summary.documents, indexSource: "publisher")
+    }
+
+    /// For `verify`: nil when the folder `docsetPath` has no tarix store or its index agrees with its archive in
+    /// full; else what is wrong.
+    static func check(docsetPath: String) -> String? {
+        let resources = "\(docsetPath)/Contents/Resources"
+        guard let folder = try? SafeDirectory.open(resources), folder.exists(archiveName) else { return nil }
+        let archive: Int32
+        do { archive = try folder.openFile(archiveName, O_RDONLY) } catch { return "\(error)" }
+        defer { close(archive) }
+        do {
+            _ = try TarixVerifier.verify(
+                archive: archive, archiveName: "\(resources)/\(archiveName)", indexPath: "\(resources)/\(indexName)")
+            return nil
+        } catch {
+            return "tarix index does not match its archive: \(error)"
+        }
+    }
+
+    /// Copies `source` from offset 0 to `output`, 1 MiB at a time.
+    static func copy(_ source: Int32, to output: Int32, name: String) throws(SystemError) {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        var offset: off_t = 0
+        while true {
+            let n = pread(source, buffer.baseAddress, buffer.count, offset)
+            if n < 0, errno == EINTR { continue }
+            if n < 0 { throw SystemError("pread", path: name) }
+            if n == 0 { return }
+            offset += off_t(n)
+            var written = 0
+            while written < n {
+                let w = write(output, buffer.baseAddress! + written, n - written)
+                if w < 0, errno == EINTR { continue }
+                if w < 0 { throw SystemError("write", path: name) }
+                written += w
+            }
+        }
+    }
+}
+
+extension InstallLayout {
+    /// The installer's layout for the library's.
+    init(_ layout: InstalledDocset.Layout) { self = layout == .tarix ? .tarix : .extracted }
+}
+
+extension SyncEngine {
+    /// Builds the tarix layout's store at install (`DocSyncTarix`); what `docsync install --layout tarix` passes.
+    package static let tarixStore: TarixStoreBuilder = TarixStore.build
+}

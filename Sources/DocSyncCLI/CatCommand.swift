@@ -1,0 +1,56 @@
+import ArgumentParser
+import DocSync
+import Foundation
+
+/// `docsync cat NAME PAGE`: one document of an installed docset on standard output, from either layout.
+struct CatCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cat",
+        abstract: "Write one document of an installed docset to standard output (extracted or tarix layout).",
+        discussion: """
+            PAGE is relative to NAME.docset/Contents/Resources/Documents, as `docsync entries` reports it \
+            (`docsync cat Go pkg/net/http/index.html | w3m -T text/html`). From a tarix docset the page is read out \
+            of its indexed archive: one index lookup, one bounded inflate. Exit status: 0 when written; 64 for an \
+            unknown docset, a page the docset does not have, or a page path that is not one; 74 on an I/O error.
+            """)
+
+    @OptionGroup var configOptions: ConfigOptions
+    @OptionGroup var rootOptions: RootOptions
+
+    @Argument(help: "The docset name (folder name without .docset, case-insensitive).")
+    var name: String
+
+    @Argument(help: "The page, relative to the docset's documents folder (no fragment).")
+    var page: String
+
+    func run() async throws {
+        let config = try configOptions.load(rootOptions)
+        let installed: [InstalledDocset]
+        do {
+            installed = try SyncEngine(configuration: config).installedDocsets()
+        } catch {
+            printError("docsync cat: cannot read \(config.root): \(error)")
+            throw ExitStatus.ioError
+        }
+        guard
+            let docset = installed.first(where: { $0.name == name })
+                ?? installed.first(where: { $0.name.lowercased() == name.lowercased() })
+        else {
+            printError(
+                "docsync cat: no docset \(name.escapingControlCharacters) in \(config.root.escapingControlCharacters)")
+            throw ExitStatus.usage
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try await docset.contents(of: page)
+        } catch {
+            printError("docsync cat: \(error.description.escapingControlCharacters)")
+            switch error {
+            case .notFound, .invalidPath, .outsideDocset, .notRegularFile: throw ExitStatus.usage
+            default: throw ExitStatus.ioError
+            }
+        }
+        let output = FileHandle.standardOutput
+        do { try output.write(contentsOf: Data(bytes)) } catch { throw ExitStatus.ioError }
+    }
+}
