@@ -11,11 +11,12 @@ import PackageDescription
 //   DocSyncDownload               the resumable downloader
 //   DocSyncInstall                safe extraction + atomic swap (the only libarchive user)
 //   DocSyncCatalog                catalogues (Zeal, Kapeli, contributions, cheat sheets): parsing and name resolution
-//   DocSyncMetrics                the Prometheus text file written after each run (the only swift-prometheus user)
 //   DocSyncIndex                  read-only search over installed docsets' indexes
 //   DocSyncTarix                  the compressed store: tarix archives and their indexes (the only zlib user)
 //   DocSyncMirror                 the fleet mirror: publishing a served tree (feeds, catalogue, archives), bundles
-//   DocSync                       the library product an indexing backend imports
+//   DocSync                       the library product an indexing backend imports (no TOML, metrics or CLI parsing)
+//   DocSyncConfigFile             docsync.toml: reading it (the only TOMLKit user), the template, text edits
+//   DocSyncMetrics                the Prometheus text file, plugged into DocSync as a SyncRunObserver
 //   DocSyncCLI / docsync          the command-line interface
 let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
@@ -23,6 +24,8 @@ let package = Package(
     name: "docsync",
     products: [
         .library(name: "DocSync", targets: ["DocSync"]),
+        .library(name: "DocSyncConfigFile", targets: ["DocSyncConfigFile"]),
+        .library(name: "DocSyncMetrics", targets: ["DocSyncMetrics"]),
         .executable(name: "docsync", targets: ["docsync"]),
     ],
     dependencies: [
@@ -74,24 +77,30 @@ let package = Package(
             dependencies: ["CZlib", "DocSyncSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),
         .target(
-            name: "DocSyncMetrics",
-            dependencies: ["DocSyncSupport", .product(name: "Prometheus", package: "swift-prometheus")],
-            swiftSettings: strict),
-        .target(
             name: "DocSync",
             dependencies: [
                 "DocSyncSupport", "DocSyncHTTP", "DocSyncFeed", "DocSyncDownload", "DocSyncInstall",
-                "DocSyncCatalog", "DocSyncIndex", "DocSyncMirror", "DocSyncMetrics", "DocSyncTarix",
+                "DocSyncCatalog", "DocSyncIndex", "DocSyncMirror", "DocSyncTarix",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict),
+        .target(
+            name: "DocSyncConfigFile",
+            dependencies: [
+                "DocSync", "DocSyncSupport", "DocSyncCatalog", "DocSyncIndex",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             swiftSettings: strict),
         .target(
+            name: "DocSyncMetrics",
+            dependencies: ["DocSync", "DocSyncSupport", .product(name: "Prometheus", package: "swift-prometheus")],
+            swiftSettings: strict),
+        .target(
             name: "DocSyncCLI",
             dependencies: [
-                "DocSync", "DocSyncSupport", "DocSyncHTTP", "DocSyncFeed", "DocSyncDownload", "DocSyncInstall",
-                "DocSyncCatalog", "DocSyncIndex", "DocSyncMirror",
+                "DocSync", "DocSyncConfigFile", "DocSyncMetrics", "DocSyncSupport", "DocSyncHTTP", "DocSyncFeed",
+                "DocSyncDownload", "DocSyncInstall", "DocSyncCatalog", "DocSyncIndex", "DocSyncMirror",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -121,15 +130,15 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "DocSync", "DocSyncCLI", "DocSyncDownload", "DocSyncFeed", "DocSyncHTTP", "DocSyncIndex",
-                "DocSyncInstall", "DocSyncMirror", "TestSupport",
+                "DocSync", "DocSyncCLI", "DocSyncConfigFile", "DocSyncDownload", "DocSyncFeed", "DocSyncHTTP",
+                "DocSyncIndex", "DocSyncInstall", "DocSyncMirror", "TestSupport",
             ],
             swiftSettings: strict),
         .testTarget(
             name: "SyncTests",
             dependencies: [
-                "DocSync", "DocSyncSupport", "DocSyncHTTP", "DocSyncFeed", "DocSyncDownload", "DocSyncInstall",
-                "DocSyncCatalog", "DocSyncCLI", "TestSupport",
+                "DocSync", "DocSyncConfigFile", "DocSyncSupport", "DocSyncHTTP", "DocSyncFeed", "DocSyncDownload",
+                "DocSyncInstall", "DocSyncCatalog", "DocSyncCLI", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -152,8 +161,14 @@ let package = Package(
         .testTarget(
             name: "MirrorTests",
             dependencies: [
-                "DocSync", "DocSyncMirror", "DocSyncSupport", "DocSyncFeed", "TestSupport",
+                "DocSync", "DocSyncConfigFile", "DocSyncMirror", "DocSyncSupport", "DocSyncFeed", "TestSupport",
             ],
+            swiftSettings: strict),
+        // A consumer of the DocSync product alone, beside GRDB: the product's names compile next to GRDB's
+        // (`DocSyncConfiguration` vs GRDB's `Configuration`). scripts/product-closure checks what it links.
+        .testTarget(
+            name: "ProductTests",
+            dependencies: ["DocSync", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

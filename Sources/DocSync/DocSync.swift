@@ -1,5 +1,5 @@
 // The library an indexing backend links. `import DocSync` gives the product surface only (SyncEngine,
-// Configuration, SyncEvent and the values in it, SyncEvents, SyncService, DocsetLease, DocSyncJSON, the public
+// DocSyncConfiguration, SyncEvent and the values in it, SyncEvents, SyncService, DocsetLease, DocSyncJSON, the public
 // errors: SyncError, SyncFailure, DocumentError, …) plus the read-only search over
 // installed docsets (DocSyncIndex: DocsetIndex, SearchQuery, SearchResults, SearchHit, DocsetIndexError), which is
 // re-exported because its public declarations are all product. The other stage modules (DocSyncSupport,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DocSync
 import DocSyncCatalog
+import DocSyncConfigFile
 import Foundation
 
 /// `docsync add NAME…`: select docsets by catalogue name, appending `[[docset]]` tables to the config file.
@@ -49,7 +50,7 @@ struct AddCommand: AsyncParsableCommand {
         let file = try configOptions.file()
         let original = try ConfigFileEdit.read(file)
         let wanted = source.flatMap { CatalogSource(rawValue: $0.lowercased()) }
-        var selections = names.map { Configuration.DocsetSelection(name: $0, version: version, source: wanted) }
+        var selections = names.map { DocSyncConfiguration.DocsetSelection(name: $0, version: version, source: wanted) }
         if !noCheck && wanted != .kapeli {
             let loaded = await SyncEngine(configuration: config).catalogLoader.load(
                 wanted.map { [$0] }, refresh: false)

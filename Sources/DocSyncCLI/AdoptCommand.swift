@@ -1,6 +1,7 @@
 import ArgumentParser
 import DocSync
 import DocSyncCatalog
+import DocSyncConfigFile
 import DocSyncInstall
 import Foundation
 
@@ -51,16 +52,16 @@ struct AdoptCommand: AsyncParsableCommand {
         let loaded = await engine.catalogLoader.load(refresh: false)
         for failure in loaded.failures { printError("docsync: catalogue \(TerminalText.safe("\(failure)"))") }
         let resolver = CatalogResolver(catalogs: loaded.catalogs)
-        let lock: SyncLock?
+        let lock: SyncExclusion?
         do {
-            lock = dryRun ? nil : try await SyncLock.acquire(stateDirectory: config.state, wait: false)
+            lock = dryRun ? nil : try await SyncExclusion.acquire(stateDirectory: config.state, wait: false)
         } catch {
             printError("docsync: \(error)")
             throw ExitStatus.busy
         }
         defer { withExtendedLifetime(lock) {} }
         let installer = Installer(root: folder)
-        var selections: [Configuration.DocsetSelection] = []
+        var selections: [DocSyncConfiguration.DocsetSelection] = []
         var problems = 0
         for docset in found {
             let label = TerminalText.safe(docset.folder)

@@ -1,11 +1,12 @@
-import DocSyncSupport
 import DocSync
+import DocSyncConfigFile
+import DocSyncSupport
 import Foundation
 
 extension ConfigOptions {
     /// The configuration file's path (as `load()` finds it), for commands that edit it.
     func file() throws -> String {
-        let loader = ConfigurationLoader()
+        let loader = DocSyncConfigurationLoader()
         guard let file = config ?? loader.locate() else {
             printError("docsync: no configuration file found (pass --config FILE)")
             throw ExitStatus.configError
@@ -26,7 +27,7 @@ enum ConfigFileEdit {
         // Check the result still loads before replacing the file: an edit never breaks a working config.
         let directory = (file as NSString).deletingLastPathComponent
         do {
-            _ = try ConfigurationLoader().parse(edit.text, file: file, relativeTo: directory.isEmpty ? "." : directory)
+            _ = try DocSyncConfigurationLoader().parse(edit.text, file: file, relativeTo: directory.isEmpty ? "." : directory)
         } catch {
             printError("docsync: the edited configuration would not load, \(file) is unchanged: \(error)")
             throw ExitStatus.configError
@@ -42,7 +43,7 @@ enum ConfigFileEdit {
     }
 
     static func read(_ file: String) throws -> String {
-        let limit = ConfigurationLoader.maximumFileSize
+        let limit = DocSyncConfigurationLoader.maximumFileSize
         guard let bytes = (try? RegularFile.read(path: file, limit: limit)).flatMap({ $0 }),
             let text = String(validating: bytes, as: UTF8.self)
         else {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocSync
+import DocSyncConfigFile
 
 /// `--config`, shared by every command that reads the configuration.
 struct ConfigOptions: ParsableArguments {
@@ -13,8 +14,8 @@ struct ConfigOptions: ParsableArguments {
     var config: String?
 
     /// Loads the configuration; a missing or bad file is a clear message and exit status 78 (EX_CONFIG).
-    func load() throws -> Configuration {
-        let loader = ConfigurationLoader()
+    func load() throws -> DocSyncConfiguration {
+        let loader = DocSyncConfigurationLoader()
         guard let file = config ?? loader.locate() else {
             printError(
                 "docsync: no configuration file found; looked in:\n  "

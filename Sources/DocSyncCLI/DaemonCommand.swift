@@ -1,7 +1,5 @@
 import ArgumentParser
 import DocSync
-import DocSyncDownload
-import DocSyncSupport
 import Logging
 import ServiceLifecycle
 
@@ -62,7 +60,7 @@ struct DaemonCommand: AsyncParsableCommand {
         let printer = DaemonPrinter(json: json)
         let staging = config.staging
         let service = SyncService(
-            engine: SyncEngine(configuration: config), interval: interval, jitter: jitter,
+            engine: SyncEngine.withMetrics(config), interval: interval, jitter: jitter,
             options: SyncOptions(wait: true), logger: logger,
             onOutcome: { outcome in
                 switch outcome {

@@ -1,6 +1,6 @@
 import DocSync
 
-extension Configuration {
+extension DocSyncConfiguration {
     /// `--docset` values with every `@group` expanded; an unknown group is a clear error (exit 64) naming the
     /// configuration key that would define it.
     func expandDocsetSelectors(_ selectors: [String], command: String) throws -> [String] {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocSync
+import DocSyncConfigFile
 import Foundation
 
 /// `docsync drop NAME…`: remove `[[docset]]` tables from the config file.

@@ -4,7 +4,6 @@ import DocSyncCatalog
 import DocSyncDownload
 import DocSyncFeed
 import DocSyncHTTP
-import DocSyncIndex
 import DocSyncInstall
 import DocSyncMirror
 import DocSyncSupport
@@ -17,12 +16,12 @@ enum ErrorExit {
     static func code(for error: any Error) -> ExitCode {
         switch error {
         case let code as ExitCode: code
-        case is ConfigurationError, is Preflight.Failure, is ValueSyntax.UnsetVariable, is LockFile.Failure:
+        case is DocSyncConfigurationError, is Preflight.Failure, is ValueSyntax.UnsetVariable, is LockFile.Failure:
             ExitStatus.configError
         case is CatalogError: ExitStatus.dataError
         case is CatalogLoader.Failure: ExitStatus.unavailable
         case is UnknownDocsetError: ExitStatus.usage
-        case let lock as SyncLockError: lock == .busy ? ExitStatus.busy : ExitStatus.ioError
+        case let lock as SyncExclusionError: lock == .busy ? ExitStatus.busy : ExitStatus.ioError
         case let failure as SyncFailure: code(for: failure)
         case let sync as SyncError: code(for: sync)
         case let download as DownloadError: FetchCommand.exitCode(for: download)
@@ -56,7 +55,7 @@ enum ErrorExit {
 
     /// A ``SyncError`` (thrown by `sync` when the run cannot start) by its details.
     static func code(for error: SyncError) -> ExitCode {
-        if let lock = error.lock { return code(for: lock) }
+        if let exclusion = error.exclusion { return code(for: exclusion) }
         if let preflight = error.preflightFailure { return code(for: preflight) }
         if let unknown = error.unknownDocsets { return code(for: unknown) }
         if let failure = error.failure { return code(for: failure) }

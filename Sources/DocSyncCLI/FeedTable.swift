@@ -1,6 +1,5 @@
 import DocSync
 import DocSyncFeed
-import DocSyncSupport
 
 /// The human output of `feed parse`: a header line and a table of entries, one row per archive-bearing entry.
 enum FeedTable {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocSync
+import DocSyncConfigFile
 import DocSyncDownload
 import DocSyncHTTP
 import DocSyncSupport
@@ -23,7 +24,7 @@ struct FetchCommand: AsyncParsableCommand {
     var url: String
 
     @Option(name: .customLong("mirror"), help: "Another URL serving the same file (repeatable, tried in order).")
-    var mirrors: [String] = []
+    var alternates: [String] = []
 
     @Option(name: [.short, .long], help: "Where the finished file goes.")
     var output: String
@@ -66,10 +67,10 @@ struct FetchCommand: AsyncParsableCommand {
 
     /// The configuration when one is given or found (its archive policy and `[network]` settings apply), else the
     /// documented defaults.
-    func archiveConfiguration() throws -> Configuration {
+    func archiveConfiguration() throws -> DocSyncConfiguration {
         var config =
-            configOptions.config == nil && ConfigurationLoader().locate() == nil
-            ? Configuration(root: "", staging: "", state: "") : try configOptions.load()
+            configOptions.config == nil && DocSyncConfigurationLoader().locate() == nil
+            ? DocSyncConfiguration(root: "", staging: "", state: "") : try configOptions.load()
         if let maxSize, let limit = ValueSyntax.byteSize(maxSize) { config.install.maxArchiveSize = limit }
         return config
     }
@@ -104,7 +105,7 @@ struct FetchCommand: AsyncParsableCommand {
             staging: stagingDirectory, http: http, connections: connections, perHost: connections)
         let downloader = Downloader(configuration: download)
         let request = DownloadRequest(
-            key: "", mirrors: [url] + mirrors, destination: destination, expectedSHA256: sha256?.lowercased())
+            key: "", alternates: [url] + alternates, destination: destination, expectedSHA256: sha256?.lowercased())
         let renderer = ProgressRenderer(label: Self.fileName(of: destination))
         let result: DownloadResult
         do {
@@ -118,7 +119,7 @@ struct FetchCommand: AsyncParsableCommand {
                 case .insufficientSpace: nil
                 default: config.hint(for: error)
                 }
-            for fault in error.mirrorFaults { printError(Self.line(fault)) }
+            for fault in error.alternateFaults { printError(Self.line(fault)) }
             printError("docsync fetch: \(error)" + (hint.map { " (\($0))" } ?? ""))
             throw Self.exitCode(for: error)
         }
@@ -129,14 +130,14 @@ struct FetchCommand: AsyncParsableCommand {
                     + "\(result.url.redactingCredentials.escapingControlCharacters)); "
                     + "[network] require_https = true refuses plain http")
         }
-        for fault in result.mirrorFaults { printError(Self.line(fault)) }
+        for fault in result.alternateFaults { printError(Self.line(fault)) }
         if json {
             print(Self.json(result, requested: url))
         }
     }
 
     /// `docsync fetch: mirror excluded: URL: message (reason)`, credentials redacted, control characters escaped.
-    static func line(_ fault: MirrorFault) -> String {
+    static func line(_ fault: AlternateFault) -> String {
         "docsync fetch: mirror excluded: \(fault.description.redactingCredentials.escapingControlCharacters) "
             + "(\(fault.reason))"
     }

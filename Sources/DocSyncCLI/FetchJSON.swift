@@ -15,12 +15,12 @@ struct FetchJSON: Encodable {
     var seconds: Double
     var path: String
     /// The mirrors excluded from this download and why (empty when none was).
-    var mirrorFaults: [MirrorFaultJSON]
+    var alternateFaults: [AlternateFaultJSON]
 
     enum CodingKeys: String, CodingKey {
         case schema, url, mirror, bytes, sha256, attempts, seconds, path
         case resumedFrom = "resumed_from"
-        case mirrorFaults = "mirror_faults"
+        case alternateFaults = "mirror_faults"
     }
 
     init(_ result: DownloadResult, requested: String) {
@@ -32,6 +32,6 @@ struct FetchJSON: Encodable {
         attempts = result.attempts
         seconds = (result.seconds * 1000).rounded() / 1000
         path = result.path
-        mirrorFaults = result.mirrorFaults.map(MirrorFaultJSON.init)
+        alternateFaults = result.alternateFaults.map(AlternateFaultJSON.init)
     }
 }

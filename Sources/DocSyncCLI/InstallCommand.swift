@@ -1,7 +1,6 @@
 import ArgumentParser
 import DocSync
 import DocSyncInstall
-import DocSyncSupport
 import Foundation
 
 /// `docsync install`: unpacks an archive safely and makes it `<root>/<NAME>.docset` in one atomic step.

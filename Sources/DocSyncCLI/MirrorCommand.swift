@@ -75,7 +75,7 @@ struct MirrorBundleCommand: AsyncParsableCommand {
         do {
             let files = try SyncEngine(configuration: config).bundleMirror(to: file, includeRetired: includeRetired)
             print("wrote \(TerminalText.safe(file)) (\(files.count) files)")
-        } catch let error as ConfigurationError {
+        } catch let error as DocSyncConfigurationError {
             printError("docsync: \(error)")
             throw ExitStatus.configError
         } catch {

@@ -1,6 +1,5 @@
 import ArgumentParser
 import DocSync
-import DocSyncSupport
 
 /// `docsync remove NAME`: atomic, like install.
 struct RemoveCommand: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocSync
+import DocSyncConfigFile
 import Foundation
 
 /// `--root DIR` and `--state DIR` for commands that read a root (search, entries, status, verify): a root installed
@@ -16,9 +17,9 @@ extension ConfigOptions {
     /// The configuration with `--root` / `--state` applied. With `--root` and no configuration file (neither
     /// `--config` nor one found), docsync's defaults apply to everything else; a configuration file that exists is
     /// still read, and a bad one is still an error.
-    func load(_ overrides: RootOptions) throws -> Configuration {
-        let loader = ConfigurationLoader()
-        var config: Configuration
+    func load(_ overrides: RootOptions) throws -> DocSyncConfiguration {
+        let loader = DocSyncConfigurationLoader()
+        var config: DocSyncConfiguration
         if overrides.root != nil, self.config == nil, loader.locate() == nil {
             config = loader.defaults()
         } else {

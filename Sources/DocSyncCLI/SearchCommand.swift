@@ -1,6 +1,6 @@
-import DocSyncSupport
 import ArgumentParser
 import DocSync
+import DocSyncSupport
 import Foundation
 
 /// `docsync search`: one query over every installed docset's entries, like `dasht-query-line` but over both index

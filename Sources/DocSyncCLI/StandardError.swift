@@ -1,4 +1,3 @@
-import DocSyncSupport
 
 #if canImport(Glibc)
     import Glibc

@@ -1,16 +1,15 @@
 import DocSync
-import DocSyncDownload
 import Foundation
 
 /// What `status` says about activity: a sync in progress (pid, since when), the last run even when it was
 /// interrupted (when, how it ended), and partial downloads (bytes, age).
 struct StatusActivity {
-    let running: SyncLock.Holder?
+    let running: SyncExclusion.Holder?
     let lastRun: RunRecord?
     let now: Date
 
     init(stateDirectory: String, now: Date = Date()) {
-        running = SyncLock.holder(stateDirectory: stateDirectory)
+        running = SyncExclusion.holder(stateDirectory: stateDirectory)
         lastRun = RunRecord.load(stateDirectory: stateDirectory)
         self.now = now
     }

@@ -1,8 +1,5 @@
 import ArgumentParser
 import DocSync
-import DocSyncDownload
-import DocSyncIndex
-import DocSyncSupport
 import Foundation
 
 /// `docsync status`: what is installed, what is half-downloaded, and how the last sync went per feed.

@@ -1,6 +1,4 @@
 import DocSync
-import DocSyncDownload
-import DocSyncIndex
 import Foundation
 
 /// The `status --json` object (documented in Sources/DocSync/DocSync.docc/JSONObjects.md).

@@ -1,5 +1,4 @@
 import DocSync
-import DocSyncDownload
 import UnixSignals
 
 extension SyncCommand {

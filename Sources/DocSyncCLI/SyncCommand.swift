@@ -59,7 +59,7 @@ struct SyncCommand: AsyncParsableCommand {
     }
 
     /// `--relayout`: one line (or JSON event) per docset converted; false when any conversion failed.
-    static func relayout(config: Configuration, json: Bool) async throws -> Bool {
+    static func relayout(config: DocSyncConfiguration, json: Bool) async throws -> Bool {
         let results: [SyncEngine.Relayout]
         do {
             results = try await SyncEngine(configuration: config).relayout()
@@ -84,11 +84,11 @@ struct SyncCommand: AsyncParsableCommand {
     }
 
     /// One sync with output. Throws an `ExitCode` for a busy lock.
-    static func runOnce(config: Configuration, options: SyncOptions, json: Bool) async throws -> SyncSummary {
+    static func runOnce(config: DocSyncConfiguration, options: SyncOptions, json: Bool) async throws -> SyncSummary {
         let reporter = json ? nil : SyncReporter()
         var summary = SyncSummary()
         do {
-            for try await event in SyncEngine(configuration: config).sync(options) {
+            for try await event in SyncEngine.withMetrics(config).sync(options) {
                 if let reporter {
                     reporter.handle(event, dryRun: options.dryRun)
                 } else {
@@ -97,7 +97,7 @@ struct SyncCommand: AsyncParsableCommand {
                 if case .summary(let s) = event { summary = s }
             }
         } catch {
-            guard error.lock != nil else { throw error }
+            guard error.exclusion != nil else { throw error }
             printError("docsync: \(error)")
             if error == .busy { throw ExitStatus.busy }
             throw ExitStatus.ioError

@@ -65,7 +65,7 @@ final class SyncReporter {
             say("indexed   \(name): \(entries) entr\(entries == 1 ? "y" : "ies")", dim: true)
         case .indexFailed(let name, let reason):
             say("\(paint("index failed", 31)) \(name): \(reason)")
-        case .mirrorFault(let name, let url, let reason, let message):
+        case .alternateFault(let name, let url, let reason, let message):
             say("\(paint("mirror   ", 33)) \(name): excluded \(url): \(message) (\(reason))")
         case .summary(let s):
             clearLive()

@@ -1,7 +1,6 @@
 import ArgumentParser
 import DocSync
 import DocSyncInstall
-import DocSyncSupport
 
 /// `docsync verify [NAME]…`: are the installed trees still what was installed?
 struct VerifyCommand: AsyncParsableCommand {

@@ -54,7 +54,7 @@ public struct CatalogResolver: Sendable {
 
     /// The archives of `version` (nil: the latest). A version may be written with a revision (`3.9.6/1`, ignored)
     /// or `.`-prefixed (completed as Kapeli does). Nil when the entry does not offer it.
-    public static func archives(of entry: CatalogEntry, version: String?, mirrors: CatalogMirrors) -> Pinned? {
+    public static func archives(of entry: CatalogEntry, version: String?, alternates: CatalogAlternates) -> Pinned? {
         guard let version else {
             guard !entry.archives.isEmpty else { return nil }
             return Pinned(version: entry.latestVersion ?? "", archives: entry.archives)
@@ -69,7 +69,7 @@ public struct CatalogResolver: Sendable {
         if !specific.archives.isEmpty { return Pinned(version: specific.version, archives: specific.archives) }
         switch entry.source {
         case .zeal, .kapeli:
-            return Pinned(version: specific.version, archives: mirrors.docset(entry.name, version: specific.version))
+            return Pinned(version: specific.version, archives: alternates.docset(entry.name, version: specific.version))
         case .contrib, .cheatsheets:
             return nil
         }

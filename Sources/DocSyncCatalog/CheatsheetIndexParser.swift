@@ -3,7 +3,7 @@
 /// them). Archives: `<mirror>/zzz/cheatsheets/<Key>.tgz`. Cheat sheets have no older versions. Pure.
 public enum CheatsheetIndexParser {
     public static func parse(
-        _ bytes: [UInt8], catalog: String = "<memory>", mirrors: CatalogMirrors = CatalogMirrors()
+        _ bytes: [UInt8], catalog: String = "<memory>", alternates: CatalogAlternates = CatalogAlternates()
     ) throws(CatalogError) -> Catalog {
         let json = try CatalogJSON.decode(CatalogJSON.strippingTrailingCommas(bytes), catalog: catalog)
         guard let sheets = json.object?["cheatsheets"]?.object else {
@@ -14,7 +14,7 @@ public enum CheatsheetIndexParser {
             return CatalogEntry(
                 source: .cheatsheets, name: key, title: CatalogJSON.nonEmpty(object["name"]) ?? key,
                 versions: CatalogJSON.nonEmpty(object["version"]).map { [$0] } ?? [],
-                aliases: CatalogJSON.strings(object["aliases"]), archives: mirrors.cheatsheet(key))
+                aliases: CatalogJSON.strings(object["aliases"]), archives: alternates.cheatsheet(key))
         }
         return Catalog(source: .cheatsheets, entries: entries)
     }

@@ -6,7 +6,7 @@
 /// archives too), then the mirrors; a specific version lives under `<Key>/versions/<version>/`.
 public enum ContribIndexParser {
     public static func parse(
-        _ bytes: [UInt8], catalog: String = "<memory>", mirrors: CatalogMirrors = CatalogMirrors()
+        _ bytes: [UInt8], catalog: String = "<memory>", alternates: CatalogAlternates = CatalogAlternates()
     ) throws(CatalogError) -> Catalog {
         guard let docsets = try CatalogJSON.decode(bytes, catalog: catalog).object?["docsets"]?.object else {
             throw .unexpectedShape(catalog, detail: "expected {\"docsets\": {KEY: {…}}}")
@@ -18,11 +18,11 @@ public enum ContribIndexParser {
                 continue
             }
             func urls(_ archive: String, version: String?) -> [String] {
-                let path = version.map { "versions/\(CatalogMirrors.segment($0))/" } ?? ""
+                let path = version.map { "versions/\(CatalogAlternates.segment($0))/" } ?? ""
                 var result =
-                    folder.map { ["\($0)/\(CatalogMirrors.segment(key))/\(path)\(CatalogMirrors.segment(archive))"] }
+                    folder.map { ["\($0)/\(CatalogAlternates.segment(key))/\(path)\(CatalogAlternates.segment(archive))"] }
                     ?? []
-                for url in mirrors.contribution(key, archive: archive, version: version) where !result.contains(url) {
+                for url in alternates.contribution(key, archive: archive, version: version) where !result.contains(url) {
                     result.append(url)
                 }
                 return result

@@ -7,7 +7,7 @@ public enum KapeliFeeds {
 
     public static func feedURL(_ name: String, base: String = defaultBase) -> String {
         let trimmed = base.hasSuffix("/") ? String(base.dropLast()) : base
-        return "\(trimmed)/\(CatalogMirrors.segment(name)).xml"
+        return "\(trimmed)/\(CatalogAlternates.segment(name)).xml"
     }
 
     /// The feed as a catalogue entry: versions newest first (latest, then `other-versions` completed, deduplicated),
@@ -16,7 +16,7 @@ public enum KapeliFeeds {
     /// (`…/feeds/<Name>.tgz` → `…/feeds/zzz/versions/<Name>/<V>/<Name>.tgz`).
     /// Nil `mirrors`: the feed's URLs only.
     public static func entry(
-        from document: FeedDocument, name: String, feedURL: String, mirrors: CatalogMirrors? = nil
+        from document: FeedDocument, name: String, feedURL: String, alternates: CatalogAlternates? = nil
     ) -> CatalogEntry? {
         guard let feedEntry = document.entries.first else { return nil }
         let latest = feedEntry.version.map { KapeliVersion.complete($0, feedName: name) }
@@ -26,12 +26,12 @@ public enum KapeliFeeds {
             if !version.isEmpty, !versions.contains(version) { versions.append(version) }
         }
         let listed = feedEntry.archives.map(\.url)
-        let archives = merged(mirrors?.docset(name) ?? [], listed)
+        let archives = merged(alternates?.docset(name) ?? [], listed)
         let older = versions.dropFirst().map { version in
             CatalogEntry.SpecificVersion(
                 version: version,
                 archives: merged(
-                    mirrors?.docset(name, version: version) ?? [],
+                    alternates?.docset(name, version: version) ?? [],
                     listed.compactMap(versioned(version: version, name: name))))
         }
         var entry = CatalogEntry(
@@ -52,10 +52,10 @@ public enum KapeliFeeds {
     /// `…/<Name>.tgz` → `…/zzz/versions/<Name>/<V>/<Name>.tgz`; nil when the URL is not in Kapeli's layout.
     static func versioned(version: String, name: String) -> (String) -> String? {
         { url in
-            let file = "/\(CatalogMirrors.segment(name)).tgz"
+            let file = "/\(CatalogAlternates.segment(name)).tgz"
             guard url.hasSuffix(file) else { return nil }
-            let n = CatalogMirrors.segment(name)
-            return "\(url.dropLast(file.count))/zzz/versions/\(n)/\(CatalogMirrors.segment(version))/\(n).tgz"
+            let n = CatalogAlternates.segment(name)
+            return "\(url.dropLast(file.count))/zzz/versions/\(n)/\(CatalogAlternates.segment(version))/\(n).tgz"
         }
     }
 }

@@ -14,7 +14,7 @@ public enum ZealCatalogParser {
     ///   - mirrors: archive URLs are derived from these (then the entry's own `urls`).
     ///   - feedBase: Kapeli's feed folder, for `feed_url` when the entry has none (`<feedBase>/<name>.xml`).
     public static func parse(
-        _ bytes: [UInt8], catalog: String = "<memory>", mirrors: CatalogMirrors = CatalogMirrors(),
+        _ bytes: [UInt8], catalog: String = "<memory>", alternates: CatalogAlternates = CatalogAlternates(),
         feedBase: String = KapeliFeeds.defaultBase
     ) throws(CatalogError) -> Catalog {
         guard case .array(let items) = try CatalogJSON.decode(bytes, catalog: catalog) else {
@@ -31,10 +31,10 @@ public enum ZealCatalogParser {
             let sha256 = CatalogJSON.string(object["sha256"]).flatMap(Self.digest)
             var derived: [String]
             switch sourceID {
-            case "com.kapeli.cheatsheet": derived = mirrors.cheatsheet(name)
+            case "com.kapeli.cheatsheet": derived = alternates.cheatsheet(name)
             case "com.kapeli.contrib":
-                derived = CatalogJSON.nonEmpty(object["archive"]).map { mirrors.contribution(name, archive: $0) } ?? []
-            default: derived = mirrors.docset(name)
+                derived = CatalogJSON.nonEmpty(object["archive"]).map { alternates.contribution(name, archive: $0) } ?? []
+            default: derived = alternates.docset(name)
             }
             if sha256 != nil, !own.isEmpty { derived = [] }
             for url in own where !derived.contains(url) { derived.append(url) }

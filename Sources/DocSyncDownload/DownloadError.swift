@@ -35,7 +35,7 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
     /// How the transport failed, for `.transport` errors.
     public var transportKind: HTTPTransportError.Kind?
     /// The mirrors a segmented download excluded before it failed, and why (empty for most errors).
-    public var mirrorFaults: [MirrorFault] = []
+    public var alternateFaults: [AlternateFault] = []
 
     public init(_ kind: Kind, url: String? = nil, status: Int? = nil, reason: String, isTransient: Bool) {
         self.kind = kind

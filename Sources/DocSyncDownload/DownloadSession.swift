@@ -19,12 +19,12 @@ final class DownloadSession: DownloadJobRunner {
     private var reResolves = 0
     private var spliced = false
     /// The mirror whose bytes were written last.
-    private var usedMirror: String?
+    private var usedAlternate: String?
     private var mirror = 0
-    private var mirrorFaults = 0
-    private var deadMirrors: Set<Int> = []
+    private var alternateFaults = 0
+    private var deadAlternates: Set<Int> = []
     /// The mirrors this download left for another, and why: reported like a segmented download's exclusions.
-    private(set) var faults: [MirrorFault] = []
+    private(set) var faults: [AlternateFault] = []
     /// Mirrors that refused a connection or did not resolve in this download (left at once for the others).
     private var unreachable: Set<Int> = []
     /// The mirror being left served a web page behind an archive type (`ArchiveSniff`): its fault is `html_page`.
@@ -32,8 +32,8 @@ final class DownloadSession: DownloadJobRunner {
     /// The head of the last response, for the fault of a mirror left after it.
     private var lastHead: HTTPResponseHead?
     private var lastError: DownloadError?
-    /// The URLs to try, in order (`MirrorPlan`: https upgrades of plain-http mirrors first).
-    private let mirrors: [Mirror]
+    /// The URLs to try, in order (`AlternatePlan`: https upgrades of plain-http mirrors first).
+    private let alternates: [Alternate]
     /// Some bytes of the file came over plain http (a fallback, a plain mirror or a redirect to http).
     private var plainHTTP = false
     /// Watches a fresh download's first response for a hand-over to the segmented path.
@@ -44,8 +44,8 @@ final class DownloadSession: DownloadJobRunner {
     init(_ job: DownloadJob) {
         self.job = job
         journal = Journal.empty(key: job.key, chunkSize: job.configuration.chunkSize)
-        mirrors = MirrorPlan.expand(
-            job.request.mirrors, policy: job.configuration.schemePolicy, upgradeLocal: job.configuration.upgradeLocal)
+        alternates = AlternatePlan.expand(
+            job.request.alternates, policy: job.configuration.schemePolicy, upgradeLocal: job.configuration.upgradeLocal)
     }
 
     private var retry: RetryPolicy { configuration.retry }
@@ -55,7 +55,7 @@ final class DownloadSession: DownloadJobRunner {
             .multipliedReportingOverflow(by: Int64(max(1, configuration.http.lowSpeedTime)))
         return overflow ? Int64.max : max(1, bytes)  // saturates: 1 PiB/s for ten years is "never"
     }
-    private var url: String { mirrors[mirror].url }
+    private var url: String { alternates[mirror].url }
 
     /// The finished download, or nil when the segmented path takes over (`handedOver`).
     func run() async throws(DownloadError) -> DownloadResult? {
@@ -72,7 +72,7 @@ final class DownloadSession: DownloadJobRunner {
             throw .disk(error)
         }
         resumedFrom = journal.committed
-        plainHTTP = resumedFrom > 0 && MirrorPlan.isPlainHTTP(journal.url)
+        plainHTTP = resumedFrom > 0 && AlternatePlan.isPlainHTTP(journal.url)
         spliced = resumedFrom > 0
         request.committed?(journal.committed)
         while true {
@@ -100,14 +100,14 @@ final class DownloadSession: DownloadJobRunner {
             state: state, plan: plan, expectedLength: request.expectedLength)
         context.rejectsPages = configuration.rejectsPages
         let sink = TransferSink(
-            staging: staging, journal: journal, context: context, mirrorURL: url,
+            staging: staging, journal: journal, context: context, alternateURL: url,
             commitInterval: configuration.commitInterval, meter: meter,
             committed: request.committed, limits: SpaceLimits(configuration))
         var options = configuration.http
-        if mirrors[mirror].isUpgrade { options.connectTimeout = min(options.connectTimeout, 10) }  // fall back soon
+        if alternates[mirror].isUpgrade { options.connectTimeout = min(options.connectTimeout, 10) }  // fall back soon
         let http = HTTPRequest(url: url, headers: plan.headers, options: options)
         // Only a URL exactly as the caller gave it (not an https upgrade) can be handed over to segments.
-        sink.splitProbe = journal.committed == 0 && request.mirrors.contains(url) ? splitProbe : nil
+        sink.splitProbe = journal.committed == 0 && request.alternates.contains(url) ? splitProbe : nil
         let result = await configuration.transport.perform(http, sink)
         sink.finish()
         journal = sink.journal
@@ -117,8 +117,8 @@ final class DownloadSession: DownloadJobRunner {
         }
         if sink.discardedPartial { try countRestart("\(sink.finalHead?.status ?? 0) replaced the partial file") }
         if plan.isRange, sink.bytesWritten > 0 { spliced = true }
-        if sink.bytesWritten > 0 { usedMirror = url }
-        if sink.bytesWritten > 0, MirrorPlan.isPlainHTTP(result.effectiveURL) { plainHTTP = true }
+        if sink.bytesWritten > 0 { usedAlternate = url }
+        if sink.bytesWritten > 0, AlternatePlan.isPlainHTTP(result.effectiveURL) { plainHTTP = true }
         // Progress resets the failure count only when it is worth one stall window at the minimum speed: an attempt
         // that gets a few bytes and stalls (a trickling server) must not keep a download retrying forever.
         let gained = sink.bytesWritten >= progressFloor
@@ -146,7 +146,7 @@ final class DownloadSession: DownloadJobRunner {
                     reason: "\(status) with an HTML page behind Content-Type \(type) (a soft 404?), not an archive",
                     isTransient: false)
                 leavingForPage = true
-                return try abandonMirror(error)
+                return try abandonAlternate(error)
             case .disk(let error): throw .disk(error)
             case .insufficientSpace(let needed, let available):
                 throw insufficientSpace(needed: needed, available: available)
@@ -193,14 +193,14 @@ final class DownloadSession: DownloadJobRunner {
         case .retryLater(let after, let reason):
             let error = DownloadError(.http, url: url, status: status, reason: reason, isTransient: true)
             return try await fault(error, retryAfter: after)
-        case .nextMirror(let reason):
+        case .nextAlternate(let reason):
             let error = DownloadError(.http, url: url, status: status, reason: reason, isTransient: false)
-            return try abandonMirror(error)
+            return try abandonAlternate(error)
         case .reResolve(let reason):
             reResolves += 1
             let error = DownloadError(
                 .http, url: result.effectiveURL, status: status, reason: reason, isTransient: true)
-            if reResolves > retry.maxReResolves { return try abandonMirror(error) }
+            if reResolves > retry.maxReResolves { return try abandonAlternate(error) }
             lastError = error  // the next attempt starts again from the original URL
         case .ignore:
             let error = DownloadError(
@@ -212,18 +212,18 @@ final class DownloadSession: DownloadJobRunner {
     private func transportFailure(_ error: HTTPTransportError, status: Int) async throws(DownloadError) {
         var failure = DownloadError.transport(error)
         failure.status = status
-        if !error.isTransient { return try abandonMirror(failure) }
-        if error.kind == .resolve || error.kind == .connect, !mirrors[mirror].isUpgrade {
+        if !error.isTransient { return try abandonAlternate(failure) }
+        if error.kind == .resolve || error.kind == .connect, !alternates[mirror].isUpgrade {
             // A refused or unresolvable host: the next mirror now, no back-off; this one is retried (with back-off)
             // only once every other has refused too, or after they failed otherwise.
             unreachable.insert(mirror)
-            if let next = nextReachableMirror() {
+            if let next = nextReachableAlternate() {
                 lastError = failure
                 failuresInARow += 1
                 if failuresInARow >= retry.maxAttempts { throw failure }
                 leave(failure)
                 mirror = next
-                mirrorFaults = 0
+                alternateFaults = 0
                 return
             }
         }
@@ -231,11 +231,11 @@ final class DownloadSession: DownloadJobRunner {
     }
 
     /// The next live mirror (in order after the current one) that has not refused a connection in this download.
-    private func nextReachableMirror() -> Int? {
-        let count = mirrors.count
+    private func nextReachableAlternate() -> Int? {
+        let count = alternates.count
         for step in 1..<(count + 1) {
             let candidate = (mirror + step) % count
-            if candidate != mirror, !deadMirrors.contains(candidate), !unreachable.contains(candidate) {
+            if candidate != mirror, !deadAlternates.contains(candidate), !unreachable.contains(candidate) {
                 return candidate
             }
         }
@@ -247,15 +247,15 @@ final class DownloadSession: DownloadJobRunner {
     /// A failure worth retrying: back off, move on to the next mirror after repeated faults, give up when the budget
     /// of attempts without progress is spent.
     private func fault(_ error: DownloadError, retryAfter: Int64?) async throws(DownloadError) {
-        if mirrors[mirror].isUpgrade { return try abandonMirror(error) }  // HTTPS-First: fall back at once
+        if alternates[mirror].isUpgrade { return try abandonAlternate(error) }  // HTTPS-First: fall back at once
         lastError = error
         failuresInARow += 1
-        mirrorFaults += 1
+        alternateFaults += 1
         if failuresInARow >= retry.maxAttempts { throw error }
-        if mirrorFaults >= 2, let next = nextLiveMirror(after: mirror) {
+        if alternateFaults >= 2, let next = nextLiveAlternate(after: mirror) {
             leave(error)
             mirror = next
-            mirrorFaults = 0
+            alternateFaults = 0
         }
         let delay = retry.delay(attempt: failuresInARow, retryAfter: retryAfter, jitter: Double.random(in: 0..<0.5))
         do {
@@ -265,13 +265,13 @@ final class DownloadSession: DownloadJobRunner {
         }
     }
 
-    private func abandonMirror(_ error: DownloadError) throws(DownloadError) {
+    private func abandonAlternate(_ error: DownloadError) throws(DownloadError) {
         lastError = error
-        deadMirrors.insert(mirror)
-        guard let next = nextLiveMirror(after: mirror) else { throw error }
+        deadAlternates.insert(mirror)
+        guard let next = nextLiveAlternate(after: mirror) else { throw error }
         leave(error)
         mirror = next
-        mirrorFaults = 0
+        alternateFaults = 0
         reResolves = 0
     }
 
@@ -280,20 +280,20 @@ final class DownloadSession: DownloadJobRunner {
     private func leave(_ error: DownloadError) {
         let page = leavingForPage
         leavingForPage = false
-        guard !mirrors[mirror].isUpgrade else { return }
+        guard !alternates[mirror].isUpgrade else { return }
         var message = error
         message.url = nil  // the fault names its mirror itself
         faults.append(
-            MirrorFault(
-                url: mirrors[mirror].url, reason: page ? .htmlPage : MirrorFault.Reason(leaving: error, head: lastHead),
+            AlternateFault(
+                url: alternates[mirror].url, reason: page ? .htmlPage : AlternateFault.Reason(leaving: error, head: lastHead),
                 message: message.description))
     }
 
-    private func nextLiveMirror(after index: Int) -> Int? {
-        let count = mirrors.count
+    private func nextLiveAlternate(after index: Int) -> Int? {
+        let count = alternates.count
         for step in 1..<(count + 1) {
             let candidate = (index + step) % count
-            if candidate != index, !deadMirrors.contains(candidate) { return candidate }
+            if candidate != index, !deadAlternates.contains(candidate) { return candidate }
         }
         return nil
     }
@@ -366,10 +366,10 @@ final class DownloadSession: DownloadJobRunner {
         do throws(SystemError) { try staging.finalize(to: request.destination) } catch { throw .disk(error) }
         meter.report(bytes: journal.committed, total: journal.length, force: true)
         return DownloadResult(
-            url: usedMirror ?? (journal.url.isEmpty ? url : journal.url), bytes: journal.committed,
+            url: usedAlternate ?? (journal.url.isEmpty ? url : journal.url), bytes: journal.committed,
             sha256: digest.description,
             resumedFrom: resumedFrom, attempts: attempts, seconds: meter.elapsed, path: request.destination,
-            overPlainHTTP: plainHTTP, mirrorFaults: faults)
+            overPlainHTTP: plainHTTP, alternateFaults: faults)
     }
 
     /// Deletes the staging file; a spliced file earns one fresh download (F51), a fresh one fails at once (H63).
@@ -393,6 +393,6 @@ final class DownloadSession: DownloadJobRunner {
         do throws(SystemError) { try staging.discard() } catch { throw .disk(error) }
         return DownloadResult(
             url: old.url, bytes: length, sha256: digest.description, resumedFrom: length, attempts: 0,
-            seconds: meter.elapsed, path: request.destination, overPlainHTTP: MirrorPlan.isPlainHTTP(old.url))
+            seconds: meter.elapsed, path: request.destination, overPlainHTTP: AlternatePlan.isPlainHTTP(old.url))
     }
 }

@@ -60,8 +60,8 @@ public struct DownloadRequest: Sendable {
     /// Stable identity of the resource (docset identifier + version); empty means "the first mirror URL".
     /// Never a redirect target: signed URLs change on every request.
     public var key: String
-    /// Mirror URLs in feed order; the first is tried first.
-    public var mirrors: [String]
+    /// Alternate URLs in feed order; the first is tried first.
+    public var alternates: [String]
     /// Output path: it exists only once the file is complete and verified.
     public var destination: String
     /// Trusted SHA-256 (hex) the finished file must have.
@@ -73,11 +73,11 @@ public struct DownloadRequest: Sendable {
     public var committed: (@Sendable (Int64) -> Void)?
 
     public init(
-        key: String, mirrors: [String], destination: String, expectedSHA256: String? = nil,
+        key: String, alternates: [String], destination: String, expectedSHA256: String? = nil,
         expectedLength: Int64? = nil, committed: (@Sendable (Int64) -> Void)? = nil
     ) {
         self.key = key
-        self.mirrors = mirrors
+        self.alternates = alternates
         self.destination = destination
         self.expectedSHA256 = expectedSHA256
         self.expectedLength = expectedLength
@@ -118,14 +118,14 @@ public struct DownloadResult: Sendable, Equatable {
     /// Some of its bytes came over plain http (no TLS): only a trusted checksum vouches for them.
     public var overPlainHTTP: Bool
     /// Each mirror excluded from this download and why (a segmented download never splices them in).
-    public var mirrorFaults: [MirrorFault]
+    public var alternateFaults: [AlternateFault]
 
     public init(
         url: String, bytes: Int64, sha256: String, resumedFrom: Int64, attempts: Int, seconds: Double, path: String,
-        overPlainHTTP: Bool = false, mirrorFaults: [MirrorFault] = []
+        overPlainHTTP: Bool = false, alternateFaults: [AlternateFault] = []
     ) {
         self.overPlainHTTP = overPlainHTTP
-        self.mirrorFaults = mirrorFaults
+        self.alternateFaults = alternateFaults
         self.url = url
         self.bytes = bytes
         self.sha256 = sha256

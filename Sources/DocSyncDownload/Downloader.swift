@@ -11,7 +11,7 @@ public struct Downloader: Sendable {
     public func download(
         _ request: DownloadRequest, progress: (@Sendable (DownloadProgress) -> Void)? = nil
     ) async throws(DownloadError) -> DownloadResult {
-        guard !request.mirrors.isEmpty else {
+        guard !request.alternates.isEmpty else {
             throw DownloadError(.invalidRequest, reason: "no URL to download from", isTransient: false)
         }
         var expected: SHA256.Digest?
@@ -25,7 +25,7 @@ public struct Downloader: Sendable {
         guard configuration.chunkSize > 0, configuration.overlap >= 0 else {
             throw DownloadError(.invalidRequest, reason: "chunk size and overlap must be positive", isTransient: false)
         }
-        let key = request.key.isEmpty ? request.mirrors[0] : request.key
+        let key = request.key.isEmpty ? request.alternates[0] : request.key
         let staging = try StagingFile(
             directory: configuration.stagingDirectory, name: StagingName.forKey(key), directIO: configuration.directIO)
         defer { staging.release() }
@@ -40,10 +40,10 @@ public struct Downloader: Sendable {
         }
         let first = try await Self.reporting(session) { () async throws(DownloadError) in try await session.run() }
         if let result = first { return result }
-        if let (identity, url) = session.handedOver, let mirror = request.mirrors.firstIndex(of: url),
+        if let (identity, url) = session.handedOver, let mirror = request.alternates.firstIndex(of: url),
             case .finished(var result) = try await segmented.start(identity, mirror: mirror)
         {
-            result.mirrorFaults = session.faults + result.mirrorFaults
+            result.alternateFaults = session.faults + result.alternateFaults
             return result
         }
         let single = DownloadSession(job)  // the origin changed and no longer allows a split
@@ -62,7 +62,7 @@ public struct Downloader: Sendable {
             return try await body()
         } catch {
             var failure = error
-            failure.mirrorFaults = session.faults + failure.mirrorFaults
+            failure.alternateFaults = session.faults + failure.alternateFaults
             throw failure
         }
     }

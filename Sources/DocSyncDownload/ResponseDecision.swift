@@ -40,7 +40,7 @@ public enum ResponseDecision: Sendable, Equatable {
     /// A temporary refusal: try again after `after` seconds (Retry-After) or the backoff.
     case retryLater(after: Int64?, String)
     /// This mirror cannot serve the file: use the next one.
-    case nextMirror(String)
+    case nextAlternate(String)
     /// A redirect target refused us (an expired signed URL): resolve again from the original URL.
     case reResolve(String)
 

@@ -26,18 +26,18 @@ public enum ResponsePolicy {
         let status = head.status
         if head.isInterim { return .ignore }  // C30
         if head.isRedirect {
-            return head.value("Location") == nil ? .nextMirror("\(status) without Location") : .ignore
+            return head.value("Location") == nil ? .nextAlternate("\(status) without Location") : .ignore
         }
         switch status {
         case 200: return full(head, context)
         case 206: return partial(head, context)
-        case 304: return .nextMirror("304 Not Modified to an unconditional request")  // C27
+        case 304: return .nextAlternate("304 Not Modified to an unconditional request")  // C27
         case 412: return .restart("412 Precondition Failed")  // C26
         case 416: return unsatisfiable(head, context)  // C25
         case 401, 403, 410:  // C28, G56
-            return context.redirected ? .reResolve("\(status) from a redirect target") : .nextMirror("HTTP \(status)")
+            return context.redirected ? .reResolve("\(status) from a redirect target") : .nextAlternate("HTTP \(status)")
         case 408, 429, 500...599: return .retryLater(after: retryAfter(head), "HTTP \(status)")  // C29
-        default: return .nextMirror("HTTP \(status)")
+        default: return .nextAlternate("HTTP \(status)")
         }
     }
 
@@ -52,12 +52,12 @@ public enum ResponsePolicy {
             }
             total = length
         }
-        if context.rejectsPages, let page = softNotFound(head, length: total) { return .nextMirror(page) }
+        if context.rejectsPages, let page = softNotFound(head, length: total) { return .nextAlternate(page) }
         if let expected = context.expectedLength, let total, total != expected {
-            return .nextMirror("Content-Length \(total) is not the expected length \(expected)")
+            return .nextAlternate("Content-Length \(total) is not the expected length \(expected)")
         }
         if total == nil, !isFramed(head), !context.state.digestKnown {  // E48
-            return .nextMirror("200 without Content-Length or chunked framing: its end cannot be verified")
+            return .nextAlternate("200 without Content-Length or chunked framing: its end cannot be verified")
         }
         return .write(
             WritePlan(

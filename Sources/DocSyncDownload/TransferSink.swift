@@ -24,7 +24,7 @@ final class TransferSink: HTTPResponseReceiver {
 
     let staging: StagingFile
     private let base: ResponsePolicy.Context
-    private let mirrorURL: String
+    private let alternateURL: String
     private let committedCallback: (@Sendable (Int64) -> Void)?
     private let meter: ProgressMeter
     private let commitInterval: Double
@@ -51,14 +51,14 @@ final class TransferSink: HTTPResponseReceiver {
     private var sniffed = false
 
     init(
-        staging: StagingFile, journal: Journal, context: ResponsePolicy.Context, mirrorURL: String,
+        staging: StagingFile, journal: Journal, context: ResponsePolicy.Context, alternateURL: String,
         commitInterval: Double, meter: ProgressMeter, committed: (@Sendable (Int64) -> Void)?,
         limits: SpaceLimits = SpaceLimits()
     ) {
         self.limits = limits
         self.commitInterval = commitInterval
         self.staging = staging
-        self.mirrorURL = mirrorURL
+        self.alternateURL = alternateURL
         self.journal = journal
         self.base = context
         self.meter = meter
@@ -92,7 +92,7 @@ final class TransferSink: HTTPResponseReceiver {
                 let size = try staging.size()
                 discardedPartial = journal.committed > 0 || size > 0
                 var fresh = Journal.empty(key: journal.key, chunkSize: journal.chunkSize)
-                fresh.url = mirrorURL.redactingCredentials  // the journal is informational: no secret kept
+                fresh.url = alternateURL.redactingCredentials  // the journal is informational: no secret kept
                 fresh.length = accepted.total
                 fresh.validator = accepted.validator
                 try staging.truncate(to: 0, journal: fresh)  // C24: durable before P moves

@@ -13,8 +13,8 @@ import Testing
     static let transport = HTTPTransportError(kind: .connect, code: 7, message: "connection refused", url: "https://h/f.xml")
 
     @Test(arguments: [
-        (SyncLockError.busy as any Error, Int32(75)),
-        (SyncLockError.unavailable(path: "/s/sync.lock", detail: "open: EACCES"), 74),
+        (SyncExclusionError.busy as any Error, Int32(75)),
+        (SyncExclusionError.unavailable(path: "/s/sync.lock", detail: "open: EACCES"), 74),
         (HTTPClientError.transport(transport), 69),
         (HTTPClientError.noResponse(url: "https://h/f"), 69),
         (HTTPClientError.bodyTooLarge(url: "https://h/f", limit: 10), 65),
@@ -30,15 +30,15 @@ import Testing
         (POSIXError(.ENOSPC), 74),
         (CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: "/r"]), 74),
         // Through SyncFailure (what `sync` / `remove` throw): the kind is kept, not `other`.
-        (SyncFailure(SyncLockError.busy), 75),
+        (SyncFailure(SyncExclusionError.busy), 75),
         (SyncFailure(HTTPClientError.noResponse(url: "https://h/f")), 69),
         (SyncFailure(ArchiveFailure(message: "truncated gzip")), 65),
         (SyncFailure(POSIXError(.ENOSPC)), 74),
         (SyncFailure(CocoaError(.fileWriteOutOfSpace, userInfo: [NSFilePathErrorKey: "/s/x.part"])), 74),
         (SyncFailure(code: .other, message: "an invariant broke"), 70),
         // Through SyncError (the one error `sync()` throws): by its details.
-        (SyncError(SyncLockError.busy), 75),
-        (SyncError(SyncLockError.unavailable(path: "/s/sync.lock", detail: "open: EACCES")), 74),
+        (SyncError(SyncExclusionError.busy), 75),
+        (SyncError(SyncExclusionError.unavailable(path: "/s/sync.lock", detail: "open: EACCES")), 74),
         (SyncError(Preflight.Failure(problems: [.init(key: "root", path: "/r", problem: "not a directory")])), 78),
         (SyncError(UnknownDocsetError(unknown: [.init(name: "X", suggestion: nil)], known: [])), 64),
         (SyncError(SyncFailure(code: .io, message: "cannot read /r")), 74),
@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func knownConditionsAreNotOther() {
-        #expect(SyncFailure(SyncLockError.busy).code == .locked)
+        #expect(SyncFailure(SyncExclusionError.busy).code == .locked)
         #expect(SyncFailure(HTTPClientError.bodyTooLarge(url: "https://h/f", limit: 1)).code == .tooLarge)
         #expect(SyncFailure(EntryRule.absolutePath).code == .invalidArchive)
         #expect(SyncFailure(POSIXError(.ENOSPC)).code == .insufficientSpace)

@@ -5,10 +5,10 @@ import TestSupport
 import Testing
 
 /// `docsync fetch` uses the configuration's `[network]` transport settings, as sync does (one implementation,
-/// `Configuration.httpOptions`): a proxy set only in the configuration carries the download.
+/// `DocSyncConfiguration.httpOptions`): a proxy set only in the configuration carries the download.
 @Suite(.timeLimit(.minutes(10))) struct FetchNetworkTests {
     @Test func transportOptionsComeFromTheNetworkSection() {
-        var config = Configuration(root: "r", staging: "s", state: "t")
+        var config = DocSyncConfiguration(root: "r", staging: "s", state: "t")
         config.network.connectTimeout = .seconds(7)
         config.network.stallTimeout = .seconds(9)
         config.network.minSpeed = 0  // libcurl's low-speed limit needs at least 1 B/s
@@ -21,7 +21,7 @@ import Testing
         #expect(options.connectTimeout == 7 && options.lowSpeedTime == 9 && options.lowSpeedLimit == 1)
         #expect(options.maxReceiveRate == 1 << 20 && options.proxy == "http://proxy.example:3128")
         #expect(options.caFile == "/etc/ca.pem" && options.httpsOnly && options.allowPrivateRedirects)
-        let defaults = Configuration(root: "r", staging: "s", state: "t").httpOptions
+        let defaults = DocSyncConfiguration(root: "r", staging: "s", state: "t").httpOptions
         #expect(defaults.proxy == nil && defaults.maxReceiveRate == 0 && !defaults.allowPrivateRedirects)
     }
 

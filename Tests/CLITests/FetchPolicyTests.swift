@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `docsync fetch` enforces sync's archive policy (one implementation, `Configuration.applyArchivePolicy`): the size
+/// `docsync fetch` enforces sync's archive policy (one implementation, `DocSyncConfiguration.applyArchivePolicy`): the size
 /// cap (`[install] max_archive_size`, `--max-size`) and HTTPS-First / `[network] require_https`.
 @Suite(.timeLimit(.minutes(10))) struct FetchPolicyTests {
     struct Row: Sendable, CustomStringConvertible {
@@ -21,7 +21,7 @@ import Testing
         Row(maxArchiveSize: 1 << 20, requireHTTPS: true, maxLength: 1 << 20, policy: .httpsOnly),
     ])
     func archivePolicyFromTheConfiguration(_ row: Row) {
-        var config = Configuration(root: "r", staging: "s", state: "t")
+        var config = DocSyncConfiguration(root: "r", staging: "s", state: "t")
         config.install.maxArchiveSize = row.maxArchiveSize
         config.network.requireHTTPS = row.requireHTTPS
         var download = DownloadConfiguration(stagingDirectory: "s")

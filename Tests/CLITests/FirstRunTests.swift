@@ -1,4 +1,5 @@
 import DocSync
+import DocSyncConfigFile
 import Foundation
 import TestSupport
 import Testing
@@ -49,7 +50,7 @@ import Testing
         let zeal = dir.appending("home/.local/share/Zeal/Zeal/docsets")
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text == FirstConfig.text(root: zeal))
-        #expect(try ConfigurationLoader(environment: environment).load(file: path).root == zeal)
+        #expect(try DocSyncConfigurationLoader(environment: environment).load(file: path).root == zeal)
         let again = try Tool.run(Tool.docsyncBinary, ["init"], environment: environment)
         #expect(again.status == 78 && again.standardError.contains("already exists"))
         #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
@@ -63,7 +64,7 @@ import Testing
             toFile: dir.appending("home/.config/Zeal/Zeal.conf"), atomically: true, encoding: .utf8)
         let other = dir.appending("other.toml")
         #expect(try Tool.run(Tool.docsyncBinary, ["init", "--config", other], environment: environment).status == 0)
-        #expect(try ConfigurationLoader(environment: environment).load(file: other).root == moved)
+        #expect(try DocSyncConfigurationLoader(environment: environment).load(file: other).root == moved)
     }
 
     @Test func initWithoutZealNeedsRoot() throws {
@@ -77,7 +78,7 @@ import Testing
             Tool.docsyncBinary, ["init", "--root", dir.appending("docsets"), "--config", custom],
             environment: environment)
         #expect(given.status == 0, "\(given.standardError)")
-        #expect(try ConfigurationLoader(environment: environment).load(file: custom).root == dir.appending("docsets"))
+        #expect(try DocSyncConfigurationLoader(environment: environment).load(file: custom).root == dir.appending("docsets"))
     }
 
     @Test func addWithoutConfigAsksOrWritesWithInitAndNeverSilently() throws {
@@ -94,7 +95,7 @@ import Testing
             Tool.docsyncBinary, ["add", "--init", "--no-check", "Go"], environment: environment)
         #expect(initialized.status == 0, "\(initialized.standardError)")
         #expect(initialized.standardError.contains("wrote \(path)"))
-        let config = try ConfigurationLoader(environment: environment).load(file: path)
+        let config = try DocSyncConfigurationLoader(environment: environment).load(file: path)
         #expect(config.docsets.map(\.name) == ["Go"])
         #expect(config.root == dir.appending("home/.local/share/Zeal/Zeal/docsets"))
     }

@@ -1,4 +1,5 @@
 import DocSync
+import DocSyncConfigFile
 import Foundation
 import TestSupport
 import Testing
@@ -82,7 +83,7 @@ import Testing
         #expect(score <= 2.0 && overall.contains("OK"), "\(overall)")
 
         // The config's folders are the unit's ReadWritePaths (the sandbox lets it write nowhere else).
-        let config = try ConfigurationLoader().load(file: "\(stage)/etc/docsync/docsync.toml")
+        let config = try DocSyncConfigurationLoader().load(file: "\(stage)/etc/docsync/docsync.toml")
         let writable = service.split(separator: "\n").filter { $0.hasPrefix("ReadWritePaths=") }
             .flatMap { $0.dropFirst("ReadWritePaths=".count).split(separator: " ").map(String.init) }
         for path in [config.root, config.staging, config.state] {
@@ -121,7 +122,7 @@ import Testing
             units: ["docsync.service", "docsync.timer"], binary: "\(stage)\(home)/.local/bin/docsync", from: unitDir,
             in: units)
         #expect(verify.status == 0 && verify.standardOutput.isEmpty, "\(verify.standardOutput)")
-        let loader = ConfigurationLoader(environment: ["HOME": home])
+        let loader = DocSyncConfigurationLoader(environment: ["HOME": home])
         let config = try loader.load(file: "\(stage)\(home)/.config/docsync/docsync.toml")
         #expect(config.root == "\(home)/.local/share/Zeal/Zeal/docsets")
 

@@ -5,11 +5,11 @@ import Testing
 @testable import DocSyncCatalog
 
 @Suite(.timeLimit(.minutes(10))) struct CatalogParserTests {
-    let mirrors = CatalogMirrors(bases: ["https://m1.test/feeds", "https://m2.test/feeds/"])
+    let alternates = CatalogAlternates(bases: ["https://m1.test/feeds", "https://m2.test/feeds/"])
 
     @Test func zealCatalogue() throws {
         let catalog = try ZealCatalogParser.parse(
-            CatalogFixtures.bytes(CatalogFixtures.zeal), mirrors: mirrors, feedBase: "https://k.test/feeds")
+            CatalogFixtures.bytes(CatalogFixtures.zeal), alternates: alternates, feedBase: "https://k.test/feeds")
         #expect(catalog.entries.map(\.name) == ["Python_3", "C++", "JavaScript", "Vim"])
         let python = catalog.entries[0]
         #expect(python.title == "Python 3")
@@ -44,7 +44,7 @@ import Testing
     @Test func contributions() throws {
         let catalog = try ContribIndexParser.parse(
             CatalogFixtures.bytes(CatalogFixtures.contrib),
-            catalog: "https://kapeli.test/feeds/zzz/user_contributed/build/index.json", mirrors: mirrors)
+            catalog: "https://kapeli.test/feeds/zzz/user_contributed/build/index.json", alternates: alternates)
         #expect(catalog.entries.map(\.name) == ["Jest"])  // an entry without an archive is skipped
         let jest = catalog.entries[0]
         #expect(jest.versions == ["29.7", "27.0"])
@@ -62,7 +62,7 @@ import Testing
 
     @Test func cheatSheetsWithTrailingCommas() throws {
         let catalog = try CheatsheetIndexParser.parse(
-            CatalogFixtures.bytes(CatalogFixtures.cheatsheets), mirrors: mirrors)
+            CatalogFixtures.bytes(CatalogFixtures.cheatsheets), alternates: alternates)
         #expect(catalog.entries.map(\.name) == ["ASCII_Tables", "Vim"])
         #expect(catalog.entries[0].title == "ASCII Tables" && catalog.entries[0].aliases == ["ascii"])
         #expect(
@@ -85,7 +85,7 @@ import Testing
         #expect(entry.versions == ["3.12.1", "3.9.6", "2.7"])
         #expect(entry.revision == "2")
         #expect(entry.archives.count == 2)
-        let pinned = try #require(CatalogResolver.archives(of: entry, version: ".9.6", mirrors: mirrors))
+        let pinned = try #require(CatalogResolver.archives(of: entry, version: ".9.6", alternates: alternates))
         #expect(
             pinned.archives == [
                 "http://sanfrancisco.kapeli.com/feeds/zzz/versions/Python_3/3.9.6/Python_3.tgz",
@@ -96,8 +96,8 @@ import Testing
     @Test func kapeliFeedArchivesFollowTheConfiguredMirrorsFirst() throws {
         let url = "https://k.test/feeds/Python_3.xml"
         let document = try FeedParser.parse(bytes: CatalogFixtures.bytes(CatalogFixtures.kapeliFeed), documentURL: url)
-        let campus = CatalogMirrors(bases: ["https://campus.test/kapeli/"])
-        let entry = try #require(KapeliFeeds.entry(from: document, name: "Python_3", feedURL: url, mirrors: campus))
+        let campus = CatalogAlternates(bases: ["https://campus.test/kapeli/"])
+        let entry = try #require(KapeliFeeds.entry(from: document, name: "Python_3", feedURL: url, alternates: campus))
         #expect(
             entry.archives == [
                 "https://campus.test/kapeli/Python_3.tgz", "http://sanfrancisco.kapeli.com/feeds/Python_3.tgz",
@@ -105,7 +105,7 @@ import Testing
             ])
         #expect(entry.listedURLs == Array(entry.archives.dropFirst()), "Zeal's urls: the feed's own")
         #expect(entry.listedFeedURL == nil)
-        let pinned = try #require(CatalogResolver.archives(of: entry, version: "2.7", mirrors: campus))
+        let pinned = try #require(CatalogResolver.archives(of: entry, version: "2.7", alternates: campus))
         #expect(
             pinned.archives == [
                 "https://campus.test/kapeli/zzz/versions/Python_3/2.7/Python_3.tgz",

@@ -2,12 +2,12 @@ import DocSyncCatalog
 import Testing
 
 @Suite(.timeLimit(.minutes(10))) struct CatalogResolverTests {
-    static let mirrors = CatalogMirrors(bases: ["https://m.test/feeds"])
+    static let alternates = CatalogAlternates(bases: ["https://m.test/feeds"])
     static let resolver: CatalogResolver = {
-        let zeal = try! ZealCatalogParser.parse(CatalogFixtures.bytes(CatalogFixtures.zeal), mirrors: mirrors)
-        let contrib = try! ContribIndexParser.parse(CatalogFixtures.bytes(CatalogFixtures.contrib), mirrors: mirrors)
+        let zeal = try! ZealCatalogParser.parse(CatalogFixtures.bytes(CatalogFixtures.zeal), alternates: alternates)
+        let contrib = try! ContribIndexParser.parse(CatalogFixtures.bytes(CatalogFixtures.contrib), alternates: alternates)
         let sheets = try! CheatsheetIndexParser.parse(
-            CatalogFixtures.bytes(CatalogFixtures.cheatsheets), mirrors: mirrors)
+            CatalogFixtures.bytes(CatalogFixtures.cheatsheets), alternates: alternates)
         return CatalogResolver(catalogs: [zeal, contrib, sheets])
     }()
 
@@ -50,14 +50,14 @@ import Testing
     ])
     func pinnedVersions(name: String, version: String?, resolved: String, firstArchive: String) throws {
         guard case .found(let entry) = Self.resolver.resolve(name) else { throw CancellationError() }
-        let pinned = try #require(CatalogResolver.archives(of: entry, version: version, mirrors: Self.mirrors))
+        let pinned = try #require(CatalogResolver.archives(of: entry, version: version, alternates: Self.alternates))
         #expect(pinned.version == resolved)
         #expect(pinned.archives.first == firstArchive)
     }
 
     @Test func unknownVersionIsNil() throws {
         guard case .found(let entry) = Self.resolver.resolve("Python_3") else { throw CancellationError() }
-        #expect(CatalogResolver.archives(of: entry, version: "1.0", mirrors: Self.mirrors) == nil)
+        #expect(CatalogResolver.archives(of: entry, version: "1.0", alternates: Self.alternates) == nil)
     }
 
     @Test(arguments: [

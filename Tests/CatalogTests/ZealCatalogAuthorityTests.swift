@@ -8,7 +8,7 @@ import Testing
 /// any other entry (Zeal's API) keeps the derived Kapeli URLs first and its own `urls` after.
 @Suite(.timeLimit(.minutes(10))) struct ZealCatalogAuthorityTests {
     static let digest = String(repeating: "ab", count: 32)
-    static let mirrors = CatalogMirrors(bases: ["https://kapeli.test/feeds"])
+    static let alternates = CatalogAlternates(bases: ["https://kapeli.test/feeds"])
 
     struct Row: Sendable, CustomTestStringConvertible {
         var label: String
@@ -54,7 +54,7 @@ import Testing
     @Test(arguments: rows)
     func archiveURLs(row: Row) throws {
         let catalog = try ZealCatalogParser.parse(
-            Array("[\(row.json)]".utf8), mirrors: Self.mirrors, feedBase: "https://kapeli.test/feeds")
+            Array("[\(row.json)]".utf8), alternates: Self.alternates, feedBase: "https://kapeli.test/feeds")
         let entry = try #require(catalog.entries.first)
         #expect(entry.archives == row.archives)
         #expect(entry.sha256 == row.sha256)

@@ -35,16 +35,16 @@ struct DownloadFixture {
             overlap: 64 << 10)
     }
 
-    func request(_ mirrors: [String], key: String = "docset/1.0", sha256: String? = nil) -> DownloadRequest {
-        DownloadRequest(key: key, mirrors: mirrors, destination: destination, expectedSHA256: sha256)
+    func request(_ alternates: [String], key: String = "docset/1.0", sha256: String? = nil) -> DownloadRequest {
+        DownloadRequest(key: key, alternates: alternates, destination: destination, expectedSHA256: sha256)
     }
 
     func download(
-        _ mirrors: [String], key: String = "docset/1.0", sha256: String? = nil, maxAttempts: Int = 8,
+        _ alternates: [String], key: String = "docset/1.0", sha256: String? = nil, maxAttempts: Int = 8,
         maxRestarts: Int = 5
     ) async throws(DownloadError) -> DownloadResult {
         let downloader = Downloader(configuration: configuration(maxAttempts: maxAttempts, maxRestarts: maxRestarts))
-        return try await downloader.download(request(mirrors, key: key, sha256: sha256))
+        return try await downloader.download(request(alternates, key: key, sha256: sha256))
     }
 
     /// SHA-256 of the output file, nil when it does not exist.

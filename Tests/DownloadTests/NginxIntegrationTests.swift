@@ -167,7 +167,7 @@ import Testing
         interruption.start(Task { try await downloader.download(first) })
         await #expect(throws: DownloadError.self) { try await interruption.task?.value }
         #expect(!f.outputExists)
-        request.mirrors = [nginx.url("file.bin")]
+        request.alternates = [nginx.url("file.bin")]
         let result = try await downloader.download(request)
         #expect(result.resumedFrom >= 1 << 20)
         #expect(f.outputSHA256 == f.sha256)

@@ -33,7 +33,7 @@ import Testing
 
     enum Expect: Sendable, Equatable {
         case exactly(ResponseDecision)
-        case write, restart, reject, retry, nextMirror, reResolve
+        case write, restart, reject, retry, nextAlternate, reResolve
     }
 
     struct Row: Sendable, CustomTestStringConvertible {
@@ -75,7 +75,7 @@ import Testing
                         validator: Validator())))),
         Row(
             rule: "E48 a close-delimited 200 without a digest cannot be verified",
-            head: head(200, []), context: fresh, expect: .nextMirror),
+            head: head(200, []), context: fresh, expect: .nextAlternate),
         Row(
             rule: "E48 a close-delimited 200 with a digest is taken (the digest decides)",
             head: head(200, []),
@@ -94,9 +94,9 @@ import Testing
             head: head(416, [("Content-Range", "bytes */\(p)")]), expect: .restart),
         Row(rule: "C25 416 without Content-Range", head: head(416, []), expect: .restart),
         Row(rule: "C26 412 restarts without validators", head: head(412, []), expect: .restart),
-        Row(rule: "C27 304 to an unconditional request", head: head(304, []), expect: .nextMirror),
-        Row(rule: "C28 404 on the mirror itself", head: head(404, []), expect: .nextMirror),
-        Row(rule: "C28 403 on the canonical URL", head: head(403, []), expect: .nextMirror),
+        Row(rule: "C27 304 to an unconditional request", head: head(304, []), expect: .nextAlternate),
+        Row(rule: "C28 404 on the mirror itself", head: head(404, []), expect: .nextAlternate),
+        Row(rule: "C28 403 on the canonical URL", head: head(403, []), expect: .nextAlternate),
         Row(
             rule: "G56 403 from an expired signed redirect target re-resolves",
             head: head(403, []), context: .init(state: state, plan: resume.plan, redirected: true), expect: .reResolve),
@@ -118,7 +118,7 @@ import Testing
         Row(
             rule: "C30 a redirect libcurl follows is ignored", head: head(302, [("Location", "/x")]),
             expect: .exactly(.ignore)),
-        Row(rule: "C30 a redirect without Location is final", head: head(302, []), expect: .nextMirror),
+        Row(rule: "C30 a redirect without Location is final", head: head(302, []), expect: .nextAlternate),
         Row(rule: "D32 missing Content-Range", head: partial([("Content-Range", nil)]), expect: .reject),
         Row(
             rule: "D33 several Content-Range fields",
@@ -196,7 +196,7 @@ import Testing
             rule: "G60 a 200 with another length than the expected one goes to the next mirror",
             head: head(200, [("Content-Length", "11")]),
             context: .init(state: ResumeState(), plan: .fresh(discardPartial: false), expectedLength: 10),
-            expect: .nextMirror),
+            expect: .nextAlternate),
     ]
 
     @Test(arguments: rows) func decides(_ row: Row) {
@@ -207,7 +207,7 @@ import Testing
         case .restart: #expect(Self.kind(decision) == "restart", "\(decision)")
         case .reject: #expect(Self.kind(decision) == "reject", "\(decision)")
         case .retry: #expect(Self.kind(decision) == "retry", "\(decision)")
-        case .nextMirror: #expect(Self.kind(decision) == "nextMirror", "\(decision)")
+        case .nextAlternate: #expect(Self.kind(decision) == "nextAlternate", "\(decision)")
         case .reResolve: #expect(Self.kind(decision) == "reResolve", "\(decision)")
         }
     }
@@ -226,7 +226,7 @@ import Testing
         case .restart: "restart"
         case .reject: "reject"
         case .retryLater: "retry"
-        case .nextMirror: "nextMirror"
+        case .nextAlternate: "nextAlternate"
         case .reResolve: "reResolve"
         }
     }

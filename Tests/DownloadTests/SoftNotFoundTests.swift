@@ -29,7 +29,7 @@ import Testing
         if writes {
             #expect(decision.writes, "\(decision)")
         } else {
-            guard case .nextMirror = decision else {
+            guard case .nextAlternate = decision else {
                 Issue.record("expected the next mirror, got \(decision)")
                 return
             }

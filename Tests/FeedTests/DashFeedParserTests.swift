@@ -5,11 +5,11 @@ import Testing
 /// Dash / Zeal feed XML through the real reader: one row per rule.
 @Suite(.timeLimit(.minutes(10)))
 struct DashFeedParserTests {
-    static let mirrors = ["sanfrancisco", "london", "newyork", "tokyo", "frankfurt"].map {
+    static let alternates = ["sanfrancisco", "london", "newyork", "tokyo", "frankfurt"].map {
         "http://\($0).kapeli.com/feeds/Swift.tgz"
     }
 
-    static func dash(_ version: String, urls: [String] = [mirrors[0]], extra: String = "") -> String {
+    static func dash(_ version: String, urls: [String] = [alternates[0]], extra: String = "") -> String {
         "<entry><version>\(version)</version><ios_version>1</ios_version>"
             + urls.map { "<url>\($0)</url>" }.joined() + extra + "</entry>"
     }
@@ -23,7 +23,7 @@ struct DashFeedParserTests {
     }
 
     static func entry(
-        _ version: String?, _ revision: String?, urls: [String] = [mirrors[0]], name: String = "Swift",
+        _ version: String?, _ revision: String?, urls: [String] = [alternates[0]], name: String = "Swift",
         sha256: String? = nil, other: [String] = []
     ) -> FeedEntry {
         FeedEntry(
@@ -38,8 +38,8 @@ struct DashFeedParserTests {
         Row(rule: "free-form version", xml: dash("SE26"), entry: entry("SE26", nil)),
         Row(rule: "version with a space and parentheses", xml: dash("6.6 (modern)"), entry: entry("6.6 (modern)", nil)),
         Row(
-            rule: "five mirrors kept in feed order", xml: dash("5.10/3", urls: mirrors),
-            entry: entry("5.10", "3", urls: mirrors)),
+            rule: "five mirrors kept in feed order", xml: dash("5.10/3", urls: alternates),
+            entry: entry("5.10", "3", urls: alternates)),
         Row(
             rule: "other-versions names in order",
             xml: dash(
@@ -59,7 +59,7 @@ struct DashFeedParserTests {
             xml: dash("1", urls: ["Swift.tgz"]), entry: entry("1", nil, urls: ["https://kapeli.com/feeds/Swift.tgz"])),
         Row(
             rule: "unknown elements ignored, a second version ignored",
-            xml: "<entry><x>y</x><version>2</version><version>3</version><url>\(mirrors[0])</url>"
+            xml: "<entry><x>y</x><version>2</version><version>3</version><url>\(alternates[0])</url>"
                 + "<name>not-other</name></entry>",
             entry: entry("2", nil)),
     ]

@@ -1,10 +1,11 @@
 import DocSync
+import DocSyncConfigFile
 import Testing
 
 /// `[mirror]` is read strictly: both places required, base_url an http(s) URL, keep in range, errors naming the key.
 @Suite(.timeLimit(.minutes(10))) struct MirrorConfigurationTests {
-    func parse(_ text: String) throws -> Configuration {
-        try ConfigurationLoader(environment: ["HOME": "/h"]).parse(text, file: "/c/docsync.toml", relativeTo: "/c")
+    func parse(_ text: String) throws -> DocSyncConfiguration {
+        try DocSyncConfigurationLoader(environment: ["HOME": "/h"]).parse(text, file: "/c/docsync.toml", relativeTo: "/c")
     }
 
     @Test func readsEveryKeyWithPathsRelativeToTheFile() throws {
@@ -27,7 +28,7 @@ import Testing
         #expect {
             _ = try parse(text)
         } throws: { error in
-            (error as? ConfigurationError)?.key == key
+            (error as? DocSyncConfigurationError)?.key == key
         }
     }
 }

@@ -33,7 +33,7 @@ import Testing
             archives: [Self.mirror, Self.upstream], sha256: stated ? String(repeating: "a", count: 64) : nil,
             feed: feed)
         // What learning alone gives: the measured mirror after the never-measured upstream.
-        let learned = MirrorRanking.order(
+        let learned = AlternateRanking.order(
             candidate.archives, hosts: ["cache.lan": health], now: Self.now)
         #expect(learned.first == Self.upstream)
         let ordered = OwnCopyPreference.order(learned: learned, candidate: candidate, ownHealth: health, now: Self.now)

@@ -1,4 +1,5 @@
 import DocSync
+import DocSyncCLI
 import DocSyncCatalog
 import Foundation
 import TestSupport

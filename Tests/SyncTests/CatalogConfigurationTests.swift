@@ -1,17 +1,18 @@
 import DocSync
+import DocSyncConfigFile
 import Foundation
 import Testing
 
 @Suite(.timeLimit(.minutes(10))) struct CatalogConfigurationTests {
-    let loader = ConfigurationLoader(environment: ["HOME": "/home/u"])
+    let loader = DocSyncConfigurationLoader(environment: ["HOME": "/home/u"])
 
-    func parse(_ text: String) throws(ConfigurationError) -> Configuration {
+    func parse(_ text: String) throws(DocSyncConfigurationError) -> DocSyncConfiguration {
         try loader.parse(text, file: "/etc/docsync/docsync.toml", relativeTo: "/etc/docsync")
     }
 
     @Test func defaultsArePublicCatalogues() throws {
         let config = try parse("")
-        #expect(config.catalogs == Configuration.Catalogs())
+        #expect(config.catalogs == DocSyncConfiguration.Catalogs())
         #expect(config.catalogs.zeal == "https://api.zealdocs.org/v1/docsets")
         #expect(config.catalogs.indexes.map(\.source) == [.zeal, .contrib, .cheatsheets])
         #expect(config.docsets.isEmpty)
@@ -21,7 +22,7 @@ import Testing
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../config/docsync.toml").standardized.path
         let config = try loader.load(file: file)
-        #expect(config.catalogs == Configuration.Catalogs())
+        #expect(config.catalogs == DocSyncConfiguration.Catalogs())
         #expect(config.docsets.isEmpty)
     }
 
@@ -46,7 +47,7 @@ import Testing
             name = "Jest"
             source = "Contrib"
             """)
-        #expect(config.catalogs.mirrors == ["https://mirror.campus.example/kapeli/feeds"])
+        #expect(config.catalogs.alternates == ["https://mirror.campus.example/kapeli/feeds"])
         #expect(config.catalogs.zeal == "/etc/docsync/catalogues/zeal.json")
         #expect(config.catalogs.contrib == nil)
         #expect(config.catalogs.indexes.map(\.source) == [.zeal, .cheatsheets])
@@ -70,7 +71,7 @@ import Testing
         #expect {
             try parse(text)
         } throws: { error in
-            guard let error = error as? ConfigurationError else { return false }
+            guard let error = error as? DocSyncConfigurationError else { return false }
             return error.key == key && error.problem.contains(problem)
         }
     }

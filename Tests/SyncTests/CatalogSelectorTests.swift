@@ -5,7 +5,7 @@ import Testing
 
 /// `[[docset]]` → candidate or skip: the pure step between the catalogues and the planner.
 @Suite(.timeLimit(.minutes(10))) struct CatalogSelectorTests {
-    static let mirrors = CatalogMirrors(bases: ["https://m.test/feeds"])
+    static let alternates = CatalogAlternates(bases: ["https://m.test/feeds"])
     static let zeal = Catalog(
         source: .zeal,
         entries: [
@@ -24,7 +24,7 @@ import Testing
     }
 
     struct Row: Sendable, CustomTestStringConvertible {
-        var selection: Configuration.DocsetSelection
+        var selection: DocSyncConfiguration.DocsetSelection
         var unavailable: Set<CatalogSource> = []
         var expected: Outcome
         var testDescription: String { "\(selection.name) \(selection.version ?? "")" }
@@ -64,7 +64,7 @@ import Testing
     func selects(row: Row) {
         let (selection, unavailable, expected) = (row.selection, row.unavailable, row.expected)
         let result = CatalogSelector.select(
-            [selection], catalogs: [Self.zeal], unavailable: unavailable, mirrors: Self.mirrors)
+            [selection], catalogs: [Self.zeal], unavailable: unavailable, alternates: Self.alternates)
         switch expected {
         case .offer(let name, let version, let archive, let pinned):
             let offer = result.offers.first
@@ -86,7 +86,7 @@ import Testing
     @Test func aPinnedOlderVersionHasNoLatestSize() {
         let offers = CatalogSelector.select(
             [.init(name: "Python_3", version: "3.9.6"), .init(name: "py3")], catalogs: [Self.zeal],
-            mirrors: Self.mirrors
+            alternates: Self.alternates
         ).offers
         #expect(offers.map(\.length) == [nil, 99])
     }

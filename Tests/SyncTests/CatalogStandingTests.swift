@@ -1,4 +1,5 @@
 import DocSync
+import DocSyncCLI
 import Testing
 
 /// `docsync catalog`: installed and latest in the catalogue's form, the Dash revision apart, and Zeal's update rule.

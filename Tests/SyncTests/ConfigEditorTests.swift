@@ -1,4 +1,5 @@
 import DocSync
+import DocSyncConfigFile
 import Testing
 
 /// `docsync add` / `drop` edit a commented config as text: golden before/after files.

@@ -1,10 +1,11 @@
 import DocSync
+import DocSyncConfigFile
 import Foundation
 import TestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(10))) struct ConfigurationTests {
-    let loader = ConfigurationLoader(environment: ["HOME": "/home/u", "DOCS": "/srv/docs"])
+    let loader = DocSyncConfigurationLoader(environment: ["HOME": "/home/u", "DOCS": "/srv/docs"])
 
     @Test func fullFileLoadsEveryKey() throws {
         let text = """
@@ -55,7 +56,7 @@ import Testing
 
     @Test func emptyFileGivesXDGDefaults() throws {
         let env = ["HOME": "/home/u", "XDG_STATE_HOME": "/var/xdgstate"]
-        let config = try ConfigurationLoader(environment: env).parse("", file: "f", relativeTo: "/")
+        let config = try DocSyncConfigurationLoader(environment: env).parse("", file: "f", relativeTo: "/")
         #expect(config.root == "/home/u/.local/share/Zeal/Zeal/docsets")
         #expect(config.staging == "/home/u/.cache/docsync/staging")
         #expect(config.state == "/var/xdgstate/docsync")
@@ -84,7 +85,7 @@ import Testing
         #expect {
             _ = try loader.parse(text, file: "/c/docsync.toml", relativeTo: "/c")
         } throws: { error in
-            guard let error = error as? ConfigurationError else { return false }
+            guard let error = error as? DocSyncConfigurationError else { return false }
             return error.key == key && error.problem.contains(problem) && error.file == "/c/docsync.toml"
         }
     }
@@ -92,17 +93,17 @@ import Testing
     @Test func searchOrderFollowsXDG() {
         let env = ["HOME": "/h", "XDG_CONFIG_HOME": "/cfg", "XDG_CONFIG_DIRS": "/a:/b", "DOCSYNC_CONFIG": "/x.toml"]
         #expect(
-            ConfigurationLoader(environment: env).searchPath() == [
+            DocSyncConfigurationLoader(environment: env).searchPath() == [
                 "/x.toml", "/cfg/docsync/docsync.toml", "/a/docsync/docsync.toml", "/b/docsync/docsync.toml",
                 "/etc/docsync/docsync.toml",
             ])
-        #expect(ConfigurationLoader(environment: ["HOME": "/h"]).searchPath()[0] == "/h/.config/docsync/docsync.toml")
+        #expect(DocSyncConfigurationLoader(environment: ["HOME": "/h"]).searchPath()[0] == "/h/.config/docsync/docsync.toml")
     }
 
     @Test func theShippedDefaultConfigurationLoads() throws {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../config/docsync.toml").standardized.path
-        let config = try ConfigurationLoader(environment: ["HOME": "/home/u"]).load(file: file)
+        let config = try DocSyncConfigurationLoader(environment: ["HOME": "/home/u"]).load(file: file)
         #expect(config.root == "/home/u/.local/share/Zeal/Zeal/docsets")
         #expect(!config.prune)
     }

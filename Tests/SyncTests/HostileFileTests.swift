@@ -1,4 +1,5 @@
 import DocSync
+import DocSyncConfigFile
 import Foundation
 import TestSupport
 import Testing
@@ -77,11 +78,11 @@ import Testing
         defer { dir.remove() }
         #expect(mkfifo(dir.appending("ca.pem"), 0o644) == 0)
         let toml = "root = \"root\"\n[network]\nca_file = \"ca.pem\"\n"
-        #expect(throws: ConfigurationError.self) {
-            try ConfigurationLoader().parse(toml, file: dir.appending("docsync.toml"), relativeTo: dir.path)
+        #expect(throws: DocSyncConfigurationError.self) {
+            try DocSyncConfigurationLoader().parse(toml, file: dir.appending("docsync.toml"), relativeTo: dir.path)
         }
         do {
-            _ = try ConfigurationLoader().parse(toml, file: dir.appending("docsync.toml"), relativeTo: dir.path)
+            _ = try DocSyncConfigurationLoader().parse(toml, file: dir.appending("docsync.toml"), relativeTo: dir.path)
         } catch {
             #expect(error.description.contains("ca_file") && error.description.contains("not a regular file"))
         }

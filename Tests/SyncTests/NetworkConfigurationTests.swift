@@ -1,10 +1,11 @@
 import DocSync
+import DocSyncConfigFile
 import Foundation
 import Testing
 
 /// The limit and network-policy keys: their defaults, the shipped file, and errors naming them.
 @Suite(.timeLimit(.minutes(10))) struct NetworkConfigurationTests {
-    let loader = ConfigurationLoader(environment: ["HOME": "/home/u"])
+    let loader = DocSyncConfigurationLoader(environment: ["HOME": "/home/u"])
 
     @Test func everyKeyLoads() throws {
         let text = """
@@ -47,7 +48,7 @@ import Testing
         #expect {
             _ = try loader.parse(text, file: "/c/docsync.toml", relativeTo: "/c")
         } throws: { error in
-            guard let error = error as? ConfigurationError else { return false }
+            guard let error = error as? DocSyncConfigurationError else { return false }
             return error.key == key && error.problem.contains(problem)
         }
     }

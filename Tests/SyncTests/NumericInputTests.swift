@@ -1,4 +1,5 @@
 import DocSync
+import DocSyncConfigFile
 import Foundation
 import TestSupport
 import Testing
@@ -59,7 +60,7 @@ import Testing
                 if table == "mirror" { toml += "dir = \"/tmp/m\"\nbase_url = \"http://127.0.0.1/m\"\n" }
             }
             do {
-                let config = try ConfigurationLoader(environment: ["HOME": "/tmp"])
+                let config = try DocSyncConfigurationLoader(environment: ["HOME": "/tmp"])
                     .parse(toml, file: "docsync.toml", relativeTo: "/tmp")
                 let durations = [
                     config.postInstallTimeout, config.network.connectTimeout, config.network.stallTimeout,
@@ -135,7 +136,7 @@ import Testing
         }
     }
 
-    /// The library's numbers: a `Configuration` set by code with every count at `Int.max`, `Int.min` or 0, durations
+    /// The library's numbers: a `DocSyncConfiguration` set by code with every count at `Int.max`, `Int.min` or 0, durations
     /// negative or near `Int64.max` seconds and sizes at `Int64.min` / `Int64.max` still syncs (clamped into the
     /// documented ranges by `SyncEngine.init`), and the search limit is any `Int` (`SearchLimitTests`).
     @Test(arguments: [Int.max, Int.min, 0, -1])
@@ -163,9 +164,9 @@ import Testing
         configuration.install.maxArchiveSize = size
         configuration.install.minFreeSpace = huge ? 0 : size
         let engine = SyncEngine(configuration: configuration)
-        #expect(Configuration.concurrencyRange.contains(engine.configuration.network.concurrency))
-        #expect(Configuration.connectionsRange.contains(engine.configuration.network.connections))
-        #expect(Configuration.retriesRange.contains(engine.configuration.network.retries))
+        #expect(DocSyncConfiguration.concurrencyRange.contains(engine.configuration.network.concurrency))
+        #expect(DocSyncConfiguration.connectionsRange.contains(engine.configuration.network.connections))
+        #expect(DocSyncConfiguration.retriesRange.contains(engine.configuration.network.retries))
         #expect(engine.configuration.install.gracePeriod <= .seconds(ValueSyntax.maximumDurationSeconds))
         #expect(engine.configuration.install.gracePeriod >= .zero)
         #expect((0...ValueSyntax.maximumByteSize).contains(engine.configuration.install.maxArchiveSize))

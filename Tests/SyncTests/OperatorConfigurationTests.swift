@@ -1,10 +1,11 @@
 import DocSync
+import DocSyncConfigFile
 import Foundation
 import Testing
 
 /// The keys the operator work added: `post_install_timeout` and `[metrics] textfile`.
 @Suite(.timeLimit(.minutes(10))) struct OperatorConfigurationTests {
-    let loader = ConfigurationLoader(environment: ["HOME": "/home/u"])
+    let loader = DocSyncConfigurationLoader(environment: ["HOME": "/home/u"])
 
     @Test func hookTimeoutAndMetricsFileLoad() throws {
         let config = try loader.parse(

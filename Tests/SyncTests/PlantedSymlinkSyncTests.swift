@@ -56,7 +56,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: h.state, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(
             atPath: "\(h.state)/sync.lock", withDestinationPath: "\(victim)/file.txt")
-        await #expect { _ = try await Self.sync(h) } throws: { ($0 as? SyncError)?.lock != nil }
+        await #expect { _ = try await Self.sync(h) } throws: { ($0 as? SyncError)?.exclusion != nil }
         #expect(try victimIsIntact(victim))
     }
 

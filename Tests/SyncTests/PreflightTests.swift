@@ -40,7 +40,7 @@ import Testing
     @Test func missingFoldersAndTheirParentsAreCreated() throws {
         let dir = try TemporaryDirectory("preflight")
         defer { dir.remove() }
-        let config = Configuration(
+        let config = DocSyncConfiguration(
             root: dir.appending("a/b/root"), staging: dir.appending("c/d/staging"), state: dir.appending("e/f/state"))
         try Preflight.check(config)
         for path in [config.root, config.staging, config.state] {
@@ -54,7 +54,7 @@ import Testing
         defer { dir.remove() }
         // A dangling symlink where docsync would create `state`: mkdir refuses it, nothing is created elsewhere.
         try FileManager.default.createSymbolicLink(atPath: dir.appending("state"), withDestinationPath: "elsewhere")
-        let config = Configuration(root: dir.appending("root"), staging: dir.appending("staging"), state: dir.appending("state"))
+        let config = DocSyncConfiguration(root: dir.appending("root"), staging: dir.appending("staging"), state: dir.appending("state"))
         #expect(throws: Preflight.Failure.self) { try Preflight.check(config) }
         #expect(!FileManager.default.fileExists(atPath: dir.appending("elsewhere")))
     }

@@ -41,7 +41,7 @@ import Testing
 
     @Test(arguments: schemes) func aDashMirrorWithAnotherSchemeIsRefused(scheme: String) throws {
         let (h, secret) = try Self.harness()
-        try h.writeDashFeed("A.xml", version: "1", mirrors: [Self.target(scheme, secret: secret)])
+        try h.writeDashFeed("A.xml", version: "1", alternates: [Self.target(scheme, secret: secret)])
         try h.writeConfig(feeds: ["A.xml"])
         Self.expectRefused(h, try h.run(["sync", "--json"], environment: Tool.environment()), scheme)
     }
@@ -49,7 +49,7 @@ import Testing
     /// A refused mirror is skipped for the next one, like a dead mirror.
     @Test func aRefusedMirrorFallsThroughToTheNextOne() throws {
         let (h, secret) = try Self.harness()
-        try h.writeDashFeed("A.xml", version: "1", mirrors: ["file://\(secret)", h.nginx.url("A.tgz")])
+        try h.writeDashFeed("A.xml", version: "1", alternates: ["file://\(secret)", h.nginx.url("A.tgz")])
         try h.writeConfig(feeds: ["A.xml"])
         let result = try h.run(["sync", "--json"], environment: Tool.environment())
         #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")

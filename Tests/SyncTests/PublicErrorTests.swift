@@ -1,4 +1,5 @@
 import DocSync
+import DocSyncConfigFile
 import Foundation
 import TestSupport
 import Testing
@@ -6,9 +7,9 @@ import Testing
 /// The public errors follow swift-service-lifecycle's pattern: a kind compared through static members (so a new
 /// kind never breaks a client's `switch`), the details as properties, a description naming what is at fault.
 @Suite(.timeLimit(.minutes(10))) struct PublicErrorTests {
-    let loader = ConfigurationLoader(environment: ["HOME": "/home/u"])
+    let loader = DocSyncConfigurationLoader(environment: ["HOME": "/home/u"])
 
-    func error(_ text: String) -> ConfigurationError? {
+    func error(_ text: String) -> DocSyncConfigurationError? {
         do {
             _ = try loader.parse(text, file: "/c/docsync.toml", relativeTo: "/c")
             return nil
@@ -24,7 +25,7 @@ import Testing
         #expect(try #require(error("[network]\nretries = -1\n")) == .invalidValue)
         #expect(try #require(error("[[feed]]\nname = \"x\"\n")) == .missingValue)
         #expect(try #require(error("root = \n")) == .invalidFile)
-        #expect(throws: ConfigurationError.invalidFile) { try loader.load(file: "/nonexistent/docsync.toml") }
+        #expect(throws: DocSyncConfigurationError.invalidFile) { try loader.load(file: "/nonexistent/docsync.toml") }
     }
 
     @Test func aBusyLockIsSyncErrorBusy() async throws {
@@ -41,8 +42,8 @@ import Testing
             Issue.record("a sync ran while another process held the lock")
         } catch {
             // sync() throws one type: its kind is compared, the lock's details are a property.
-            #expect(error == .busy && error != .lockUnavailable && error.kind == "busy")
-            let lock = try #require(error.lock)
+            #expect(error == .busy && error != .exclusionUnavailable && error.kind == "busy")
+            let lock = try #require(error.exclusion)
             #expect(lock == .busy && lock != .unavailable)
             #expect(lock.path == "\(h.state)/sync.lock" && "\(error)".contains("--wait"))
         }

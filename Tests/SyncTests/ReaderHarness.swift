@@ -1,4 +1,5 @@
 import DocSync
+import DocSyncConfigFile
 import Foundation
 import TestSupport
 
@@ -15,7 +16,7 @@ struct ReaderHarness {
         dir = try TemporaryDirectory("reader")
         let toml = "root = \"root\"\nstaging = \"staging\"\nstate = \"state\"\n[install]\ngrace_period = \"\(grace)\"\n"
         try toml.write(toFile: dir.appending("docsync.toml"), atomically: true, encoding: .utf8)
-        engine = SyncEngine(configuration: try ConfigurationLoader().load(file: dir.appending("docsync.toml")))
+        engine = SyncEngine(configuration: try DocSyncConfigurationLoader().load(file: dir.appending("docsync.toml")))
     }
 
     /// Installs a generated docset of `version` as `name` from a local archive.

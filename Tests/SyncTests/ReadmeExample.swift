@@ -1,8 +1,9 @@
 import DocSync
+import DocSyncConfigFile
 
 /// Syncs once, hands each new docset index to `reindex`, and lists what is installed.
 func syncAndReindex(configFile: String, reindex: (String) -> Void) async throws {
-    let engine = SyncEngine(configuration: try ConfigurationLoader().load(file: configFile))
+    let engine = SyncEngine(configuration: try DocSyncConfigurationLoader().load(file: configFile))
     for try await event in engine.sync() {
         switch event {
         case .installed(let docset), .updated(let docset, from: _):

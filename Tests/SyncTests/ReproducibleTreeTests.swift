@@ -1,4 +1,5 @@
 import DocSync
+import DocSyncConfigFile
 import DocSyncSupport
 import Foundation
 import TestSupport
@@ -23,16 +24,16 @@ import Testing
             .write(toFile: "\(dir)/docsync.toml", atomically: true, encoding: .utf8)
         try FileManager.default.copyItem(atPath: h.dir.appending("docsync.lock"), toPath: "\(dir)/docsync.lock")
         let failed = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-60))
-        let mirrors = """
+        let alternates = """
             {"schema": 1, "hosts": {"\(host)": {"successes": 0, "failures": 1, "consecutive_failures": 1,
              "last_failure": "\(failed)"}}}
             """
-        try mirrors.write(toFile: "\(dir)/state/mirrors.json", atomically: true, encoding: .utf8)
+        try alternates.write(toFile: "\(dir)/state/mirrors.json", atomically: true, encoding: .utf8)
         return "\(dir)/docsync.toml"
     }
 
     func installed(_ config: String) throws -> InstalledDocset {
-        try #require(try SyncEngine(configuration: ConfigurationLoader().load(file: config)).installedDocsets().first)
+        try #require(try SyncEngine(configuration: DocSyncConfigurationLoader().load(file: config)).installedDocsets().first)
     }
 
     @Test func twoMachinesWithDifferentMirrorOrdersAndClocksGetIdenticalTrees() throws {
@@ -41,7 +42,7 @@ import Testing
         defer { second.stop() }
         try h.publish(try DocsetFixture.make(version: "1.21", documents: 4), at: "feeds/Go.tgz", folder: "Go")
         let urls = [h.nginx.url("feeds/Go.tgz"), second.url("feeds/Go.tgz")]
-        try h.writeDashFeed("feeds/Go.xml", version: "1.21/3", mirrors: urls)
+        try h.writeDashFeed("feeds/Go.xml", version: "1.21/3", alternates: urls)
         try h.writeConfig(feeds: ["feeds/Go.xml"])
         #expect(try h.run(["sync"]).status == 0)
         #expect(try h.run(["lock"]).status == 0)

@@ -14,7 +14,7 @@ import Testing
         try h.writeAtomFeed(
             "apple.atom",
             [.init(identifier: "org.alpha", title: "Alpha", version: "1.0", archive: "Alpha-1.0.tgz", sha256: sha)])
-        try h.writeDashFeed("Beta.xml", version: "/9", mirrors: [h.nginx.url("missing.tgz"), h.nginx.url("Beta.tgz")])
+        try h.writeDashFeed("Beta.xml", version: "/9", alternates: [h.nginx.url("missing.tgz"), h.nginx.url("Beta.tgz")])
         try h.writeConfig(feeds: ["apple.atom", "Beta.xml"])
 
         let first = try h.run(["sync", "--json"])

@@ -45,7 +45,7 @@ enum SyncEventSamples {
         .warning(name: "Go", message: "installed over plain http and the feed gives no checksum"),
         .indexed(name: "Swift", version: "6.0", entries: 41_230),
         .indexFailed(name: "Go", reason: "Go: docSet.dsidx is not an SQLite database"),
-        .mirrorFault(
+        .alternateFault(
             name: "Go", url: "https://mirror.example/Go.tgz", reason: "html_page",
             message: "200 with an HTML page (a soft 404?) instead of the file"),
         .summary(summary),

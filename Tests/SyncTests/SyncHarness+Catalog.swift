@@ -48,10 +48,10 @@ extension SyncHarness {
 
     /// A config with the catalogues on this nginx (contributions and cheat sheets off unless given) and `[[docset]]`s.
     func writeCatalogConfig(
-        docsets: [String], zeal: String? = "zeal.json", contrib: String? = nil, mirrors: [String]? = nil,
+        docsets: [String], zeal: String? = "zeal.json", contrib: String? = nil, alternates: [String]? = nil,
         extra: String = ""
     ) throws {
-        let mirrorList = (mirrors ?? [url("feeds")]).map { "\"\($0)\"" }.joined(separator: ", ")
+        let mirrorList = (alternates ?? [url("feeds")]).map { "\"\($0)\"" }.joined(separator: ", ")
         var toml = """
             root = "root"
             staging = "staging"

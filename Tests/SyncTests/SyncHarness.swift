@@ -1,4 +1,6 @@
 import DocSync
+import DocSyncCLI
+import DocSyncConfigFile
 import DocSyncSupport
 import Foundation
 import TestSupport
@@ -67,8 +69,13 @@ final class SyncHarness: Sendable {
         }
     }
 
-    /// The engine for this harness's configuration file, reaching `www/` through the in-memory origin's transport.
-    func engine() throws -> SyncEngine { SyncEngine(configuration: try configuration(), transport: origin.transport) }
+    /// The engine for this harness's configuration file, reaching `www/` through the in-memory origin's transport,
+    /// with the run observers `docsync sync` passes (the `[metrics] textfile` writer).
+    func engine() throws -> SyncEngine {
+        let config = try configuration()
+        return SyncEngine(
+            configuration: config, transport: origin.transport, runObservers: SyncEngine.metricsObservers(config))
+    }
 
     /// What one in-process sync reported: its events as `sync --json` prints them, and its summary.
     struct SyncRun {
@@ -139,8 +146,8 @@ final class SyncHarness: Sendable {
             [.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: "\(www)/\(file)")
     }
 
-    func writeDashFeed(_ file: String, version: String, mirrors: [String]) throws {
-        let urls = mirrors.map { "<url>\($0)</url>" }.joined()
+    func writeDashFeed(_ file: String, version: String, alternates: [String]) throws {
+        let urls = alternates.map { "<url>\($0)</url>" }.joined()
         try ServedFile.write("<entry><version>\(version)</version>\(urls)</entry>\n", to: "\(www)/\(file)")
     }
 
@@ -150,7 +157,7 @@ final class SyncHarness: Sendable {
         try toml.write(toFile: configPath, atomically: true, encoding: .utf8)
     }
 
-    func configuration() throws -> Configuration { try ConfigurationLoader().load(file: configPath) }
+    func configuration() throws -> DocSyncConfiguration { try DocSyncConfigurationLoader().load(file: configPath) }
 
     /// Runs the real `docsync` binary with `--config` appended.
     func run(_ arguments: [String], environment: [String: String]? = nil) throws -> Tool.Result {

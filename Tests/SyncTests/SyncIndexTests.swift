@@ -9,7 +9,7 @@ import Testing
     @Test func syncIndexesWhatItInstallsAndSearchFindsIt() async throws {
         let h = try SyncHarness.inMemory()
         try h.publishArchive(DocsetFixture.make(version: "1", indexRows: 7), as: "A1.tgz", folder: "Alpha")
-        try h.writeDashFeed("Alpha.xml", version: "1", mirrors: [h.url("A1.tgz")])
+        try h.writeDashFeed("Alpha.xml", version: "1", alternates: [h.url("A1.tgz")])
         try h.writeConfig(feeds: ["Alpha.xml"])
 
         let first = try await h.sync()
@@ -30,7 +30,7 @@ import Testing
         #expect(try h.run(["search", "nothing-like-this"]).status == 1)
 
         try h.publishArchive(DocsetFixture.make(version: "2", indexRows: 9), as: "A2.tgz", folder: "Alpha")
-        try h.writeDashFeed("Alpha.xml", version: "2", mirrors: [h.url("A2.tgz")])
+        try h.writeDashFeed("Alpha.xml", version: "2", alternates: [h.url("A2.tgz")])
         let second = try await h.sync(SyncOptions(refresh: true))
         #expect(second.status == 0, "\(second.lines)")
         let reindexed = second.events.filter { $0["event"] as? String == "indexed" }

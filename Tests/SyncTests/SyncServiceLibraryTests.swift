@@ -1,4 +1,5 @@
 import DocSync
+import DocSyncConfigFile
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -104,7 +105,7 @@ import Testing
             state = "state"
             """
         try broken.write(toFile: h.configPath, atomically: true, encoding: .utf8)
-        let engine = SyncEngine(configuration: try ConfigurationLoader().load(file: h.configPath))
+        let engine = SyncEngine(configuration: try DocSyncConfigurationLoader().load(file: h.configPath))
         do {
             for try await _ in engine.sync() {}
             Issue.record("a sync with an unusable root ran")

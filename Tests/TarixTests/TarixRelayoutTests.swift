@@ -13,7 +13,7 @@ import Testing
         let fixture = try TarixInstallTests.fixture(&random, count: 120)
         defer { fixture.dir.remove() }
         let source = try fixture.archive(format: "gnu")
-        var config = Configuration(
+        var config = DocSyncConfiguration(
             root: fixture.dir.appending("root"), staging: fixture.dir.appending("staging"),
             state: fixture.dir.appending("state"))
         let installed = try await SyncEngine(configuration: config).install(

@@ -22,15 +22,15 @@ package struct CatalogLoader: Sendable {
         package var fetched: [(location: String, source: FeedRefresher.Source, entries: Int)] = []
     }
 
-    package let catalogs: Configuration.Catalogs
+    package let catalogs: DocSyncConfiguration.Catalogs
     package let refresher: FeedRefresher
 
-    package init(catalogs: Configuration.Catalogs, refresher: FeedRefresher) {
+    package init(catalogs: DocSyncConfiguration.Catalogs, refresher: FeedRefresher) {
         self.catalogs = catalogs
         self.refresher = refresher
     }
 
-    package var mirrors: CatalogMirrors { CatalogMirrors(bases: catalogs.mirrors) }
+    package var alternates: CatalogAlternates { CatalogAlternates(bases: catalogs.alternates) }
 
     /// Loads the indexes of `sources` (all of them when nil), in parallel.
     package func load(_ sources: Set<CatalogSource>? = nil, refresh: Bool) async -> Loaded {
@@ -66,9 +66,9 @@ package struct CatalogLoader: Sendable {
         switch source {
         case .zeal:
             try ZealCatalogParser.parse(
-                bytes, catalog: location, mirrors: mirrors, feedBase: catalogs.kapeliBase ?? KapeliFeeds.defaultBase)
-        case .contrib: try ContribIndexParser.parse(bytes, catalog: location, mirrors: mirrors)
-        case .cheatsheets: try CheatsheetIndexParser.parse(bytes, catalog: location, mirrors: mirrors)
+                bytes, catalog: location, alternates: alternates, feedBase: catalogs.kapeliBase ?? KapeliFeeds.defaultBase)
+        case .contrib: try ContribIndexParser.parse(bytes, catalog: location, alternates: alternates)
+        case .cheatsheets: try CheatsheetIndexParser.parse(bytes, catalog: location, alternates: alternates)
         case .kapeli: Catalog(source: .kapeli, entries: [])
         }
     }

@@ -8,8 +8,8 @@ import Foundation
 ///
 /// | Kind | When | Details |
 /// |------|------|---------|
-/// | ``busy`` | another sync holds the state folder's lock (see ``SyncOptions/wait``) | ``lock`` |
-/// | ``lockUnavailable`` | the lock file cannot be created, opened or locked | ``lock`` |
+/// | ``busy`` | another sync holds the state folder's lock (see ``SyncOptions/wait``) | ``exclusion`` |
+/// | ``exclusionUnavailable`` | the sync exclusion's flock file cannot be created, opened or locked | ``exclusion`` |
 /// | ``preflight`` | `root`, `staging` or `state` cannot be used (names key and path) | ``preflightFailure`` |
 /// | ``unknownDocset`` | ``SyncOptions/only`` names nothing offered or installed | ``unknownDocsets`` |
 /// | ``configuration`` | the configuration cannot be used as written (e.g. `docsync.lock`) | ``message`` |
@@ -19,7 +19,7 @@ import Foundation
 public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     private enum Code: String, Sendable, Hashable {
         case busy, preflight, configuration, cancelled, other
-        case lockUnavailable = "lock_unavailable"
+        case exclusionUnavailable = "lock_unavailable"
         case unknownDocset = "unknown_docset"
         case rootUnreadable = "root_unreadable"
     }
@@ -27,8 +27,8 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     private let code: Code
     /// What happened, for people (one line per problem; names the config key and path when one is at fault).
     public let message: String
-    /// The lock's details, for ``busy`` and ``lockUnavailable``.
-    public let lock: SyncLockError?
+    /// The sync exclusion's details (the flock on `<state>/sync.lock`), for ``busy`` and ``exclusionUnavailable``.
+    public let exclusion: SyncExclusionError?
     /// Every folder problem, for ``preflight``.
     public let preflightFailure: Preflight.Failure?
     /// The names that matched nothing and their nearest known names, for ``unknownDocset``.
@@ -37,21 +37,22 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     public let failure: SyncFailure?
 
     private init(
-        _ code: Code, message: String, lock: SyncLockError? = nil, preflightFailure: Preflight.Failure? = nil,
+        _ code: Code, message: String, exclusion: SyncExclusionError? = nil,
+        preflightFailure: Preflight.Failure? = nil,
         unknownDocsets: UnknownDocsetError? = nil, failure: SyncFailure? = nil
     ) {
         self.code = code
         self.message = message
-        self.lock = lock
+        self.exclusion = exclusion
         self.preflightFailure = preflightFailure
         self.unknownDocsets = unknownDocsets
         self.failure = failure
     }
 
-    /// Another sync holds the lock.
+    /// Another sync holds the sync exclusion.
     public static let busy = Self(.busy, message: "")
-    /// The lock file could not be used.
-    public static let lockUnavailable = Self(.lockUnavailable, message: "")
+    /// The sync exclusion's flock file (`<state>/sync.lock`) could not be used.
+    public static let exclusionUnavailable = Self(.exclusionUnavailable, message: "")
     /// The configured folders cannot be used.
     public static let preflight = Self(.preflight, message: "")
     /// A requested docset name matches nothing.
@@ -82,13 +83,13 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     package init(_ error: any Error) {
         switch error {
         case let error as SyncError: self = error
-        case let lock as SyncLockError:
-            self.init(lock == .busy ? .busy : .lockUnavailable, message: lock.description, lock: lock)
+        case let lock as SyncExclusionError:
+            self.init(lock == .busy ? .busy : .exclusionUnavailable, message: lock.description, exclusion: lock)
         case let preflight as Preflight.Failure:
             self.init(.preflight, message: preflight.description, preflightFailure: preflight)
         case let unknown as UnknownDocsetError:
             self.init(.unknownDocset, message: unknown.description, unknownDocsets: unknown)
-        case is LockFile.Failure, is ConfigurationError:
+        case is LockFile.Failure, is DocSyncConfigurationError:
             self.init(.configuration, message: UserText.describe(error))
         case let failure as SyncFailure:
             self.init(failure.code == .io ? .rootUnreadable : .other, message: failure.description, failure: failure)

@@ -4,7 +4,7 @@ extension CandidateSelector {
     /// Offers whose name or version is not one safe path component (a `/`, `.`/`..`, control characters, more than
     /// 255 bytes) become skipped entries naming the feed: such text never reaches a file name or a terminal.
     static func refusingUnsafeText(
-        _ selected: (offers: [DocsetCandidate], skipped: [SyncPlan.Action]), source: Configuration.FeedSource
+        _ selected: (offers: [DocsetCandidate], skipped: [SyncPlan.Action]), source: DocSyncConfiguration.FeedSource
     ) -> (offers: [DocsetCandidate], skipped: [SyncPlan.Action]) {
         var offers: [DocsetCandidate] = []
         var skipped = selected.skipped
@@ -19,7 +19,7 @@ extension CandidateSelector {
         return (offers, skipped)
     }
 
-    private static func problem(with candidate: DocsetCandidate, source: Configuration.FeedSource) -> String? {
+    private static func problem(with candidate: DocsetCandidate, source: DocSyncConfiguration.FeedSource) -> String? {
         let origin = source.name == nil ? "the feed's name" : "the config key `name`"
         if let problem = PathComponent.problem(candidate.name) {
             return "\(origin) \"\(candidate.name.escapingControlCharacters)\" is not a safe folder name: \(problem)"

@@ -9,7 +9,7 @@ internal import DocSyncSupport
 ///   and for equal versions the newest `updated`), named by the configuration's `name` when the feed offers exactly
 ///   one docset, else by the entry title made safe.
 package enum CandidateSelector {
-    package static func select(_ document: FeedDocument, source: Configuration.FeedSource)
+    package static func select(_ document: FeedDocument, source: DocSyncConfiguration.FeedSource)
         -> (offers: [DocsetCandidate], skipped: [SyncPlan.Action])
     {
         let selected =
@@ -20,7 +20,7 @@ package enum CandidateSelector {
         return refusingUnsafeText(selected, source: source)
     }
 
-    private static func selectDash(_ document: FeedDocument, source: Configuration.FeedSource)
+    private static func selectDash(_ document: FeedDocument, source: DocSyncConfiguration.FeedSource)
         -> (offers: [DocsetCandidate], skipped: [SyncPlan.Action])
     {
         let name = DocsetName.safe(source.name ?? document.name ?? document.title ?? "docset")
@@ -43,7 +43,7 @@ package enum CandidateSelector {
         return ([candidate], [])
     }
 
-    private static func selectAtom(_ document: FeedDocument, source: Configuration.FeedSource)
+    private static func selectAtom(_ document: FeedDocument, source: DocSyncConfiguration.FeedSource)
         -> (offers: [DocsetCandidate], skipped: [SyncPlan.Action])
     {
         var groups: [String: [FeedEntry]] = [:]

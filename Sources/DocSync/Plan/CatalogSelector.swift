@@ -9,8 +9,8 @@ package enum CatalogSelector {
     ///   - unavailable: catalogues that could not be loaded this time (a miss may be their fault: no suggestion).
     ///   - kapeli: entries read from Kapeli's per-docset feeds, for `source = "kapeli"` selections, by name.
     package static func select(
-        _ selections: [Configuration.DocsetSelection], catalogs: [Catalog], unavailable: Set<CatalogSource> = [],
-        kapeli: [String: CatalogEntry] = [:], mirrors: CatalogMirrors
+        _ selections: [DocSyncConfiguration.DocsetSelection], catalogs: [Catalog], unavailable: Set<CatalogSource> = [],
+        kapeli: [String: CatalogEntry] = [:], alternates: CatalogAlternates
     ) -> (offers: [DocsetCandidate], skipped: [SyncPlan.Action]) {
         let resolver = CatalogResolver(catalogs: catalogs)
         var offers: [DocsetCandidate] = []
@@ -42,7 +42,7 @@ package enum CatalogSelector {
                 }
             }
             let name = DocsetName.safe(entry.name)
-            guard let pinned = CatalogResolver.archives(of: entry, version: selection.version, mirrors: mirrors) else {
+            guard let pinned = CatalogResolver.archives(of: entry, version: selection.version, alternates: alternates) else {
                 let offered = entry.versions.isEmpty ? "none" : entry.versions.prefix(8).joined(separator: ", ")
                 let source = entry.source.rawValue
                 let reason =
@@ -59,8 +59,8 @@ package enum CatalogSelector {
                 feed: entry.feedURL ?? "catalog:\(entry.source.rawValue)/\(entry.name)",
                 pinned: selection.version != nil)
             candidate.catalog = entry
-            candidate.configuredMirrors = pinned.archives.prefix { url in
-                mirrors.bases.contains { url.hasPrefix("\($0)/") }
+            candidate.configuredAlternates = pinned.archives.prefix { url in
+                alternates.bases.contains { url.hasPrefix("\($0)/") }
             }.count
             candidate.zeal = ZealArrival(kind: .catalog, feedURL: entry.listedFeedURL, urls: entry.listedURLs)
             offers.append(candidate)

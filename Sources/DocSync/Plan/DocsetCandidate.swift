@@ -25,9 +25,9 @@ package struct DocsetCandidate: Sendable, Equatable {
     /// How many of the leading `archives` are built on `[catalog] mirrors`: they are tried before the catalogue's
     /// or feed's own URLs whatever was learned (learning orders each group on its own), so a host told to use a
     /// campus mirror reaches the public hosts only when every configured mirror failed for this archive.
-    package var configuredMirrors = 0
+    package var configuredAlternates = 0
     /// The archives' order is itself a decision (a lock's URLs, the one last used first): learning only moves
-    /// failing hosts back, never explores ahead of it (`MirrorRanking.orderKeepingSequence`).
+    /// failing hosts back, never explores ahead of it (`AlternateRanking.orderKeepingSequence`).
     package var keepsOrder = false
     /// How it arrives in Zeal's terms (decides Zeal's members of `meta.json`).
     package var zeal: ZealArrival = .file

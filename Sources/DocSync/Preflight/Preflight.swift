@@ -28,7 +28,7 @@ public enum Preflight {
     }
 
     /// Creates missing folders (0755, never through a symlink) and checks them; throws every problem at once.
-    public static func check(_ configuration: Configuration) throws(Failure) {
+    public static func check(_ configuration: DocSyncConfiguration) throws(Failure) {
         var problems: [Problem] = []
         let folders = [("root", configuration.root), ("staging", configuration.staging), ("state", configuration.state)]
         for (key, path) in folders {

@@ -21,7 +21,7 @@ extension SyncEvent: Codable {
         case .warning: "warning"
         case .indexed: "indexed"
         case .indexFailed: "index-failed"
-        case .mirrorFault: "mirror-fault"
+        case .alternateFault: "mirror-fault"
         case .summary: "summary"
         }
     }
@@ -76,7 +76,7 @@ extension SyncEvent: Codable {
             try container.encode(name, forKey: .name)
             try container.encode(version, forKey: .version)
             try container.encode(entries, forKey: .entries)
-        case .mirrorFault(let name, let url, let reason, let message):
+        case .alternateFault(let name, let url, let reason, let message):
             try container.encode(name, forKey: .name)
             try container.encode(url, forKey: .url)
             try container.encode(reason, forKey: .reason)
@@ -136,7 +136,7 @@ extension SyncEvent: Codable {
                 name: try container.decode(String.self, forKey: .name),
                 reason: try container.decode(String.self, forKey: .reason))
         case "mirror-fault":
-            self = .mirrorFault(
+            self = .alternateFault(
                 name: try container.decode(String.self, forKey: .name),
                 url: try container.decode(String.self, forKey: .url),
                 reason: try container.decode(String.self, forKey: .reason),

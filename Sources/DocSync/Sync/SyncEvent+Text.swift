@@ -25,8 +25,8 @@ extension SyncEvent {
         case .indexed(let name, let version, let entries):
             .indexed(name: transform(name), version: transform(version), entries: entries)
         case .indexFailed(let name, let reason): .indexFailed(name: transform(name), reason: transform(reason))
-        case .mirrorFault(let name, let url, let reason, let message):
-            .mirrorFault(name: transform(name), url: transform(url), reason: reason, message: transform(message))
+        case .alternateFault(let name, let url, let reason, let message):
+            .alternateFault(name: transform(name), url: transform(url), reason: reason, message: transform(message))
         case .summary: self
         }
     }

@@ -42,7 +42,7 @@ public enum SyncEvent: Sendable, Equatable {
     /// A mirror was excluded from this docset's download and why: `url` (credentials redacted), `reason` (a
     /// snake_case code such as `html_page`, `different_file`, `tls`) and `message` (`mirror-fault`). Its bytes never
     /// reached the archive; the download went on from the other mirrors.
-    case mirrorFault(name: String, url: String, reason: String, message: String)
+    case alternateFault(name: String, url: String, reason: String, message: String)
     /// The last event of a run: the counts (`summary`).
     case summary(SyncSummary)
 }

@@ -8,7 +8,7 @@ extension SyncFailure {
     /// failures, and a full disk or quota (ENOSPC, EDQUOT) reported by Foundation. Nil for anything else.
     init?(known error: any Error, url: String?) {
         switch error {
-        case let lock as SyncLockError:
+        case let lock as SyncExclusionError:
             self.init(
                 code: lock == .busy ? .locked : .io, isTransient: lock == .busy, url: url,
                 message: lock.description)

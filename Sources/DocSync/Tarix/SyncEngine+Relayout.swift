@@ -20,9 +20,9 @@ extension SyncEngine {
     /// versions' derived indexes. Waits for a sync in progress (the state folder's lock). One docset's failure is
     /// reported, never stops the others.
     package func relayout() async throws(SyncFailure) -> [Relayout] {
-        let lock: SyncLock
+        let lock: SyncExclusion
         do {
-            lock = try await SyncLock.acquire(stateDirectory: configuration.state, wait: true)
+            lock = try await SyncExclusion.acquire(stateDirectory: configuration.state, wait: true)
         } catch {
             throw SyncFailure(error)
         }

@@ -9,7 +9,7 @@ struct SegmentProof: Sendable {
     enum Outcome: Sendable, Equatable {
         /// Admitted; `adopt` is its own validator when it was admitted on the feed's SHA-256.
         case proven(adopt: Validator?)
-        case fault(MirrorFault.Reason, String)
+        case fault(AlternateFault.Reason, String)
         case readmit(String)
         case retry(String)
     }
@@ -40,7 +40,7 @@ struct SegmentProof: Sendable {
                     "bytes \(window.lowerBound)-\(window.upperBound - 1) differ from the first mirror's: another file")
             }
             return .proven(adopt: adopt)
-        case .mirrorFault(let code, let reason): return .fault(code, reason)
+        case .alternateFault(let code, let reason): return .fault(code, reason)
         case .originChanged(let reason): return .fault(.validatorMismatch, reason)
         case .readmit(let reason): return .readmit(reason)
         case .retry(_, let reason): return .retry(reason)
@@ -53,7 +53,7 @@ struct SegmentProof: Sendable {
     private func failure(_ error: HTTPTransportError) -> Outcome {
         switch error.kind {
         case .resolve, .tls, .tlsCertificate, .badURL, .protocolNotAllowed, .tooManyRedirects, .redirectRefused:
-            .fault(MirrorFault.Reason(excluding: error.kind), "\(error.message) (\(error.kind.rawValue))")
+            .fault(AlternateFault.Reason(excluding: error.kind), "\(error.message) (\(error.kind.rawValue))")
         default: .retry("\(error.message) (\(error.kind.rawValue))")
         }
     }

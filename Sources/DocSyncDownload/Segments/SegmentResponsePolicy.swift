@@ -9,7 +9,7 @@ public enum SegmentVerdict: Sendable, Equatable {
     /// from zero under the new identity.
     case originChanged(String)
     /// This mirror serves something else or answers wrongly: exclude it from this download and report it.
-    case mirrorFault(MirrorFault.Reason, String)
+    case alternateFault(AlternateFault.Reason, String)
     /// A mirror refused the download's precondition and the feed's SHA-256 will check the result: ask it again
     /// without a precondition, to admit it under its own validator.
     case readmit(String)
@@ -21,7 +21,7 @@ public enum SegmentVerdict: Sendable, Equatable {
 
 /// Judges every response to a segment request against the download's identity. Pure: table-tested.
 ///
-/// Mirror admission rule (README "Segmented downloads"): a mirror is used only while it shows the download's
+/// Alternate admission rule (README "Segmented downloads"): a mirror is used only while it shows the download's
 /// length and strong validator. A mirror with another validator is admitted only when the feed gives a SHA-256:
 /// then it is asked once without a precondition, and its own strong validator is required from then on. Overlap
 /// windows at joins cannot prove the bytes between them equal; only a trusted digest of the whole file can.
@@ -58,7 +58,7 @@ public enum SegmentResponsePolicy {
         if head.isInterim { return .ignore }
         if head.isRedirect {
             guard head.value("Location") == nil else { return .ignore }
-            return .mirrorFault(.badResponse, "\(head.status) without Location")
+            return .alternateFault(.badResponse, "\(head.status) without Location")
         }
         switch head.status {
         case 206: return partial(head, context)
@@ -68,66 +68,66 @@ public enum SegmentResponsePolicy {
             if context.digestKnown, context.expected != nil {
                 return .readmit("412: serves another version; the feed's SHA-256 will check it")
             }
-            return .mirrorFault(.validatorMismatch, "412 Precondition Failed: serves another version of the file")
-        case 416: return .mirrorFault(.lengthMismatch, "416 for bytes inside the file: a shorter, different file")
+            return .alternateFault(.validatorMismatch, "412 Precondition Failed: serves another version of the file")
+        case 416: return .alternateFault(.lengthMismatch, "416 for bytes inside the file: a shorter, different file")
         case 408, 429, 500...599: return .retry(after: ResponsePolicy.retryAfter(head), "HTTP \(head.status)")
-        default: return .mirrorFault(.httpStatus, "HTTP \(head.status)")
+        default: return .alternateFault(.httpStatus, "HTTP \(head.status)")
         }
     }
 
     /// A 200 to a closed range request is never written: the mirror ignores Range, or it is a soft 404 page.
     private static func whole(_ head: HTTPResponseHead, _ context: Context) -> SegmentVerdict {
-        if isHTML(head) { return .mirrorFault(.htmlPage, "200 with an HTML page (a soft 404?) instead of the file") }
-        if head.value("Content-Length") == "0" { return .mirrorFault(.emptyBody, "empty 200 instead of the file") }
+        if isHTML(head) { return .alternateFault(.htmlPage, "200 with an HTML page (a soft 404?) instead of the file") }
+        if head.value("Content-Length") == "0" { return .alternateFault(.emptyBody, "empty 200 instead of the file") }
         let now = Validator(head: head)
         if context.isOrigin, let expected = context.expected, changed(now, from: expected) {
             return .originChanged("200 with another validator (\(now.etag ?? now.lastModified ?? "none"))")
         }
-        return .mirrorFault(.ignoresRange, "200 to a range request: the mirror ignores Range")
+        return .alternateFault(.ignoresRange, "200 to a range request: the mirror ignores Range")
     }
 
     private static func partial(_ head: HTTPResponseHead, _ context: Context) -> SegmentVerdict {
         let asked = context.asked
-        if isHTML(head) { return .mirrorFault(.htmlPage, "206 with an HTML page instead of the file") }
+        if isHTML(head) { return .alternateFault(.htmlPage, "206 with an HTML page instead of the file") }
         if let type = head.value("Content-Type"), type.lowercased().hasPrefix("multipart/") {
-            return .mirrorFault(.badResponse, "206 with Content-Type \(type) to a single range")
+            return .alternateFault(.badResponse, "206 with Content-Type \(type) to a single range")
         }
         let coded = head.values("Content-Encoding").contains { !$0.lowercased().contains("identity") }
-        if coded { return .mirrorFault(.badResponse, "206 with a content coding") }
+        if coded { return .alternateFault(.badResponse, "206 with a content coding") }
         let ranges = head.values("Content-Range")
         guard ranges.count == 1, let range = ContentRange(parsing: ranges[0]),
             case .satisfied(let first, let last, let complete) = range.form
-        else { return .mirrorFault(.badResponse, "206 without one valid Content-Range (\(ranges))") }
+        else { return .alternateFault(.badResponse, "206 without one valid Content-Range (\(ranges))") }
         guard let complete, complete == context.identity.length else {
             let reason = "complete length \(complete.map(String.init) ?? "*") is not \(context.identity.length)"
             if context.isOrigin { return .originChanged(reason) }
-            return .mirrorFault(.lengthMismatch, "a different file: \(reason)")
+            return .alternateFault(.lengthMismatch, "a different file: \(reason)")
         }
         guard first == asked.lowerBound, last + 1 == asked.upperBound else {
-            return .mirrorFault(
+            return .alternateFault(
                 .badResponse, "206 for bytes \(first)-\(last), asked \(asked.lowerBound)-\(asked.upperBound - 1)")
         }
         let lengths = head.values("Content-Length")
         if !lengths.isEmpty, lengths != ["\(last - first + 1)"] {
-            return .mirrorFault(.badResponse, "Content-Length \(lengths) does not match Content-Range '\(ranges[0])'")
+            return .alternateFault(.badResponse, "Content-Length \(lengths) does not match Content-Range '\(ranges[0])'")
         }
-        if head.value("Content-Length") == "0" { return .mirrorFault(.emptyBody, "empty 206") }
+        if head.value("Content-Length") == "0" { return .alternateFault(.emptyBody, "empty 206") }
         let now = Validator(head: head)
         guard let expected = context.expected else {  // admission without a precondition
             guard context.digestKnown, SegmentIdentity.precondition(for: now) != nil else {
-                return .mirrorFault(.validatorMismatch, "no strong validator to hold the mirror to")
+                return .alternateFault(.validatorMismatch, "no strong validator to hold the mirror to")
             }
             return .accept(adopt: now)
         }
         if missing(now, expected) {
-            return .mirrorFault(.validatorMismatch, "206 without the validator the download is held to")
+            return .alternateFault(.validatorMismatch, "206 without the validator the download is held to")
         }
         if changed(now, from: expected) {
             let reason =
                 "validator \(now.etag ?? now.lastModified ?? "none") is not \(expected.etag ?? expected.lastModified ?? "none")"
             if context.isOrigin { return .originChanged(reason) }
             if context.digestKnown { return .readmit(reason) }
-            return .mirrorFault(.validatorMismatch, "another version: \(reason)")
+            return .alternateFault(.validatorMismatch, "another version: \(reason)")
         }
         return .accept(adopt: nil)
     }

@@ -31,7 +31,7 @@ struct SegmentScheduler: Sendable, Equatable {
         var mirror: Int
     }
 
-    struct Mirror: Sendable, Equatable {
+    struct Alternate: Sendable, Equatable {
         var host: String
         var admitted = true
         /// False until a mirror other than the first passed its admission window (`SegmentProof`).
@@ -56,7 +56,7 @@ struct SegmentScheduler: Sendable, Equatable {
     let perHost: Int
     private(set) var segments: [Segment]
     /// Per mirror: admission, live connections and throughput history (settable for tests).
-    var mirrors: [Mirror]
+    var alternates: [Alternate]
     private var connections: [Int: Connection] = [:]
 
     /// `ranges` tile `0..<length` in order (a fresh plan, or the journal's extents with `done` from each).
@@ -67,12 +67,12 @@ struct SegmentScheduler: Sendable, Equatable {
         segments = ranges.map {
             Segment(start: $0.range.lowerBound, end: $0.range.upperBound, done: $0.done, claimed: $0.done)
         }
-        mirrors = hosts.map { Mirror(host: $0) }
+        alternates = hosts.map { Alternate(host: $0) }
     }
 
     var isComplete: Bool { segments.allSatisfy(\.isComplete) }
     var activeConnections: Int { connections.count }
-    var hasAdmittedMirror: Bool { mirrors.contains(where: \.admitted) }
+    var hasAdmittedAlternate: Bool { alternates.contains(where: \.admitted) }
 
     /// End of the written prefix from byte 0 (what `done` covers without a gap).
     var contiguousDone: Int64 { Self.prefix(segments.map { ($0.start, $0.end, $0.done) }) }
@@ -95,7 +95,7 @@ struct SegmentScheduler: Sendable, Equatable {
     /// Gives free connection `connection` a range: the lowest unowned missing segment, else a stolen half of the
     /// slowest-finishing one. Nil when no mirror has room or nothing is worth splitting.
     mutating func assign(connection: Int, now: Double) -> Assignment? {
-        guard connections[connection] == nil, let mirror = chooseMirror(now: now) else { return nil }
+        guard connections[connection] == nil, let mirror = chooseAlternate(now: now) else { return nil }
         if let index = segments.firstIndex(where: { $0.owner == nil && !$0.isComplete }) {
             return start(connection, at: index, mirror: mirror, now: now)
         }
@@ -107,7 +107,7 @@ struct SegmentScheduler: Sendable, Equatable {
         segments[index].owner = connection
         segments[index].claimed = segments[index].done
         connections[connection] = Connection(segment: segments[index].start, mirror: mirror, since: now)
-        mirrors[mirror].active += 1
+        alternates[mirror].active += 1
         let segment = segments[index]
         return Assignment(
             connection: connection, segment: segment.start, from: segment.done, to: segment.end, mirror: mirror)
@@ -120,8 +120,8 @@ struct SegmentScheduler: Sendable, Equatable {
             guard let owner = segment.owner, let connection = connections[owner] else { continue }
             let remaining = segment.end - segment.claimed
             guard remaining >= chunkSize / 2 else { continue }
-            let ownerRate = rate(of: connection, now: now) ?? rate(ofMirror: connection.mirror, now: now) ?? 1
-            let idleRate = rate(ofMirror: mirror, now: now) ?? ownerRate
+            let ownerRate = rate(of: connection, now: now) ?? rate(ofAlternate: connection.mirror, now: now) ?? 1
+            let idleRate = rate(ofAlternate: mirror, now: now) ?? ownerRate
             let ownerShare = Double(remaining) * ownerRate / (ownerRate + idleRate)
             var split = SplitPolicy.roundUp(segment.claimed + Int64(ownerShare), to: chunkSize)
             split = max(split, SplitPolicy.roundUp(segment.claimed + 1, to: chunkSize))
@@ -137,13 +137,13 @@ struct SegmentScheduler: Sendable, Equatable {
         return best.index + 1
     }
 
-    private func chooseMirror(now: Double) -> Int? {
+    private func chooseAlternate(now: Double) -> Int? {
         var hostLoad: [String: Int] = [:]
-        for mirror in mirrors { hostLoad[mirror.host, default: 0] += mirror.active }
-        let rates = mirrors.indices.map { rate(ofMirror: $0, now: now) }
+        for mirror in alternates { hostLoad[mirror.host, default: 0] += mirror.active }
+        let rates = alternates.indices.map { rate(ofAlternate: $0, now: now) }
         let fastest = rates.compactMap { $0 }.max() ?? 1
         var best: (index: Int, score: Double)?
-        for (index, mirror) in mirrors.enumerated()
+        for (index, mirror) in alternates.enumerated()
         where mirror.admitted && mirror.proven && hostLoad[mirror.host, default: 0] < perHost {
             let score = (rates[index] ?? fastest * 2) / Double(mirror.active + 1)
             if best == nil || score > best!.score { best = (index, score) }
@@ -152,9 +152,9 @@ struct SegmentScheduler: Sendable, Equatable {
     }
 
     /// A mirror's throughput per connection: its finished transfers and the live ones so far.
-    func rate(ofMirror index: Int, now: Double) -> Double? {
-        var bytes = mirrors[index].bytes
-        var seconds = mirrors[index].seconds
+    func rate(ofAlternate index: Int, now: Double) -> Double? {
+        var bytes = alternates[index].bytes
+        var seconds = alternates[index].seconds
         for connection in connections.values where connection.mirror == index {
             bytes += connection.bytes
             seconds += max(0, now - connection.since)
@@ -205,17 +205,17 @@ struct SegmentScheduler: Sendable, Equatable {
             segments[index].owner = nil
             segments[index].claimed = segments[index].done
         }
-        mirrors[owned.mirror].active -= 1
-        mirrors[owned.mirror].bytes += owned.bytes
-        mirrors[owned.mirror].seconds += max(0, now - owned.since)
+        alternates[owned.mirror].active -= 1
+        alternates[owned.mirror].bytes += owned.bytes
+        alternates[owned.mirror].seconds += max(0, now - owned.since)
         mergeCompleted()
     }
 
     /// Whether the mirror may take segments yet (see `SegmentProof`).
-    mutating func setProven(_ proven: Bool, mirror: Int) { mirrors[mirror].proven = proven }
+    mutating func setProven(_ proven: Bool, mirror: Int) { alternates[mirror].proven = proven }
 
     /// Excludes a mirror from the rest of this download (its live transfer ends on its own).
-    mutating func exclude(mirror: Int) { mirrors[mirror].admitted = false }
+    mutating func exclude(mirror: Int) { alternates[mirror].admitted = false }
 
     /// A written window of `count` bytes (the end of the segment with the most written), to prove a mirror with.
     func proofWindow(count: Int64) -> Range<Int64>? {

@@ -58,9 +58,9 @@ final class SegmentStore: @unchecked Sendable {
     }
 
     var isComplete: Bool { lock.withLock { scheduler.isComplete } }
-    var hasAdmittedMirror: Bool { lock.withLock { scheduler.hasAdmittedMirror } }
+    var hasAdmittedAlternate: Bool { lock.withLock { scheduler.hasAdmittedAlternate } }
     var journal: SegmentJournal { lock.withLock { durable } }
-    var mirrors: [SegmentScheduler.Mirror] { lock.withLock { scheduler.mirrors } }
+    var alternates: [SegmentScheduler.Alternate] { lock.withLock { scheduler.alternates } }
     var segments: [SegmentScheduler.Segment] { lock.withLock { scheduler.segments } }
 
     /// A range for free connection `connection`, with the chunk hash state at its first byte.

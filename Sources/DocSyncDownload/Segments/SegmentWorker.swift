@@ -15,7 +15,7 @@ struct SegmentWorker: Sendable {
         case finished
         /// Bytes may have been written, but the range is not done (a dropped connection, a stall).
         case interrupted(String)
-        case mirrorFault(MirrorFault.Reason, String)
+        case alternateFault(AlternateFault.Reason, String)
         case originChanged(String)
         case readmit(String)
         case adopt(Validator)
@@ -33,7 +33,7 @@ struct SegmentWorker: Sendable {
     let store: SegmentStore
     let transport: HTTPTransport
     let options: HTTPOptions
-    let mirrors: [String]
+    let alternates: [String]
     let overlap: Int64
     let commitInterval: Double
     let digestKnown: Bool
@@ -62,7 +62,7 @@ struct SegmentWorker: Sendable {
             commitInterval: commitInterval)
         let headers = SegmentResponsePolicy.headers(
             asking: requestFrom..<assignment.to, precondition: expected.flatMap(SegmentIdentity.precondition(for:)))
-        let url = mirrors[assignment.mirror]
+        let url = alternates[assignment.mirror]
         let connection = connections.indices.contains(assignment.connection) ? connections[assignment.connection] : nil
         let result = await transport.perform(
             HTTPRequest(url: url, headers: headers, options: options, connection: connection), sink)
@@ -73,7 +73,7 @@ struct SegmentWorker: Sendable {
     private func outcome(_ sink: SegmentSink, _ result: HTTPTransferResult) -> Outcome {
         switch sink.failure {
         case .overlapMismatch(let offset)?:
-            return .mirrorFault(.differentFile, "bytes at \(offset) differ from the file's: another version")
+            return .alternateFault(.differentFile, "bytes at \(offset) differ from the file's: another version")
         case .disk(let error)?: return .disk(error)
         case nil: break
         }
@@ -93,7 +93,7 @@ struct SegmentWorker: Sendable {
             if case .complete = result.ending { return .finished }
             return .interrupted("transfer stopped")
         case .originChanged(let reason): return .originChanged(reason)
-        case .mirrorFault(let code, let reason): return .mirrorFault(code, reason)
+        case .alternateFault(let code, let reason): return .alternateFault(code, reason)
         case .readmit(let reason): return .readmit(reason)
         case .retry(let after, let reason): return .retry(after: after, reason)
         case .ignore:
@@ -107,7 +107,7 @@ struct SegmentWorker: Sendable {
     private func transport(_ error: HTTPTransportError) -> Outcome {
         switch error.kind {
         case .resolve, .tls, .tlsCertificate, .badURL, .protocolNotAllowed, .tooManyRedirects, .redirectRefused:
-            return .mirrorFault(MirrorFault.Reason(excluding: error.kind), "\(error.message) (\(error.kind.rawValue))")
+            return .alternateFault(AlternateFault.Reason(excluding: error.kind), "\(error.message) (\(error.kind.rawValue))")
         case .connect, .timeout, .stall, .closedEarly, .other:
             return .interrupted("\(error.message) (\(error.kind.rawValue))")
         }

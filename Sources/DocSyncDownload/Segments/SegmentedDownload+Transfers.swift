@@ -16,12 +16,12 @@ extension SegmentedDownload {
     /// the origin changed.
     func transfer(_ store: SegmentStore) async throws(DownloadError) -> String? {
         let worker = SegmentWorker(
-            store: store, transport: configuration.transport, options: configuration.http, mirrors: request.mirrors,
+            store: store, transport: configuration.transport, options: configuration.http, alternates: request.alternates,
             overlap: configuration.overlap, commitInterval: configuration.commitInterval, digestKnown: expected != nil,
             connections: (0..<max(1, options.connections)).map { _ in HTTPConnection() })
         let prover = SegmentProof(
             transport: configuration.transport, options: configuration.http, digestKnown: expected != nil)
-        var unproven = Set(request.mirrors.indices.filter { $0 != originMirror })
+        var unproven = Set(request.alternates.indices.filter { $0 != originAlternate })
         for mirror in unproven { store.setProven(false, mirror: mirror) }
         var proofRetries: [Int: Int] = [:]
         var failuresInARow = 0
@@ -46,7 +46,7 @@ extension SegmentedDownload {
                     attempts += 1
                     let start = store.segments.first { $0.end > assignment.from && $0.start <= assignment.from }?.start
                     let expectedValidator = validators[assignment.mirror]
-                    let isOrigin = assignment.mirror == originMirror
+                    let isOrigin = assignment.mirror == originAlternate
                     let wait = delay
                     group.addTask {
                         .transfer(
@@ -57,7 +57,7 @@ extension SegmentedDownload {
                 }
             }
             func prove() {
-                let waiting = unproven.subtracting(proving).filter { store.mirrors[$0].admitted }
+                let waiting = unproven.subtracting(proving).filter { store.alternates[$0].admitted }
                 guard !waiting.isEmpty, !store.isComplete else { return }
                 let written = try? store.proofWindow(count: max(4096, configuration.overlap))
                 guard let (window, known) = written ?? probeWindow else {
@@ -72,7 +72,7 @@ extension SegmentedDownload {
                 }
                 for mirror in waiting.sorted() {
                     proving.insert(mirror)
-                    let url = request.mirrors[mirror]
+                    let url = request.alternates[mirror]
                     let identity = store.identity
                     let expectedValidator = validators[mirror]
                     group.addTask {
@@ -117,7 +117,7 @@ extension SegmentedDownload {
                     free.append(result.assignment.connection)
                     store.release(connection: result.assignment.connection)
                     if result.bytes > 0 { failuresInARow = 0 }
-                    let url = request.mirrors[result.assignment.mirror]
+                    let url = request.alternates[result.assignment.mirror]
                     switch result.outcome {
                     case .finished: delay = 0
                     case .adopt(let validator):
@@ -130,7 +130,7 @@ extension SegmentedDownload {
                     case .originChanged(let reason):
                         originChanged = originChanged ?? reason
                         group.cancelAll()
-                    case .mirrorFault(let code, let reason):
+                    case .alternateFault(let code, let reason):
                         exclude(result.assignment.mirror, store: store, code, reason)
                         lastError = DownloadError(.badResponse, url: url, reason: reason, isTransient: false)
                     case .readmit(let reason):
@@ -153,7 +153,7 @@ extension SegmentedDownload {
                     diskError != nil || originChanged != nil || failuresInARow >= configuration.retry.maxAttempts
                     || Task.isCancelled
                 if stopping { continue }  // drain: the cancelled tasks return promptly
-                if store.isComplete || (transfers == 0 && !store.hasAdmittedMirror) {
+                if store.isComplete || (transfers == 0 && !store.hasAdmittedAlternate) {
                     group.cancelAll()  // admissions still under way are no longer needed
                     continue
                 }
@@ -168,21 +168,21 @@ extension SegmentedDownload {
         guard store.isComplete else {
             var error =
                 lastError ?? DownloadError(.transport, reason: "transfers stopped early", isTransient: true)
-            if !store.hasAdmittedMirror || lastError == nil {
+            if !store.hasAdmittedAlternate || lastError == nil {
                 error = DownloadError(
-                    .badResponse, url: request.mirrors[originMirror],
+                    .badResponse, url: request.alternates[originAlternate],
                     reason: "no mirror left to fetch from: " + faults.map(\.description).joined(separator: "; "),
                     isTransient: false)
             }
-            error.mirrorFaults = faults
+            error.alternateFaults = faults
             throw error
         }
         do throws(SystemError) { try store.commit() } catch { throw .disk(error) }
         return nil
     }
 
-    private func exclude(_ mirror: Int, store: SegmentStore, _ code: MirrorFault.Reason, _ reason: String) {
+    private func exclude(_ mirror: Int, store: SegmentStore, _ code: AlternateFault.Reason, _ reason: String) {
         store.exclude(mirror: mirror)
-        faults.append(MirrorFault(url: request.mirrors[mirror], reason: code, message: reason))
+        faults.append(AlternateFault(url: request.alternates[mirror], reason: code, message: reason))
     }
 }

@@ -21,11 +21,11 @@ final class SegmentedDownload: DownloadJobRunner {
     var restarts = 0
     var attempts = 0
     var resumedFrom: Int64 = 0
-    var faults: [MirrorFault] = []
+    var faults: [AlternateFault] = []
     /// Per mirror: the validator its requests carry (nil: being admitted on the feed's SHA-256 without one).
     var validators: [Validator?] = []
     var readmitted: Set<Int> = []
-    var originMirror = 0
+    var originAlternate = 0
     /// The first mirror's first bytes, from the probe: the window other mirrors are admitted against before any
     /// segment is written.
     var probeWindow: (window: Range<Int64>, bytes: [UInt8])?
@@ -45,7 +45,7 @@ final class SegmentedDownload: DownloadJobRunner {
     /// bytes it made durable become the admission window for the other mirrors and the first segment's written
     /// extent (never fetched again), and the rest is fetched in segments.
     func start(_ identity: SegmentIdentity, mirror: Int) async throws(DownloadError) -> Outcome {
-        originMirror = mirror
+        originAlternate = mirror
         let size = Int(max(4096, configuration.overlap))
         if let partial = staging.readJournal(), partial.committed >= Int64(size) {
             let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
@@ -60,12 +60,12 @@ final class SegmentedDownload: DownloadJobRunner {
         while true {
             try checkFreeSpace(needed: journal.identity.length - journal.durableBytes)
             let store = SegmentStore(
-                staging: staging, journal: journal, hosts: request.mirrors.map(Self.host(of:)),
+                staging: staging, journal: journal, hosts: request.alternates.map(Self.host(of:)),
                 perHost: options.perHost, meter: meter, callback: request.committed)
             request.committed?(journal.contiguous)
-            validators = request.mirrors.map { _ in journal.identity.validator }
+            validators = request.alternates.map { _ in journal.identity.validator }
             if excludeAllButOrigin {
-                for index in request.mirrors.indices where index != originMirror { store.exclude(mirror: index) }
+                for index in request.alternates.indices where index != originAlternate { store.exclude(mirror: index) }
             }
             let changed: String?
             do throws(DownloadError) { changed = try await transfer(store) } catch {
@@ -79,7 +79,7 @@ final class SegmentedDownload: DownloadJobRunner {
                 restarts += 1
                 if restarts > configuration.retry.maxRestarts {
                     throw DownloadError(
-                        .tooManyRestarts, url: request.mirrors[originMirror],
+                        .tooManyRestarts, url: request.alternates[originAlternate],
                         reason: "restarted from zero \(restarts - 1) times; last: \(reason)", isTransient: true)
                 }
                 switch await probe() {
@@ -103,7 +103,7 @@ final class SegmentedDownload: DownloadJobRunner {
         }
         if needed + configuration.minFreeSpace > available {
             throw DownloadError(
-                .insufficientSpace, url: request.mirrors[originMirror],
+                .insufficientSpace, url: request.alternates[originAlternate],
                 reason: "\(needed) bytes needed in \(staging.directory), \(available) available", isTransient: true)
         }
     }
@@ -133,11 +133,11 @@ final class SegmentedDownload: DownloadJobRunner {
         let probe = ProbeReceiver(
             limit: max(window, options.singleConnectionAbove == nil ? 0 : options.probeBytes), window: window)
         let http = HTTPRequest(
-            url: request.mirrors[0], headers: ["Range: bytes=0-", "Accept-Encoding: identity"],
+            url: request.alternates[0], headers: ["Range: bytes=0-", "Accept-Encoding: identity"],
             options: configuration.http)
         _ = await configuration.transport.perform(http, probe)
         guard let head = probe.head else { return .single("no answer to the first request") }
-        originMirror = 0
+        originAlternate = 0
         probeWindow = probe.window.count == window ? (0..<Int64(window), probe.window) : nil
         let decision = SplitPolicy.decide(
             head, connections: options.connections, minimumSegment: options.minimumSegment,
@@ -166,7 +166,7 @@ final class SegmentedDownload: DownloadJobRunner {
             extents[0].chunkState = kept.chunkState
         }
         let journal = SegmentJournal(
-            key: key, url: request.mirrors[originMirror], identity: identity, chunkSize: configuration.chunkSize,
+            key: key, url: request.alternates[originAlternate], identity: identity, chunkSize: configuration.chunkSize,
             extents: extents, digests: kept.digests)
         do throws(SystemError) {
             try staging.openPart()
@@ -185,7 +185,7 @@ final class SegmentedDownload: DownloadJobRunner {
     /// place (A13, I64). Nil when verification failed and one fresh download is worth a try.
     private func finalize(_ journal: SegmentJournal, store: SegmentStore) throws(DownloadError) -> DownloadResult? {
         let (digest, problem) = store.prefixHasher.finish(digests: journal.digests)
-        let url = request.mirrors[originMirror]
+        let url = request.alternates[originAlternate]
         guard let digest else {
             try verificationFailed(problem ?? "the file on disk differs from the bytes received", url: url)
             return nil
@@ -203,7 +203,7 @@ final class SegmentedDownload: DownloadJobRunner {
         return DownloadResult(
             url: journal.url, bytes: journal.identity.length, sha256: digest.description, resumedFrom: resumedFrom,
             attempts: attempts, seconds: meter.elapsed, path: request.destination,
-            overPlainHTTP: request.mirrors.contains { $0.lowercased().hasPrefix("http://") }, mirrorFaults: faults)
+            overPlainHTTP: request.alternates.contains { $0.lowercased().hasPrefix("http://") }, alternateFaults: faults)
     }
 
     /// Deletes the partial; a download that used several mirrors earns one fresh try from the origin alone.
@@ -212,17 +212,17 @@ final class SegmentedDownload: DownloadJobRunner {
     private func verificationFailed(_ reason: String, url: String) throws(DownloadError) {
         let error = DownloadError(.verification, url: url, reason: reason, isTransient: false)
         do throws(SystemError) { try staging.discard() } catch { throw .disk(error) }
-        let mixed = request.mirrors.count > 1 && faults.count < request.mirrors.count - 1
+        let mixed = request.alternates.count > 1 && faults.count < request.alternates.count - 1
         guard mixed, !verificationRetried else {
             var failure = error
-            failure.mirrorFaults = faults
+            failure.alternateFaults = faults
             throw failure
         }
         verificationRetried = true
         let faulted = Set(faults.map(\.url))
-        for (index, mirror) in request.mirrors.enumerated() where index != originMirror && !faulted.contains(mirror) {
+        for (index, mirror) in request.alternates.enumerated() where index != originAlternate && !faulted.contains(mirror) {
             faults.append(
-                MirrorFault(
+                AlternateFault(
                     url: mirror, reason: .verification,
                     message: "the file failed verification with several mirrors (\(reason)): "
                         + "fetched again from the first mirror only"))

@@ -17,13 +17,13 @@ extension DownloadFixture {
     }
 
     func segmentedDownload(
-        _ mirrors: [String], sha256: String? = nil, connections: Int = 4, maxAttempts: Int = 8, maxRestarts: Int = 5
+        _ alternates: [String], sha256: String? = nil, connections: Int = 4, maxAttempts: Int = 8, maxRestarts: Int = 5
     ) async -> Result<DownloadResult, DownloadError> {
         let downloader = Downloader(
             configuration: segmentedConfiguration(
                 connections: connections, maxAttempts: maxAttempts, maxRestarts: maxRestarts))
         do throws(DownloadError) {
-            return .success(try await downloader.download(request(mirrors, sha256: sha256)))
+            return .success(try await downloader.download(request(alternates, sha256: sha256)))
         } catch {
             return .failure(error)
         }

@@ -27,7 +27,7 @@ import Testing
     }
 
     enum Expect: Sendable, Equatable {
-        case accept, adopt, originChanged, mirrorFault, readmit, retry, ignore
+        case accept, adopt, originChanged, alternateFault, readmit, retry, ignore
     }
 
     struct Row: Sendable, CustomTestStringConvertible {
@@ -43,9 +43,9 @@ import Testing
     static let rows: [Row] = [
         Row(rule: "exact 206 with the same ETag", head: partial(), expect: .accept),
         Row(rule: "another mirror, same ETag", head: partial(), origin: false, expect: .accept),
-        Row(rule: "ETag missing on the 206", head: partial([("ETag", nil)]), expect: .mirrorFault),
+        Row(rule: "ETag missing on the 206", head: partial([("ETag", nil)]), expect: .alternateFault),
         Row(rule: "origin's ETag changed (If-Match ignored)", head: partial([("ETag", "\"v2\"")]), expect: .originChanged),
-        Row(rule: "mirror with another ETag", head: partial([("ETag", "\"m2\"")]), origin: false, expect: .mirrorFault),
+        Row(rule: "mirror with another ETag", head: partial([("ETag", "\"m2\"")]), origin: false, expect: .alternateFault),
         Row(
             rule: "mirror with another ETag, feed SHA-256 known", head: partial([("ETag", "\"m2\"")]), origin: false,
             digestKnown: true, expect: .readmit),
@@ -54,14 +54,14 @@ import Testing
             origin: false, digestKnown: true, admission: true, expect: .adopt),
         Row(
             rule: "admission without a strong validator", head: partial([("ETag", "W/\"m2\"")]), origin: false,
-            digestKnown: true, admission: true, expect: .mirrorFault),
+            digestKnown: true, admission: true, expect: .alternateFault),
         Row(rule: "412 from the origin", head: head(412, []), expect: .originChanged),
-        Row(rule: "412 from a mirror", head: head(412, []), origin: false, expect: .mirrorFault),
+        Row(rule: "412 from a mirror", head: head(412, []), origin: false, expect: .alternateFault),
         Row(rule: "412 from a mirror, feed SHA-256 known", head: head(412, []), origin: false, digestKnown: true, expect: .readmit),
         Row(
             rule: "another total length from a mirror (a different file)",
             head: partial([("Content-Range", "bytes \(asked.lowerBound)-\(asked.upperBound - 1)/\(length + 1)")]),
-            origin: false, expect: .mirrorFault),
+            origin: false, expect: .alternateFault),
         Row(
             rule: "another total length from the origin",
             head: partial([("Content-Range", "bytes \(asked.lowerBound)-\(asked.upperBound - 1)/\(length + 1)")]),
@@ -71,37 +71,37 @@ import Testing
             head: partial([
                 ("Content-Range", "bytes \(asked.lowerBound - 1)-\(asked.upperBound - 1)/\(length)"),
                 ("Content-Length", "\(asked.count + 1)"),
-            ]), expect: .mirrorFault),
+            ]), expect: .alternateFault),
         Row(
             rule: "short 206 (not exactly the asked range)",
             head: partial([
                 ("Content-Range", "bytes \(asked.lowerBound)-\(asked.upperBound - 2)/\(length)"),
                 ("Content-Length", "\(asked.count - 1)"),
-            ]), expect: .mirrorFault),
+            ]), expect: .alternateFault),
         Row(
             rule: "open-ended 206 past the asked end",
             head: partial([
                 ("Content-Range", "bytes \(asked.lowerBound)-\(length - 1)/\(length)"),
                 ("Content-Length", "\(length - asked.lowerBound)"),
-            ]), expect: .mirrorFault),
-        Row(rule: "complete length *", head: partial([("Content-Range", "bytes \(asked.lowerBound)-\(asked.upperBound - 1)/*")]), origin: false, expect: .mirrorFault),
-        Row(rule: "no Content-Range", head: partial([("Content-Range", nil)]), expect: .mirrorFault),
-        Row(rule: "Content-Length disagrees", head: partial([("Content-Length", "5")]), expect: .mirrorFault),
-        Row(rule: "empty 206", head: partial([("Content-Length", "0")]), expect: .mirrorFault),
-        Row(rule: "gzip 206", head: partial([("Content-Encoding", "gzip")]), expect: .mirrorFault),
-        Row(rule: "multipart 206", head: partial([("Content-Type", "multipart/byteranges; boundary=x")]), expect: .mirrorFault),
-        Row(rule: "HTML as 206", head: partial([("Content-Type", "text/html; charset=utf-8")]), expect: .mirrorFault),
-        Row(rule: "soft 404: HTML page as 200", head: head(200, [("Content-Type", "text/html"), ("Content-Length", "512")]), origin: false, expect: .mirrorFault),
-        Row(rule: "empty 200", head: head(200, [("Content-Length", "0")]), origin: false, expect: .mirrorFault),
-        Row(rule: "200 ignoring Range", head: head(200, [("Content-Length", "\(length)"), ("ETag", "\"v1\"")]), origin: false, expect: .mirrorFault),
+            ]), expect: .alternateFault),
+        Row(rule: "complete length *", head: partial([("Content-Range", "bytes \(asked.lowerBound)-\(asked.upperBound - 1)/*")]), origin: false, expect: .alternateFault),
+        Row(rule: "no Content-Range", head: partial([("Content-Range", nil)]), expect: .alternateFault),
+        Row(rule: "Content-Length disagrees", head: partial([("Content-Length", "5")]), expect: .alternateFault),
+        Row(rule: "empty 206", head: partial([("Content-Length", "0")]), expect: .alternateFault),
+        Row(rule: "gzip 206", head: partial([("Content-Encoding", "gzip")]), expect: .alternateFault),
+        Row(rule: "multipart 206", head: partial([("Content-Type", "multipart/byteranges; boundary=x")]), expect: .alternateFault),
+        Row(rule: "HTML as 206", head: partial([("Content-Type", "text/html; charset=utf-8")]), expect: .alternateFault),
+        Row(rule: "soft 404: HTML page as 200", head: head(200, [("Content-Type", "text/html"), ("Content-Length", "512")]), origin: false, expect: .alternateFault),
+        Row(rule: "empty 200", head: head(200, [("Content-Length", "0")]), origin: false, expect: .alternateFault),
+        Row(rule: "200 ignoring Range", head: head(200, [("Content-Length", "\(length)"), ("ETag", "\"v1\"")]), origin: false, expect: .alternateFault),
         Row(rule: "200 with a new ETag from the origin", head: head(200, [("Content-Length", "\(length)"), ("ETag", "\"v2\"")]), expect: .originChanged),
-        Row(rule: "404", head: head(404, []), origin: false, expect: .mirrorFault),
-        Row(rule: "416 inside the file", head: head(416, [("Content-Range", "bytes */5")]), origin: false, expect: .mirrorFault),
+        Row(rule: "404", head: head(404, []), origin: false, expect: .alternateFault),
+        Row(rule: "416 inside the file", head: head(416, [("Content-Range", "bytes */5")]), origin: false, expect: .alternateFault),
         Row(rule: "503", head: head(503, [("Retry-After", "2")]), expect: .retry),
         Row(rule: "429", head: head(429, []), origin: false, expect: .retry),
         Row(rule: "100 Continue", head: head(100, []), expect: .ignore),
         Row(rule: "redirect with Location", head: head(302, [("Location", "/x")]), expect: .ignore),
-        Row(rule: "redirect without Location", head: head(302, []), expect: .mirrorFault),
+        Row(rule: "redirect without Location", head: head(302, []), expect: .alternateFault),
     ]
 
     @Test(arguments: rows) func judge(_ row: Row) {
@@ -113,7 +113,7 @@ import Testing
             switch verdict {
             case .accept(let adopt): adopt == nil ? .accept : .adopt
             case .originChanged: .originChanged
-            case .mirrorFault: .mirrorFault
+            case .alternateFault: .alternateFault
             case .readmit: .readmit
             case .retry: .retry
             case .ignore: .ignore

@@ -81,8 +81,8 @@ import Testing
         #expect(s.assign(connection: 0, now: 0)?.mirror == 0)
         #expect(s.claim(connection: 0, at: 0, count: 100) == 100)
         s.advance(connection: 0, to: 100)  // 100 B/s at t = 1
-        s.mirrors[1].bytes = 10  // the slow mirror's history: 10 B/s
-        s.mirrors[1].seconds = 1
+        s.alternates[1].bytes = 10  // the slow mirror's history: 10 B/s
+        s.alternates[1].seconds = 1
         let stolen = s.assign(connection: 1, now: 1)
         #expect(stolen?.mirror == 1)
         let share = (stolen?.to ?? 0) - (stolen?.from ?? 0)
@@ -91,17 +91,17 @@ import Testing
 
     @Test func connectionsSpreadOverMirrorsAndFollowThroughput() {
         var s = Self.scheduler(segments: 8, size: 32)
-        let mirrors = (0..<4).compactMap { s.assign(connection: $0, now: 0)?.mirror }
-        #expect(mirrors.sorted() == [0, 0, 1, 1])
-        // Mirror 1 turns out 4× faster: the next free connection goes there.
+        let alternates = (0..<4).compactMap { s.assign(connection: $0, now: 0)?.mirror }
+        #expect(alternates.sorted() == [0, 0, 1, 1])
+        // Alternate 1 turns out 4× faster: the next free connection goes there.
         for connection in 0..<4 {
             guard let assignment = s.segments.first(where: { $0.owner == connection }) else { continue }
-            let bytes: Int64 = s.mirrors[mirrors[connection]].host == "b:1" ? 32 : 8
+            let bytes: Int64 = s.alternates[alternates[connection]].host == "b:1" ? 32 : 8
             _ = s.claim(connection: connection, at: assignment.start, count: bytes)
             s.advance(connection: connection, to: assignment.start + bytes)
         }
         for connection in 0..<4 { s.release(connection: connection, now: 1) }
-        #expect((s.mirrors[1].rate ?? 0) > (s.mirrors[0].rate ?? 0))
+        #expect((s.alternates[1].rate ?? 0) > (s.alternates[0].rate ?? 0))
         #expect(s.assign(connection: 0, now: 1)?.mirror == 1)
     }
 
@@ -114,7 +114,7 @@ import Testing
         _ = s.claim(connection: 1, at: 32, count: 32)
         s.advance(connection: 1, to: 64)  // mirror 1: 32 B/s, done
         s.release(connection: 1, now: 1)
-        // Mirror 0 is not "untried" while its slow transfer runs: the free connection goes to the fast mirror.
+        // Alternate 0 is not "untried" while its slow transfer runs: the free connection goes to the fast mirror.
         #expect(s.assign(connection: 1, now: 1)?.mirror == 1)
     }
 
@@ -129,7 +129,7 @@ import Testing
         #expect(picks == [1, 1, 1])
         t.exclude(mirror: 1)
         #expect(t.assign(connection: 5, now: 0) == nil)
-        #expect(!t.hasAdmittedMirror)
+        #expect(!t.hasAdmittedAlternate)
     }
 
     @Test func completedNeighboursMergeAndThePrefixGrows() {

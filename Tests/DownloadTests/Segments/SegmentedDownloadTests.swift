@@ -107,7 +107,7 @@ import Testing
         defer { mirror.stop() }
         let outcome = await f.segmentedDownload([origin.url(), mirror.url()])
         expectOrigin(f, outcome)
-        let faults = (try? outcome.get().mirrorFaults) ?? []
+        let faults = (try? outcome.get().alternateFaults) ?? []
         #expect(faults.contains { $0.url == mirror.url() && $0.reason == .validatorMismatch }, "\(faults)")
     }
 
@@ -122,7 +122,7 @@ import Testing
         defer { mirror.stop() }
         let outcome = await f.segmentedDownload([origin.url(), mirror.url()])
         expectOrigin(f, outcome)
-        let faults = (try? outcome.get().mirrorFaults) ?? []
+        let faults = (try? outcome.get().alternateFaults) ?? []
         #expect(
             faults.contains { $0.url == mirror.url() && $0.reason == .differentFile && $0.message.contains("differ") },
             "\(faults)")
@@ -152,7 +152,7 @@ import Testing
         let result = try await downloader.download(
             f.request(["http://origin.test/file", "http://mirror.test/file"], sha256: f.sha256))
         #expect(f.outputSHA256 == f.sha256)
-        #expect(result.mirrorFaults.isEmpty, "\(result.mirrorFaults)")
+        #expect(result.alternateFaults.isEmpty, "\(result.alternateFaults)")
         let segments = segmentRequests(mirrorRequests.withLock { $0 })
         #expect(segments.first?.header("If-Match") == "\"v1\"")  // refused with 412: another version
         #expect(segments.contains { $0.header("If-Match") == nil })  // the admission, on the feed's SHA-256
@@ -231,8 +231,8 @@ import Testing
         defer { mirror.stop() }
         let outcome = await f.segmentedDownload([origin.url(), mirror.url()])
         expectOrigin(f, outcome)
-        let faults = (try? outcome.get().mirrorFaults) ?? []
-        let reason: MirrorFault.Reason =
+        let faults = (try? outcome.get().alternateFaults) ?? []
+        let reason: AlternateFault.Reason =
             switch mode {
             case "html": .htmlPage
             case "empty": .emptyBody
@@ -251,7 +251,7 @@ import Testing
         let bad = "http://docsync-no-such-host.invalid/file"
         let outcome = await f.segmentedDownload([origin.url(), bad])
         expectOrigin(f, outcome)
-        let faults = (try? outcome.get().mirrorFaults) ?? []
+        let faults = (try? outcome.get().alternateFaults) ?? []
         #expect(faults.map(\.url) == [bad] && faults.first?.reason == .dns, "\(faults)")
     }
 

@@ -1,0 +1,101 @@
+internal import DocSyncDownload
+internal import DocSyncSupport
+import Foundation
+
+/// Per-host mirror health for one sync, loaded from and saved to `<state>/mirrors.json`
+/// (`{"schema": 1, "hosts": {HOST: HostHealth}}`). Shared by the sync's concurrent downloads.
+///
+/// `@unchecked Sendable`: `hosts` and `changed` are read and written only while holding `lock`; the rest is `let`.
+final class AlternateBook: @unchecked Sendable {
+    private let lock = ConditionLock()
+    private var hosts: [String: HostHealth]
+    private var changed = false
+    let path: String
+    private let stateDirectory: String
+
+    struct File: Codable {
+        var schema = 1
+        var hosts: [String: HostHealth]
+    }
+
+    init(stateDirectory: String) {
+        path = "\(stateDirectory)/mirrors.json"
+        self.stateDirectory = stateDirectory
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        // Read and written through the state folder's descriptor (a planted link is never followed).
+        let bytes = (try? SafeDirectory.open(stateDirectory).readFile("mirrors.json", limit: 16 << 20)).flatMap { $0 }
+        let file = bytes.flatMap { try? decoder.decode(File.self, from: Data($0)) }
+        hosts = file?.schema == 1 ? file!.hosts : [:]
+    }
+
+    func order(_ urls: [String]) -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return AlternateRanking.order(urls, hosts: hosts)
+    }
+
+    /// `AlternateRanking.orderKeepingSequence` with what was learned so far.
+    func orderKeepingSequence(_ urls: [String]) -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return AlternateRanking.orderKeepingSequence(urls, hosts: hosts)
+    }
+
+    /// What was learned about `host` (`host[:port]`), nil when never measured.
+    func health(of host: String) -> HostHealth? {
+        lock.lock()
+        defer { lock.unlock() }
+        return hosts[host]
+    }
+
+    func record(tried: [String], winner: String?, bytesPerSecond: Double?) {
+        lock.lock()
+        defer { lock.unlock() }
+        AlternateRanking.record(tried: tried, winner: winner, bytesPerSecond: bytesPerSecond, into: &hosts)
+        changed = true
+    }
+
+    /// Writes the file when something was learned (atomically; a failure to save only loses this run's lessons).
+    func save() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard changed else { return }
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        if let data = try? encoder.encode(File(hosts: hosts)),
+            let state = try? SafeDirectory.open(stateDirectory, create: true)
+        {
+            try? state.writeFileAtomically("mirrors.json", Array(data))
+        }
+        changed = false
+    }
+}
+
+extension AlternateBook {
+    /// A finished install: mirrors before the one that served it failed; its throughput is the archive's size over
+    /// the time since the download started.
+    func recordSuccess(
+        of candidate: DocsetCandidate, from url: String?, archive: String, since: ContinuousClock.Instant
+    ) {
+        // The installed record's URL carries no credentials: match the mirror it came from without them too.
+        guard let url = candidate.archives.first(where: { $0.redactingCredentials == url?.redactingCredentials })
+        else { return }
+        let seconds = (ContinuousClock.now - since) / .seconds(1)
+        let size = (try? FileManager.default.attributesOfItem(atPath: archive)[.size] as? NSNumber)?.doubleValue
+        let rate = size.map { $0 / max(seconds, 0.001) }
+        record(tried: candidate.archives, winner: url, bytesPerSecond: rate)
+    }
+
+    /// A failed download: every mirror failed when the servers were at fault (not for a checksum, disk or install
+    /// failure, which says nothing about the hosts).
+    func recordFailure(of candidate: DocsetCandidate, _ error: any Error) {
+        guard let error = error as? DownloadError else { return }
+        switch error.kind {
+        case .http, .transport, .badResponse, .tooManyRestarts:
+            record(tried: candidate.archives, winner: nil, bytesPerSecond: nil)
+        default: return
+        }
+    }
+}

@@ -1,0 +1,200 @@
+// What readers and indexing backends get: derived search indexes, local installs, leases, verification.
+
+import DocSyncIndex
+package import DocSyncInstall
+internal import DocSyncSupport
+
+extension SyncEngine {
+    /// A read-only search over every docset installed now (see `DocsetIndex`). Derived indexes missing from the
+    /// state folder (docsets installed by another tool, or before docsync built them) are built on first search,
+    /// or ahead of it by `DocsetIndex.prepare()`. Throws a ``SyncFailure`` when the root cannot be read, like
+    /// ``installedDocsets()``.
+    public func index() throws(SyncFailure) -> DocsetIndex {
+        DocsetIndex(
+            docsets: try installedDocsets().map(Self.indexed), stateDirectory: configuration.state,
+            groups: configuration.groups)
+    }
+
+    /// Completes each staged docset for Zeal before it is published: its index (`ZealPreparation`), then its
+    /// document folders and start page (`ReaderLayoutPreparation`). A docset no reader could open fails the install
+    /// (`InstallError.unreadableDocset`).
+    package static let prepareTree: TreePreparation = { fd, path, extra in
+        var steps = try ZealPreparation.prepare(docsetFD: fd, path: path)
+        let outcome: ReaderLayoutPreparation.Outcome
+        do {
+            outcome = try ReaderLayoutPreparation.prepare(
+                docsetFD: fd, path: path, catalogIndexFilePath: extra["indexFilePath"]?.string)
+        } catch let unreadable as ReaderLayoutPreparation.Unreadable {
+            throw InstallError.unreadableDocset(unreadable.message)
+        }
+        steps += outcome.steps
+        return PreparedTree(steps: steps, extra: outcome.indexFilePath.map { ["indexFilePath": .string($0)] } ?? [:])
+    }
+
+    static func indexed(_ docset: InstalledDocset) -> IndexedDocset {
+        IndexedDocset(name: docset.name, version: docset.version, path: docset.path)
+    }
+
+    /// Builds the derived search index of a docset just installed or updated, on a thread of its own, then emits
+    /// `.indexed` with its entry count (or `.indexFailed`: the docset itself is installed and usable).
+    func buildIndex(for report: InstalledDocset, emit: @escaping @Sendable (SyncEvent) -> Void) async {
+        let docset = Self.indexed(report)
+        let state = configuration.state
+        let result: Result<Int, DocsetIndexError> = await withCheckedContinuation { continuation in
+            WorkerThread.start(name: "docsync-index", stackSize: 1 << 20) {
+                continuation.resume(
+                    returning: Result { () throws(DocsetIndexError) in
+                        try DocsetIndex.prepare(docset, stateDirectory: state)
+                    })
+            }
+        }
+        switch result {
+        case .success(let entries): emit(.indexed(name: report.name, version: report.version ?? "", entries: entries))
+        case .failure(let error): emit(.indexFailed(name: report.name, reason: error.description))
+        }
+    }
+
+    /// Deletes derived indexes of versions that are no longer installed.
+    /// Deletes derived indexes of versions that are no longer installed, except those of leased versions (see
+    /// ``lease(_:)``): a backend reading a leased version may search it.
+    func removeUnusedIndexes() {
+        guard let installed = try? installedDocsets() else { return }
+        let leased = installer.leasedVersionPaths().map { IndexedDocset(name: "", version: nil, path: $0) }
+        DocsetIndex.removeUnused(stateDirectory: configuration.state, keeping: installed.map(Self.indexed) + leased)
+    }
+}
+
+extension SyncEngine {
+    /// Installs a docset archive from a local file as `<root>/<name>.docset`, atomically, exactly as a sync installs
+    /// a downloaded one (the same checks of every entry, the same `meta.json`, the replaced version kept for
+    /// `install.grace_period`), then builds its derived search index. What `docsync install` does, for a backend
+    /// that receives archives itself and needs neither the CLI nor a loopback server.
+    ///
+    /// The format (tgz, tar.bz2/xz/zst, tar, zip, xar) is detected from the content. Waits for a sync in progress
+    /// (the state folder's lock), then runs on threads of its own. On any failure the installed version is
+    /// unchanged. Throws a ``SyncFailure``: ``SyncFailure/Code/invalidArchive`` (an unsafe entry, unreadable, not a
+    /// docset), ``SyncFailure/Code/invalidRequest`` (a name that cannot be a folder name),
+    /// ``SyncFailure/Code/foreignFolder``, ``SyncFailure/Code/insufficientSpace``, ``SyncFailure/Code/io``.
+    ///
+    /// - Parameters:
+    ///   - archive: the archive file's path.
+    ///   - name: the docset's folder name without `.docset`.
+    ///   - version: the version recorded in `meta.json` (and shown by `docsync status`).
+    ///   - title: the human title (default: the name).
+    ///   - layout: how the docset keeps its documents (default: the configuration's `[install] layout` for
+    ///     `name`).
+    /// - Returns: the installed docset; its derived index is ready unless the index could not be read (the
+    ///   docset is installed regardless, and a search reports that docset's failure).
+    @discardableResult
+    public func install(
+        archive: String, name: String, version: String? = nil, title: String? = nil,
+        layout: InstalledDocset.Layout? = nil
+    ) async throws(SyncFailure) -> InstalledDocset
+    {
+        let lock: SyncExclusion
+        do {
+            lock = try await SyncExclusion.acquire(stateDirectory: configuration.state, wait: true)
+        } catch {
+            throw SyncFailure(error)
+        }
+        defer { withExtendedLifetime(lock) {} }
+        let installed: InstalledDocset
+        do {
+            var request = InstallRequest(name: name, title: title, version: version)
+            request.layout = InstallLayout(layout ?? configuration.install.layout(of: name))
+            let record = try await installer.install(archive: archive, as: request)
+            installed = InstalledDocset(record)
+        } catch {
+            throw SyncFailure(error, url: nil)
+        }
+        let docset = Self.indexed(installed)
+        let state = configuration.state
+        _ = try? await WorkerThread.run(name: "docsync-index", stackSize: 1 << 20) { () throws(DocsetIndexError) in
+            try DocsetIndex.prepare(docset, stateDirectory: state)
+        }
+        removeUnusedIndexes()
+        return installed
+    }
+}
+
+extension SyncEngine {
+    /// Leases the version `<root>/<name>.docset` points at now (see ``DocsetLease``): it and its derived search
+    /// index stay until the lease is released or its process ends, even when syncs replace or remove the docset
+    /// meanwhile. Any number of leases, in any processes, may hold one version. Waits for nothing but a prune in
+    /// progress (never for a running sync), on a thread of its own.
+    ///
+    /// Throws a ``SyncFailure``: ``SyncFailure/Code/notInstalled`` when there is no such docset (the message names
+    /// the nearest installed name), ``SyncFailure/Code/foreignFolder`` for a `NAME.docset` that is neither a folder
+    /// nor docsync's link, ``SyncFailure/Code/io`` when the root cannot be read.
+    public func lease(_ name: String) async throws(SyncFailure) -> DocsetLease {
+        let hold: VersionLease
+        do {
+            hold = try await installer.lease(name: name)
+        } catch {
+            if case .notInstalled = error, let known = try? installer.installedDocsets().map(\.name),
+                let unknown = UnknownDocsetError.check(requested: [name], known: known)
+            {
+                throw SyncFailure(code: .notInstalled, message: unknown.description)
+            }
+            throw SyncFailure(error)
+        }
+        return DocsetLease(hold, docset: InstalledDocset(installer.record(name: name, path: hold.path)))
+    }
+}
+
+extension SyncEngine {
+    /// A search over the leased version only: the version the lease holds, whatever is installed now. Its derived
+    /// index (in the state folder) is kept while the lease is held, and built on the first search if missing.
+    public func index(_ lease: DocsetLease) -> DocsetIndex {
+        DocsetIndex(docsets: [Self.indexed(lease.docset)], stateDirectory: configuration.state)
+    }
+}
+
+extension SyncEngine {
+    /// Compares installed docsets with the manifests recorded at install (`docsync verify`). A tarix docset's
+    /// archive and index are hashed like every file, and its index is then checked against its archive in full
+    /// (`TarixVerifier`: every record located where the index says, every document indexed).
+    package func verify(names: [String] = []) async throws -> [DocsetVerification] {
+        let results = try await installer.verify(names: names)
+        return await WorkerThread.run(name: "docsync-verify-tarix", stackSize: 1 << 20) {
+            results.map { result in
+                guard result.status == .intact, let path = result.path else { return result }
+                guard let problem = TarixStore.check(docsetPath: path) else { return result }
+                return DocsetVerification(name: result.name, path: path, status: .damaged([problem]))
+            }
+        }
+    }
+
+    /// `sync --repair`: docsets the plan would leave unchanged but whose tree is damaged are reinstalled through the
+    /// normal download-and-publish path (a fresh download: archives are not kept).
+    func repairing(_ plan: SyncPlan) async -> SyncPlan {
+        let unchanged = plan.actions.compactMap { action -> String? in
+            if case .unchanged(let candidate, _) = action { return candidate.name }
+            return nil
+        }
+        guard !unchanged.isEmpty, let results = try? await verify(names: unchanged) else { return plan }
+        let damaged = Set(results.filter(\.isDamaged).map(\.name))
+        return SyncPlan(
+            actions: plan.actions.map { action in
+                if case .unchanged(let candidate, let installed) = action, damaged.contains(candidate.name) {
+                    return .update(candidate, from: installed)
+                }
+                return action
+            })
+    }
+
+    /// The docsets the plan leaves unchanged whose installed version lacks, or has changed, a file every reader
+    /// needs (`Installer.checkEssentials`: an lstat per file against the install manifest), with what is wrong.
+    func damagedEssentials(_ plan: SyncPlan) async -> [String: [String]] {
+        let unchanged = plan.actions.compactMap { action -> String? in
+            if case .unchanged(let candidate, _) = action { return candidate.name }
+            return nil
+        }
+        guard !unchanged.isEmpty, let results = try? await installer.checkEssentials(names: unchanged) else {
+            return [:]
+        }
+        var damaged: [String: [String]] = [:]
+        for result in results { if case .damaged(let problems) = result.status { damaged[result.name] = problems } }
+        return damaged
+    }
+}

@@ -1,0 +1,16 @@
+import DocSync
+import DocSyncDownload
+
+/// One excluded mirror in `fetch --json`'s `mirror_faults` (documented in JSONObjects.md): the mirror's URL with
+/// credentials redacted, the reason code and the message.
+struct AlternateFaultJSON: Encodable {
+    var url: String
+    var reason: String
+    var message: String
+
+    init(_ fault: AlternateFault) {
+        url = fault.url.redactingCredentials
+        reason = fault.reason.description
+        message = fault.message.redactingCredentials
+    }
+}

@@ -1,0 +1,15 @@
+import DocSync
+import DocSyncMetrics
+
+extension SyncEngine {
+    /// The engine `sync` and `daemon` run: with `[metrics] textfile`, the Prometheus file is rewritten after each
+    /// run (DocSync itself does not link swift-prometheus; metrics plug in as a `SyncRunObserver`).
+    static func withMetrics(_ config: DocSyncConfiguration) -> SyncEngine {
+        SyncEngine(configuration: config, runObservers: metricsObservers(config))
+    }
+
+    /// The run observers the CLI passes for `config`: the `[metrics] textfile` writer when the key is set.
+    package static func metricsObservers(_ config: DocSyncConfiguration) -> [any SyncRunObserver] {
+        config.metricsTextFile.map { [MetricsTextFileObserver(path: $0)] } ?? []
+    }
+}

@@ -1,0 +1,32 @@
+import DocSync
+
+/// The `[metrics] textfile` writer as a `SyncRunObserver`: after each sync run it rewrites `path` (atomically)
+/// with the run's ``RunMetrics`` for node_exporter's textfile collector. A write that fails is ignored: the
+/// preflight checked the folder, and metrics must never fail the sync they report on.
+public struct MetricsTextFileObserver: SyncRunObserver {
+    /// The Prometheus text file rewritten after each run.
+    public let path: String
+
+    /// An observer rewriting `path`.
+    public init(path: String) { self.path = path }
+
+    /// Writes the run's metrics to ``path``.
+    public func syncRunFinished(_ report: SyncRunReport) {
+        try? MetricsTextFile.write(RunMetrics(report), to: path)
+    }
+}
+
+extension RunMetrics {
+    /// The metrics of one finished run.
+    public init(_ report: SyncRunReport) {
+        let summary = report.summary
+        self.init(
+            lastSuccess: report.lastSuccessAt?.timeIntervalSince1970,
+            finished: report.finishedAt.timeIntervalSince1970,
+            durationSeconds: report.finishedAt.timeIntervalSince(report.startedAt),
+            result: report.outcome.description, installed: summary.installed, updated: summary.updated,
+            unchanged: summary.unchanged, removed: summary.removed, failed: summary.failed,
+            feedsFailed: summary.feedsFailed, bytesDownloaded: summary.bytesDownloaded,
+            bytesResumed: summary.bytesResumed)
+    }
+}
