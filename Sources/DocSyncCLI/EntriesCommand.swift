@@ -51,9 +51,16 @@ struct EntriesCommand: AsyncParsableCommand {
         defer { output.flush() }
         for docset in docsets {
             do {
-                for try await entry in docset.entries() {
-                    output.write(json ? Self.json(entry) : Self.text(entry))
-                    if output.failed { return }  // the reader went away (a closed pipe)
+                if json {
+                    for try await entry in docset.entries() {
+                        output.write { Self.appendJSON(entry, to: &$0) }
+                        if output.failed { return }  // the reader went away (a closed pipe)
+                    }
+                } else {
+                    for try await entry in docset.entries() {
+                        output.write(Self.text(entry))
+                        if output.failed { return }
+                    }
                 }
             } catch {
                 output.flush()
@@ -69,20 +76,30 @@ struct EntriesCommand: AsyncParsableCommand {
 
     /// One JSON Lines record, keys sorted: fragment, name, page, raw_type, type, url.
     static func json(_ entry: DocsetEntry) -> String {
-        var line = "{\"fragment\":"
-        if let fragment = entry.fragment { JSONText.appendString(fragment, to: &line) } else { line += "null" }
-        line += ",\"name\":"
-        JSONText.appendString(entry.name, to: &line)
-        line += ",\"page\":"
-        JSONText.appendString(entry.page, to: &line)
-        line += ",\"raw_type\":"
-        JSONText.appendString(entry.rawType, to: &line)
-        line += ",\"type\":"
-        JSONText.appendString(entry.type, to: &line)
-        line += ",\"url\":"
-        JSONText.appendString(entry.urlString, to: &line)
-        line += "}\n"
-        return line
+        var line: [UInt8] = []
+        appendJSON(entry, to: &line)
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    /// ``json(_:)``'s record appended as bytes (the way `entries --json` writes millions of them).
+    static func appendJSON(_ entry: DocsetEntry, to out: inout [UInt8]) {
+        out.append(contentsOf: #"{"fragment":"#.utf8)
+        if let fragment = entry.fragment {
+            JSONText.appendString(fragment, to: &out)
+        } else {
+            out.append(contentsOf: "null".utf8)
+        }
+        out.append(contentsOf: #","name":"#.utf8)
+        JSONText.appendString(entry.name, to: &out)
+        out.append(contentsOf: #","page":"#.utf8)
+        JSONText.appendString(entry.page, to: &out)
+        out.append(contentsOf: #","raw_type":"#.utf8)
+        JSONText.appendString(entry.rawType, to: &out)
+        out.append(contentsOf: #","type":"#.utf8)
+        JSONText.appendString(entry.type, to: &out)
+        out.append(contentsOf: #","url":"#.utf8)
+        JSONText.appendString(entry.urlString, to: &out)
+        out.append(contentsOf: "}\n".utf8)
     }
 }
 
@@ -113,5 +130,40 @@ enum JSONText {
             }
         }
         out += "\""
+    }
+
+    /// The `String` version's escapes, appended as bytes (no intermediate `String`).
+    static func appendString(_ text: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        if text.utf8.withContiguousStorageIfAvailable({ appendEscaped($0, to: &out) }) == nil {
+            Array(text.utf8).withUnsafeBufferPointer { appendEscaped($0, to: &out) }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// `bytes` (valid UTF-8) with `"`, `\\` and control characters escaped.
+    private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        let plain = bytes.firstIndex { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+        guard let plain else {
+            out.append(contentsOf: bytes)
+            return
+        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<plain]))
+        for byte in bytes[plain...] {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
+            case UInt8(ascii: "\n"): out.append(contentsOf: #"\n"#.utf8)
+            case UInt8(ascii: "\r"): out.append(contentsOf: #"\r"#.utf8)
+            case UInt8(ascii: "\t"): out.append(contentsOf: #"\t"#.utf8)
+            case ..<0x20:
+                out.append(contentsOf: #"\u00"#.utf8)
+                out.append(hexDigits[Int(byte >> 4)])
+                out.append(hexDigits[Int(byte & 15)])
+            default: out.append(byte)
+            }
+        }
     }
 }

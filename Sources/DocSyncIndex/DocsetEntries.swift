@@ -168,19 +168,15 @@ final class EntryChannel: @unchecked Sendable {
 
     /// The reader thread's body.
     func produce(docset: IndexedDocset, scratch: String, batchSize: Int) {
-        let layout = DocsetLayout.read(docsetPath: docset.path)
-        let prefix = EntryResolver.encodedPrefix(docsetPath: docset.path)
+        var reader = EntryRowReader(docsetPath: docset.path, layout: DocsetLayout.read(docsetPath: docset.path))
         var batch: [DocsetEntry] = []
         batch.reserveCapacity(batchSize)
         let stop = DocsetIndexError.io(docset.name, "the reader stopped")
         do {
-            _ = try SourceIndex.read(docset, scratchParent: scratch, maxEntries: .max) {
-                entry throws(DocsetIndexError) in
-                let resolved = EntryResolver.resolve(entry.location, layout: layout)
-                batch.append(
-                    DocsetEntry(
-                        name: entry.name, type: entry.type, rawType: entry.rawType, page: resolved.page,
-                        fragment: resolved.fragment, urlString: resolved.urlString(encodedDocsetPrefix: prefix)))
+            _ = try SourceIndex.forEachRow(docset, scratchParent: scratch, maxEntries: .max) {
+                row throws(DocsetIndexError) in
+                guard let entry = reader.entry(row) else { return }
+                batch.append(entry)
                 if batch.count == batchSize {
                     guard put(.batch(batch)) else { throw stop }
                     batch.removeAll(keepingCapacity: true)
