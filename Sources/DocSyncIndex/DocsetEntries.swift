@@ -61,8 +61,8 @@ public struct DocsetEntries: AsyncSequence, Sendable {
         }
 
         let handle: Handle
-        private var batch: [DocsetEntry] = []
-        private var position = 0
+        @usableFromInline var batch: [DocsetEntry] = []
+        @usableFromInline var position = 0
         private var finished = false
 
         init(handle: Handle) { self.handle = handle }
@@ -72,8 +72,22 @@ public struct DocsetEntries: AsyncSequence, Sendable {
             try await next(isolation: nil)
         }
 
-        /// The next entry; nil after the last one. Throws when the index cannot be read.
+        /// The next entry; nil after the last one. Throws when the index cannot be read. Inlinable: an entry of
+        /// the batch at hand is handed out without a call.
+        @inlinable
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(DocsetIndexError)
+            -> DocsetEntry?
+        {
+            if position < batch.count {
+                defer { position += 1 }
+                return batch[position]
+            }
+            return try await nextBatch(isolation: actor)
+        }
+
+        /// Waits for the reader's next batch and hands out its first entry.
+        @usableFromInline
+        mutating func nextBatch(isolation actor: isolated (any Actor)?) async throws(DocsetIndexError)
             -> DocsetEntry?
         {
             while position == batch.count {

@@ -7,7 +7,7 @@
 /// resolved by `EntryBytesResolver`, or by `EntryLocation` + `EntryResolver` when the fast path declines. Gives
 /// exactly what `SourceIndex.read` + `EntryResolver` give for the same row.
 struct EntryRowReader {
-    private var resolver: EntryBytesResolver
+    private let resolver: EntryBytesResolver
     private let layout: DocsetLayout
     private let prefix: String
     private var types = TypeTable()
@@ -59,11 +59,15 @@ struct EntryRowReader {
     }
 }
 
-/// Raw types (column 1) and their normalised names, found by the column's bytes without building a `String`.
+/// Raw types (column 1) and their normalised names, found by the column's bytes without building a `String`: an
+/// open-addressing table of FNV-1a hashes, at most `limit` types cached (a docset has a few dozen).
 private struct TypeTable {
+    private static let limit = 4096
+    private static let mask = 2 * limit - 1
     private var keys: [[UInt8]] = []
+    private var hashes: [UInt64] = []
     private var values: [(raw: String, type: String)] = []
-    private var slots: [UInt64: Int] = [:]
+    private var slots = [Int](repeating: -1, count: 2 * limit)
     private var last = -1
     private let empty = (raw: "", type: EntryType.normalise(""))
 
@@ -77,20 +81,22 @@ private struct TypeTable {
         case .bytes(let bytes):
             if last >= 0 && Self.equal(keys[last], bytes) { return values[last] }
             let hash = Self.hash(bytes)
-            if let slot = slots[hash] {
-                if Self.equal(keys[slot], bytes) {
-                    last = slot
-                    return values[slot]
+            var slot = Int(truncatingIfNeeded: hash) & Self.mask
+            while slots[slot] >= 0 {
+                let index = slots[slot]
+                if hashes[index] == hash && Self.equal(keys[index], bytes) {
+                    last = index
+                    return values[index]
                 }
-                let raw = RawEntryRow.string(bytes)  // a hash collision: not cached
-                return (raw, EntryType.normalise(raw))
+                slot = (slot + 1) & Self.mask
             }
             let raw = RawEntryRow.string(bytes)
             let value = (raw: raw, type: EntryType.normalise(raw))
-            if keys.count < 4096 {
-                slots[hash] = keys.count
+            if keys.count < Self.limit {
+                slots[slot] = keys.count
                 last = keys.count
                 keys.append(Array(bytes))
+                hashes.append(hash)
                 values.append(value)
             }
             return value

@@ -52,7 +52,7 @@ import Testing
         var fast = 0
         var declined = 0
         for layout in Self.layouts {
-            var resolver = EntryBytesResolver(layout: layout, encodedDocsetPrefix: prefix)
+            let resolver = EntryBytesResolver(layout: layout, encodedDocsetPrefix: prefix)
             for _ in 0..<20_000 {
                 let ascii = Bool.random(using: &random)
                 let path = Self.text(&random, ascii: ascii)
