@@ -83,23 +83,26 @@ struct EntriesCommand: AsyncParsableCommand {
 
     /// ``json(_:)``'s record appended as bytes (the way `entries --json` writes millions of them).
     static func appendJSON(_ entry: DocsetEntry, to out: inout [UInt8]) {
-        out.append(contentsOf: #"{"fragment":"#.utf8)
-        if let fragment = entry.fragment {
-            JSONText.appendString(fragment, to: &out)
-        } else {
-            out.append(contentsOf: "null".utf8)
+        func append(_ text: StaticString) {
+            out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
         }
-        out.append(contentsOf: #","name":"#.utf8)
+        if let fragment = entry.fragment {
+            append(#"{"fragment":"#)
+            JSONText.appendString(fragment, to: &out)
+            append(#","name":"#)
+        } else {
+            append(#"{"fragment":null,"name":"#)
+        }
         JSONText.appendString(entry.name, to: &out)
-        out.append(contentsOf: #","page":"#.utf8)
+        append(#","page":"#)
         JSONText.appendString(entry.page, to: &out)
-        out.append(contentsOf: #","raw_type":"#.utf8)
+        append(#","raw_type":"#)
         JSONText.appendString(entry.rawType, to: &out)
-        out.append(contentsOf: #","type":"#.utf8)
+        append(#","type":"#)
         JSONText.appendString(entry.type, to: &out)
-        out.append(contentsOf: #","url":"#.utf8)
+        append(#","url":"#)
         JSONText.appendString(entry.urlString, to: &out)
-        out.append(contentsOf: "}\n".utf8)
+        append("}\n")
     }
 }
 
@@ -141,15 +144,34 @@ enum JSONText {
         out.append(UInt8(ascii: "\""))
     }
 
-    private static let hexDigits = Array("0123456789abcdef".utf8)
+    private static let hexDigits: StaticString = "0123456789abcdef"
+
+    /// How many bytes at the start of `bytes` need no escape (none is below 0x20, `"` or `\\`): eight at a time.
+    static func plainPrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        let count = bytes.count
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        var i = 0
+        while i + 8 <= count {
+            let word = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let control = (word &- ones &* 0x20) & ~word  // a byte below 0x20 (exact for any bound up to 0x80)
+            let special = control | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+            if special & (ones &* 0x80) != 0 { break }
+            i += 8
+        }
+        while i < count {
+            let byte = base[i]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { break }
+            i += 1
+        }
+        return i
+    }
 
     /// `bytes` (valid UTF-8) with `"`, `\\` and control characters escaped.
     private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        let plain = bytes.firstIndex { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
-        guard let plain else {
-            out.append(contentsOf: bytes)
-            return
-        }
+        let plain = plainPrefix(bytes)
         out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<plain]))
         for byte in bytes[plain...] {
             switch byte {
@@ -160,8 +182,8 @@ enum JSONText {
             case UInt8(ascii: "\t"): out.append(contentsOf: #"\t"#.utf8)
             case ..<0x20:
                 out.append(contentsOf: #"\u00"#.utf8)
-                out.append(hexDigits[Int(byte >> 4)])
-                out.append(hexDigits[Int(byte & 15)])
+                out.append(hexDigits.utf8Start[Int(byte >> 4)])
+                out.append(hexDigits.utf8Start[Int(byte & 15)])
             default: out.append(byte)
             }
         }
