@@ -126,7 +126,11 @@ import Testing
             return text(&random, ascii: Int.random(in: 0..<4, using: &random) != 0).databaseValue
         }
     }
+}
 
+/// The stream over real indexes (in `EntriesStreamTests`, serialized: `stoppingEarlyStopsTheReader` counts every
+/// `docsync-entries` thread of the process, so no other in-process stream may run beside it).
+extension EntriesStreamTests {
     /// Over a real index holding every storage class: the stream (raw columns, fast path) gives what GRDB `Row`
     /// values + `EntryLocation` + `EntryResolver` give, row by row, and skips the same rows.
     @Test func streamEqualsSlowPathOverEveryStorageClass() async throws {
@@ -137,7 +141,7 @@ import Testing
         let index = "\(folder)/Contents/Resources/docSet.dsidx"
         let queue = try DatabaseQueue(path: index)
         var rows: [[DatabaseValue]] = []
-        for _ in 0..<5_000 { rows.append([Self.value(&random), Self.value(&random, type: true), Self.value(&random)]) }
+        for _ in 0..<5_000 { rows.append([EntryBytesResolverTests.value(&random), EntryBytesResolverTests.value(&random, type: true), EntryBytesResolverTests.value(&random)]) }
         try await queue.write { [rows] db in
             try db.execute(sql: "DROP INDEX anchor")
             for row in rows {
@@ -148,12 +152,12 @@ import Testing
         let prefix = EntryResolver.encodedPrefix(docsetPath: folder)
         let expected: [DocsetEntry] = try await queue.read { db in
             try Row.fetchAll(db, sql: IndexFormat.dash.entriesSQL).compactMap { row in
-                guard let name = Self.grdbText(row, 0), !name.isEmpty, let path = Self.grdbText(row, 2) else {
+                guard let name = EntryBytesResolverTests.grdbText(row, 0), !name.isEmpty, let path = EntryBytesResolverTests.grdbText(row, 2) else {
                     return nil
                 }
-                let rawType = Self.grdbText(row, 1) ?? ""
+                let rawType = EntryBytesResolverTests.grdbText(row, 1) ?? ""
                 let resolved = EntryResolver.resolve(
-                    EntryLocation(rawPath: path, rawFragment: Self.grdbText(row, 3)), layout: .dash)
+                    EntryLocation(rawPath: path, rawFragment: EntryBytesResolverTests.grdbText(row, 3)), layout: .dash)
                 return DocsetEntry(
                     name: name, type: EntryType.normalise(rawType), rawType: rawType, page: resolved.page,
                     fragment: resolved.fragment, urlString: resolved.urlString(encodedDocsetPrefix: prefix))
@@ -180,12 +184,12 @@ import Testing
         var entries: [IndexFixture.Entry] = []
         for i in 0..<3_000 {
             let ascii = Int.random(in: 0..<4, using: &random) != 0
-            let path = (Bool.random(using: &random) ? "Documentation/" : "") + Self.text(&random, ascii: ascii)
+            let path = (Bool.random(using: &random) ? "Documentation/" : "") + EntryBytesResolverTests.text(&random, ascii: ascii)
             entries.append(
                 IndexFixture.Entry(
-                    name: "n\(i)" + Self.text(&random, ascii: ascii),
+                    name: "n\(i)" + EntryBytesResolverTests.text(&random, ascii: ascii),
                     type: ["clm", "instm", "Class", "tdef"].randomElement(using: &random)!, path: path,
-                    fragment: Bool.random(using: &random) ? Self.text(&random, ascii: ascii) : nil))
+                    fragment: Bool.random(using: &random) ? EntryBytesResolverTests.text(&random, ascii: ascii) : nil))
         }
         let folder = try IndexFixture.coreData("Apple", in: dir.appending("docsets"), entries, wal: true)
         try FileManager.default.createDirectory(
