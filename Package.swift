@@ -71,7 +71,11 @@ let package = Package(
         .target(name: "DocSyncMirror", dependencies: ["DocSyncSupport"], swiftSettings: strict),
         .target(
             name: "DocSyncIndex",
-            dependencies: ["DocSyncSupport", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strict),
+            dependencies: [
+                "DocSyncSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict),
         .target(
             name: "DocSyncTarix",
             dependencies: ["CZlib", "DocSyncSupport", .product(name: "GRDB", package: "GRDB.swift")],
@@ -111,6 +115,10 @@ let package = Package(
         // Benchmarks/tarix-bench's driver (the tarix store has no CLI yet).
         .executableTarget(
             name: "tarix-bench", dependencies: ["DocSyncTarix"], path: "Benchmarks/TarixBench", swiftSettings: strict),
+        // Benchmarks/entries-bench's library side (DocsetEntries iterated without the CLI).
+        .executableTarget(
+            name: "entries-bench-driver", dependencies: ["DocSync"], path: "Benchmarks/EntriesBench",
+            swiftSettings: strict),
 
         .target(
             name: "TestSupport", dependencies: ["DocSync", "DocSyncSupport", "DocSyncHTTP", "DocSyncInstall"],

@@ -17,6 +17,13 @@ final class BufferedOutput {
         if buffer.count >= capacity { flush() }
     }
 
+    /// Appends what `body` writes straight into the buffer (no intermediate `String`).
+    func write(_ body: (inout [UInt8]) -> Void) {
+        guard !failed else { return }
+        body(&buffer)
+        if buffer.count >= capacity { flush() }
+    }
+
     func flush() {
         var offset = 0
         while offset < buffer.count && !failed {

@@ -51,9 +51,16 @@ struct EntriesCommand: AsyncParsableCommand {
         defer { output.flush() }
         for docset in docsets {
             do {
-                for try await entry in docset.entries() {
-                    output.write(json ? Self.json(entry) : Self.text(entry))
-                    if output.failed { return }  // the reader went away (a closed pipe)
+                if json {
+                    for try await entry in docset.entries() {
+                        output.write { Self.appendJSON(entry, to: &$0) }
+                        if output.failed { return }  // the reader went away (a closed pipe)
+                    }
+                } else {
+                    for try await entry in docset.entries() {
+                        output.write(Self.text(entry))
+                        if output.failed { return }
+                    }
                 }
             } catch {
                 output.flush()
@@ -69,20 +76,33 @@ struct EntriesCommand: AsyncParsableCommand {
 
     /// One JSON Lines record, keys sorted: fragment, name, page, raw_type, type, url.
     static func json(_ entry: DocsetEntry) -> String {
-        var line = "{\"fragment\":"
-        if let fragment = entry.fragment { JSONText.appendString(fragment, to: &line) } else { line += "null" }
-        line += ",\"name\":"
-        JSONText.appendString(entry.name, to: &line)
-        line += ",\"page\":"
-        JSONText.appendString(entry.page, to: &line)
-        line += ",\"raw_type\":"
-        JSONText.appendString(entry.rawType, to: &line)
-        line += ",\"type\":"
-        JSONText.appendString(entry.type, to: &line)
-        line += ",\"url\":"
-        JSONText.appendString(entry.urlString, to: &line)
-        line += "}\n"
-        return line
+        var line: [UInt8] = []
+        appendJSON(entry, to: &line)
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    /// ``json(_:)``'s record appended as bytes (the way `entries --json` writes millions of them).
+    static func appendJSON(_ entry: DocsetEntry, to out: inout [UInt8]) {
+        func append(_ text: StaticString) {
+            out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        }
+        if let fragment = entry.fragment {
+            append(#"{"fragment":"#)
+            JSONText.appendString(fragment, to: &out)
+            append(#","name":"#)
+        } else {
+            append(#"{"fragment":null,"name":"#)
+        }
+        JSONText.appendString(entry.name, to: &out)
+        append(#","page":"#)
+        JSONText.appendString(entry.page, to: &out)
+        append(#","raw_type":"#)
+        JSONText.appendString(entry.rawType, to: &out)
+        append(#","type":"#)
+        JSONText.appendString(entry.type, to: &out)
+        append(#","url":"#)
+        JSONText.appendString(entry.urlString, to: &out)
+        append("}\n")
     }
 }
 
@@ -113,5 +133,59 @@ enum JSONText {
             }
         }
         out += "\""
+    }
+
+    /// The `String` version's escapes, appended as bytes (no intermediate `String`).
+    static func appendString(_ text: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        if text.utf8.withContiguousStorageIfAvailable({ appendEscaped($0, to: &out) }) == nil {
+            Array(text.utf8).withUnsafeBufferPointer { appendEscaped($0, to: &out) }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    private static let hexDigits: StaticString = "0123456789abcdef"
+
+    /// How many bytes at the start of `bytes` need no escape (none is below 0x20, `"` or `\\`): eight at a time.
+    static func plainPrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        let count = bytes.count
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        var i = 0
+        while i + 8 <= count {
+            let word = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let control = (word &- ones &* 0x20) & ~word  // a byte below 0x20 (exact for any bound up to 0x80)
+            let special = control | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+            if special & (ones &* 0x80) != 0 { break }
+            i += 8
+        }
+        while i < count {
+            let byte = base[i]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { break }
+            i += 1
+        }
+        return i
+    }
+
+    /// `bytes` (valid UTF-8) with `"`, `\\` and control characters escaped.
+    private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        let plain = plainPrefix(bytes)
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<plain]))
+        for byte in bytes[plain...] {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
+            case UInt8(ascii: "\n"): out.append(contentsOf: #"\n"#.utf8)
+            case UInt8(ascii: "\r"): out.append(contentsOf: #"\r"#.utf8)
+            case UInt8(ascii: "\t"): out.append(contentsOf: #"\t"#.utf8)
+            case ..<0x20:
+                out.append(contentsOf: #"\u00"#.utf8)
+                out.append(hexDigits.utf8Start[Int(byte >> 4)])
+                out.append(hexDigits.utf8Start[Int(byte & 15)])
+            default: out.append(byte)
+            }
+        }
     }
 }

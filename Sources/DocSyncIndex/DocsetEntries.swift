@@ -61,8 +61,8 @@ public struct DocsetEntries: AsyncSequence, Sendable {
         }
 
         let handle: Handle
-        private var batch: [DocsetEntry] = []
-        private var position = 0
+        @usableFromInline var batch: [DocsetEntry] = []
+        @usableFromInline var position = 0
         private var finished = false
 
         init(handle: Handle) { self.handle = handle }
@@ -72,8 +72,22 @@ public struct DocsetEntries: AsyncSequence, Sendable {
             try await next(isolation: nil)
         }
 
-        /// The next entry; nil after the last one. Throws when the index cannot be read.
+        /// The next entry; nil after the last one. Throws when the index cannot be read. Inlinable: an entry of
+        /// the batch at hand is handed out without a call.
+        @inlinable
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(DocsetIndexError)
+            -> DocsetEntry?
+        {
+            if position < batch.count {
+                defer { position += 1 }
+                return batch[position]
+            }
+            return try await nextBatch(isolation: actor)
+        }
+
+        /// Waits for the reader's next batch and hands out its first entry.
+        @usableFromInline
+        mutating func nextBatch(isolation actor: isolated (any Actor)?) async throws(DocsetIndexError)
             -> DocsetEntry?
         {
             while position == batch.count {
@@ -168,19 +182,15 @@ final class EntryChannel: @unchecked Sendable {
 
     /// The reader thread's body.
     func produce(docset: IndexedDocset, scratch: String, batchSize: Int) {
-        let layout = DocsetLayout.read(docsetPath: docset.path)
-        let prefix = EntryResolver.encodedPrefix(docsetPath: docset.path)
+        var reader = EntryRowReader(docsetPath: docset.path, layout: DocsetLayout.read(docsetPath: docset.path))
         var batch: [DocsetEntry] = []
         batch.reserveCapacity(batchSize)
         let stop = DocsetIndexError.io(docset.name, "the reader stopped")
         do {
-            _ = try SourceIndex.read(docset, scratchParent: scratch, maxEntries: .max) {
-                entry throws(DocsetIndexError) in
-                let resolved = EntryResolver.resolve(entry.location, layout: layout)
-                batch.append(
-                    DocsetEntry(
-                        name: entry.name, type: entry.type, rawType: entry.rawType, page: resolved.page,
-                        fragment: resolved.fragment, urlString: resolved.urlString(encodedDocsetPrefix: prefix)))
+            _ = try SourceIndex.forEachRow(docset, scratchParent: scratch, maxEntries: .max) {
+                row throws(DocsetIndexError) in
+                guard let entry = reader.entry(row) else { return }
+                batch.append(entry)
                 if batch.count == batchSize {
                     guard put(.batch(batch)) else { throw stop }
                     batch.removeAll(keepingCapacity: true)

@@ -131,16 +131,37 @@ package enum EntryResolver {
         resolve(EntryLocation(rawPath: rawPath, rawFragment: rawFragment), layout: layout)
     }
 
+    /// The folder a page's file is in, relative to the docset folder.
+    enum Folder {
+        /// `Contents/Resources/`: the page starts `Documentation/`.
+        case resources
+        /// `Contents/Resources/Documentation/`.
+        case documentation
+        /// `Contents/Resources/Documents/`.
+        case documents
+
+        /// The folder's path relative to the docset folder, with a trailing `/`.
+        var path: String {
+            switch self {
+            case .resources: "Contents/Resources/"
+            case .documentation: "Contents/Resources/Documentation/"
+            case .documents: "Contents/Resources/Documents/"
+            }
+        }
+    }
+
     /// The file of a decoded page, relative to the docset folder.
     static func file(of page: String, layout: DocsetLayout) -> String {
-        let resources = "Contents/Resources/"
+        folder(of: page, layout: layout).path + page
+    }
+
+    /// The folder holding a decoded page's file.
+    static func folder(of page: String, layout: DocsetLayout) -> Folder {
         if layout.documentation == .directory {
-            if page.hasPrefix("Documentation/") && layout.documentsDocumentation != .directory {
-                return resources + page
-            }
-            if layout.documents != .directory { return resources + "Documentation/" + page }
+            if page.hasPrefix("Documentation/") && layout.documentsDocumentation != .directory { return .resources }
+            if layout.documents != .directory { return .documentation }
         }
-        return resources + "Documents/" + page
+        return .documents
     }
 
     /// `%XX` escapes decoded when the result is valid UTF-8; any other `%` kept as it is.
@@ -193,7 +214,7 @@ package enum EntryResolver {
         return out
     }
 
-    private static func hex(_ byte: UInt8) -> UInt8? {
+    static func hex(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10

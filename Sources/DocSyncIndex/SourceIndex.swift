@@ -1,6 +1,7 @@
 import DocSyncSupport
 import Foundation
 import GRDB
+import GRDBSQLite
 
 #if canImport(Glibc)
     import Glibc
@@ -32,6 +33,29 @@ enum SourceIndex {
     static func read(
         _ docset: IndexedDocset, scratchParent: String, maxEntries: Int,
         _ body: (Entry) throws(DocsetIndexError) -> Void
+    ) throws(DocsetIndexError) -> IndexFormat {
+        var normalised: [String: String] = [:]  // a docset has a few dozen raw types
+        return try forEachRow(docset, scratchParent: scratchParent, maxEntries: maxEntries) {
+            row throws(DocsetIndexError) in
+            guard let name = row.text(0), !name.isEmpty, let rawPath = row.text(2) else { return }
+            let location = EntryLocation(rawPath: rawPath, rawFragment: row.text(3))
+            let rawType = row.text(1) ?? ""
+            let type: String
+            if let known = normalised[rawType] {
+                type = known
+            } else {
+                type = EntryType.normalise(rawType)
+                if normalised.count < 4096 { normalised[rawType] = type }
+            }
+            try body(Entry(name: name, type: type, rawType: rawType, location: location))
+        }
+    }
+
+    /// Calls `body` with every row of the index's `IndexFormat.entriesSQL` (name, type, path, fragment), stepped
+    /// with SQLite's C API (no `Row` values: the columns are read as the bytes SQLite holds); returns the format.
+    static func forEachRow(
+        _ docset: IndexedDocset, scratchParent: String, maxEntries: Int,
+        _ body: (RawEntryRow) throws(DocsetIndexError) -> Void
     ) throws(DocsetIndexError) -> IndexFormat {
         let resources = try openResources(docset)
         defer { close(resources) }
@@ -69,25 +93,21 @@ enum SourceIndex {
             defer { try? queue.close() }
             return try queue.read { db throws -> IndexFormat in
                 guard let format = try IndexFormat.detect(db) else { throw DocsetIndexError.unknownSchema(docset.name) }
-                let cursor = try Row.fetchCursor(db, sql: format.entriesSQL)
+                let statement = try db.makeStatement(sql: format.entriesSQL)
+                let row = RawEntryRow(statement: statement.sqliteStatement)
                 var count = 0
-                var normalised: [String: String] = [:]  // a docset has a few dozen raw types
-                while let row = try cursor.next() {
+                while true {
+                    let code = sqlite3_step(statement.sqliteStatement)
+                    if code == SQLITE_DONE { break }
+                    guard code == SQLITE_ROW else {
+                        throw DatabaseError(
+                            resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: format.entriesSQL)
+                    }
                     count += 1
                     if count > maxEntries {
                         throw DocsetIndexError.tooLarge(docset.name, "more than \(maxEntries) entries")
                     }
-                    guard let name = text(row, 0), !name.isEmpty, let rawPath = text(row, 2) else { continue }
-                    let location = EntryLocation(rawPath: rawPath, rawFragment: text(row, 3))
-                    let rawType = text(row, 1) ?? ""
-                    let type: String
-                    if let known = normalised[rawType] {
-                        type = known
-                    } else {
-                        type = EntryType.normalise(rawType)
-                        if normalised.count < 4096 { normalised[rawType] = type }
-                    }
-                    try body(Entry(name: name, type: type, rawType: rawType, location: location))
+                    try body(row)
                 }
                 return format
             }
@@ -101,21 +121,6 @@ enum SourceIndex {
         } catch {
             throw .unreadable(docset.name, "\(error)")
         }
-    }
-
-    /// A column as text (blobs decoded as UTF-8, numbers printed), cut at `maxFieldBytes`; nil for NULL.
-    private static func text(_ row: Row, _ index: Int) -> String? {
-        let value: DatabaseValue = row[index]
-        let string: String
-        switch value.storage {
-        case .null: return nil
-        case .int64(let n): string = String(n)
-        case .double(let d): string = String(d)
-        case .string(let s): string = s
-        case .blob(let data): string = String(decoding: data, as: UTF8.self)
-        }
-        guard string.utf8.count > maxFieldBytes else { return string }
-        return String(decoding: string.utf8.prefix(maxFieldBytes), as: UTF8.self)
     }
 
     /// `<docset>/Contents/Resources`, opened without following a symlink below the docset folder.

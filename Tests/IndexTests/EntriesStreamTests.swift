@@ -5,8 +5,10 @@ import TestSupport
 import Testing
 
 /// `DocsetEntries` streams: every entry of a large index in order, in both formats, and stopping early stops the
-/// reader thread (observed in /proc: no `docsync-entries` thread left).
-@Suite(.timeLimit(.minutes(10))) struct EntriesStreamTests {
+/// reader thread (observed in /proc: no `docsync-entries` thread left). Serialized: `stoppingEarlyStopsTheReader`
+/// counts the process's `docsync-entries` threads, so no other stream (all in-process streams are tests of this
+/// suite) may run beside it.
+@Suite(.serialized, .timeLimit(.minutes(10))) struct EntriesStreamTests {
     static let count = 100_000
 
     /// A Dash docset of `count` entries written with one SQL statement (a recursive CTE), fast at any size.

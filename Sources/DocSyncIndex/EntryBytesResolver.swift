@@ -1,0 +1,248 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `EntryResolver`'s rules over bytes, for streams of millions of entries (`DocsetEntries`): markup removal, the
+/// fragment split, percent-decoding and the URL's percent-encoding done in reused byte buffers, without the
+/// intermediate `String`s of `EntryLocation` and `EntryResolver.Resolved`.
+///
+/// The fast path takes ASCII locations of local pages (what nearly every index holds); it answers nil for anything
+/// else (a byte over 0x7F in the path or fragment, an `http(s)://` page), and the caller resolves that entry with
+/// `EntryResolver` (the slow path). Both give the same page, fragment and URL (EntryBytesResolverTests).
+struct EntryBytesResolver {
+    /// One resolved entry.
+    struct Output: Equatable {
+        var page: String
+        var fragment: String?
+        var urlString: String
+    }
+
+    let layout: DocsetLayout
+    private let buffers: Buffers
+
+    /// A resolver for one docset: `encodedDocsetPrefix` is `EntryResolver.encodedPrefix(docsetPath:)`.
+    init(layout: DocsetLayout, encodedDocsetPrefix: String) {
+        self.layout = layout
+        buffers = Buffers(prefix: Array(encodedDocsetPrefix.utf8))
+    }
+
+    /// The page, fragment and URL of a raw index path (`searchIndex.path`, `ZFILEPATH.ZPATH`) and fragment
+    /// (`ZANCHOR`; nil for Dash); nil when the slow path must resolve it.
+    func resolve(path rawPath: UnsafeBufferPointer<UInt8>, fragment rawFragment: UnsafeBufferPointer<UInt8>?)
+        -> Output?
+    {
+        let b = buffers
+        guard rawPath.count <= Buffers.field, (rawFragment?.count ?? 0) <= Buffers.field else { return nil }
+        guard Self.isASCII(rawPath), rawFragment.map(Self.isASCII) ?? true else { return nil }
+        let pathCount = Self.strippingMarkup(rawPath, into: b.path)
+        var fragment = UnsafeBufferPointer<UInt8>(start: b.fragment, count: 0)
+        if let rawFragment {
+            fragment = UnsafeBufferPointer(start: b.fragment, count: Self.strippingMarkup(rawFragment, into: b.fragment))
+        }
+        var end = pathCount
+        if fragment.isEmpty, let hash = Self.index(of: UInt8(ascii: "#"), in: b.path, count: pathCount) {
+            fragment = UnsafeBufferPointer(start: b.path + hash + 1, count: pathCount - hash - 1)
+            end = hash
+        }
+        var start = 0
+        while start < end && b.path[start] == UInt8(ascii: "/") { start += 1 }
+        let raw = UnsafeBufferPointer(start: b.path + start, count: end - start)
+        if start == 0 && Self.isOnline(raw) { return nil }
+
+        // The page, percent-decoded when the result is valid UTF-8.
+        let page: String
+        var encoded = raw
+        if Self.index(of: UInt8(ascii: "%"), in: b.path + start, count: end - start) != nil {
+            let decoded = UnsafeBufferPointer(start: b.decoded, count: Self.percentDecode(raw, into: b.decoded))
+            if let valid = String(validating: decoded, as: UTF8.self) {
+                page = valid
+                encoded = decoded
+            } else {
+                page = String(decoding: raw, as: UTF8.self)
+            }
+        } else {
+            page = String(decoding: raw, as: UTF8.self)
+        }
+
+        var n = b.prefixCount  // the URL buffer starts with the docset's prefix
+        let folder: StaticString
+        switch EntryResolver.folder(of: page, layout: layout) {
+        case .resources: folder = "Contents/Resources/"
+        case .documentation: folder = "Contents/Resources/Documentation/"
+        case .documents: folder = "Contents/Resources/Documents/"
+        }
+        (b.url + n).initialize(from: folder.utf8Start, count: folder.utf8CodeUnitCount)
+        n += folder.utf8CodeUnitCount
+        n = Self.percentEncode(encoded, allowed: b.pathAllowed, to: b.url, at: n)
+        guard !fragment.isEmpty else {
+            return Output(page: page, fragment: nil, urlString: String(decoding: UnsafeBufferPointer(start: b.url, count: n), as: UTF8.self))
+        }
+        b.url[n] = UInt8(ascii: "#")
+        n = Self.encodeFragment(fragment, buffers: b, at: n + 1)
+        return Output(
+            page: page, fragment: String(decoding: fragment, as: UTF8.self),
+            urlString: String(decoding: UnsafeBufferPointer(start: b.url, count: n), as: UTF8.self))
+    }
+
+    /// Scratch memory for one resolver: fields of at most `field` bytes, the URL of two such fields encoded.
+    final class Buffers {
+        static let field = SourceIndex.maxFieldBytes
+        let path = UnsafeMutablePointer<UInt8>.allocate(capacity: field)
+        let fragment = UnsafeMutablePointer<UInt8>.allocate(capacity: field)
+        let decoded = UnsafeMutablePointer<UInt8>.allocate(capacity: field)
+        let url: UnsafeMutablePointer<UInt8>
+        let prefixCount: Int
+        let pathAllowed = UnsafeMutablePointer<Bool>.allocate(capacity: 256)
+        let fragmentAllowed = UnsafeMutablePointer<Bool>.allocate(capacity: 256)
+
+        init(prefix: [UInt8]) {
+            prefixCount = prefix.count
+            url = .allocate(capacity: prefix.count + 64 + 6 * Self.field + 1)
+            url.initialize(from: prefix, count: prefix.count)
+            pathAllowed.initialize(from: EntryResolver.pathAllowed, count: 256)
+            fragmentAllowed.initialize(from: EntryResolver.fragmentAllowed, count: 256)
+        }
+
+        deinit {
+            for buffer in [path, fragment, decoded, url] { buffer.deallocate() }
+            pathAllowed.deallocate()
+            fragmentAllowed.deallocate()
+        }
+    }
+
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var all: UInt8 = 0
+        for byte in bytes { all |= byte }
+        return all < 0x80
+    }
+
+    private static func index(of byte: UInt8, in bytes: UnsafePointer<UInt8>, count: Int) -> Int? {
+        guard count > 0, let found = memchr(bytes, Int32(byte), count) else { return nil }
+        return UnsafeRawPointer(bytes).distance(to: UnsafeRawPointer(found))
+    }
+
+    private static let tag: StaticString = "<dash_entry_"
+
+    /// `EntryLocation.strippingMarkup` over bytes: `text` without `<dash_entry_…>` tags, into `out` (at least
+    /// `text.count` bytes); returns the count written.
+    static func strippingMarkup(_ text: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        guard let base = text.baseAddress else { return 0 }
+        let count = text.count
+        var i = 0
+        var n = 0
+        while let lt = index(of: UInt8(ascii: "<"), in: base + i, count: count - i) {
+            (out + n).update(from: base + i, count: lt)
+            n += lt
+            i += lt
+            if count - i >= tag.utf8CodeUnitCount && memcmp(base + i, tag.utf8Start, tag.utf8CodeUnitCount) == 0 {
+                let after = i + tag.utf8CodeUnitCount
+                i = index(of: UInt8(ascii: ">"), in: base + after, count: count - after).map { after + $0 + 1 } ?? count
+            } else {
+                out[n] = UInt8(ascii: "<")
+                n += 1
+                i += 1
+            }
+        }
+        (out + n).update(from: base + i, count: count - i)
+        return n + count - i
+    }
+
+    /// An absolute `http://` or `https://` path (ASCII letters in any case).
+    private static func isOnline(_ path: UnsafeBufferPointer<UInt8>) -> Bool {
+        func matches(_ scheme: StaticString) -> Bool {
+            guard path.count >= scheme.utf8CodeUnitCount else { return false }
+            for index in 0..<scheme.utf8CodeUnitCount {
+                let byte = path[index]
+                let lower = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+                if lower != scheme.utf8Start[index] { return false }
+            }
+            return true
+        }
+        guard let first = path.first, first | 0x20 == UInt8(ascii: "h") else { return false }
+        return matches("http://") || matches("https://")
+    }
+
+    /// `%XX` escapes decoded (any other `%` kept), as `EntryResolver.percentDecoded` does before its UTF-8 check;
+    /// returns the count written.
+    private static func percentDecode(_ bytes: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>)
+        -> Int
+    {
+        var i = 0
+        var n = 0
+        while i < bytes.count {
+            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let high = EntryResolver.hex(bytes[i + 1]),
+                let low = EntryResolver.hex(bytes[i + 2])
+            {
+                out[n] = high << 4 | low
+                i += 3
+            } else {
+                out[n] = bytes[i]
+                i += 1
+            }
+            n += 1
+        }
+        return n
+    }
+
+    private static let hexDigits: StaticString = "0123456789ABCDEF"
+
+    /// Writes `bytes` at `out + n` with every byte outside `allowed` written `%XX` (uppercase hex); returns the
+    /// new end.
+    private static func percentEncode(
+        _ bytes: UnsafeBufferPointer<UInt8>, allowed: UnsafePointer<Bool>, to out: UnsafeMutablePointer<UInt8>,
+        at start: Int
+    ) -> Int {
+        var n = start
+        let hex = hexDigits.utf8Start
+        for byte in bytes {
+            if allowed[Int(byte)] {
+                out[n] = byte
+                n += 1
+            } else {
+                out[n] = UInt8(ascii: "%")
+                out[n + 1] = hex[Int(byte >> 4)]
+                out[n + 2] = hex[Int(byte & 15)]
+                n += 3
+            }
+        }
+        return n
+    }
+
+    private static let appleRef: StaticString = "//apple_ref"
+    private static let dashRef: StaticString = "//dash_ref"
+
+    private static func starts(_ bytes: UnsafeBufferPointer<UInt8>, with prefix: StaticString) -> Bool {
+        bytes.count >= prefix.utf8CodeUnitCount
+            && memcmp(bytes.baseAddress!, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0
+    }
+
+    /// `EntryResolver.encodeFragment` over bytes, written at `buffers.url + start`: `//apple_ref` and `//dash_ref`
+    /// anchors literal (every `%` encoded), any other fragment's valid `%XX` escapes kept; returns the new end.
+    private static func encodeFragment(_ fragment: UnsafeBufferPointer<UInt8>, buffers: Buffers, at start: Int)
+        -> Int
+    {
+        let out = buffers.url
+        if starts(fragment, with: appleRef) || starts(fragment, with: dashRef) {
+            return percentEncode(fragment, allowed: buffers.fragmentAllowed, to: out, at: start)
+        }
+        var n = start
+        var i = 0
+        while i < fragment.count {
+            let byte = fragment[i]
+            if byte == UInt8(ascii: "%"), i + 2 < fragment.count, EntryResolver.hex(fragment[i + 1]) != nil,
+                EntryResolver.hex(fragment[i + 2]) != nil
+            {
+                out[n] = byte
+                out[n + 1] = fragment[i + 1]
+                out[n + 2] = fragment[i + 2]
+                n += 3
+                i += 3
+            } else {
+                n = percentEncode(
+                    UnsafeBufferPointer(rebasing: fragment[i...i]), allowed: buffers.fragmentAllowed, to: out, at: n)
+                i += 1
+            }
+        }
+        return n
+    }
+}
