@@ -30,6 +30,8 @@ public struct Configuration: Sendable, Equatable {
     public var groups = DocsetGroups()
     /// `[metrics] textfile`: a Prometheus text-format file rewritten (atomically) after each run; nil: none.
     public var metricsTextFile: String?
+    /// `[serve]`: `docsync serve`'s HTTP front (nil: the table is absent; `docsync serve` then uses the defaults).
+    public var serve: Serve? = nil
 
     /// One `[[feed]]` table: a feed and which of its docsets to install.
     public struct FeedSource: Sendable, Equatable {
