@@ -196,5 +196,6 @@ url = "https://kapeli.com/feeds/zzz/cheatsheets/cheat.json"
 # request_timeout = "10s"
 # max_connections = 512
 # cache_max_age = "10m"
+
 """#
 }
