@@ -17,6 +17,7 @@ import PackageDescription
 //   DocSync                       the library product an indexing backend imports (no TOML, metrics or CLI parsing)
 //   DocSyncConfigFile             docsync.toml: reading it (the only TOMLKit user), the template, text edits
 //   DocSyncMetrics                the Prometheus text file, plugged into DocSync as a SyncRunObserver
+//   DocSyncServe                  `docsync serve`: the read-only HTTP front (the only Hummingbird user)
 //   DocSyncCLI / docsync          the command-line interface
 let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
@@ -35,6 +36,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .systemLibrary(
@@ -101,10 +104,21 @@ let package = Package(
             dependencies: ["DocSync", "DocSyncSupport", .product(name: "Prometheus", package: "swift-prometheus")],
             swiftSettings: strict),
         .target(
+            name: "DocSyncServe",
+            dependencies: [
+                "DocSync", "DocSyncSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict),
+        .target(
             name: "DocSyncCLI",
             dependencies: [
-                "DocSync", "DocSyncConfigFile", "DocSyncMetrics", "DocSyncSupport", "DocSyncHTTP", "DocSyncFeed",
-                "DocSyncDownload", "DocSyncInstall", "DocSyncCatalog", "DocSyncIndex", "DocSyncMirror",
+                "DocSync", "DocSyncConfigFile", "DocSyncMetrics", "DocSyncServe", "DocSyncSupport", "DocSyncHTTP",
+                "DocSyncFeed", "DocSyncDownload", "DocSyncInstall", "DocSyncCatalog", "DocSyncIndex", "DocSyncMirror",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -157,6 +171,13 @@ let package = Package(
             dependencies: [
                 "DocSyncIndex", "DocSync", "DocSyncInstall", "DocSyncSupport", "DocSyncCLI", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ServeTests",
+            dependencies: [
+                "DocSync", "DocSyncConfigFile", "DocSyncServe", "DocSyncSupport", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
         .testTarget(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocSync
+import DocSyncServe
 import Logging
 import ServiceLifecycle
 
@@ -83,9 +84,18 @@ struct DaemonCommand: AsyncParsableCommand {
         let every = "every \(DurationText.text(interval)) + up to \(DurationText.text(jitter)) jitter"
         logger.notice("docsync daemon started (pid \(getpid())): sync \(every)")
         defer { logger.notice("docsync daemon stopped") }
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: service)]
+        if let settings = config.serve {  // [serve] configured: the HTTP front runs beside the sync
+            do {
+                services.append(.init(service: try DocServer(configuration: config, settings: settings, logger: logger)))
+            } catch {
+                printError("docsync daemon: \(error)")
+                throw ExitStatus.configError
+            }
+        }
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: [.init(service: service)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+                services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }
 }

@@ -11,7 +11,7 @@ public struct DocSyncCommand: AsyncParsableCommand {
             SyncCommand.self, StatusCommand.self, RemoveCommand.self, DaemonCommand.self, FeedCommand.self,
             FetchCommand.self, InstallCommand.self, CatalogCommand.self, AddCommand.self, DropCommand.self,
             AdoptCommand.self, InitCommand.self, LockCommand.self, VerifyCommand.self, SearchCommand.self,
-            EntriesCommand.self, MirrorCommand.self, LeaseCommand.self, CatCommand.self,
+            EntriesCommand.self, MirrorCommand.self, LeaseCommand.self, CatCommand.self, ServeCommand.self,
         ]
     )
 

@@ -183,5 +183,26 @@ url = "https://kapeli.com/feeds/zzz/cheatsheets/cheat.json"
 # keep = 2
 # grace_period = "1h"
 
+# [serve]: `docsync serve` (README "Serving docsets over HTTP"): a read-only HTTP front for the installed docsets —
+# pages under /d/, search under /api/, a search page at /. Run by `docsync serve`, and by `docsync daemon` beside
+# the sync when this table is present. Keys:
+#   listen           = HOST:PORT to bind ("[::1]:8484" for IPv6); loopback by default (default "127.0.0.1:8484")
+#   allow_remote     = true to bind an address other than loopback (put nginx with TLS and auth in front;
+#                      default false)
+#   access_log       = "-" for standard output, a file path (appended), or "" for none (default "-")
+#   idle_timeout     = a connection with no request or response activity this long is closed (default "30s")
+#   request_timeout  = a search or page read taking longer than this is answered 503 (default "10s")
+#   max_connections  = connections accepted at once; more wait in the backlog (1–65536; default 512)
+#   cache_max_age    = Cache-Control max-age of pages (default "10m"; pages of one version never change)
+#
+# [serve]
+# listen = "127.0.0.1:8484"
+# allow_remote = false
+# access_log = "-"
+# idle_timeout = "30s"
+# request_timeout = "10s"
+# max_connections = 512
+# cache_max_age = "10m"
+
 """#
 }

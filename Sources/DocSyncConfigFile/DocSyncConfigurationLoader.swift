@@ -156,6 +156,7 @@ public struct DocSyncConfigurationLoader: Sendable {
         try readCatalogs(&reader, into: &config)
         try readGroups(&reader, into: &config)
         try readMirror(&reader, into: &config)
+        try readServe(&reader, into: &config)
         try reader.finish()
         return config
     }

@@ -1,0 +1,116 @@
+# Driver of Benchmarks/serve-bench: starts `docsync serve` and nginx on free loopback ports, runs wrk, prints the
+# results and docsync's peak RSS (VmHWM).
+import json, os, random, re, socket, subprocess, sys, time, urllib.request
+
+docsync, work, seconds = sys.argv[1], sys.argv[2], int(sys.argv[3])
+root, state = work + "/root", work + "/state"
+rng = random.Random(7)
+
+def free_port():
+    s = socket.socket(); s.bind(("127.0.0.1", 0)); port = s.getsockname()[1]; s.close(); return port
+
+def wait_listening(port, proc):
+    for _ in range(600):
+        if proc.poll() is not None: sys.exit("server exited (%s)" % proc.returncode)
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close(); return
+        except OSError: time.sleep(0.05)
+    sys.exit("server did not listen on %d" % port)
+
+def lua_list(name, items):
+    with open(os.path.join(work, name), "w") as f:
+        f.write("\n".join(items) + "\n")
+    return os.path.join(work, name)
+
+def wrk(url, script, connections, extra_env=None):
+    env = dict(os.environ, **(extra_env or {}))
+    out = subprocess.run(["wrk", "-t2", "-c%d" % connections, "-d%ds" % seconds, "--latency", "-s", script, url],
+                         capture_output=True, text=True, env=env, check=True).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    lat = {}
+    for p, v, unit in re.findall(r"^\s+(50|75|90|99)%\s+([\d.]+)(us|ms|s)\s*$", out, re.M):
+        lat[p] = float(v) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return rps, lat, int(errors.group(1)) if errors else 0, out
+
+# Queries as index-bench makes them: names sampled from the generated docsets, four kinds in equal parts.
+names = [n for n in open(os.path.join(work, "gen", "names.txt")).read().split("\n") if len(n) >= 6]
+queries = []
+for i in range(400):
+    name = rng.choice(names)
+    kind = i % 4
+    if kind == 0: q = name
+    elif kind == 1: q = name[: rng.randint(3, 6)]
+    elif kind == 2:
+        start = rng.randint(1, max(1, len(name) - 5)); q = name[start : start + rng.randint(3, 5)]
+    else:
+        picks = sorted(rng.sample(range(len(name)), min(len(name), rng.randint(4, 6))))
+        q = "".join(name[j] for j in picks)
+    queries.append("/api/search?limit=20&q=" + urllib.request.quote(q))
+query_file = lua_list("queries.list", queries)
+
+version = os.path.basename(os.path.realpath(os.path.join(root, "Pages.docset")))
+pages = [p for p in open(os.path.join(work, "pages.txt")).read().split("\n") if p]
+page_file = lua_list("pages.list", ["/d/%s/%s" % (version, p) for p in pages])
+nginx_file = lua_list("pages-nginx.list", ["/d/%s/%s" % (version, p) for p in pages])
+
+script = os.path.join(work, "paths.lua")
+with open(script, "w") as f:
+    f.write("""
+local paths = {}
+for line in io.lines(os.getenv("PATHS")) do paths[#paths + 1] = line end
+local think = tonumber(os.getenv("THINK") or "0")
+local i = 0
+request = function()
+  i = i + 1
+  return wrk.format("GET", paths[(i * 7919) % #paths + 1])
+end
+if think > 0 then delay = function() return think end end
+""")
+
+port = free_port()
+with open(os.path.join(work, "docsync.toml"), "w") as f:
+    f.write('root = "%s"\nstaging = "%s/staging"\nstate = "%s"\n[serve]\nlisten = "127.0.0.1:%d"\naccess_log = ""\n'
+            % (root, work, state, port))
+server = subprocess.Popen([docsync, "serve", "--config", os.path.join(work, "docsync.toml")],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+wait_listening(port, server)
+
+nginx_port = free_port()
+nginx_dir = os.path.join(work, "nginx")
+os.makedirs(nginx_dir, exist_ok=True)
+documents = os.path.realpath(os.path.join(root, "Pages.docset")) + "/Contents/Resources/Documents/"
+with open(os.path.join(nginx_dir, "nginx.conf"), "w") as f:
+    f.write("""worker_processes auto; pid %(d)s/nginx.pid; error_log %(d)s/error.log; daemon off;
+events { worker_connections 1024; }
+http { access_log off; sendfile on; tcp_nopush on; include /etc/nginx/mime.types;
+  client_body_temp_path %(d)s; proxy_temp_path %(d)s; fastcgi_temp_path %(d)s; uwsgi_temp_path %(d)s;
+  scgi_temp_path %(d)s;
+  server { listen 127.0.0.1:%(p)d; location /d/%(v)s/ { alias %(docs)s; etag on; } } }
+""" % {"d": nginx_dir, "p": nginx_port, "v": version, "docs": documents})
+nginx = subprocess.Popen(["nginx", "-c", os.path.join(nginx_dir, "nginx.conf"), "-p", nginx_dir],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+try:
+    wait_listening(nginx_port, nginx)
+    base = "http://127.0.0.1:%d" % port
+    # Warm-up: every docset's derived index opened, every page read once (both servers read the page cache after).
+    subprocess.run(["wrk", "-t2", "-c4", "-d5s", "-s", script, base], env=dict(os.environ, PATHS=query_file),
+                   capture_output=True, check=True)
+    subprocess.run(["wrk", "-t2", "-c4", "-d5s", "-s", script, base], env=dict(os.environ, PATHS=page_file),
+                   capture_output=True, check=True)
+    print("search: 400 queries (exact/prefix/substring/fuzzy), limit 20, 10 connections with 20 ms think time")
+    rps, lat, errors, _ = wrk(base, script, 10, {"PATHS": query_file, "THINK": "20"})
+    print("  docsync serve   %7.0f req/s   p50 %6.2f ms  p90 %6.2f ms  p99 %6.2f ms  non-2xx %d"
+          % (rps, lat.get("50", -1), lat.get("90", -1), lat.get("99", -1), errors))
+    print("pages: %d HTML pages of 2-64 KiB, 32 connections, as fast as possible" % len(pages))
+    d_rps, d_lat, d_err, _ = wrk(base, script, 32, {"PATHS": page_file})
+    n_rps, n_lat, n_err, _ = wrk("http://127.0.0.1:%d" % nginx_port, script, 32, {"PATHS": nginx_file})
+    print("  docsync serve   %7.0f req/s   p99 %6.2f ms  non-2xx %d" % (d_rps, d_lat.get("99", -1), d_err))
+    print("  nginx (anchor)  %7.0f req/s   p99 %6.2f ms  non-2xx %d" % (n_rps, n_lat.get("99", -1), n_err))
+    print("  ratio           %7.2fx nginx" % (d_rps / n_rps))
+    status = open("/proc/%d/status" % server.pid).read()
+    hwm = int(re.search(r"VmHWM:\s+(\d+) kB", status).group(1)) / 1024.0
+    print("docsync serve peak RSS: %.1f MiB" % hwm)
+finally:
+    server.terminate(); server.wait(timeout=30)
+    nginx.terminate(); nginx.wait(timeout=30)

@@ -1,0 +1,25 @@
+extension DocSyncConfiguration {
+    /// `[serve]`: the read-only HTTP front `docsync serve` runs (see `config/docsync.toml`).
+    public struct Serve: Sendable, Equatable {
+        /// `HOST:PORT` to bind (`[::1]:8484` for IPv6).
+        public var listen = "127.0.0.1:8484"
+        /// Binding anything but a loopback address must be asked for (`allow_remote = true`).
+        public var allowRemote = false
+        /// `-` for standard output, a file path (appended to), or nil for no access log.
+        public var accessLog: String? = "-"
+        /// A connection without activity this long is closed.
+        public var idleTimeout: Duration = .seconds(30)
+        /// A search or page read taking longer than this is answered `503`.
+        public var requestTimeout: Duration = .seconds(10)
+        /// Connections accepted at once.
+        public var maxConnections = 512
+        /// `Cache-Control: max-age` of pages.
+        public var cacheMaxAge: Duration = .seconds(600)
+
+        /// The defaults, as `config/docsync.toml` documents them.
+        public init() {}
+    }
+
+    /// The accepted `[serve] max_connections`.
+    package static let serveConnectionsRange = 1...65_536
+}

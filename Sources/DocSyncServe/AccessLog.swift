@@ -1,0 +1,69 @@
+import DocSyncSupport
+import Hummingbird
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The access log in the Common Log Format (`host - - [date] "request" status bytes`), one `write(2)` per line,
+/// to standard output or appended to a file (opened without following a symlink). The request line is untrusted:
+/// control characters, `"` and `\` are escaped.
+package final class AccessLog: Sendable {
+    private let fd: Int32
+
+    /// `-`: standard output; else a file path (created 0644, appended).
+    package init(destination: String) throws {
+        if destination == "-" {
+            fd = STDOUT_FILENO
+        } else {
+            let opened = open(destination, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+            guard opened >= 0 else { throw SystemError("open", path: destination) }
+            fd = opened
+        }
+    }
+
+    deinit { if fd != STDOUT_FILENO { close(fd) } }
+
+    func record(request: Request, remote: String, response: Response, start: ContinuousClock.Instant) {
+        let target = Self.escaped(String(request.uri.string.prefix(2048)))
+        let bytes = response.body.contentLength.map(String.init) ?? "-"
+        let line = "\(remote) - - [\(Self.date())] \"\(request.method) \(target) HTTP/1.1\" "
+            + "\(response.status.code) \(bytes)\n"
+        var data = Array(line.utf8)
+        data.withUnsafeMutableBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+
+    /// `10/Oct/2000:13:55:36 +0000` (UTC).
+    static func date() -> String {
+        var now = time(nil)
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(two(parts.tm_mday))/\(months[Int(parts.tm_mon)])/\(parts.tm_year + 1900):"
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) +0000"
+    }
+
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7f || scalar.value > 0x7e:
+                out += "\\x" + String(scalar.value, radix: 16)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

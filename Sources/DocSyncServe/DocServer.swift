@@ -1,0 +1,90 @@
+import DocSync
+import DocSyncSupport
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// `docsync serve`: a read-only HTTP front for the installed docsets (pages under `/d/`, search under `/api/`, the
+/// search page at `/`), run as a swift-service-lifecycle service: alone, or beside ``SyncService`` in the daemon's
+/// service group, stopping gracefully with it (connections in flight finish, then it returns).
+package struct DocServer: Service {
+    package let configuration: DocSyncConfiguration
+    package let settings: DocSyncConfiguration.Serve
+    package let address: ListenAddress
+    let logger: Logger
+    let docsets: ServedDocsets
+    let accessLog: AccessLog?
+    let onListening: @Sendable (Int) async -> Void
+
+    /// A server for `configuration`'s root with `settings`; throws a ``ServeError`` for a malformed or
+    /// non-loopback `listen` not allowed. `onListening` gets the bound port once the server accepts connections.
+    package init(
+        configuration: DocSyncConfiguration, settings: DocSyncConfiguration.Serve, logger: Logger,
+        onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) throws(ServeError) {
+        guard let address = ListenAddress(settings.listen) else { throw .badAddress(settings.listen) }
+        guard address.isLoopback || settings.allowRemote else { throw .remoteNotAllowed(address) }
+        self.configuration = configuration
+        self.settings = settings
+        self.address = address
+        self.logger = logger
+        self.docsets = ServedDocsets(engine: SyncEngine(configuration: configuration))
+        do {
+            self.accessLog = try settings.accessLog.map(AccessLog.init(destination:))
+        } catch {
+            throw .cannotStart(address, "[serve] access_log: \(error)")
+        }
+        self.onListening = onListening
+    }
+
+    /// Serves until graceful shutdown (SIGTERM/SIGINT through the service group) or cancellation.
+    package func run() async throws {
+        let routes = Routes(docsets: docsets, settings: settings, logger: logger)
+        let log = accessLog
+        let timeout = settings.requestTimeout
+        let responder = CallbackResponder<ServeContext> { request, context in
+            let start = ContinuousClock.now
+            var response = await routes.respond(to: request, timeout: timeout)
+            response.headers[.init("X-Content-Type-Options")!] = "nosniff"
+            log?.record(request: request, remote: context.remote, response: response, start: start)
+            return response
+        }
+        let http1 = HTTP1Channel.Configuration(
+            idleTimeout: .nanoseconds(Int64(settings.idleTimeout / .nanoseconds(1))),
+            httpDecoderConfiguration: .init(
+                maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100))
+        let onListening = self.onListening
+        let address = self.address
+        let logger = self.logger
+        let app = Application(
+            responder: responder, server: .http1(configuration: http1),
+            configuration: ApplicationConfiguration(
+                address: .hostname(address.host, port: address.port), serverName: "docsync",
+                availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections)),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? address.port
+                logger.notice("docsync serve listening on http://\(ListenAddress(host: address.host, port: port))/")
+                await onListening(port)
+            },
+            logger: logger)
+        do {
+            try await app.run()
+        } catch let error as IOError {
+            throw ServeError.cannotStart(address, "\(error)")
+        }
+    }
+}
+
+/// The request context: the peer's address, for the access log.
+package struct ServeContext: RequestContext {
+    package var coreContext: CoreRequestContextStorage
+    /// The client's IP address, or `-`.
+    package let remote: String
+
+    package init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        remote = source.channel.remoteAddress?.ipAddress ?? "-"
+    }
+}

@@ -1,0 +1,63 @@
+/// JSON text written by hand (search answers at hundreds per second, entries by the million).
+enum JSONWriter {
+    /// Appends `text` as a JSON string literal (control characters as `\u00XX`; `<` and `>` escaped too, so JSON
+    /// embedded in HTML cannot close a tag).
+    static func appendString(_ text: String, to out: inout String) {
+        out += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "<": out += "\\u003c"
+            case ">": out += "\\u003e"
+            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+
+    /// `{"key":value,…}` from already-encoded values, keys in the order given.
+    static func object(_ fields: [(String, String)]) -> String {
+        var out = "{"
+        for (index, (key, value)) in fields.enumerated() {
+            if index > 0 { out += "," }
+            appendString(key, to: &out)
+            out += ":"
+            out += value
+        }
+        return out + "}"
+    }
+
+    static func string(_ text: String) -> String {
+        var out = ""
+        appendString(text, to: &out)
+        return out
+    }
+
+    static func string(_ text: String?) -> String { text.map(string) ?? "null" }
+}
+
+/// HTML text escaping for the server-rendered page.
+enum HTMLText {
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            case _ where scalar.value < 0x20 && scalar != "\n" && scalar != "\t": out += "\u{FFFD}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

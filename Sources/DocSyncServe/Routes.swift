@@ -1,0 +1,269 @@
+import DocSync
+import DocSyncSupport
+import Hummingbird
+import Logging
+import NIOCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The server's routes: one dispatch on the raw request path (decoded here, once, by our own rules), read-only.
+struct Routes: Sendable {
+    let docsets: ServedDocsets
+    let settings: DocSyncConfiguration.Serve
+    let logger: Logger
+
+    /// Requests paths longer than this are 404 (before any file system access).
+    static let maximumTargetBytes = 8192
+
+    func respond(to request: Request, timeout: Duration) async -> Response {
+        guard request.method == .get || request.method == .head else {
+            var response = Self.text(.methodNotAllowed, "only GET and HEAD\n")
+            response.headers[.allow] = "GET, HEAD"
+            return response
+        }
+        let target = request.uri.string
+        guard target.utf8.count <= Self.maximumTargetBytes else { return Self.notFound() }
+        let path = Substring(request.uri.path)
+        let query = QueryString(request.uri.query ?? "")
+        var response: Response
+        if path.hasPrefix("/d/") {
+            response =
+                await Deadline.run(timeout) { await pages(path.dropFirst(3), request: request) }
+                ?? Self.text(.serviceUnavailable, "timed out\n")
+        } else if path == "/api/search" {
+            response =
+                await Deadline.run(timeout) { await search(query) }
+                ?? Self.text(.serviceUnavailable, "timed out\n")
+        } else if path == "/api/docsets" {
+            response = docsetList()
+        } else if path.hasPrefix("/api/entries/") {
+            response = entries(path.dropFirst("/api/entries/".count))
+        } else if path.hasPrefix("/icon/") {
+            response = await icon(path.dropFirst("/icon/".count))
+        } else if path == "/" {
+            response = await Deadline.run(timeout) { await searchPage(query) }
+                ?? Self.text(.serviceUnavailable, "timed out\n")
+        } else if let asset = SearchPage.asset(path) {
+            response = asset
+        } else {
+            response = Self.notFound()
+        }
+        if request.method == .head { response.body = ResponseBody.emptyWithLength(response.body.contentLength) }
+        return response
+    }
+
+    // MARK: JSON API
+
+    func search(_ query: QueryString) async -> Response {
+        let text = query["q"] ?? ""
+        let limitText = query["limit"] ?? "20"
+        guard let limit = Int(limitText), (1...SearchQuery.maximumLimit).contains(limit) else {
+            return Self.jsonError(.badRequest, "limit must be 1 to \(SearchQuery.maximumLimit)")
+        }
+        let selectors = query.all("docset").flatMap { $0.split(separator: ",").map(String.init) }
+        let types = query.all("type").flatMap { $0.split(separator: ",").map(String.init) }
+        var hits: [SearchHit] = []
+        var failures: [DocsetIndexError] = []
+        let snapshot = docsets.snapshot()
+        if !text.isEmpty {
+            do {
+                let results = try await snapshot.index.search(
+                    SearchQuery(text, docsets: selectors, types: types, limit: limit))
+                hits = results.hits
+                failures = results.failures
+            } catch {
+                return Self.jsonError(.badRequest, error.description)
+            }
+        }
+        var out = "{\"query\":"
+        JSONWriter.appendString(text, to: &out)
+        out += ",\"hits\":["
+        for (index, hit) in hits.enumerated() {
+            if index > 0 { out += "," }
+            out += Self.hitJSON(hit, snapshot: snapshot)
+        }
+        out += "],\"failures\":["
+        out += failures.map { JSONWriter.string($0.description) }.joined(separator: ",")
+        out += "]}\n"
+        return Self.json(out)
+    }
+
+    /// `docsync search --json`'s object (keys sorted: docset, match, name, type, url, version) plus `page_url`.
+    static func hitJSON(_ hit: SearchHit, snapshot: ServedDocsets.Snapshot) -> String {
+        var fields: [(String, String)] = [
+            ("docset", JSONWriter.string(hit.docset)), ("match", JSONWriter.string(hit.match.label)),
+            ("name", JSONWriter.string(hit.name)),
+        ]
+        fields.append(("page_url", JSONWriter.string(pageURL(hit, snapshot: snapshot))))
+        fields.append(("type", JSONWriter.string(hit.type)))
+        fields.append(("url", JSONWriter.string(hit.url.absoluteString)))
+        if let version = hit.version { fields.append(("version", JSONWriter.string(version))) }
+        return JSONWriter.object(fields)
+    }
+
+    /// The path under `/d/` serving a hit's page, fragment included: the hit's `file://` URL with its docset
+    /// folder replaced by `/d/<Name>/` (Apple's `Contents/Resources/Documentation/` reached through the
+    /// documents folder's `Documentation` link); nil-ish (`""`) for an online page.
+    static func pageURL(_ hit: SearchHit, snapshot: ServedDocsets.Snapshot) -> String {
+        let url = hit.url.absoluteString
+        guard url.hasPrefix("file://") else { return url }
+        let name = encodeSegment(hit.docset)
+        for marker in ["/Contents/Resources/Documents/", "/Contents/Resources/"] {
+            if let range = url.range(of: marker) {
+                return "/d/\(name)/\(url[range.upperBound...])"
+            }
+        }
+        return "/d/\(name)/"
+    }
+
+    /// A path segment percent-encoded (everything but unreserved characters).
+    static func encodeSegment(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"), UInt8(ascii: "@"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "+"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                out += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return out
+    }
+
+    func docsetList() -> Response {
+        let snapshot = docsets.snapshot()
+        var out = "["
+        for (index, docset) in snapshot.docsets.enumerated() {
+            if index > 0 { out += "," }
+            out += JSONWriter.object([
+                ("name", JSONWriter.string(docset.name)), ("title", JSONWriter.string(docset.title)),
+                ("version", JSONWriter.string(docset.version)),
+                ("version_path", JSONWriter.string(Self.encodeSegment(Self.versionSegment(docset) ?? docset.name))),
+                ("layout", JSONWriter.string(Self.layout(docset))),
+                ("page_url", JSONWriter.string("/d/\(Self.encodeSegment(docset.name))/")),
+                ("icon_url", JSONWriter.string("/icon/\(Self.encodeSegment(docset.name))")),
+            ])
+        }
+        out += "]\n"
+        return Self.json(out)
+    }
+
+    /// How a docset's pages are stored: `extracted` (files) or `tarix` (a compressed archive with an index).
+    static func layout(_ docset: InstalledDocset) -> String {
+        var status = stat()
+        return stat("\(docset.path)/Contents/Resources/tarix.tgz", &status) == 0 ? "tarix" : "extracted"
+    }
+
+    /// Streams `docsync entries --json` lines (keys sorted) plus `page_url`, in constant memory.
+    func entries(_ rawName: Substring) -> Response {
+        guard let name = PagePath.percentDecoded(rawName), let docset = docsets.snapshot().docset(name) else {
+            return Self.jsonError(.notFound, "no such docset")
+        }
+        let prefix = "/d/\(Self.encodeSegment(docset.name))/"
+        let logger = self.logger
+        let body = ResponseBody { writer in
+            var batch = ""
+            do {
+                for try await entry in docset.entries() {
+                    var line = "{\"fragment\":"
+                    line += JSONWriter.string(entry.fragment)
+                    line += ",\"name\":" + JSONWriter.string(entry.name)
+                    line += ",\"page\":" + JSONWriter.string(entry.page)
+                    line += ",\"page_url\":"
+                    var pageURL = prefix + entry.page.split(separator: "/", omittingEmptySubsequences: false)
+                        .map { Self.encodeSegment(String($0)) }.joined(separator: "/")
+                    if let fragment = entry.fragment, !fragment.isEmpty { pageURL += "#" + fragment }
+                    if entry.page.hasPrefix("http://") || entry.page.hasPrefix("https://") { pageURL = entry.urlString }
+                    line += JSONWriter.string(pageURL)
+                    line += ",\"raw_type\":" + JSONWriter.string(entry.rawType)
+                    line += ",\"type\":" + JSONWriter.string(entry.type)
+                    line += ",\"url\":" + JSONWriter.string(entry.urlString) + "}\n"
+                    batch += line
+                    if batch.utf8.count >= 64 << 10 {
+                        try await writer.write(ByteBuffer(string: batch))
+                        batch = ""
+                    }
+                }
+            } catch let error as DocsetIndexError {
+                logger.error("entries of \(docset.name.escapingControlCharacters): \(error.description)")
+                batch += "{\"error\":" + JSONWriter.string(error.description) + "}\n"
+            }
+            if !batch.isEmpty { try await writer.write(ByteBuffer(string: batch)) }
+            try await writer.finish(nil)
+        }
+        var response = Response(status: .ok, body: body)
+        response.headers[.contentType] = "application/x-ndjson; charset=utf-8"
+        response.headers[.cacheControl] = "no-cache"
+        Self.apiHeaders(&response)
+        return response
+    }
+
+    /// The docset's `icon.png` (16×16; Zeal's), read beneath its folder without following links out.
+    func icon(_ rawName: Substring) async -> Response {
+        guard let name = PagePath.percentDecoded(rawName), let docset = docsets.snapshot().docset(name) else {
+            return Self.notFound()
+        }
+        let folder = docset.path
+        let bytes: [UInt8]? = await WorkerThread.run(name: "docsync-icon") {
+            let base = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard base >= 0 else { return nil }
+            defer { close(base) }
+            return try? ContainedFile.read("icon.png", below: base, limit: 1 << 20)
+        }
+        guard let bytes else { return Self.notFound() }
+        var response = Response(status: .ok, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        response.headers[.contentType] = "image/png"
+        response.headers[.cacheControl] = "public, max-age=3600"
+        return response
+    }
+
+    // MARK: Helpers
+
+    static func versionSegment(_ docset: InstalledDocset) -> String? {
+        guard docset.path.contains("/.docsync/versions/"), let last = docset.path.split(separator: "/").last else {
+            return nil
+        }
+        return String(last)
+    }
+
+    static func text(_ status: HTTPResponse.Status, _ text: String) -> Response {
+        var response = Response(status: status, body: .init(byteBuffer: ByteBuffer(string: text)))
+        response.headers[.contentType] = "text/plain; charset=utf-8"
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    static func notFound() -> Response { text(.notFound, "not found\n") }
+
+    static func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        var response = Response(status: status, body: .init(byteBuffer: ByteBuffer(string: text)))
+        response.headers[.contentType] = "application/json; charset=utf-8"
+        response.headers[.cacheControl] = "no-cache"
+        apiHeaders(&response)
+        return response
+    }
+
+    /// API answers are for the search page only: not embeddable by other origins (a docset page runs at an opaque
+    /// origin, see ``Pages``), never rendered as a document.
+    static func apiHeaders(_ response: inout Response) {
+        response.headers[.init("Cross-Origin-Resource-Policy")!] = "same-origin"
+        response.headers[.contentSecurityPolicy] = "default-src 'none'; frame-ancestors 'none'"
+    }
+
+    static func jsonError(_ status: HTTPResponse.Status, _ message: String) -> Response {
+        json("{\"error\":\(JSONWriter.string(message))}\n", status: status)
+    }
+}
+
+extension ResponseBody {
+    /// No bytes, but the length the GET would have sent (HEAD).
+    static func emptyWithLength(_ length: Int?) -> ResponseBody {
+        guard let length else { return ResponseBody() }
+        return ResponseBody(contentLength: length) { writer in try await writer.finish(nil) }
+    }
+}

@@ -1,0 +1,50 @@
+import DocSync
+import DocSyncConfigFile
+import Testing
+
+/// `[serve]` in `docsync.toml`: every key read, defaults when absent, bad values named by key.
+@Suite(.timeLimit(.minutes(10))) struct ServeConfigurationTests {
+    static func parse(_ text: String) throws -> DocSyncConfiguration {
+        try DocSyncConfigurationLoader().parse("root = \"/r\"\n" + text, file: "/etc/docsync.toml", relativeTo: "/etc")
+    }
+
+    @Test func everyKeyIsRead() throws {
+        #expect(try Self.parse("").serve == nil)
+        #expect(try Self.parse("[serve]\n").serve == DocSyncConfiguration.Serve())
+        let serve = try #require(
+            try Self.parse(
+                """
+                [serve]
+                listen = "[::1]:9000"
+                allow_remote = true
+                access_log = "logs/access.log"
+                idle_timeout = "5s"
+                request_timeout = "2s"
+                max_connections = 64
+                cache_max_age = "1h"
+                """
+            ).serve)
+        #expect(serve.listen == "[::1]:9000" && serve.allowRemote)
+        #expect(serve.accessLog == "/etc/logs/access.log")
+        #expect(serve.idleTimeout == .seconds(5) && serve.requestTimeout == .seconds(2))
+        #expect(serve.maxConnections == 64 && serve.cacheMaxAge == .seconds(3600))
+        #expect(try Self.parse("[serve]\naccess_log = \"\"\n").serve?.accessLog == nil)
+        #expect(try Self.parse("[serve]\naccess_log = \"-\"\n").serve?.accessLog == "-")
+    }
+
+    @Test func badValuesNameTheirKey() {
+        for (text, key) in [
+            ("[serve]\nmax_connections = 0\n", "serve.max_connections"),
+            ("[serve]\nidle_timeout = \"0s\"\n", "serve.idle_timeout"),
+            ("[serve]\nlisten = 8484\n", "serve.listen"),
+            ("[serve]\nlisen = \"x\"\n", "serve.lisen"),
+        ] {
+            do {
+                _ = try Self.parse(text)
+                Issue.record("accepted: \(text)")
+            } catch {
+                #expect("\(error)".contains(key), "\(error)")
+            }
+        }
+    }
+}
