@@ -11,7 +11,9 @@ extension SyncEngine {
         let settings = MirrorPublisher.Settings(
             directory: mirror.directory, baseURL: mirror.baseURL, keep: mirror.keep,
             grace: mirror.gracePeriod / .seconds(1))
-        return MirrorPublisher(settings: settings, statePath: "\(configuration.state)/mirror.json")
+        var publisher = MirrorPublisher(settings: settings, statePath: "\(configuration.state)/mirror.json")
+        publisher.indexer = Self.mirrorIndexer(staging: configuration.staging)
+        return publisher
     }
 
     /// `docsync mirror publish`: publishes every docset docsync installed into `[mirror] dir` (under the sync lock).

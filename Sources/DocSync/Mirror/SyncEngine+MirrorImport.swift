@@ -43,7 +43,9 @@ extension SyncEngine {
         var events: [SyncEvent] = []
         for entry in manifest.docsets {
             let folder = "\(tree)/archives/\(entry.sha256)"
-            let files = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.filter { !$0.hasPrefix(".") }
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.filter {
+                !$0.hasPrefix(".") && !$0.hasSuffix(".tarix")  // the archive, not its tarix index beside it
+            }
             guard let file = files?.first else {
                 events.append(
                     .failed(
