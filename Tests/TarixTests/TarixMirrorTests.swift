@@ -11,7 +11,8 @@ import Testing
     static func sync(_ config: String, _ origin: MemoryOrigin) async throws -> (SyncSummary?, String) {
         var lines = ""
         var summary: SyncSummary?
-        let engine = SyncEngine(configuration: try ConfigurationLoader().load(file: config), transport: origin.transport)
+        let configuration = try ConfigurationLoader().load(file: config)
+        let engine = SyncEngine(configuration: configuration, transport: origin.transport)
         for try await event in engine.sync(SyncOptions()) {
             lines += event.jsonLine() + "\n"
             if case .summary(let s) = event { summary = s }
@@ -56,9 +57,8 @@ import Testing
         let (published, publishLines) = try await Self.sync(publisherConfig, origin)
         #expect(published?.isSuccess == true && published?.installed == 2, "seed \(seed)\n\(publishLines)")
 
-        let catalogue = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(www)/mirror/catalogue.json")))
-                as? [[String: Any]])
+        let catalogueData = try Data(contentsOf: URL(fileURLWithPath: "\(www)/mirror/catalogue.json"))
+        let catalogue = try #require(try JSONSerialization.jsonObject(with: catalogueData) as? [[String: Any]])
         let entries = Dictionary(uniqueKeysWithValues: catalogue.map { ($0["name"] as? String ?? "", $0) })
         #expect(entries["Flushed"]?["tarix"] as? Bool == true, "\(catalogue)")
         #expect(entries["Plain"]?["tarix"] == nil, "\(catalogue)")
@@ -67,7 +67,9 @@ import Testing
         let folder = "\(www)/mirror/archives/\(flushedDigest)"
         #expect(FileManager.default.contentsEqual(atPath: "\(folder)/Flushed.tgz", andPath: "\(www)/Flushed.tgz"))
         #expect(!FileManager.default.fileExists(atPath: "\(www)/mirror/archives/\(plainDigest)/Plain.tgz.tarix"))
-        #expect(FileManager.default.contentsEqual(atPath: "\(www)/mirror/archives/\(plainDigest)/Plain.tgz", andPath: plain))
+        let plainFolder = "\(www)/mirror/archives/\(plainDigest)"
+        #expect(FileManager.default.contentsEqual(atPath: "\(plainFolder)/Plain.tgz", andPath: plain))
+        #expect(FileManager.default.fileExists(atPath: "\(plainFolder)/.Plain.tgz.notarix"), "checked once, marked")
 
         // The package holds `tarixIndex.db`, which Zeal's reader takes with the archive as the mirror serves it.
         let unpacked = fixture.dir.appending("unpacked")
@@ -97,5 +99,45 @@ import Testing
         let meta = try TarixInstallTests.meta(fixture.dir.appending("client/root/Flushed.docset"))
         #expect(meta["tarix_index"] as? String == "publisher", "\(meta)")
         #expect(meta["tarix_mode"] as? String == "indexed")
+
+        // A client choosing both by name from the mirror's catalogue: the entry marked `"tarix": true` has its index
+        // fetched and used; the one without the flag is not asked for one (docsync builds its own).
+        let catalogueConfig = fixture.dir.appending("catalogue-client.toml")
+        try """
+        root = "catalogue-client/root"
+        staging = "catalogue-client/staging"
+        state = "catalogue-client/state"
+
+        [install]
+        layout = "tarix"
+
+        [catalog]
+        mirrors = []
+
+        [catalog.zeal]
+        url = "\(origin.url("mirror/catalogue.json"))"
+
+        [catalog.contrib]
+        url = ""
+
+        [catalog.cheatsheets]
+        url = ""
+
+        [[docset]]
+        name = "Flushed"
+
+        [[docset]]
+        name = "Plain"
+
+        """.write(toFile: catalogueConfig, atomically: true, encoding: .utf8)
+        let before = origin.accessLog().count
+        let (byName, byNameLines) = try await Self.sync(catalogueConfig, origin)
+        #expect(byName?.isSuccess == true && byName?.installed == 2, "\(byNameLines)")
+        let asked = origin.accessLog().dropFirst(before).map(\.path).filter { $0.hasSuffix(".tarix") }
+        #expect(asked.count == 1 && asked.allSatisfy { $0.hasSuffix("Flushed.tgz.tarix") }, "\(asked)")
+        let flushedMeta = try TarixInstallTests.meta(fixture.dir.appending("catalogue-client/root/Flushed.docset"))
+        #expect(flushedMeta["tarix_index"] as? String == "publisher", "\(flushedMeta)")
+        let plainMeta = try TarixInstallTests.meta(fixture.dir.appending("catalogue-client/root/Plain.docset"))
+        #expect(plainMeta["tarix_index"] as? String == "built" && plainMeta["tarix_mode"] as? String == "reencoded")
     }
 }

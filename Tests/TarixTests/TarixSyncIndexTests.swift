@@ -63,7 +63,8 @@ import Testing
 
         var lines = ""
         var summary: SyncSummary?
-        let engine = SyncEngine(configuration: try ConfigurationLoader().load(file: config), transport: origin.transport)
+        let configuration = try ConfigurationLoader().load(file: config)
+        let engine = SyncEngine(configuration: configuration, transport: origin.transport)
         for try await event in engine.sync(SyncOptions()) {
             lines += event.jsonLine() + "\n"
             if case .summary(let s) = event { summary = s }
