@@ -42,27 +42,25 @@ package enum TarixBuilder {
     ) throws(TarixError) -> TarixSummary {
         var policy = TarixPathPolicy(limits: limits)
         var documents = 0
-        do {
-            let walk = ArchiveWalk(fd: source, name: sourceName, limits: limits)
-            let result = try walk.run(expect: { _ in .first }) { record, offset throws(TarixError) in
-                switch try policy.evaluate(record) {
-                case .skip: return
-                case .directory: try index.add(path: String(decoding: record.path, as: UTF8.self), hash: "")
-                case .document:
-                    guard let offset else {
-                        throw .notFlushed(record.displayPath, "no flush point before this record")
-                    }
-                    let location = TarixLocation(block: record.firstBlock, offset: offset, length: record.blockCount)
-                    try index.add(path: String(decoding: record.path, as: UTF8.self), hash: location.description)
-                    documents += 1
+        let walk = ArchiveWalk(fd: source, name: sourceName, limits: limits)
+        let result = try walk.run(expect: { _ in .first }) { record, offset throws(TarixError) in
+            switch try policy.evaluate(record) {
+            case .skip: return
+            case .directory: try index.add(path: String(decoding: record.path, as: UTF8.self), hash: "")
+            case .document:
+                guard let offset else {
+                    throw .notFlushed(record.displayPath, "no flush point before this record")
                 }
+                let location = TarixLocation(block: record.firstBlock, offset: offset, length: record.blockCount)
+                try index.add(path: String(decoding: record.path, as: UTF8.self), hash: location.description)
+                documents += 1
             }
-            try index.commit()
-            return TarixSummary(
-                mode: .indexedAsIs, records: result.records, documents: documents, indexRows: index.rows,
-                tarBytes: result.tarBytes, archiveBytes: result.archiveBytes,
-                rootPrefix: policy.rootPrefix.map { String(decoding: $0, as: UTF8.self) })
         }
+        try index.commit()
+        return TarixSummary(
+            mode: .indexedAsIs, records: result.records, documents: documents, indexRows: index.rows,
+            tarBytes: result.tarBytes, archiveBytes: result.archiveBytes,
+            rootPrefix: policy.rootPrefix.map { String(decoding: $0, as: UTF8.self) })
     }
 
     private static func reencode(
