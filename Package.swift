@@ -183,7 +183,7 @@ let package = Package(
         .testTarget(
             name: "TarixTests",
             dependencies: [
-                "DocSyncTarix", "DocSyncSupport", "TestSupport", "DocSync", "DocSyncInstall",
+                "DocSyncTarix", "DocSyncSupport", "TestSupport", "DocSync", "DocSyncConfigFile", "DocSyncInstall",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict),

@@ -44,6 +44,8 @@ public struct CatalogEntry: Sendable, Equatable, Codable {
     /// The latest version's archive SHA-256 when the catalogue states it (a docsync mirror's `catalogue.json`):
     /// enforced at install.
     public var sha256: String?
+    /// Zeal's `tarix` flag: the publisher ships the archive's tarix index at `<archive URL>.tarix` (nil: not said).
+    package var tarix: Bool? = nil
 
     public init(
         source: CatalogSource, name: String, title: String? = nil, versions: [String] = [], revision: String = "0",

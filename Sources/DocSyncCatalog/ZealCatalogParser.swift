@@ -60,6 +60,7 @@ public enum ZealCatalogParser {
             // use: a catalogue docset to Zeal, never a user feed whose `VERSION/REVISION` would differ from `version`.
             entry.listedFeedURL = sha256 == nil ? CatalogJSON.nonEmpty(object["feed_url"]) : nil
             entry.listedURLs = CatalogJSON.strings(object["urls"])
+            if case .bool(let tarix) = object["tarix"] { entry.tarix = tarix }
             entries.append(entry)
         }
         return Catalog(source: .zeal, entries: entries)

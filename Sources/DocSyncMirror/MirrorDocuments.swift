@@ -6,6 +6,8 @@ import Foundation
 public struct MirrorDocuments: Sendable {
     public let baseURL: String
     public let state: MirrorState
+    /// Archives (by SHA-256) with a tarix index beside them (`<archive>.tarix`): `"tarix": true` in the catalogue.
+    package var indexed: Set<String> = []
 
     public init(baseURL: String, state: MirrorState) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
@@ -93,7 +95,7 @@ public struct MirrorDocuments: Sendable {
     }
 
     /// Zeal's catalogue shape (`name`, `title`, `sourceId`, `revision`, `versions`, `icon`, `icon2x`, `extra`,
-    /// `size`, `feed_url`, `urls`), plus `sha256`.
+    /// `size`, `feed_url`, `urls`, `tarix` when the archive's index is published beside it), plus `sha256`.
     public func catalogue() -> [UInt8] {
         var items: [JSONValue] = []
         for name in state.docsets.keys.sorted() {
@@ -109,6 +111,7 @@ public struct MirrorDocuments: Sendable {
             if let icon = latest.icon { object["icon"] = .string(icon) }
             if let icon2x = latest.icon2x { object["icon2x"] = .string(icon2x) }
             if let extra = latest.extra { object["extra"] = extra }
+            if indexed.contains(latest.sha256) { object["tarix"] = .bool(true) }
             items.append(.object(object))
         }
         let encoder = JSONEncoder()

@@ -5,6 +5,7 @@ import Foundation
 ///
 /// ```
 /// <dir>/archives/<sha256>/<Name>.tgz   verified archives, immutable (a new version is a new folder)
+/// <dir>/archives/<sha256>/<Name>.tgz.tarix   its tarix index, when the archive is flushed at every record
 /// <dir>/feeds/<Name>.xml               a Dash feed per docset (mirror URL first, upstream after, <sha256>)
 /// <dir>/feeds/zeal/<Name>.xml          the same for Zeal's "Add feed": the mirror's copy only
 /// <dir>/docsets.atom                   one Atom docset feed of every kept version
@@ -12,6 +13,10 @@ import Foundation
 /// <dir>/manifest.lock                  docsync.lock format: every published archive's SHA-256 and size
 /// ```
 ///
+/// The index `<archive>.tarix` for an archive (read from `archiveFD`, named `archiveName` in messages) already
+/// flushed at every record, as the bytes of a gzip'd tar holding `tarixIndex.db`; nil when it is not flushed.
+package typealias MirrorIndexer = @Sendable (_ archiveFD: Int32, _ archiveName: String) throws -> [UInt8]?
+
 /// Safe for readers at every instant (and after SIGKILL at any point): archives land and are fsynced before any
 /// document names them; every document is replaced by rename; an archive folder is deleted only when no published
 /// document names it and its grace period has passed, so a client mid-download finishes.
@@ -55,6 +60,9 @@ public struct MirrorPublisher: Sendable {
     public let settings: Settings
     /// `<state>/mirror.json`.
     public let statePath: String
+    /// Builds the tarix index package (`<archive>.tarix`: a gzip'd tar holding `tarixIndex.db`) of an archive that
+    /// already has a full flush before every record; nil when it has not. docsync wires `DocSyncTarix` in.
+    package var indexer: MirrorIndexer?
 
     public init(settings: Settings, statePath: String) {
         self.settings = settings
@@ -122,6 +130,7 @@ public struct MirrorPublisher: Sendable {
                     continue
                 }
             }
+            if let indexer { publishIndex(version, in: folder, indexer: indexer) }
             available.append(version)
         }
         try archives.sync()
@@ -134,7 +143,11 @@ public struct MirrorPublisher: Sendable {
             previous: previous, installed: available, held: held.union(unavailable.map(\.name)), pool: pool,
             keep: settings.keep, grace: settings.grace, now: now)
         report.failed = unavailable.map { ($0.name, $0.reason, plan.state.docsets[$0.name]?.first?.version) }
-        let documents = MirrorDocuments(baseURL: settings.baseURL, state: plan.state)
+        var documents = MirrorDocuments(baseURL: settings.baseURL, state: plan.state)
+        documents.indexed = Set(
+            plan.state.latest.filter { version in
+                (try? archives.existingDirectory(version.sha256))?.regularFileSize(Self.indexName(version)) != nil
+            }.map(\.sha256))
         for name in plan.state.docsets.keys.sorted() {
             try feeds.replaceFileIfChanged("\(name).xml", Array(documents.dashFeed(name).utf8))
             try zealFeeds.replaceFileIfChanged("\(name).xml", Array(documents.zealFeed(name).utf8))
@@ -162,6 +175,29 @@ public struct MirrorPublisher: Sendable {
         if !plan.expired.isEmpty { try archives.sync() }
         report.published = plan.state.docsets.keys.sorted()
         return report
+    }
+
+    /// `<file>.tarix`, the index Kapeli's convention puts next to an archive.
+    static func indexName(_ version: MirrorVersion) -> String { version.file + ".tarix" }
+
+    /// Publishes `<file>.tarix` beside an archive that is already flushed at every record — indexed as it is, so
+    /// the bytes served stay the publisher's and every digest naming them holds. Any other archive gets an empty
+    /// `.<file>.notarix`, so the check (one inflate pass) is made once per archive; a mirror never re-encodes what it
+    /// serves. Best effort: without an index the archive is still published.
+    private func publishIndex(_ version: MirrorVersion, in folder: SafeDirectory, indexer: MirrorIndexer) {
+        let index = Self.indexName(version)
+        let marker = ".\(version.file).notarix"  // hidden: neither bundled nor taken for the archive
+        guard folder.regularFileSize(index) == nil, folder.regularFileSize(marker) == nil else { return }
+        do {
+            let fd = try folder.openFile(version.file, O_RDONLY)
+            defer { close(fd) }
+            let package: [UInt8]?
+            do { package = try indexer(fd, "\(folder.path)/\(version.file)") } catch { package = nil }
+            try folder.writeFileAtomically(package == nil ? marker : index, package ?? [], mode: 0o644)
+            try folder.sync()
+        } catch {
+            return  // tried again by the next publish
+        }
     }
 
     private func saveState(_ state: MirrorState) throws(MirrorError) {

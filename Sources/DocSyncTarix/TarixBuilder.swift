@@ -12,34 +12,55 @@ package enum TarixBuilder {
         limits: TarixLimits = TarixLimits()
     ) throws(TarixError) -> TarixSummary {
         let index = try TarixIndexWriter(path: indexPath)
-        var policy = TarixPathPolicy(limits: limits)
-        var documents = 0
         do {
-            let walk = ArchiveWalk(fd: source, name: sourceName, limits: limits)
-            let result = try walk.run(expect: { _ in .first }) { record, offset throws(TarixError) in
-                switch try policy.evaluate(record) {
-                case .skip: return
-                case .directory: try index.add(path: String(decoding: record.path, as: UTF8.self), hash: "")
-                case .document:
-                    guard let offset else {
-                        throw .notFlushed(record.displayPath, "no flush point before this record")
-                    }
-                    let location = TarixLocation(block: record.firstBlock, offset: offset, length: record.blockCount)
-                    try index.add(path: String(decoding: record.path, as: UTF8.self), hash: location.description)
-                    documents += 1
-                }
-            }
-            try index.commit()
-            return TarixSummary(
-                mode: .indexedAsIs, records: result.records, documents: documents, indexRows: index.rows,
-                tarBytes: result.tarBytes, archiveBytes: result.archiveBytes,
-                rootPrefix: policy.rootPrefix.map { String(decoding: $0, as: UTF8.self) })
+            return try indexAsIs(source: source, sourceName: sourceName, index: index, limits: limits)
         } catch let error where error.isNotFlushed {
             try index.removeAll()
         }
         return try reencode(
             source: source, sourceName: sourceName, output: output, outputName: outputName, index: index,
             level: level, limits: limits)
+    }
+
+    /// Only the first half of `build`: indexes `source` into `indexPath` (which must not exist) when it already has
+    /// a full flush before every record; throws `notFlushed` (the index left empty) when it has not — the fleet
+    /// mirror publishes an index only for the bytes it already serves.
+    package static func indexAsIs(
+        source: Int32, sourceName: String, indexPath: String, limits: TarixLimits = TarixLimits()
+    ) throws(TarixError) -> TarixSummary {
+        let index = try TarixIndexWriter(path: indexPath)
+        do {
+            return try indexAsIs(source: source, sourceName: sourceName, index: index, limits: limits)
+        } catch let error where error.isNotFlushed {
+            try index.removeAll()
+            throw error
+        }
+    }
+
+    private static func indexAsIs(
+        source: Int32, sourceName: String, index: TarixIndexWriter, limits: TarixLimits
+    ) throws(TarixError) -> TarixSummary {
+        var policy = TarixPathPolicy(limits: limits)
+        var documents = 0
+        let walk = ArchiveWalk(fd: source, name: sourceName, limits: limits)
+        let result = try walk.run(expect: { _ in .first }) { record, offset throws(TarixError) in
+            switch try policy.evaluate(record) {
+            case .skip: return
+            case .directory: try index.add(path: String(decoding: record.path, as: UTF8.self), hash: "")
+            case .document:
+                guard let offset else {
+                    throw .notFlushed(record.displayPath, "no flush point before this record")
+                }
+                let location = TarixLocation(block: record.firstBlock, offset: offset, length: record.blockCount)
+                try index.add(path: String(decoding: record.path, as: UTF8.self), hash: location.description)
+                documents += 1
+            }
+        }
+        try index.commit()
+        return TarixSummary(
+            mode: .indexedAsIs, records: result.records, documents: documents, indexRows: index.rows,
+            tarBytes: result.tarBytes, archiveBytes: result.archiveBytes,
+            rootPrefix: policy.rootPrefix.map { String(decoding: $0, as: UTF8.self) })
     }
 
     private static func reencode(

@@ -11,8 +11,10 @@ enum CatalogFixtures {
           {"name": "Python_3", "title": "Python 3", "sourceId": "com.kapeli.dash", "revision": "0",
            "versions": ["3.12.1", ".11.4", "3.10.2"], "icon": "\(pngBase64)", "icon2x": "\(pngBase64)",
            "extra": {"indexFilePath": "index.html", "keywords": ["py"]}, "aliases": ["py3", "python"],
-           "size": 1234, "urls": ["http://mirror.example/Python_3.tgz", "file:///etc/passwd", "ftp://x/y.tgz"]},
-          {"name": "C++", "title": "C++", "sourceId": "com.kapeli.dash", "revision": 2, "versions": ["20"]},
+           "size": 1234, "tarix": true,
+           "urls": ["http://mirror.example/Python_3.tgz", "file:///etc/passwd", "ftp://x/y.tgz"]},
+          {"name": "C++", "title": "C++", "sourceId": "com.kapeli.dash", "revision": 2, "versions": ["20"],
+           "tarix": false},
           {"name": "JavaScript", "title": "JavaScript", "revision": "1", "versions": []},
           {"title": "no name"},
           {"name": "Vim", "title": "Vim", "sourceId": "com.kapeli.cheatsheet", "revision": "0", "versions": ["1"]}

@@ -25,6 +25,8 @@ import Testing
             ])
         #expect(python.feedURL == "https://k.test/feeds/Python_3.xml")
         #expect(catalog.entries[1].revision == "2")  // a number in the wild
+        // Zeal's `tarix` flag: the publisher's index is at `<archive URL>.tarix` (nil when the entry does not say).
+        #expect(catalog.entries.map(\.tarix) == [true, false, nil, nil])
         #expect(catalog.entries[2].versions.isEmpty && catalog.entries[2].latestVersion == nil)
         #expect(catalog.entries[3].source == .cheatsheets)
         #expect(catalog.entries[3].archives.first == "https://m1.test/feeds/zzz/cheatsheets/Vim.tgz")

@@ -5,6 +5,7 @@ internal import DocSyncDownload
 internal import DocSyncInstall
 package import DocSyncMirror
 internal import DocSyncSupport
+internal import DocSyncTarix
 import Foundation
 
 extension SyncEngine {
@@ -14,7 +15,9 @@ extension SyncEngine {
         let settings = MirrorPublisher.Settings(
             directory: mirror.directory, baseURL: mirror.baseURL, keep: mirror.keep,
             grace: mirror.gracePeriod / .seconds(1))
-        return MirrorPublisher(settings: settings, statePath: "\(configuration.state)/mirror.json")
+        var publisher = MirrorPublisher(settings: settings, statePath: "\(configuration.state)/mirror.json")
+        publisher.indexer = Self.mirrorIndexer(staging: configuration.staging)
+        return publisher
     }
 
     /// `docsync mirror publish`: publishes every docset docsync installed into `[mirror] dir` (under the sync lock).
@@ -165,7 +168,9 @@ extension SyncEngine {
         var events: [SyncEvent] = []
         for entry in manifest.docsets {
             let folder = "\(tree)/archives/\(entry.sha256)"
-            let files = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.filter { !$0.hasPrefix(".") }
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.filter {
+                !$0.hasPrefix(".") && !$0.hasSuffix(".tarix")  // the archive, not its tarix index beside it
+            }
             guard let file = files?.first else {
                 events.append(
                     .failed(
@@ -213,5 +218,35 @@ extension SyncEngine {
         var hash = SHA256()
         while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hash.update(chunk) }
         return hash.finalize().description
+    }
+}
+
+extension SyncEngine {
+    /// The fleet mirror's tarix indexes (`<archive>.tarix`, Kapeli's convention: a gzip'd tar holding
+    /// `tarixIndex.db`), built in `<staging>/complete/` for an archive already flushed at every record (indexed as it
+    /// is, one inflate pass, every path passing extraction's rules); nil for any other archive — re-encoding would
+    /// change the bytes the mirror serves under the publisher's digest.
+    static func mirrorIndexer(staging: String) -> MirrorIndexer {
+        { archiveFD, archiveName in
+            let complete = try SafeDirectory.open(staging, create: true).directory("complete", create: true)
+            let stem = "mirror-tarix-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+            let database = "\(stem).db"
+            let package = "\(stem).tarix"
+            defer {
+                try? complete.unlink(database)
+                try? complete.unlink(package)
+            }
+            do {
+                _ = try TarixBuilder.indexAsIs(
+                    source: archiveFD, sourceName: archiveName, indexPath: "\(complete.path)/\(database)")
+            } catch let error as TarixError where error.isNotFlushed {
+                return nil
+            }
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(complete.path)/\(database)")))
+            let writer = try ArchiveWriter(path: "\(complete.path)/\(package)", format: .ustar, filter: .gzip)
+            try writer.add(ArchiveWriter.Entry("tarixIndex.db", .file(data: bytes)))
+            try writer.close()
+            return try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(complete.path)/\(package)")))
+        }
     }
 }

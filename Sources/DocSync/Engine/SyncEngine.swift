@@ -328,9 +328,15 @@ public struct SyncEngine: Sendable {
         request.arrival = candidate.zeal
         request.apply(catalog: candidate.catalog)
         request.layout = InstallLayout(configuration.install.layout(of: name))
+        var publisherIndex: String?
+        defer { if let publisherIndex { discardStagedArchive(publisherIndex) } }
         do {
             try installer.checkReplaceable(name: name)  // a folder docsync did not create: reported, left alone
             try checkArchiveLength(candidate)
+            if request.layout == .tarix {  // `<url>.tarix`: a missing or bad one means docsync builds its own
+                publisherIndex = await fetchPublisherIndex(candidate, key: key, limiter: limiter)
+                request.tarixIndex = publisherIndex
+            }
             let docset: InstallRecord
             if configuration.install.streaming {
                 docset = try await streamAndInstall(

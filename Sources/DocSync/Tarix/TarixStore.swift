@@ -41,10 +41,11 @@ enum TarixStore {
         return TarixStoreResult(mode: summary.mode.rawValue, documents: summary.documents, refusedIndex: refused)
     }
 
-    /// A publisher's index, copied into the store and checked there against the archive in full (`TarixVerifier`:
-    /// every row's offset a flush point inside the file, its record named by its path and `length` blocks long,
-    /// paths unique, every document indexed, every path passing extraction's rules). Throws (after removing the
-    /// copy) when one row is wrong: the caller builds its own index.
+    /// A publisher's index (a bare database, or the `<url>.tarix` package it comes in, unpacked), copied into the
+    /// store and checked there against the archive in full (`TarixVerifier`: every row's offset a flush point inside
+    /// the file, its record named by its path and `length` blocks long, paths unique, every document indexed, every
+    /// path passing extraction's rules). Throws (after removing the copy) when one row is wrong: the caller builds
+    /// its own index.
     static func usePublisherIndex(
         _ path: String, archive: Int32, archiveName: String, resourcesFD: Int32, resourcesPath: String
     ) throws -> TarixStoreResult? {
@@ -55,7 +56,17 @@ enum TarixStore {
         guard copy >= 0 else { throw SystemError("openat", path: "\(resourcesPath)/\(indexName)") }
         do {
             defer { close(copy) }
-            try Self.copy(source, to: copy, name: "\(resourcesPath)/\(indexName)")
+            if TarixIndexPackage.isPackage(source) {  // `<url>.tarix`: the database inside a gzip'd tar
+                do {
+                    try TarixIndexPackage.unpack(
+                        source, sourceName: path, to: copy, outputName: "\(resourcesPath)/\(indexName)")
+                } catch {
+                    unlinkat(resourcesFD, indexName, 0)
+                    throw error
+                }
+            } else {
+                try Self.copy(source, to: copy, name: "\(resourcesPath)/\(indexName)")
+            }
         }
         let summary: TarixSummary
         do {
