@@ -153,7 +153,7 @@ let package = Package(
             name: "CLITests",
             dependencies: [
                 "DocSync", "DocSyncCLI", "DocSyncConfigFile", "DocSyncDownload", "DocSyncFeed", "DocSyncHTTP",
-                "DocSyncIndex", "DocSyncInstall", "DocSyncMirror", "TestSupport",
+                "DocSyncIndex", "DocSyncInstall", "DocSyncMirror", "DocSyncSupport", "TestSupport",
             ],
             swiftSettings: strict),
         .testTarget(

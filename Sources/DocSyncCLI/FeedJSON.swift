@@ -1,5 +1,6 @@
 import DocSync
 import DocSyncFeed
+import DocSyncSupport
 
 /// The `feed parse --json` contract: exactly one object, keys in contract order (`schema` first), absent values
 /// omitted, dates as `YYYY-MM-DDTHH:MM:SSZ`, lengths as numbers. Written by hand rather than with `DocSyncJSON`'s

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocSync
+import DocSyncSupport
 import Foundation
 
 /// `docsync sync`: the main job.

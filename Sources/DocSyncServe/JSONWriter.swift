@@ -1,25 +1,11 @@
+import DocSyncSupport
+
 /// JSON text written by hand (search answers at hundreds per second, entries by the million).
 enum JSONWriter {
     /// Appends `text` as a JSON string literal (control characters as `\u00XX`; `<` and `>` escaped too, so JSON
     /// embedded in HTML cannot close a tag).
     static func appendString(_ text: String, to out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "<": out += "\\u003c"
-            case ">": out += "\\u003e"
-            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
+        JSONText.appendString(text, to: &out, htmlSafe: true)
     }
 
     /// `{"key":value,…}` from already-encoded values, keys in the order given.

@@ -1,4 +1,5 @@
 import DocSyncIndex
+import DocSyncSupport
 import Foundation
 import TestSupport
 import Testing
@@ -36,5 +37,23 @@ import Testing
             EntriesCommand.json(entry)
                 == #"{"fragment":null,"name":"a\"b","page":"c/d e.html","raw_type":"clm","type":"Method","url":"#
                 + #""file:///x/Contents/Resources/Documents/c/d%20e.html"}"# + "\n")
+    }
+
+    /// `docsync serve` puts JSON inside HTML: the HTML-safe form escapes `<`, `>`, U+2028 and U+2029 as well, and
+    /// still reads back as the original string.
+    @Test func htmlSafeStringsCannotCloseATag() throws {
+        var random = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
+        for _ in 0..<5_000 {
+            var text = ""
+            for _ in 0..<Int.random(in: 0...12, using: &random) { text += Self.pieces.randomElement(using: &random)! }
+            var safe = ""
+            JSONText.appendString(text, to: &safe, htmlSafe: true)
+            #expect(!safe.contains("<") && !safe.contains(">") && !safe.contains("\u{2028}"), "seed \(random.seed)")
+            let decoded = try JSONSerialization.jsonObject(with: Data(safe.utf8), options: .fragmentsAllowed) as? String
+            #expect(decoded == text, "seed \(random.seed): \(String(reflecting: text))")
+        }
+        var script = ""
+        JSONText.appendString("</script>\u{2029}", to: &script, htmlSafe: true)
+        #expect(script == #""\u003c/script\u003e\u2029""#)
     }
 }

@@ -91,12 +91,7 @@ extension SyncEngine {
         layout: InstalledDocset.Layout? = nil
     ) async throws(SyncFailure) -> InstalledDocset
     {
-        let lock: SyncExclusion
-        do {
-            lock = try await SyncExclusion.acquire(stateDirectory: configuration.state, wait: true)
-        } catch {
-            throw SyncFailure(error)
-        }
+        let lock = try await waitForExclusion()
         defer { withExtendedLifetime(lock) {} }
         let installed: InstalledDocset
         do {
@@ -196,5 +191,16 @@ extension SyncEngine {
         var damaged: [String: [String]] = [:]
         for result in results { if case .damaged(let problems) = result.status { damaged[result.name] = problems } }
         return damaged
+    }
+}
+
+extension SyncEngine {
+    /// The state folder's sync exclusion, waiting for a sync in progress; a failure to take it as a `SyncFailure`.
+    func waitForExclusion() async throws(SyncFailure) -> SyncExclusion {
+        do {
+            return try await SyncExclusion.acquire(stateDirectory: configuration.state, wait: true)
+        } catch {
+            throw SyncFailure(error)
+        }
     }
 }

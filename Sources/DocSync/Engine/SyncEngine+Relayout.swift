@@ -20,12 +20,7 @@ extension SyncEngine {
     /// versions' derived indexes. Waits for a sync in progress (the state folder's lock). One docset's failure is
     /// reported, never stops the others.
     package func relayout() async throws(SyncFailure) -> [Relayout] {
-        let lock: SyncExclusion
-        do {
-            lock = try await SyncExclusion.acquire(stateDirectory: configuration.state, wait: true)
-        } catch {
-            throw SyncFailure(error)
-        }
+        let lock = try await waitForExclusion()
         defer { withExtendedLifetime(lock) {} }
         let installed: [InstalledDocset]
         do { installed = try installedDocsets() } catch { throw SyncFailure(error, url: nil) }
