@@ -53,6 +53,8 @@ version = os.path.basename(os.path.realpath(os.path.join(root, "Pages.docset")))
 pages = [p for p in open(os.path.join(work, "pages.txt")).read().split("\n") if p]
 page_file = lua_list("pages.list", ["/d/%s/%s" % (version, p) for p in pages])
 nginx_file = lua_list("pages-nginx.list", ["/d/%s/%s" % (version, p) for p in pages])
+tarix_version = os.path.basename(os.path.realpath(os.path.join(root, "PagesTarix.docset")))
+tarix_file = lua_list("pages-tarix.list", ["/d/%s/%s" % (tarix_version, p) for p in pages])
 
 script = os.path.join(work, "paths.lua")
 with open(script, "w") as f:
@@ -96,8 +98,10 @@ try:
     # Warm-up: every docset's derived index opened, every page read once (both servers read the page cache after).
     subprocess.run(["wrk", "-t2", "-c4", "-d5s", "-s", script, base], env=dict(os.environ, PATHS=query_file),
                    capture_output=True, check=True)
-    subprocess.run(["wrk", "-t2", "-c4", "-d5s", "-s", script, base], env=dict(os.environ, PATHS=page_file),
-                   capture_output=True, check=True)
+    for warm in (page_file, tarix_file):
+        subprocess.run(["wrk", "-t2", "-c4", "-d5s", "-s", script, base], env=dict(os.environ, PATHS=warm),
+                       capture_output=True, check=True)
+    print("load average before the runs: %s" % " ".join(open("/proc/loadavg").read().split()[:3]))
     print("search: 400 queries (exact/prefix/substring/fuzzy), limit 20, 10 connections with 20 ms think time")
     rps, lat, errors, _ = wrk(base, script, 10, {"PATHS": query_file, "THINK": "20"})
     print("  docsync serve   %7.0f req/s   p50 %6.2f ms  p90 %6.2f ms  p99 %6.2f ms  non-2xx %d"
@@ -107,7 +111,11 @@ try:
     n_rps, n_lat, n_err, _ = wrk("http://127.0.0.1:%d" % nginx_port, script, 32, {"PATHS": nginx_file})
     print("  docsync serve   %7.0f req/s   p99 %6.2f ms  non-2xx %d" % (d_rps, d_lat.get("99", -1), d_err))
     print("  nginx (anchor)  %7.0f req/s   p99 %6.2f ms  non-2xx %d" % (n_rps, n_lat.get("99", -1), n_err))
+    t_rps, t_lat, t_err, _ = wrk(base, script, 32, {"PATHS": tarix_file})
     print("  ratio           %7.2fx nginx" % (d_rps / n_rps))
+    print("  docsync, tarix  %7.0f req/s   p99 %6.2f ms  non-2xx %d   %.2fx nginx"
+          % (t_rps, t_lat.get("99", -1), t_err, t_rps / n_rps))
+    print("load average after the runs: %s" % " ".join(open("/proc/loadavg").read().split()[:3]))
     status = open("/proc/%d/status" % server.pid).read()
     hwm = int(re.search(r"VmHWM:\s+(\d+) kB", status).group(1)) / 1024.0
     print("docsync serve peak RSS: %.1f MiB" % hwm)

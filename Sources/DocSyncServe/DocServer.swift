@@ -41,7 +41,14 @@ package struct DocServer: Service {
 
     /// Serves until graceful shutdown (SIGTERM/SIGINT through the service group) or cancellation.
     package func run() async throws {
-        let routes = Routes(docsets: docsets, settings: settings, logger: logger)
+        let reads = BlockingPool(name: "docsync-read", threads: BlockingPool.cores, queueLimit: 1024)
+        let searches = BlockingPool(
+            name: "docsync-search", threads: BlockingPool.cores, queueLimit: 256, stackSize: 1 << 20)
+        defer {
+            reads.shutdown()
+            searches.shutdown()
+        }
+        let routes = Routes(docsets: docsets, settings: settings, logger: logger, reads: reads, searches: searches)
         let log = accessLog
         let timeout = settings.requestTimeout
         let responder = CallbackResponder<ServeContext> { request, context in

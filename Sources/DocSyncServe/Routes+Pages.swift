@@ -47,9 +47,12 @@ extension Routes {
             docset = current
             tag = ""
         }
+        let page = path.page
+        let read = await reads.run { Result { () throws(DocumentError) in try docset.contentsBlocking(of: page) } }
+        guard let read else { return Self.busy() }
         let bytes: [UInt8]
         do {
-            bytes = try await docset.contents(of: path.page)
+            bytes = try read.get()
         } catch {
             if error == DocumentError.tooLarge {
                 return Self.text(.contentTooLarge, "page larger than the server's limit\n")

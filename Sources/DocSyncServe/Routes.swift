@@ -13,6 +13,10 @@ struct Routes: Sendable {
     let docsets: ServedDocsets
     let settings: DocSyncConfiguration.Serve
     let logger: Logger
+    /// Page reads: one thread per core, a bounded queue (``BlockingPool``).
+    let reads: BlockingPool
+    /// Searches: at most one per core at once, the rest queued (bounded), never a thread each.
+    let searches: BlockingPool
 
     /// Requests paths longer than this are 404 (before any file system access).
     static let maximumTargetBytes = 8192
@@ -54,6 +58,13 @@ struct Routes: Sendable {
         return response
     }
 
+    /// 503 with `Retry-After`: a pool's queue is full.
+    static func busy() -> Response {
+        var response = text(.serviceUnavailable, "busy; retry\n")
+        response.headers[.retryAfter] = "1"
+        return response
+    }
+
     // MARK: JSON API
 
     func search(_ query: QueryString) async -> Response {
@@ -68,14 +79,14 @@ struct Routes: Sendable {
         var failures: [DocsetIndexError] = []
         let snapshot = docsets.snapshot()
         if !text.isEmpty {
-            do {
-                let results = try await snapshot.index.search(
-                    SearchQuery(text, docsets: selectors, types: types, limit: limit))
-                hits = results.hits
-                failures = results.failures
-            } catch {
-                return Self.jsonError(.badRequest, error.description)
+            let search = SearchQuery(text, docsets: selectors, types: types, limit: limit)
+            if let problem = search.problem {
+                return Self.jsonError(.badRequest, DocsetIndexError.invalidQuery(problem).description)
             }
+            let index = snapshot.index
+            guard let results = await searches.run({ index.searchBlocking(search) }) else { return Self.busy() }
+            hits = results.hits
+            failures = results.failures
         }
         var out = "{\"query\":"
         JSONWriter.appendString(text, to: &out)

@@ -211,13 +211,15 @@ extension Routes {
         var hits: [SearchHit] = []
         var failures: [String] = []
         if !text.isEmpty {
-            do {
-                let results = try await snapshot.index.search(
-                    SearchQuery(text, docsets: scope.isEmpty ? [] : [scope], limit: SearchPage.resultLimit))
+            let search = SearchQuery(text, docsets: scope.isEmpty ? [] : [scope], limit: SearchPage.resultLimit)
+            let index = snapshot.index
+            if let problem = search.problem {
+                failures = [DocsetIndexError.invalidQuery(problem).description]
+            } else if let results = await searches.run({ index.searchBlocking(search) }) {
                 hits = results.hits
                 failures = results.failures.map(\.description)
-            } catch {
-                failures = [error.description]
+            } else {
+                return Self.busy()
             }
         }
         let html = SearchPage.render(query: text, scope: scope, hits: hits, failures: failures, snapshot: snapshot)

@@ -24,9 +24,20 @@ extension InstalledDocset {
     public func contents(of page: String, maximumBytes: Int = maximumDocumentBytes) async throws(DocumentError)
         -> [UInt8]
     {
-        let name = self.name
+        let docset = self
+        let result: Result<[UInt8], DocumentError> = await WorkerThread.run(name: "docsync-contents") {
+            Result { () throws(DocumentError) in try docset.contentsBlocking(of: page, maximumBytes: maximumBytes) }
+        }
+        return try result.get()
+    }
+
+    /// ``contents(of:maximumBytes:)`` on the calling thread, for callers that run their blocking work on threads
+    /// of their own (`docsync serve`'s pool): the same checks, layouts and errors.
+    package func contentsBlocking(of page: String, maximumBytes: Int = maximumDocumentBytes) throws(DocumentError)
+        -> [UInt8]
+    {
         let folder = path
-        let result: Result<[UInt8], ContainedFile.Failure> = await WorkerThread.run(name: "docsync-contents") {
+        let result: Result<[UInt8], ContainedFile.Failure> = {
             let base = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             guard base >= 0 else { return .failure(.io(SystemError("open", path: folder))) }
             defer { close(base) }
@@ -43,7 +54,7 @@ extension InstalledDocset {
                 try ContainedFile.read(
                     "Contents/Resources/Documents/\(page)", below: base, limit: max(0, maximumBytes))
             }
-        }
+        }()
         switch result {
         case .success(let bytes): return bytes
         case .failure(let failure): throw Self.error(failure, docset: name, page: page, limit: maximumBytes)
