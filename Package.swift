@@ -118,7 +118,7 @@ let package = Package(
             name: "DocSyncCLI",
             dependencies: [
                 "DocSync", "DocSyncConfigFile", "DocSyncMetrics", "DocSyncServe", "DocSyncSupport", "DocSyncHTTP",
-                "DocSyncFeed", "DocSyncDownload", "DocSyncInstall", "DocSyncCatalog", "DocSyncIndex", "DocSyncMirror",
+                "DocSyncFeed", "DocSyncDownload", "DocSyncInstall", "DocSyncCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -1,11 +1,5 @@
 import ArgumentParser
 import DocSync
-import DocSyncCatalog
-import DocSyncDownload
-import DocSyncFeed
-import DocSyncHTTP
-import DocSyncInstall
-import DocSyncMirror
 import DocSyncSupport
 import Foundation
 
@@ -18,24 +12,32 @@ enum ErrorExit {
         case let code as ExitCode: code
         case is DocSyncConfigurationError, is Preflight.Failure, is ValueSyntax.UnsetVariable, is LockFile.Failure:
             ExitStatus.configError
-        case is CatalogError: ExitStatus.dataError
         case is CatalogLoader.Failure: ExitStatus.unavailable
         case is UnknownDocsetError: ExitStatus.usage
         case let lock as SyncExclusionError: lock == .busy ? ExitStatus.busy : ExitStatus.ioError
         case let failure as SyncFailure: code(for: failure)
         case let sync as SyncError: code(for: sync)
-        case let download as DownloadError: FetchCommand.exitCode(for: download)
-        case let install as InstallError: install.isArchiveRejection ? ExitStatus.dataError : ExitStatus.ioError
-        case let feed as FeedError: FeedParseCommand.exitCode(for: feed)
-        case let client as HTTPClientError: client.isBodyTooLarge ? ExitStatus.dataError : ExitStatus.unavailable
-        case is HTTPTransportError: ExitStatus.unavailable
-        case let index as DocsetIndexError: index.kind == "io" ? ExitStatus.ioError : ExitStatus.dataError
-        case let mirror as MirrorError: mirror.isDataError ? ExitStatus.dataError : ExitStatus.ioError
-        case is ArchiveFailure, is EntryRule, is DecodingError: ExitStatus.dataError
+        case is DecodingError: ExitStatus.dataError
         case is FeedRefresher.Failure: ExitStatus.unavailable
-        case is SystemError, is CocoaError, is POSIXError: ExitStatus.ioError
+        case is CocoaError, is POSIXError: ExitStatus.ioError
         case is CancellationError: ExitStatus.interrupted
-        default: type(of: error) is NSError.Type ? ExitStatus.ioError : ExitStatus.internalError
+        default:
+            if let stage = StageErrorClass(error) {
+                code(for: stage)
+            } else {
+                type(of: error) is NSError.Type ? ExitStatus.ioError : ExitStatus.internalError
+            }
+        }
+    }
+
+    /// An error a stage module threw (a download, feed, HTTP, install, catalogue, index or mirror error), by its
+    /// class.
+    static func code(for stage: StageErrorClass) -> ExitCode {
+        switch stage {
+        case .dataError: ExitStatus.dataError
+        case .unavailable: ExitStatus.unavailable
+        case .ioError: ExitStatus.ioError
+        case .invalidRequest: ExitCode.validationFailure
         }
     }
 
@@ -78,12 +80,5 @@ enum ErrorExit {
         let text = UserText.describe(error)
         printError(code == ExitStatus.internalError ? "docsync: internal error: \(text) (please report)" : "docsync: \(text)")
         return code
-    }
-}
-
-extension HTTPClientError {
-    fileprivate var isBodyTooLarge: Bool {
-        if case .bodyTooLarge = self { return true }
-        return false
     }
 }

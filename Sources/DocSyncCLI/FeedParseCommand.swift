@@ -57,10 +57,6 @@ struct FeedParseCommand: AsyncParsableCommand {
 
     /// 65 for a feed that is bad data, 69 when it could not be fetched, 74 when the file could not be read.
     static func exitCode(for error: FeedError) -> ExitCode {
-        switch error.reason {
-        case .transport, .httpStatus: ExitStatus.unavailable
-        case .unreadable: ExitStatus.ioError
-        default: ExitStatus.dataError
-        }
+        StageErrorClass(error).map(ErrorExit.code(for:)) ?? ExitStatus.internalError
     }
 }

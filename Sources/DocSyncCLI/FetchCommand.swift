@@ -143,12 +143,7 @@ struct FetchCommand: AsyncParsableCommand {
     }
 
     static func exitCode(for error: DownloadError) -> ExitCode {
-        switch error.kind {
-        case .verification, .badResponse, .tooManyRestarts, .tooLarge: ExitStatus.dataError
-        case .disk, .insufficientSpace: ExitStatus.ioError
-        case .invalidRequest: ExitCode.validationFailure
-        case .http, .transport, .locked, .cancelled: ExitStatus.unavailable
-        }
+        StageErrorClass(error).map(ErrorExit.code(for:)) ?? ExitStatus.internalError
     }
 
     static func json(_ result: DownloadResult, requested: String) -> String {

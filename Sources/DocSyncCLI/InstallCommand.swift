@@ -1,6 +1,5 @@
 import ArgumentParser
 import DocSync
-import DocSyncInstall
 import Foundation
 
 /// `docsync install`: unpacks an archive safely and makes it `<root>/<NAME>.docset` in one atomic step.
@@ -47,23 +46,18 @@ struct InstallCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var configuration = InstallConfiguration()
-        configuration.gracePeriod = .seconds(max(graceSeconds, 0))
-        let installer = Installer(
-            root: root, configuration: configuration, prepareTree: SyncEngine.prepareTree,
-            tarixStore: SyncEngine.tarixStore)
-        var request = InstallRequest(name: name, title: title, version: version, revision: revision)
-        request.layout = layout == .tarix ? .tarix : .extracted
-        let installed: InstallRecord
+        let installer = ArchiveInstall(root: root, gracePeriod: .seconds(max(graceSeconds, 0)))
+        let installed: InstalledDocset
         do {
-            installed = try await installer.install(archive: archive, as: request)
+            installed = try await installer.install(
+                archive: archive, name: name, title: title, version: version, revision: revision, layout: layout)
         } catch {
-            if case .invalidName = error { throw ValidationError("\(error)") }
+            if error.kind == .invalidName { throw ValidationError("\(error)") }
             printError("docsync install: \(archive): \(error)")
-            throw error.isArchiveRejection ? ExitStatus.dataError : ExitStatus.ioError
+            throw error.kind == .rejected ? ExitStatus.dataError : ExitStatus.ioError
         }
         if json {
-            print(SchemaJSON.line(InstalledDocset(installed)))
+            print(SchemaJSON.line(installed))
         } else {
             let version = installed.version.map { " \($0)" } ?? ""
             let files = installed.fileCount.map { "\($0) files" } ?? ""

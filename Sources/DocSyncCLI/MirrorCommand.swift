@@ -1,6 +1,5 @@
 import ArgumentParser
 import DocSync
-import DocSyncMirror
 import Foundation
 
 /// `docsync mirror publish|bundle|import`: a docset mirror for a fleet (see README "Fleet mirror").
@@ -31,12 +30,9 @@ struct MirrorPublishCommand: AsyncParsableCommand {
             printError("docsync: no [mirror] table in the configuration (mirror.dir, mirror.base_url)")
             throw ExitStatus.configError
         }
-        let report: MirrorPublisher.Report
-        do {
-            report = try await SyncEngine(configuration: config).publishMirror()
-        } catch {
-            printError("docsync: mirror publish: \(TerminalText.safe("\(error)"))")
-            throw ExitStatus.ioError
+        let engine = SyncEngine(configuration: config)
+        let report = try await exitingOnIOError({ "docsync: mirror publish: \(TerminalText.safe($0))" }) {
+            try await engine.publishMirror()
         }
         for (name, reason) in report.skipped {
             printError("docsync: warning: \(TerminalText.safe(name)) left out: \(TerminalText.safe(reason))")

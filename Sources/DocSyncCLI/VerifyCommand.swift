@@ -1,6 +1,5 @@
 import ArgumentParser
 import DocSync
-import DocSyncInstall
 
 /// `docsync verify [NAME]…`: are the installed trees still what was installed?
 struct VerifyCommand: AsyncParsableCommand {
@@ -21,12 +20,9 @@ struct VerifyCommand: AsyncParsableCommand {
 
     func run() async throws {
         let config = try configOptions.load(rootOptions)
-        let results: [DocsetVerification]
-        do {
-            results = try await SyncEngine(configuration: config).verify(names: names)
-        } catch {
-            printError("docsync verify: \(error)")
-            throw ExitStatus.ioError
+        let engine = SyncEngine(configuration: config)
+        let results = try await exitingOnIOError({ "docsync verify: \($0)" }) {
+            try await engine.verify(names: names)
         }
         for result in results {
             let name = result.name.escapingControlCharacters

@@ -1,8 +1,10 @@
 @testable import DocSync
+import DocSyncFeed
 import DocSyncHTTP
 import DocSyncIndex
 @testable import DocSyncInstall
 import DocSyncMirror
+import DocSyncSupport
 import Foundation
 import Testing
 
@@ -26,6 +28,9 @@ import Testing
         (MirrorError.bundle("/b.tar", "no manifest"), 65),
         (ArchiveFailure(message: "truncated gzip"), 65),
         (EntryRule.absolutePath, 65),
+        (SystemError("open", path: "/r/x", code: EACCES), 74),
+        (FeedError(feed: "https://h/f.xml", reason: .httpStatus(503)), 69),
+        (FeedError(feed: "/f.xml", reason: .unreadable(errno: ENOENT, message: "no such file")), 74),
         (DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "bad JSON")), 65),
         (POSIXError(.ENOSPC), 74),
         (CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: "/r"]), 74),
