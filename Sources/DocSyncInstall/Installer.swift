@@ -164,7 +164,8 @@ public final class Installer: Sendable {
             var tarixStoreBuilt: (result: TarixStoreResult, sha256: String)?
             if tarix {
                 let built = try buildTarixStore(
-                    from: source, into: staging, recorder: recorder, publisherIndex: request.tarixIndex)
+                    from: source, into: staging, recorder: recorder, publisherIndex: request.tarixIndex,
+                    archiveSHA256: source.verifiedSHA256 ?? result.archiveDigest?.description)
                 tarixStoreBuilt = (built.result, built.sha256)
                 result.bytesWritten += built.bytes
                 result.fileCount += TarixStoreResult.files.count

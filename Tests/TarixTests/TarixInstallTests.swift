@@ -130,6 +130,44 @@ import Testing
         #expect(zeal.trimmingCharacters(in: .whitespacesAndNewlines) == "OK \(fixture.files.count)")
     }
 
+    /// A store archive kept as it is is recorded in the manifest with the digest the install computed from the
+    /// source's bytes (not hashed a second time): `verify` finds it intact, and one changed byte — the gzip trailer's
+    /// last, which no index row covers — damaged.
+    @Test func aFlushedArchiveKeptAsItIsIsInTheManifestWithItsDigest() async throws {
+        var random = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
+        let seed = "seed \(random.seed)"
+        let fixture = try Self.fixture(&random, count: 40)
+        defer { fixture.dir.remove() }
+        let plain = try fixture.archive(format: "gnu")
+        let flushed = fixture.dir.appending("flushed.tgz")
+        _ = try fixture.python(ZealScripts.writer, [plain, flushed, fixture.dir.appending("publisher-index.db")])
+        let root = fixture.dir.appending("root")
+        let installer = Self.installer(root)
+        let record = try await installer.install(archive: flushed, as: Self.tarixRequest("Sample"))
+        let store = "\(record.path)/Contents/Resources"
+        let meta = try Self.meta(record.path)
+        #expect(meta["tarix_mode"] as? String == "indexed", "\(seed)")
+        let stored = try SafeDirectory.open(store).digest(of: "tarix.tgz")
+        let source = try SafeDirectory.open(fixture.dir.path).digest(of: "flushed.tgz")
+        #expect(stored.sha256 == source.sha256 && meta["tarix_sha256"] as? String == stored.sha256, "\(seed)")
+        #expect(try await installer.verify(names: ["Sample"]).map(\.status) == [.intact], "\(seed)")
+
+        let fd = open("\(store)/tarix.tgz", O_WRONLY)
+        #expect(fd >= 0)
+        var byte: UInt8 = 0xFF
+        if let last = try? [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(store)/tarix.tgz"))).last {
+            byte = ~last
+        }
+        #expect(pwrite(fd, &byte, 1, off_t(stored.size - 1)) == 1)
+        close(fd)
+        let status = try await installer.verify(names: ["Sample"]).first?.status
+        guard case .damaged(let reasons) = status else {
+            Issue.record("not damaged: \(String(describing: status)), \(seed)")
+            return
+        }
+        #expect(reasons.contains("changed Contents/Resources/tarix.tgz (content)"), "\(reasons), \(seed)")
+    }
+
     /// Extraction's rules hold for the documents the tarix layout does not extract: a link in `Documents/` (a
     /// tarix store holds none) fails the install and leaves the installed version as it was.
     @Test func aLinkInTheDocumentsFailsATarixInstallAndKeepsTheOldVersion() async throws {

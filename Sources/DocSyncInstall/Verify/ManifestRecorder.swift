@@ -72,24 +72,32 @@ final class ManifestRecorder {
 
     /// Records `relativePath` (components separated by "/") as it is on disk now below `root`: read again for a
     /// file, `X` when it is gone. For the few paths changed after extraction (the prepared index, meta.json, icons).
-    func rerecord(_ relativePath: String, below root: DirectoryHandle) throws(InstallError) {
+    /// Returns the SHA-256 (hex) recorded for a regular file (nil for anything else), so that a caller needing the
+    /// file's digest does not read it twice.
+    @discardableResult
+    func rerecord(_ relativePath: String, below root: DirectoryHandle) throws(InstallError) -> String? {
         let components = relativePath.split(separator: "/").map { Array($0.utf8) }
-        guard let last = components.last else { return }
+        guard let last = components.last else { return nil }
         var parent: SafeDirectory = root.base
         for component in components.dropLast() {
             guard let next = try? parent.existingDirectory(String(decoding: component, as: UTF8.self)) else {
-                return try removed(components[...])
+                try removed(components[...])
+                return nil
             }
             parent = next
         }
         let name = String(decoding: last, as: UTF8.self)
-        guard let st = parent.status(name) else { return try removed(components[...]) }
+        guard let st = parent.status(name) else {
+            try removed(components[...])
+            return nil
+        }
         switch st.st_mode & S_IFMT {
         case S_IFREG:
             do {
                 let (hex, size) = try parent.digest(of: name)
                 guard let digest = SHA256.Digest(hex: hex) else { throw SystemError("digest", path: name, code: EIO) }
                 try file(components[...], size: size, digest: digest)
+                return hex
             } catch let error as InstallError {
                 throw error
             } catch {
@@ -101,8 +109,9 @@ final class ManifestRecorder {
             let n = readlinkat(parent.fd, name, &target, 4096)
             if n < 0 { throw .io(SystemError("readlinkat", path: parent.childPath(name))) }
             try symlink(components[...], target: target[..<n].map { UInt8(bitPattern: $0) })
-        default: return
+        default: break
         }
+        return nil
     }
 
     /// Writes what is buffered and closes the file (the install's `syncfs` makes it durable).
