@@ -30,14 +30,18 @@ import Testing
         }
     }
 
+    /// The submitting tasks run on the cooperative pool, which the rest of a parallel suite can keep busy on two
+    /// cores for tens of seconds: the deadline is generous (the pool's own threads start at once).
+    static let startDeadline = 240.0
+
     @Test func jobsBeyondTheThreadsWaitAndBeyondTheQueueAreRefused() async throws {
         let pool = BlockingPool(name: "test-pool", threads: 1, queueLimit: 1)
         defer { pool.shutdown() }
         let gate = Gate()
         let first = Task { await pool.run { () -> Int in gate.pass(); return 1 } }
-        try await Poll.until("the first job to start") { () async in gate.started == 1 }
+        try await Poll.until("the first job to start", timeout: Self.startDeadline) { () async in gate.started == 1 }
         let second = Task { await pool.run { () -> Int in 2 } }
-        try await Poll.until("the second job to be queued") { () async in pool.waiting == 1 }
+        try await Poll.until("the second job to be queued", timeout: Self.startDeadline) { () async in pool.waiting == 1 }
         // One running, one queued: the third is refused at once, without running.
         let third = await pool.run { () -> Int in 3 }
         #expect(third == nil)
@@ -53,7 +57,7 @@ import Testing
         let gate = Gate()
         let jobs = (0..<3).map { k in Task { await pool.run { () -> Int in gate.pass(); return k } } }
         // All three start before any finishes: three threads, not one after another.
-        try await Poll.until("three jobs to run at once") { () async in gate.started == 3 }
+        try await Poll.until("three jobs to run at once", timeout: Self.startDeadline) { () async in gate.started == 3 }
         gate.open()
         var results: [Int?] = []
         for job in jobs { results.append(await job.value) }
