@@ -25,17 +25,8 @@ struct CatCommand: AsyncParsableCommand {
 
     func run() async throws {
         let config = try configOptions.load(rootOptions)
-        let installed: [InstalledDocset]
-        do {
-            installed = try SyncEngine(configuration: config).installedDocsets()
-        } catch {
-            printError("docsync cat: cannot read \(config.root): \(error)")
-            throw ExitStatus.ioError
-        }
-        guard
-            let docset = installed.first(where: { $0.name == name })
-                ?? installed.first(where: { $0.name.lowercased() == name.lowercased() })
-        else {
+        let installed = try InstalledLookup.all(config, command: "cat")
+        guard let docset = InstalledLookup.find(name, in: installed) else {
             printError(
                 "docsync cat: no docset \(name.escapingControlCharacters) in \(config.root.escapingControlCharacters)")
             throw ExitStatus.usage

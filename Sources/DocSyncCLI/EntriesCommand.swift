@@ -28,19 +28,10 @@ struct EntriesCommand: AsyncParsableCommand {
     func run() async throws {
         let config = try configOptions.load(rootOptions)
         let wanted = try config.expandDocsetSelectors(names, command: "entries")
-        let installed: [InstalledDocset]
-        do {
-            installed = try SyncEngine(configuration: config).installedDocsets()
-        } catch {
-            printError("docsync entries: cannot read \(config.root): \(error)")
-            throw ExitStatus.ioError
-        }
+        let installed = try InstalledLookup.all(config, command: "entries")
         var docsets: [InstalledDocset] = []
         for name in wanted {
-            guard
-                let docset = installed.first(where: { $0.name == name })
-                    ?? installed.first(where: { $0.name.lowercased() == name.lowercased() })
-            else {
+            guard let docset = InstalledLookup.find(name, in: installed) else {
                 printError(
                     "docsync entries: no docset \(name.escapingControlCharacters) in \(config.root.escapingControlCharacters)"
                         + " (installed: \(installed.map(\.name).joined(separator: ", ").escapingControlCharacters))")

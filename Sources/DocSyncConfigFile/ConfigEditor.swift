@@ -1,4 +1,6 @@
 import DocSync
+internal import DocSyncSupport
+
 /// Edits `docsync.toml` as text, line by line, so comments, blank lines and layout survive (a TOML library would
 /// re-serialise the whole file and lose them): appends `[[docset]]` tables and removes them. Pure.
 package enum ConfigEditor {
@@ -124,24 +126,10 @@ package enum ConfigEditor {
         return nil
     }
 
-    /// A TOML basic string.
+    /// A TOML basic string: JSON's escapes (`JSONText`), which TOML shares, plus DEL.
     static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7f {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
+        var out = ""
+        JSONText.appendString(text, to: &out, escapingDelete: true)
+        return out
     }
 }

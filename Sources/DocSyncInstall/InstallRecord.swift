@@ -3,7 +3,9 @@ import Foundation
 
 /// An installed docset as a reader should use it. `path` is the resolved folder of one immutable version: it keeps
 /// the same content while the reader uses it, even if a newer version is installed meanwhile (the replaced version
-/// is kept for the installer's grace period).
+/// is kept for the installer's grace period). Two types on purpose: this is the install stage's record (with the
+/// install-only `urls`, `zeal` and `layout`); `DocSync.InstalledDocset` is the product's value built from it, whose
+/// JSON keys are a released schema.
 public struct InstallRecord: Sendable, Equatable, Codable {
     public var name: String
     public var title: String

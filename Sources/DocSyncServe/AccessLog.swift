@@ -53,17 +53,16 @@ package final class AccessLog: Sendable {
             + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) +0000"
     }
 
+    /// nginx-style access-log escaping: `"` and `\` backslashed, anything else not printable ASCII as `\xHH`.
     static func escaped(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
+        text.replacingScalars { scalar in
             switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
+            case "\"": "\\\""
+            case "\\": "\\\\"
             case _ where scalar.value < 0x20 || scalar.value == 0x7f || scalar.value > 0x7e:
-                out += "\\x" + String(scalar.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
+                "\\x" + String(scalar.value, radix: 16)
+            default: nil
             }
         }
-        return out
     }
 }

@@ -32,18 +32,16 @@ enum JSONWriter {
 /// HTML text escaping for the server-rendered page.
 enum HTMLText {
     static func escaped(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
+        text.replacingScalars { scalar in
             switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            case _ where scalar.value < 0x20 && scalar != "\n" && scalar != "\t": out += "\u{FFFD}"
-            default: out.unicodeScalars.append(scalar)
+            case "&": "&amp;"
+            case "<": "&lt;"
+            case ">": "&gt;"
+            case "\"": "&quot;"
+            case "'": "&#39;"
+            case _ where scalar.value < 0x20 && scalar != "\n" && scalar != "\t": "\u{FFFD}"
+            default: nil
             }
         }
-        return out
     }
 }

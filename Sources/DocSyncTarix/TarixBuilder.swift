@@ -12,10 +12,10 @@ package enum TarixBuilder {
         limits: TarixLimits = TarixLimits()
     ) throws(TarixError) -> TarixSummary {
         let index = try TarixIndexWriter(path: indexPath)
-        do {
-            return try indexAsIs(source: source, sourceName: sourceName, index: index, limits: limits)
-        } catch let error where error.isNotFlushed {
-            try index.removeAll()
+        if case .success(let summary) = try indexAsIsOrEmpty(
+            source: source, sourceName: sourceName, index: index, limits: limits)
+        {
+            return summary
         }
         return try reencode(
             source: source, sourceName: sourceName, output: output, outputName: outputName, index: index,
@@ -29,11 +29,19 @@ package enum TarixBuilder {
         source: Int32, sourceName: String, indexPath: String, limits: TarixLimits = TarixLimits()
     ) throws(TarixError) -> TarixSummary {
         let index = try TarixIndexWriter(path: indexPath)
+        return try indexAsIsOrEmpty(source: source, sourceName: sourceName, index: index, limits: limits).get()
+    }
+
+    /// `indexAsIs` into `index`; when the archive lacks the flushes, `.failure(notFlushed)` with the index emptied
+    /// (for a re-encode to fill, or to be left empty).
+    private static func indexAsIsOrEmpty(
+        source: Int32, sourceName: String, index: TarixIndexWriter, limits: TarixLimits
+    ) throws(TarixError) -> Result<TarixSummary, TarixError> {
         do {
-            return try indexAsIs(source: source, sourceName: sourceName, index: index, limits: limits)
+            return .success(try indexAsIs(source: source, sourceName: sourceName, index: index, limits: limits))
         } catch let error where error.isNotFlushed {
             try index.removeAll()
-            throw error
+            return .failure(error)
         }
     }
 

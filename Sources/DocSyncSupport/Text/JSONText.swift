@@ -1,12 +1,17 @@
-/// JSON string literals, written by hand for speed (entries of a large docset are millions of lines).
+/// JSON string literals, written by hand for speed (entries of a large docset are millions of lines). The one
+/// string escaper of the code base: TOML basic strings (`ConfigEditor`) use the same escapes, plus DEL.
 package enum JSONText {
     /// Appends `text` as a JSON string literal: `"`, `\\` and control characters escaped (`\u00XX`); with
-    /// `htmlSafe`, also `<`, `>`, U+2028 and U+2029, so the JSON can sit inside an HTML `<script>`.
-    package static func appendString(_ text: String, to out: inout String, htmlSafe: Bool = false) {
+    /// `htmlSafe`, also `<`, `>`, U+2028 and U+2029, so the JSON can sit inside an HTML `<script>`; with
+    /// `escapingDelete`, also U+007F (a TOML basic string: TOML has JSON's escapes and forbids a raw DEL).
+    package static func appendString(
+        _ text: String, to out: inout String, htmlSafe: Bool = false, escapingDelete: Bool = false
+    ) {
         out += "\""
         var plain = true
         for byte in text.utf8
         where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+            || (escapingDelete && byte == 0x7F)
             || (htmlSafe && (byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == 0xE2)) {
             plain = false
             break
@@ -22,7 +27,7 @@ package enum JSONText {
                 case "\r": out += "\\r"
                 case "\t": out += "\\t"
                 case "<" where htmlSafe, ">" where htmlSafe, "\u{2028}" where htmlSafe, "\u{2029}" where htmlSafe,
-                    _ where scalar.value < 0x20:
+                    "\u{7F}" where escapingDelete, _ where scalar.value < 0x20:
                     let hex = String(scalar.value, radix: 16)
                     out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 default: out.unicodeScalars.append(scalar)

@@ -1,0 +1,20 @@
+import DocSync
+
+/// How the reading commands (`entries`, `cat`) find the docsets they were asked for.
+enum InstalledLookup {
+    /// Every docset installed in `config`'s root; when the root cannot be read, `docsync COMMAND: cannot read
+    /// ROOT: …` on standard error and exit status 74.
+    static func all(_ config: DocSyncConfiguration, command: String) throws -> [InstalledDocset] {
+        do {
+            return try SyncEngine(configuration: config).installedDocsets()
+        } catch {
+            printError("docsync \(command): cannot read \(config.root): \(error)")
+            throw ExitStatus.ioError
+        }
+    }
+
+    /// The docset called `name`: the exact name, else one that differs only in case.
+    static func find(_ name: String, in installed: [InstalledDocset]) -> InstalledDocset? {
+        installed.first { $0.name == name } ?? installed.first { $0.name.lowercased() == name.lowercased() }
+    }
+}
