@@ -117,8 +117,8 @@ let package = Package(
         .target(
             name: "DocSyncCLI",
             dependencies: [
-                "DocSync", "DocSyncConfigFile", "DocSyncMetrics", "DocSyncServe", "DocSyncSupport", "DocSyncHTTP",
-                "DocSyncFeed", "DocSyncDownload", "DocSyncInstall", "DocSyncCatalog",
+                // A thin shell over DocSync: no pipeline stage module (scripts/cli-imports).
+                "DocSync", "DocSyncConfigFile", "DocSyncMetrics", "DocSyncServe", "DocSyncSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -1,6 +1,5 @@
 import ArgumentParser
 import DocSync
-import DocSyncCatalog
 import DocSyncConfigFile
 import Foundation
 
@@ -52,16 +51,14 @@ struct AddCommand: AsyncParsableCommand {
         let wanted = source.flatMap { CatalogSource(rawValue: $0.lowercased()) }
         var selections = names.map { DocSyncConfiguration.DocsetSelection(name: $0, version: version, source: wanted) }
         if !noCheck && wanted != .kapeli {
-            let loaded = await SyncEngine(configuration: config).catalogLoader.load(
-                wanted.map { [$0] }, refresh: false)
-            for failure in loaded.failures { printError("docsync: catalogue \(TerminalText.safe("\(failure)"))") }
-            let resolver = CatalogResolver(catalogs: loaded.catalogs)
+            let shelf = await CatalogShelf.load(SyncEngine(configuration: config), sources: wanted.map { [$0] })
+            for failure in shelf.failures { printError("docsync: catalogue \(TerminalText.safe("\(failure)"))") }
             var unknown = false
             for index in selections.indices {
-                switch resolver.resolve(selections[index].name, source: wanted) {
+                switch shelf.resolve(selections[index].name, source: wanted) {
                 case .found(let entry):
                     selections[index].name = entry.name
-                case .missing(let suggestions) where loaded.failures.isEmpty:
+                case .missing(let suggestions) where shelf.failures.isEmpty:
                     let hint = suggestions.isEmpty ? "" : "; did you mean \(suggestions.joined(separator: " or "))?"
                     printError("docsync: \(TerminalText.safe(selections[index].name)) is not in the catalogues\(hint)")
                     unknown = true

@@ -1,8 +1,6 @@
 import ArgumentParser
 import DocSync
-import DocSyncCatalog
 import DocSyncConfigFile
-import DocSyncInstall
 import Foundation
 
 /// `docsync adopt`: take over the docsets of an existing Zeal folder without downloading anything.
@@ -49,9 +47,8 @@ struct AdoptCommand: AsyncParsableCommand {
             throw ExitStatus.ioError
         }
         let engine = SyncEngine(configuration: config)
-        let loaded = await engine.catalogLoader.load(refresh: false)
-        for failure in loaded.failures { printError("docsync: catalogue \(TerminalText.safe("\(failure)"))") }
-        let resolver = CatalogResolver(catalogs: loaded.catalogs)
+        let shelf = await CatalogShelf.load(engine)
+        for failure in shelf.failures { printError("docsync: catalogue \(TerminalText.safe("\(failure)"))") }
         let lock: SyncExclusion?
         do {
             lock = dryRun ? nil : try await SyncExclusion.acquire(stateDirectory: config.state, wait: false)
@@ -60,12 +57,11 @@ struct AdoptCommand: AsyncParsableCommand {
             throw ExitStatus.busy
         }
         defer { withExtendedLifetime(lock) {} }
-        let installer = Installer(root: folder)
         var selections: [DocSyncConfiguration.DocsetSelection] = []
         var problems = 0
         for docset in found {
             let label = TerminalText.safe(docset.folder)
-            guard let entry = Adoption.match(docset, in: resolver) else {
+            guard let entry = Adoption.match(docset, in: shelf) else {
                 let hint = docset.bundleName.map { " (CFBundleName \(TerminalText.safe($0)))" } ?? ""
                 print("not matched  \(label).docset\(hint): left as it is")
                 problems += 1
@@ -80,7 +76,8 @@ struct AdoptCommand: AsyncParsableCommand {
                 print("would adopt  \(what)")
             } else {
                 do {
-                    _ = try await installer.adopt(folder: docset.folder, as: DocsetName.safe(entry.name))
+                    _ = try await InstalledDocset.adopt(
+                        folder: docset.folder, in: folder, as: DocsetName.safe(entry.name))
                     print("adopted      \(what)")
                 } catch {
                     printError("docsync: \(label).docset: \(error)")

@@ -1,4 +1,4 @@
-import DocSyncCatalog
+import DocSync
 import DocSyncSupport
 import Foundation
 
@@ -29,18 +29,18 @@ package enum Adoption {
 
     /// The catalogue entry for a folder: by meta.json's name, then its feed URL (the entry with that feed, or the
     /// feed file's stem), then Info.plist's bundle name, then the folder name. Pure.
-    package static func match(_ found: Found, in resolver: CatalogResolver) -> CatalogEntry? {
+    package static func match(_ found: Found, in shelf: CatalogShelf) -> CatalogShelf.Offer? {
         var names: [String] = []
         if let name = found.metaName { names.append(name) }
         if let feed = found.metaFeedURL {
-            if let entry = resolver.catalogs.flatMap(\.entries).first(where: { $0.feedURL == feed }) { return entry }
+            if let offer = shelf.offer(feedURL: feed) { return offer }
             let stem = (feed.split(separator: "/").last.map(String.init) ?? "")
             if stem.hasSuffix(".xml") { names.append((String(stem.dropLast(4)).removingPercentEncoding) ?? stem) }
         }
         if let bundle = found.bundleName { names.append(bundle) }
         names.append(found.folder)
         for name in names {
-            if case .found(let entry) = resolver.resolve(name) { return entry }
+            if case .found(let offer) = shelf.resolve(name) { return offer }
         }
         return nil
     }

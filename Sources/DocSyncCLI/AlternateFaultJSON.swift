@@ -1,5 +1,4 @@
 import DocSync
-import DocSyncDownload
 
 /// One excluded mirror in `fetch --json`'s `mirror_faults` (documented in JSONObjects.md): the mirror's URL with
 /// credentials redacted, the reason code and the message.
@@ -8,9 +7,9 @@ struct AlternateFaultJSON: Encodable {
     var reason: String
     var message: String
 
-    init(_ fault: AlternateFault) {
+    init(_ fault: FileFetch.MirrorFault) {
         url = fault.url.redactingCredentials
-        reason = fault.reason.description
+        reason = fault.reason
         message = fault.message.redactingCredentials
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import DocSync
-import DocSyncCatalog
 import Foundation
 
 /// `docsync catalog [QUERY]`: what the catalogues offer, ranked like a search, with what is installed.
@@ -38,12 +37,12 @@ struct CatalogCommand: AsyncParsableCommand {
             only = [parsed]
         }
         let engine = SyncEngine(configuration: config)
-        let loaded = await engine.catalogLoader.load(only, refresh: refresh)
-        for failure in loaded.failures { printError("docsync: catalogue \(TerminalText.safe("\(failure)"))") }
+        let shelf = await CatalogShelf.load(engine, sources: only, refresh: refresh)
+        for failure in shelf.failures { printError("docsync: catalogue \(TerminalText.safe("\(failure)"))") }
         let installed = Dictionary(
             ((try? engine.installedDocsets()) ?? []).map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { a, _ in a }
         )
-        let ranked = CatalogSearch.rank(loaded.catalogs.flatMap(\.entries), query: query ?? "")
+        let ranked = shelf.ranked(query ?? "")
         let rows = ranked.map { entry -> Row in
             let current = installed[DocsetName.safe(entry.name).lowercased()]
             return Row(
@@ -53,7 +52,7 @@ struct CatalogCommand: AsyncParsableCommand {
                     installed: current.map(\.version), installedRevision: current?.revision))
         }
         if json { printJSON(rows) } else { printTable(rows) }
-        if !loaded.failures.isEmpty { throw ExitStatus.partialFailure }
+        if !shelf.failures.isEmpty { throw ExitStatus.partialFailure }
     }
 
     struct Row {

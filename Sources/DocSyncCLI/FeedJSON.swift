@@ -1,32 +1,31 @@
 import DocSync
-import DocSyncFeed
 import DocSyncSupport
 
 /// The `feed parse --json` contract: exactly one object, keys in contract order (`schema` first), absent values
 /// omitted, dates as `YYYY-MM-DDTHH:MM:SSZ`, lengths as numbers. Written by hand rather than with `DocSyncJSON`'s
 /// encoder: a 100 MB feed's document is rendered without a second in-memory tree (LargeFeedMemoryTests).
 enum FeedJSON {
-    static func encode(_ document: FeedDocument) -> String {
+    static func encode(_ document: ParsedFeed) -> String {
         object(document).rendered(indent: "")
     }
 
-    static func object(_ document: FeedDocument) -> FeedJSONValue {
+    static func object(_ document: ParsedFeed) -> FeedJSONValue {
         .object([
             ("schema", .number(Int64(DocSyncJSON.schema))),
             ("format", .string(document.format.rawValue)),
             ("id", document.id.map(FeedJSONValue.string)),
             ("title", document.title.map(FeedJSONValue.string)),
-            ("updated", document.updated.map { .string(FeedDate.format($0)) }),
+            ("updated", document.updated.map { .string(ParsedFeed.dateText($0)) }),
             ("links", .array(document.links.map(object))),
             ("entries", .array(document.entries.map(object))),
         ])
     }
 
-    static func object(_ entry: FeedEntry) -> FeedJSONValue {
+    static func object(_ entry: ParsedFeed.Entry) -> FeedJSONValue {
         .object([
             ("id", entry.id.map(FeedJSONValue.string)),
             ("title", entry.title.map(FeedJSONValue.string)),
-            ("updated", entry.updated.map { .string(FeedDate.format($0)) }),
+            ("updated", entry.updated.map { .string(ParsedFeed.dateText($0)) }),
             ("identifier", entry.identifier.map(FeedJSONValue.string)),
             ("version", entry.version.map(FeedJSONValue.string)),
             ("revision", entry.revision.map(FeedJSONValue.string)),
@@ -36,7 +35,7 @@ enum FeedJSON {
         ])
     }
 
-    static func object(_ link: FeedLink) -> FeedJSONValue {
+    static func object(_ link: ParsedFeed.Link) -> FeedJSONValue {
         .object([
             ("href", .string(link.href)),
             ("rel", .string(link.rel)),
@@ -47,7 +46,7 @@ enum FeedJSON {
         ])
     }
 
-    static func object(_ archive: FeedArchive) -> FeedJSONValue {
+    static func object(_ archive: ParsedFeed.Archive) -> FeedJSONValue {
         .object([
             ("url", .string(archive.url)),
             ("type", archive.type.map(FeedJSONValue.string)),

@@ -1,6 +1,5 @@
 import ArgumentParser
 import DocSync
-import DocSyncFeed
 import Foundation
 
 /// `docsync feed parse <FILE|URL> [--base-url URL] [--max-bytes N] [--json | --check]`.
@@ -22,7 +21,7 @@ struct FeedParseCommand: AsyncParsableCommand {
     var baseURL: String?
 
     @Option(name: .customLong("max-bytes"), help: "The largest feed accepted, in bytes.")
-    var maxBytes = FeedLimits.defaultMaxBytes
+    var maxBytes = ParsedFeed.defaultMaxBytes
 
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
@@ -38,9 +37,9 @@ struct FeedParseCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let document: FeedDocument
+        let document: ParsedFeed
         do {
-            document = try await FeedSource(source).load(baseURL: baseURL, limits: FeedLimits(maxBytes: maxBytes))
+            document = try await FeedSource(source).load(baseURL: baseURL, maxBytes: maxBytes)
         } catch {
             printError("docsync: \(error)")
             throw Self.exitCode(for: error)
@@ -56,7 +55,11 @@ struct FeedParseCommand: AsyncParsableCommand {
     }
 
     /// 65 for a feed that is bad data, 69 when it could not be fetched, 74 when the file could not be read.
-    static func exitCode(for error: FeedError) -> ExitCode {
-        StageErrorClass(error).map(ErrorExit.code(for:)) ?? ExitStatus.internalError
+    static func exitCode(for error: FeedParseError) -> ExitCode {
+        switch error {
+        case .unavailable: ExitStatus.unavailable
+        case .unreadable: ExitStatus.ioError
+        default: ExitStatus.dataError
+        }
     }
 }

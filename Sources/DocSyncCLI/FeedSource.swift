@@ -1,7 +1,4 @@
 import DocSync
-import DocSyncFeed
-import DocSyncHTTP
-import Foundation
 
 /// Where `feed parse` reads a feed from: an http(s) URL is fetched, anything else is a file path.
 struct FeedSource {
@@ -14,20 +11,12 @@ struct FeedSource {
         return lower.hasPrefix("http://") || lower.hasPrefix("https://")
     }
 
-    func load(baseURL: String?, limits: FeedLimits) async throws(FeedError) -> FeedDocument {
+    func load(baseURL: String?, maxBytes: Int) async throws(FeedParseError) -> ParsedFeed {
         if isRemote {
-            var options = HTTPOptions()
-            options.totalTimeout = 120  // as `[network] feed_timeout`'s default: a trickling server cannot hold it
-            return try await FeedFetcher.fetch(url: text, documentURL: baseURL, limits: limits, options: options)
+            // 120 s in all, as `[network] feed_timeout`'s default: a trickling server cannot hold it
+            return try await ParsedFeed.fetch(url: text, baseURL: baseURL, maxBytes: maxBytes, timeout: 120)
         }
-        do {
-            return try FeedParser.parse(fileAt: text, documentURL: baseURL, limits: limits)
-        } catch {
-            if case .unreadable(let code, _) = error.reason, code == ENOENT, MissingFeedFile.looksLikeURL(text) {
-                throw FeedError(feed: text, reason: .unreadable(errno: code, message: MissingFeedFile.reason(text)))
-            }
-            throw error
-        }
+        return try ParsedFeed.parse(fileAt: text, baseURL: baseURL, maxBytes: maxBytes)
     }
 
     /// `scheme:` followed by something (RFC 3986 §3.1 scheme characters).

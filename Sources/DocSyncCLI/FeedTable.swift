@@ -1,23 +1,22 @@
 import DocSync
-import DocSyncFeed
 
 /// The human output of `feed parse`: a header line and a table of entries, one row per archive-bearing entry.
 enum FeedTable {
     /// Feed text is untrusted: every piece is escaped (and URLs redacted) before it is laid out.
     private static func safe(_ text: String) -> String { text.redactingCredentials.escapingControlCharacters }
 
-    static func render(_ document: FeedDocument) -> String {
+    static func render(_ document: ParsedFeed) -> String {
         var header = "\(document.format.rawValue) feed"
         if let name = document.name { header += " \(safe(name))" }
         if let title = document.title { header += " \"\(safe(title))\"" }
-        if let updated = document.updated { header += ", updated \(FeedDate.format(updated))" }
+        if let updated = document.updated { header += ", updated \(ParsedFeed.dateText(updated))" }
         header += ": \(document.entries.count) \(document.entries.count == 1 ? "entry" : "entries")\n"
 
         var rows = [["IDENTIFIER", "VERSION", "REVISION", "UPDATED", "SHA-256", "ARCHIVES", "TITLE"]]
         for entry in document.entries {
             rows.append([
                 safe(entry.identifier ?? "-"), safe(entry.version ?? "-"), safe(entry.revision ?? "-"),
-                entry.updated.map(FeedDate.format) ?? "-", entry.sha256.map { String($0.prefix(12)) + "…" } ?? "-",
+                entry.updated.map(ParsedFeed.dateText) ?? "-", entry.sha256.map { String($0.prefix(12)) + "…" } ?? "-",
                 String(entry.archives.count), safe(entry.title ?? "-"),
             ])
         }

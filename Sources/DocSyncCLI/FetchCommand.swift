@@ -1,8 +1,6 @@
 import ArgumentParser
 import DocSync
 import DocSyncConfigFile
-import DocSyncDownload
-import DocSyncHTTP
 import DocSyncSupport
 import Foundation
 
@@ -98,28 +96,27 @@ struct FetchCommand: AsyncParsableCommand {
                 throw ExitStatus.ioError
             }
         }
-        var http = config.httpOptions  // [network]: proxy, rate_limit, min_speed, stall and connect timeouts, CA
-        if let caFile { http.caFile = caFile }
-        // sync's retries, size cap and HTTPS-First / require_https: one implementation
-        let download = config.archiveDownload(
-            staging: stagingDirectory, http: http, connections: connections, perHost: connections)
-        let downloader = Downloader(configuration: download)
-        let request = DownloadRequest(
-            key: "", alternates: [url] + alternates, destination: destination, expectedSHA256: sha256?.lowercased())
+        // [network] options (proxy, rate_limit, min_speed, timeouts, CA), sync's retries, size cap and HTTPS-First /
+        // require_https: one implementation, in DocSync
+        let fetch = FileFetch(
+            urls: [url] + alternates, destination: destination, staging: stagingDirectory, sha256: sha256,
+            caFile: caFile, connections: connections)
         let renderer = ProgressRenderer(label: Self.fileName(of: destination))
-        let result: DownloadResult
+        let result: FileFetch.Outcome
         do {
-            result = try await downloader.download(request) { renderer.update($0) }
+            result = try await fetch.run(config) { renderer.update($0) }
         } catch {
             renderer.finish()
             // The configuration key that bounds the failure (fetch's free-space reserve is not the configuration's).
             let hint: String? =
-                switch error.kind {
-                case .tooLarge: "--max-size, [install] max_archive_size"
-                case .insufficientSpace: nil
-                default: config.hint(for: error)
+                if error.isTooLarge {
+                    "--max-size, [install] max_archive_size"
+                } else if error.isInsufficientSpace {
+                    nil
+                } else {
+                    error.configurationHint
                 }
-            for fault in error.alternateFaults { printError(Self.line(fault)) }
+            for fault in error.mirrorFaults { printError(Self.line(fault)) }
             printError("docsync fetch: \(error)" + (hint.map { " (\($0))" } ?? ""))
             throw Self.exitCode(for: error)
         }
@@ -130,23 +127,23 @@ struct FetchCommand: AsyncParsableCommand {
                     + "\(result.url.redactingCredentials.escapingControlCharacters)); "
                     + "[network] require_https = true refuses plain http")
         }
-        for fault in result.alternateFaults { printError(Self.line(fault)) }
+        for fault in result.mirrorFaults { printError(Self.line(fault)) }
         if json {
             print(Self.json(result, requested: url))
         }
     }
 
     /// `docsync fetch: mirror excluded: URL: message (reason)`, credentials redacted, control characters escaped.
-    static func line(_ fault: AlternateFault) -> String {
+    static func line(_ fault: FileFetch.MirrorFault) -> String {
         "docsync fetch: mirror excluded: \(fault.description.redactingCredentials.escapingControlCharacters) "
             + "(\(fault.reason))"
     }
 
-    static func exitCode(for error: DownloadError) -> ExitCode {
-        StageErrorClass(error).map(ErrorExit.code(for:)) ?? ExitStatus.internalError
+    static func exitCode(for error: FileFetch.Failure) -> ExitCode {
+        error.stageClass.map(ErrorExit.code(for:)) ?? ExitStatus.internalError
     }
 
-    static func json(_ result: DownloadResult, requested: String) -> String {
+    static func json(_ result: FileFetch.Outcome, requested: String) -> String {
         (try? DocSyncJSON.line(FetchJSON(result, requested: requested))) ?? "{}"
     }
 

@@ -1,5 +1,4 @@
 import DocSync
-import DocSyncDownload
 
 /// The `fetch --json` object (documented in Sources/DocSync/DocSync.docc/JSONObjects.md).
 struct FetchJSON: Encodable {
@@ -23,7 +22,7 @@ struct FetchJSON: Encodable {
         case alternateFaults = "mirror_faults"
     }
 
-    init(_ result: DownloadResult, requested: String) {
+    init(_ result: FileFetch.Outcome, requested: String) {
         url = requested.redactingCredentials
         mirror = result.url.redactingCredentials
         bytes = result.bytes
@@ -32,6 +31,6 @@ struct FetchJSON: Encodable {
         attempts = result.attempts
         seconds = (result.seconds * 1000).rounded() / 1000
         path = result.path
-        alternateFaults = result.alternateFaults.map(AlternateFaultJSON.init)
+        alternateFaults = result.mirrorFaults.map(AlternateFaultJSON.init)
     }
 }

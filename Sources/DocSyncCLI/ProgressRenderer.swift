@@ -1,5 +1,4 @@
 import DocSync
-import DocSyncDownload
 import Synchronization
 
 #if canImport(Glibc)
@@ -8,17 +7,17 @@ import Synchronization
 
 /// Draws a one-line progress bar with rate and ETA on standard error when it is a terminal; silent otherwise.
 /// Thread-safe: downloads report from their transfer threads.
-public final class ProgressRenderer: Sendable {
+package final class ProgressRenderer: Sendable {
     private let enabled: Bool
     private let label: String
     private let lastWidth = Mutex<Int>(0)
 
-    public init(label: String, enabled: Bool = isatty(STDERR_FILENO) == 1) {
+    package init(label: String, enabled: Bool = isatty(STDERR_FILENO) == 1) {
         self.label = label
         self.enabled = enabled
     }
 
-    public func update(_ progress: DownloadProgress) {
+    package func update(_ progress: DownloadProgress) {
         guard enabled else { return }
         let line = Self.line(label: label, progress: progress, columns: Self.columns())
         lastWidth.withLock { width in
@@ -29,7 +28,7 @@ public final class ProgressRenderer: Sendable {
     }
 
     /// Ends the bar's line (call once the download is over).
-    public func finish() {
+    package func finish() {
         guard enabled else { return }
         lastWidth.withLock { width in
             if width > 0 { write("\n") }
@@ -38,7 +37,7 @@ public final class ProgressRenderer: Sendable {
     }
 
     /// `label  [#######.....]  42%  210.0 MiB / 500.0 MiB  85.3 MiB/s  ETA 0:03`, fitted to `columns`.
-    public static func line(label: String, progress: DownloadProgress, columns: Int) -> String {
+    package static func line(label: String, progress: DownloadProgress, columns: Int) -> String {
         let size = bytes(progress.bytes) + (progress.total.map { " / " + bytes($0) } ?? "")
         let rate = bytes(Int64(progress.rate)) + "/s"
         var eta = ""

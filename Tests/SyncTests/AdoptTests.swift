@@ -78,6 +78,6 @@ import Testing
     func matching(found: Adoption.Found, expected: String?) throws {
         let catalog = Catalog(
             source: .zeal, entries: [.init(source: .zeal, name: "Go"), .init(source: .zeal, name: "Bash")])
-        #expect(Adoption.match(found, in: CatalogResolver(catalogs: [catalog]))?.name == expected)
+        #expect(Adoption.match(found, in: CatalogShelf(catalogs: [catalog]))?.name == expected)
     }
 }

@@ -1,4 +1,4 @@
-package import DocSyncCatalog
+internal import DocSyncCatalog
 
 extension DocSyncConfiguration {
     /// Where the catalogues are read from (`[catalog]`, `[catalog.zeal]`, …). Each `url` is an http(s) URL or a

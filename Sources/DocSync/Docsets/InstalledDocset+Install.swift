@@ -12,3 +12,12 @@ extension InstalledDocset {
         layout = record.layout == .tarix ? .tarix : .extracted
     }
 }
+
+extension InstalledDocset {
+    /// Takes over the docset folder `<root>/<folder>.docset` another tool (Zeal) made, without downloading: moved
+    /// unchanged into the version store with `<root>/<name>.docset` linked to it, in one atomic rename
+    /// (`docsync adopt`). Throws the installer's error naming the folder.
+    package static func adopt(folder: String, in root: String, as name: String) async throws -> InstalledDocset {
+        InstalledDocset(try await Installer(root: root).adopt(folder: folder, as: name))
+    }
+}
