@@ -47,26 +47,7 @@ import Testing
     static func client(_ fleet: MirrorFleet, _ name: String, catalogue: String) throws -> String {
         let folder = fleet.dir.appending("clients/\(name)")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try """
-        root = "root"
-        staging = "staging"
-        state = "state"
-
-        [catalog]
-        mirrors = ["\(fleet.origin.url(""))"]
-
-        [catalog.zeal]
-        url = "\(catalogue)"
-
-        [catalog.contrib]
-        url = ""
-
-        [catalog.cheatsheets]
-        url = ""
-
-        [[docset]]
-        name = "go"
-        """.write(toFile: "\(folder)/docsync.toml", atomically: true, encoding: .utf8)
-        return "\(folder)/docsync.toml"
+        return try CatalogueClient.write(
+            to: "\(folder)/docsync.toml", catalogue: catalogue, docsets: ["go"], mirrors: [fleet.origin.url("")])
     }
 }

@@ -6,7 +6,7 @@ import Testing
 @Suite(.timeLimit(.minutes(10))) struct DaemonIntervalTests {
     @Test(arguments: ["0s", "1s", "59s"])
     func anIntervalBelowOneMinuteIsRefused(interval: String) throws {
-        let h = try SyncHarness()
+        let h = try SyncHarness.inMemory()
         try h.writeConfig(feeds: [])
         let run = try BoundedRun.run(h, ["daemon", "--interval", interval, "--jitter", "0s"], deadline: 30)
         #expect(!run.killed, "the daemon must refuse to start, not run")

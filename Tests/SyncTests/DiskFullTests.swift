@@ -75,12 +75,12 @@ import Testing
     }
 
     // The archive is small (zeros compress) but unpacks to more than the root's file system holds: the preflight
-    // estimate passes and the extraction itself meets ENOSPC.
+    // estimate passes and the extraction itself meets ENOSPC. No socket is the subject: in process, `MemoryOrigin`.
     @Test(.enabled(if: Tmpfs.isAvailable(for: "DiskFullTests.extraction"), "needs root to mount a tmpfs"))
-    func aFullRootDiskDuringTheExtraction() throws {
+    func aFullRootDiskDuringTheExtraction() async throws {
         let tmpfs = try Tmpfs(megabytes: 8)
         defer { tmpfs.unmount() }
-        let h = try SyncHarness()
+        let h = try SyncHarness.inMemory()
         let v1 = try DocsetFixture.make(version: "1")
         try h.publishArchive(v1, as: "A-1.tgz", folder: "A")
         var v2 = try DocsetFixture.make(version: "2")
@@ -92,14 +92,15 @@ import Testing
         let toml = try String(contentsOfFile: h.configPath, encoding: .utf8)
             .replacingOccurrences(of: "root = \"root\"\n", with: "root = \"\(root)\"\n")
         try toml.write(toFile: h.configPath, atomically: true, encoding: .utf8)
-        #expect(try h.run(["sync"], environment: Tool.environment()).status == 0)
+        let first = try await h.sync()
+        #expect(first.status == 0, "\(first.lines)")
         let before = try SyncHarness.manifest(of: root, name: "A")
 
         try h.writeAtomFeed("f.atom", [.init(identifier: "org.a", title: "A", version: "2", archive: "A-2.tgz")])
         try h.bumpModificationTime("f.atom")  // same size as before
-        let result = try h.run(["sync", "--json", "--refresh"], environment: Tool.environment())
-        #expect(result.status == 3, "\(result.standardOutput)\(result.standardError)")
-        let reason = Self.failure(result)
+        let result = try await h.sync(SyncOptions(refresh: true))
+        #expect(result.status == 3, "\(result.lines)")
+        let reason = result.reason("failed") ?? ""
         #expect(reason.contains("No space left on device"), "\(reason)")
         #expect(reason.contains(root), "names the path: \(reason)")
         #expect(try SyncHarness.manifest(of: root, name: "A") == before, "the installed version is intact")

@@ -11,7 +11,7 @@ import Testing
         return "\(h.state)/feeds/\(try #require(names.first { $0.hasSuffix(".xml") }))"
     }
 
-    private func feedSource(_ run: SyncHarness.SyncRun) -> String? {
+    private func feedSource(_ run: SyncRun) -> String? {
         run.events.first { $0["event"] as? String == "feed-checked" }?["source"] as? String
     }
 

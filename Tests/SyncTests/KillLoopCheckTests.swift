@@ -9,7 +9,7 @@ import Testing
         ("dangling", ".docsync/versions/Big@gone"), ("outside", "../elsewhere"), ("not a version", "Big-copy"),
     ])
     func anUnresolvableDocsetLinkIsAFailure(label: String, target: String) throws {
-        let h = try SyncHarness()
+        let h = try SyncHarness.inMemory()
         try FileManager.default.createDirectory(
             atPath: "\(h.root)/.docsync/versions", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: "\(h.root)/Big-copy", withIntermediateDirectories: true)
@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func noEntryMeansNotInstalled() throws {
-        let h = try SyncHarness()
+        let h = try SyncHarness.inMemory()
         #expect(try h.resolvedManifest("Big") == nil)
     }
 }

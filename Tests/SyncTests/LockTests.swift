@@ -4,7 +4,8 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `docsync lock` + `sync --locked`: the same docsets, byte for byte, on every machine.
+/// `docsync lock` + `sync --locked`: the same docsets, byte for byte, on every machine. `lock` runs the binary (it
+/// reads only the root); the syncs run in process against a `MemoryOrigin`, with the lock as `--locked` loads it.
 @Suite(.timeLimit(.minutes(10))) struct LockTests {
     /// A second machine: its own config, root and state beside the harness's, with the harness's lock copied in.
     func secondMachine(_ h: SyncHarness, _ name: String) throws -> String {
@@ -22,13 +23,14 @@ import Testing
             .description
     }
 
-    @Test func twoRootsSyncingOneLockEndByteIdenticalAndDriftFails() throws {
-        let h = try SyncHarness()
+    @Test func twoRootsSyncingOneLockEndByteIdenticalAndDriftFails() async throws {
+        let h = try SyncHarness.inMemory()
         let go = try DocsetFixture.make(version: "1.21", documents: 5)
         try h.publish(go, at: "feeds/Go.tgz", folder: "Go")
         try h.writeZealCatalog([.init(name: "Go", title: "Go", versions: ["1.21"])])
         try h.writeCatalogConfig(docsets: ["name = \"Go\""])
-        #expect(try h.run(["sync"]).status == 0)
+        let first = try await h.sync()
+        #expect(first.status == 0, "\(first.lines)")
 
         let lock = try h.run(["lock"])
         #expect(lock.status == 0, "\(lock.standardError)")
@@ -37,27 +39,27 @@ import Testing
         let entry = try #require(written.docsets.first)
         let archive = try Data(contentsOf: URL(fileURLWithPath: "\(h.www)/feeds/Go.tgz"))
         #expect(entry.sha256 == SHA256.hash(archive).description && entry.size == Int64(archive.count))
-        #expect(entry.version == "1.21" && entry.archives == [h.nginx.url("feeds/Go.tgz")])
+        #expect(entry.version == "1.21" && entry.archives == [h.url("feeds/Go.tgz")])
 
         // Machine B installs exactly the lock: the same tree.
         let b = try secondMachine(h, "b")
-        let synced = try Tool.run(Tool.docsyncBinary, ["sync", "--locked", "--json", "--config", "\(b)/docsync.toml"])
-        #expect(synced.status == 0, "\(synced.standardError)\(synced.standardOutput)")
+        let synced = try await h.sync(configFile: "\(b)/docsync.toml", locked: true)
+        #expect(synced.status == 0, "\(synced.lines)")
         #expect(try treeHash("\(b)/root/Go.docset") == treeHash("\(h.root)/Go.docset"))
 
         // The publisher replaces the archive under the same URL (the feed has no checksum): machine C refuses it.
         try h.publish(try DocsetFixture.make(version: "1.21", documents: 6), at: "feeds/Go.tgz", folder: "Go")
         let c = try secondMachine(h, "c")
-        let drift = try Tool.run(Tool.docsyncBinary, ["sync", "--locked", "--json", "--config", "\(c)/docsync.toml"])
-        #expect(drift.status == 3)
+        let drift = try await h.sync(configFile: "\(c)/docsync.toml", locked: true)
+        #expect(drift.status == 3, "\(drift.lines)")
         #expect(!FileManager.default.fileExists(atPath: "\(c)/root/Go.docset"))
-        #expect(SyncHarness.names(SyncHarness.events(drift), "failed") == ["Go"])
+        #expect(drift.names("failed") == ["Go"], "\(drift.lines)")
 
         // A docset selected in the config but missing from the lock is drift too.
         try h.writeCatalogConfig(docsets: ["name = \"Go\"", "name = \"Rust\""])
-        let missing = try h.run(["sync", "--locked", "--json"])
-        #expect(missing.status == 3)
-        let skip = SyncHarness.events(missing).first { $0["event"] as? String == "skipped" }
+        let missing = try await h.sync(configFile: h.configPath, locked: true)
+        #expect(missing.status == 3, "\(missing.lines)")
+        let skip = missing.first("skipped")
         #expect(skip?["name"] as? String == "Rust")
         #expect((skip?["reason"] as? String)?.contains("not in docsync.lock") == true)
     }

@@ -3,8 +3,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The archive size cap, the free-space reserve and the plain-http policy through a real `docsync sync`: each
-/// refusal names its configuration key.
+/// The archive size cap, the free-space reserve and the plain-http policy: each refusal names its configuration key.
+/// Archives that a fault server sends go to the real `docsync sync` (its feed a local file); what needs no socket runs
+/// in process against a `MemoryOrigin`; `require_https` against a plain-http server needs a real nginx.
 @Suite(.timeLimit(.minutes(10))) struct NetworkLimitSyncTests {
     static func atomFeed(_ h: SyncHarness, archive: String, length: Int64? = nil, sha256: String? = nil) throws {
         let lengthAttribute = length.map { " length=\"\($0)\"" } ?? ""
@@ -23,7 +24,7 @@ import Testing
     }
 
     @Test func anArchiveWithoutLengthStopsAtMaxArchiveSize() throws {
-        let h = try SyncHarness()
+        let h = try SyncHarness.inMemory()
         let body = DownloadBytes.random(3 << 20, seed: 3)
         let server = try FaultServer { _, _ in
             var response = FaultResponse(status: 200, headers: [("Transfer-Encoding", "chunked")], body: body)
@@ -32,7 +33,7 @@ import Testing
         }
         defer { server.stop() }
         try Self.atomFeed(h, archive: server.url("A.tgz"))
-        try h.writeConfig(feeds: ["f.atom"], extra: "[install]\nmax_archive_size = \"1M\"\nstreaming = false")
+        try h.writeConfig(feeds: ["\(h.www)/f.atom"], extra: "[install]\nmax_archive_size = \"1M\"\nstreaming = false")
         let run = try BoundedRun.run(h, ["sync", "--json"], deadline: 120)
         #expect(run.status == 3, "\(run.standardError)")
         let reason = run.reason("failed") ?? ""
@@ -47,47 +48,47 @@ import Testing
     }
 
     @Test func aFeedLengthAboveMaxArchiveSizeIsRefusedBeforeDownloading() throws {
-        let h = try SyncHarness()
+        let h = try SyncHarness.inMemory()
         let server = try FaultServer { _, _ in FaultResponse(status: 500) }
         defer { server.stop() }
         try Self.atomFeed(h, archive: server.url("A.tgz"), length: 5 << 30)
-        try h.writeConfig(feeds: ["f.atom"])
+        try h.writeConfig(feeds: ["\(h.www)/f.atom"])
         let run = try BoundedRun.run(h, ["sync", "--json"], deadline: 60)
         #expect(run.reason("failed")?.contains("[install] max_archive_size") == true, "\(run.standardOutput)")
         #expect(server.requests.isEmpty)
     }
 
-    @Test func minFreeSpaceRefusesAndNamesTheKey() throws {
-        let h = try SyncHarness()
+    @Test func minFreeSpaceRefusesAndNamesTheKey() async throws {
+        let h = try SyncHarness.inMemory()
         try h.publishArchive(try DocsetFixture.make(version: "1"), as: "A.tgz", folder: "A")
         try Self.atomFeed(h, archive: "A.tgz")
         try h.writeConfig(feeds: ["f.atom"], extra: "[install]\nmin_free_space = \"1000000G\"")
-        let run = try BoundedRun.run(h, ["sync", "--json"], deadline: 60)
-        #expect(run.reason("failed")?.contains("[install] min_free_space") == true, "\(run.standardOutput)")
+        let run = try await h.sync()
+        #expect(run.reason("failed")?.contains("[install] min_free_space") == true, "\(run.lines)")
         #expect(!FileManager.default.fileExists(atPath: "\(h.root)/A.docset"))
     }
 
-    @Test func aPlainHTTPInstallWithoutChecksumIsAWarning() throws {
-        let h = try SyncHarness()
+    @Test func aPlainHTTPInstallWithoutChecksumIsAWarning() async throws {
+        let h = try SyncHarness.inMemory()
         try h.publishArchive(try DocsetFixture.make(version: "1"), as: "A.tgz", folder: "A")
         try Self.atomFeed(h, archive: "A.tgz")
         try h.writeConfig(feeds: ["f.atom"])
-        let run = try BoundedRun.run(h, ["sync", "--json"], deadline: 60)
-        #expect(run.status == 0, "\(run.standardError)")
-        let warning = run.events.first { $0["event"] as? String == "warning" }
-        #expect(warning?["name"] as? String == "A", "\(run.standardOutput)")
+        let run = try await h.sync()
+        #expect(run.status == 0, "\(run.lines)")
+        let warning = run.first("warning")
+        #expect(warning?["name"] as? String == "A", "\(run.lines)")
         #expect((warning?["message"] as? String)?.contains("require_https") == true)
         #expect(h.installedManifest("A") != nil, "installed all the same")
     }
 
-    @Test func aPlainHTTPInstallWithAChecksumIsNoWarning() throws {
-        let h = try SyncHarness()
+    @Test func aPlainHTTPInstallWithAChecksumIsNoWarning() async throws {
+        let h = try SyncHarness.inMemory()
         let sha = try h.publishArchive(try DocsetFixture.make(version: "1"), as: "A.tgz", folder: "A")
         try Self.atomFeed(h, archive: "A.tgz", sha256: sha)
         try h.writeConfig(feeds: ["f.atom"])
-        let run = try BoundedRun.run(h, ["sync", "--json"], deadline: 60)
-        #expect(run.status == 0, "\(run.standardError)")
-        #expect(!run.events.contains { $0["event"] as? String == "warning" }, "\(run.standardOutput)")
+        let run = try await h.sync()
+        #expect(run.status == 0, "\(run.lines)")
+        #expect(run.first("warning") == nil, "\(run.lines)")
     }
 
     /// `require_https`: the archive's https attempt fails (nginx speaks plain http) and plain http is never tried.
@@ -113,7 +114,7 @@ import Testing
     }
 
     @Test func requireHTTPSRejectsAPlainHTTPFeedInTheConfiguration() throws {
-        let h = try SyncHarness()
+        let h = try SyncHarness.inMemory()  // refused while the configuration loads: no server is asked
         try h.writeConfig(feeds: ["f.atom"], extra: "[network]\nrequire_https = true")
         let run = try BoundedRun.run(h, ["sync"], deadline: 60)
         #expect(run.status == 78, "\(run.standardError)")

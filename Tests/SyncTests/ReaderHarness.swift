@@ -22,14 +22,12 @@ struct ReaderHarness {
     /// Installs a generated docset of `version` as `name` from a local archive.
     @discardableResult
     func install(_ name: String, version: String, fixture: DocsetFixture? = nil) async throws -> InstalledDocset {
-        let archive = dir.appending("\(name)-\(version).tgz")
-        try (fixture ?? DocsetFixture.make(version: version)).writeArchive(to: archive)
-        return try await engine.install(archive: archive, name: name, version: version)
+        try await engine.installGenerated(name, version: version, fixture: fixture, in: dir)
     }
 
     /// One sync with nothing to fetch: what prunes replaced versions past their grace period.
     func prune() async throws {
-        for try await _ in engine.sync() {}
+        try await engine.pruneBySyncing()
     }
 
     /// The version folders present.

@@ -3,7 +3,8 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `docsync sync` end to end: the real binary against a real nginx on loopback.
+/// `docsync sync` end to end: the real binary against a real nginx on loopback. `status` and `remove`, which ask no
+/// server, run the binary after an in-process sync against a `MemoryOrigin`.
 @Suite(.timeLimit(.minutes(10))) struct SyncEndToEndTests {
     @Test func firstSyncInstallsAndTheSecondTransfersNoBodyBytes() throws {
         let h = try SyncHarness()
@@ -149,19 +150,19 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: "\(h.root)/A.docset"))
     }
 
-    @Test func statusListsDocsetsAndTheLastResultPerFeed() throws {
-        let h = try SyncHarness()
+    @Test func statusListsDocsetsAndTheLastResultPerFeed() async throws {
+        let h = try SyncHarness.inMemory()
         try h.publishArchive(try DocsetFixture.make(version: "3.1"), as: "A.tgz", folder: "A")
         try h.writeAtomFeed("f.atom", [.init(identifier: "org.a", title: "A", version: "3.1", archive: "A.tgz")])
         try h.writeConfig(feeds: ["f.atom", "gone.atom"])
-        _ = try h.run(["sync"])
+        _ = try await h.sync()
         let status = try h.run(["status", "--json"])
         #expect(status.status == 0)
         let object = try #require(
             try JSONSerialization.jsonObject(with: Data(status.standardOutput.utf8)) as? [String: Any])
         let docsets = try #require(object["docsets"] as? [[String: Any]])
         #expect(docsets.count == 1 && docsets[0]["name"] as? String == "A" && docsets[0]["version"] as? String == "3.1")
-        #expect(docsets[0]["source_url"] as? String == h.nginx.url("A.tgz"))
+        #expect(docsets[0]["source_url"] as? String == h.url("A.tgz"))
         let feeds = try #require((object["last_sync"] as? [String: Any])?["feeds"] as? [[String: Any]])
         #expect(feeds.map { $0["ok"] as? Bool } == [true, false])
         let text = try h.run(["status"])
@@ -169,12 +170,12 @@ import Testing
         #expect(text.standardOutput.contains("FAILED"), "\(text.standardOutput)")
     }
 
-    @Test func removeTakesTheDocsetAwayAtomically() throws {
-        let h = try SyncHarness()
+    @Test func removeTakesTheDocsetAwayAtomically() async throws {
+        let h = try SyncHarness.inMemory()
         try h.publishArchive(try DocsetFixture.make(version: "1"), as: "A.tgz", folder: "A")
         try h.writeAtomFeed("f.atom", [.init(identifier: "org.a", title: "A", version: "1", archive: "A.tgz")])
         try h.writeConfig(feeds: ["f.atom"])
-        _ = try h.run(["sync"])
+        _ = try await h.sync()
         #expect(FileManager.default.fileExists(atPath: "\(h.root)/A.docset"))
         let removed = try h.run(["remove", "A"])
         #expect(removed.status == 0, "\(removed.standardError)")
@@ -183,7 +184,7 @@ import Testing
     }
 
     @Test func aBadConfigurationNamesTheKeyAndExits78() throws {
-        let h = try SyncHarness()
+        let h = try SyncHarness.inMemory()  // refused while the configuration loads: no server is asked
         try "root = \"r\"\nconcurency = 3\n".write(toFile: h.configPath, atomically: true, encoding: .utf8)
         let result = try h.run(["sync"])
         #expect(result.status == 78)

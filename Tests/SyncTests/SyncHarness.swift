@@ -71,34 +71,26 @@ final class SyncHarness: Sendable {
 
     /// The engine for this harness's configuration file, reaching `www/` through the in-memory origin's transport,
     /// with the run observers `docsync sync` passes (the `[metrics] textfile` writer).
-    func engine() throws -> SyncEngine {
-        let config = try configuration()
+    func engine() throws -> SyncEngine { try engine(configFile: configPath) }
+
+    /// The engine for another configuration file (a second machine beside this one), through the same origin.
+    func engine(configFile: String) throws -> SyncEngine {
+        let config = try DocSyncConfigurationLoader().load(file: configFile)
         return SyncEngine(
             configuration: config, transport: origin.transport, runObservers: SyncEngine.metricsObservers(config))
     }
 
-    /// What one in-process sync reported: its events as `sync --json` prints them, and its summary.
-    struct SyncRun {
-        var events: [[String: Any]]
-        var summary: SyncSummary?
-        /// What the CLI would exit with: 0 when the run succeeded, 3 when some docset or feed failed.
-        var status: Int32 { summary.map { $0.isSuccess ? 0 : 3 } ?? 1 }
-        /// Every event line, for failure messages.
-        var lines: String
-    }
-
     /// Runs one sync in process, as `docsync sync --json` would, through the in-memory origin.
     func sync(_ options: SyncOptions = SyncOptions()) async throws -> SyncRun {
-        var run = SyncRun(events: [], lines: "")
-        for try await event in try engine().sync(options) {
-            let line = event.jsonLine()
-            run.lines += line + "\n"
-            if let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] {
-                run.events.append(object)
-            }
-            if case .summary(let summary) = event { run.summary = summary }
-        }
-        return run
+        try await SyncRun.of(engine(), options)
+    }
+
+    /// Runs one sync in process for `configFile` (default: the harness's), through the in-memory origin; `locked`
+    /// installs exactly the `docsync.lock` next to that file, as `docsync sync --locked` does.
+    func sync(configFile: String, locked: Bool = false, _ options: SyncOptions = SyncOptions()) async throws -> SyncRun {
+        var options = options
+        if locked { options.lock = try LockFile.load(LockFile.path(configFile: configFile)) }
+        return try await SyncRun.of(engine(configFile: configFile), options)
     }
 
     struct AtomEntry {
@@ -151,9 +143,12 @@ final class SyncHarness: Sendable {
         try ServedFile.write("<entry><version>\(version)</version>\(urls)</entry>\n", to: "\(www)/\(file)")
     }
 
+    /// A configuration with `feeds`: a URL or an absolute path (a local feed file) as it is, else a path under `www/`.
     func writeConfig(feeds: [String], extra: String = "") throws {
         var toml = "root = \"root\"\nstaging = \"staging\"\nstate = \"state\"\n\(extra)\n"
-        for feed in feeds { toml += "\n[[feed]]\nurl = \"\(feed.contains("://") ? feed : url(feed))\"\n" }
+        for feed in feeds {
+            toml += "\n[[feed]]\nurl = \"\(feed.contains("://") || feed.hasPrefix("/") ? feed : url(feed))\"\n"
+        }
         try toml.write(toFile: configPath, atomically: true, encoding: .utf8)
     }
 

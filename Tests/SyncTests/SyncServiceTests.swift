@@ -151,12 +151,12 @@ import Testing
 
     /// An indexing backend linking `DocSync`: on every installed / updated event it opens `docSet.dsidx`.
     @Test func anIndexingBackendReadsEachNewIndexFromTheEventStream() async throws {
-        let h = try SyncHarness()
+        let h = try SyncHarness.inMemory()
         try h.publishArchive(try DocsetFixture.make(version: "1", indexRows: 5), as: "A-1.tgz", folder: "A")
         try h.publishArchive(try DocsetFixture.make(version: "2", indexRows: 8), as: "A-2.tgz", folder: "A")
         try h.writeAtomFeed("f.atom", [.init(identifier: "org.a", title: "A", version: "1", archive: "A-1.tgz")])
         try h.writeConfig(feeds: ["f.atom"])
-        let engine = SyncEngine(configuration: try h.configuration())
+        let engine = try h.engine()
 
         var counts: [String: Int] = [:]
         for try await event in engine.sync() {
@@ -176,8 +176,8 @@ import Testing
         #expect(SQLiteIndex.count(installed[0].indexPath) == 8)
     }
 
-    @Test func thePostInstallHookGetsTheDocsetInItsEnvironment() throws {
-        let h = try SyncHarness()
+    @Test func thePostInstallHookGetsTheDocsetInItsEnvironment() async throws {
+        let h = try SyncHarness.inMemory()
         try h.publishArchive(try DocsetFixture.make(version: "4.2"), as: "A.tgz", folder: "A")
         try h.writeAtomFeed("f.atom", [.init(identifier: "org.a", title: "A", version: "4.2", archive: "A.tgz")])
         let log = h.dir.appending("hook.log")
@@ -185,7 +185,8 @@ import Testing
             feeds: ["f.atom"],
             extra: "post_install = \"echo $DOCSYNC_NAME $DOCSYNC_VERSION $DOCSYNC_IDENTIFIER $DOCSYNC_INDEX >> \(log)\""
         )
-        #expect(try h.run(["sync"]).status == 0)
+        let first = try await h.sync()
+        #expect(first.status == 0, "\(first.lines)")
         let line = try String(contentsOfFile: log, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         let parts = line.split(separator: " ").map(String.init)
         #expect(parts.count == 4 && parts[0] == "A" && parts[1] == "4.2" && parts[2] == "org.a")
@@ -193,10 +194,9 @@ import Testing
 
         try h.writeConfig(feeds: ["f.atom"], extra: "post_install = \"echo broken >&2; exit 7\"")
         try FileManager.default.removeItem(atPath: "\(h.root)/A.docset")
-        let failing = try h.run(["sync", "--json"])
-        let hookFailed = SyncHarness.events(failing).first { $0["event"] as? String == "hook-failed" }
-        let failure = hookFailed?["failure"] as? [String: Any]
-        #expect((failure?["message"] as? String)?.contains("status 7: broken") == true)
+        let failing = try await h.sync()
+        let failure = failing.first("hook-failed")?["failure"] as? [String: Any]
+        #expect((failure?["message"] as? String)?.contains("status 7: broken") == true, "\(failing.lines)")
         #expect(failure?["code"] as? String == "hook")
         #expect(FileManager.default.fileExists(atPath: "\(h.root)/A.docset"), "the docset stays installed")
     }

@@ -3,6 +3,8 @@ import Foundation
 import TestSupport
 import Testing
 
+@testable import DocSyncCLI
+
 /// `--only NAME` and `remove NAME` that match nothing: an error listing the names that exist, with a near match.
 @Suite(.timeLimit(.minutes(10))) struct UnknownDocsetTests {
     @Test(arguments: [
@@ -18,18 +20,24 @@ import Testing
         #expect(UnknownDocsetError.check(requested: known, known: known) == nil)
     }
 
-    @Test func syncOnlyAndRemoveWithAnUnknownNameFail() throws {
-        let h = try SyncHarness()
+    @Test func syncOnlyAndRemoveWithAnUnknownNameFail() async throws {
+        let h = try SyncHarness.inMemory()
         try h.publishArchive(try DocsetFixture.make(version: "1"), as: "A.tgz", folder: "apiDoc")
         try h.writeAtomFeed(
             "f.atom", [.init(identifier: "org.api", title: "apiDoc", version: "1", archive: "A.tgz")])
         try h.writeConfig(feeds: ["f.atom"])
-        let only = try h.run(["sync", "--only", "apidoc"])
-        #expect(only.status == 64, "\(only.standardOutput) \(only.standardError)")
-        #expect(only.standardError.contains("no docset named \"apidoc\" (did you mean \"apiDoc\"?); known: apiDoc"))
+        do {
+            let only = try await h.sync(SyncOptions(only: ["apidoc"]))
+            Issue.record("sync --only apidoc ran: \(only.lines)")
+        } catch {
+            #expect(ErrorExit.code(for: error).rawValue == 64, "a usage error: \(error)")
+            #expect(
+                UserText.describe(error).contains(
+                    "no docset named \"apidoc\" (did you mean \"apiDoc\"?); known: apiDoc"), "\(error)")
+        }
         #expect(!FileManager.default.fileExists(atPath: "\(h.root)/apiDoc.docset"))
 
-        #expect(try h.run(["sync", "--only", "apiDoc"]).status == 0)
+        #expect(try await h.sync(SyncOptions(only: ["apiDoc"])).status == 0)
         let remove = try h.run(["remove", "APIDOC"])
         #expect(remove.status == 64, "\(remove.standardError)")
         #expect(remove.standardError.contains("(did you mean \"apiDoc\"?)"), "\(remove.standardError)")

@@ -10,15 +10,9 @@ import Testing
 /// A client with the tarix layout syncing the mirror's feed uses the mirror's index. In process, `MemoryOrigin`.
 @Suite(.timeLimit(.minutes(10))) struct TarixMirrorTests {
     static func sync(_ config: String, _ origin: MemoryOrigin) async throws -> (SyncSummary?, String) {
-        var lines = ""
-        var summary: SyncSummary?
         let configuration = try DocSyncConfigurationLoader().load(file: config)
-        let engine = SyncEngine(configuration: configuration, transport: origin.transport)
-        for try await event in engine.sync(SyncOptions()) {
-            lines += event.jsonLine() + "\n"
-            if case .summary(let s) = event { summary = s }
-        }
-        return (summary, lines)
+        let run = try await SyncRun.of(SyncEngine(configuration: configuration, transport: origin.transport))
+        return (run.summary, run.lines)
     }
 
     @Test func theMirrorPublishesAnIndexBesideAFlushedArchiveOnly() async throws {
@@ -104,33 +98,9 @@ import Testing
         // A client choosing both by name from the mirror's catalogue: the entry marked `"tarix": true` has its index
         // fetched and used; the one without the flag is not asked for one (docsync builds its own).
         let catalogueConfig = fixture.dir.appending("catalogue-client.toml")
-        try """
-        root = "catalogue-client/root"
-        staging = "catalogue-client/staging"
-        state = "catalogue-client/state"
-
-        [install]
-        layout = "tarix"
-
-        [catalog]
-        mirrors = []
-
-        [catalog.zeal]
-        url = "\(origin.url("mirror/catalogue.json"))"
-
-        [catalog.contrib]
-        url = ""
-
-        [catalog.cheatsheets]
-        url = ""
-
-        [[docset]]
-        name = "Flushed"
-
-        [[docset]]
-        name = "Plain"
-
-        """.write(toFile: catalogueConfig, atomically: true, encoding: .utf8)
+        try CatalogueClient.write(
+            to: catalogueConfig, catalogue: origin.url("mirror/catalogue.json"), docsets: ["Flushed", "Plain"],
+            folder: "catalogue-client", mirrors: [], extra: "[install]\nlayout = \"tarix\"")
         let before = origin.accessLog().count
         let (byName, byNameLines) = try await Self.sync(catalogueConfig, origin)
         #expect(byName?.isSuccess == true && byName?.installed == 2, "\(byNameLines)")

@@ -62,15 +62,9 @@ import Testing
 
         """.write(toFile: config, atomically: true, encoding: .utf8)
 
-        var lines = ""
-        var summary: SyncSummary?
         let configuration = try DocSyncConfigurationLoader().load(file: config)
-        let engine = SyncEngine(configuration: configuration, transport: origin.transport)
-        for try await event in engine.sync(SyncOptions()) {
-            lines += event.jsonLine() + "\n"
-            if case .summary(let s) = event { summary = s }
-        }
-        #expect(summary?.isSuccess == true && summary?.installed == 1, "\(lines)")
+        let run = try await SyncRun.of(SyncEngine(configuration: configuration, transport: origin.transport))
+        #expect(run.summary?.isSuccess == true && run.summary?.installed == 1, "\(run.lines)")
         let index = origin.accessLog().filter { $0.path.hasSuffix("Sample.tgz.tarix") }
         #expect(index.map(\.status).last == (offer == .missing ? 404 : 200), "\(origin.accessLog())")
 
