@@ -50,6 +50,9 @@ import Testing
             "GET https://u:***@h/x failed; retry https://v:***@g/y?api_key=***"
         ),
         ("no url here: a:b@c", "no url here: a:b@c"),
+        ("not a scheme :/x//u:pw@h :/", "not a scheme :/x//u:pw@h :/"),
+        ("x:://u:pw@h/", "x:://u:***@h/"),
+        ("é://u:pw@h/?key=1", "é://u:***@h/?key=***"),
     ])
     func credentialsAreRedacted(_ input: String, _ expected: String) {
         #expect(input.redactingCredentials == expected)
