@@ -44,7 +44,9 @@ struct EntriesCommand: AsyncParsableCommand {
         for docset in docsets {
             do {
                 if json {
-                    for try await entry in docset.entries() {
+                    // The entries' bytes, written without a `String` per field (the same text as appendJSON).
+                    var entries = docset.entries().makeAsyncIterator()
+                    while let entry = try await entries.nextBytes() {
                         output.write { Self.appendJSON(entry, to: &$0) }
                         if output.failed { return }  // the reader went away (a closed pipe)
                     }
@@ -73,7 +75,41 @@ struct EntriesCommand: AsyncParsableCommand {
         return String(decoding: line, as: UTF8.self)
     }
 
-    /// ``json(_:)``'s record appended as bytes (the way `entries --json` writes millions of them).
+    /// ``json(_:)``'s record of the entry `entry` holds the bytes of, appended (the way `entries --json` writes
+    /// millions of them: no `String` per field; a field needing no escape is copied as it is).
+    static func appendJSON(_ entry: EntryBytes, to out: inout [UInt8]) {
+        func append(_ text: StaticString) {
+            out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        }
+        func string(_ bytes: UnsafeBufferPointer<UInt8>) {
+            if JSONText.plainPrefix(bytes) == bytes.count {
+                out.append(UInt8(ascii: "\""))
+                out.append(contentsOf: bytes)
+                out.append(UInt8(ascii: "\""))
+            } else {
+                JSONText.appendString(String(decoding: bytes, as: UTF8.self), to: &out)
+            }
+        }
+        if let fragment = entry.fragment {
+            append(#"{"fragment":"#)
+            string(fragment)
+            append(#","name":"#)
+        } else {
+            append(#"{"fragment":null,"name":"#)
+        }
+        string(entry.name)
+        append(#","page":"#)
+        string(entry.page)
+        append(#","raw_type":"#)
+        JSONText.appendString(entry.rawType, to: &out)
+        append(#","type":"#)
+        JSONText.appendString(entry.type, to: &out)
+        append(#","url":"#)
+        string(entry.url)
+        append("}\n")
+    }
+
+    /// ``json(_:)``'s record appended as bytes.
     static func appendJSON(_ entry: DocsetEntry, to out: inout [UInt8]) {
         func append(_ text: StaticString) {
             out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))

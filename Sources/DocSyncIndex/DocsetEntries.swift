@@ -61,8 +61,9 @@ public struct DocsetEntries: AsyncSequence, Sendable {
         }
 
         let handle: Handle
-        @usableFromInline var batch: [DocsetEntry] = []
+        @usableFromInline var batch: EntryBatch?
         @usableFromInline var position = 0
+        @usableFromInline var count = 0
         private var finished = false
 
         init(handle: Handle) { self.handle = handle }
@@ -73,48 +74,62 @@ public struct DocsetEntries: AsyncSequence, Sendable {
         }
 
         /// The next entry; nil after the last one. Throws when the index cannot be read. Inlinable: an entry of
-        /// the batch at hand is handed out without a call.
+        /// the batch at hand is handed out without a suspension point.
         @inlinable
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(DocsetIndexError)
             -> DocsetEntry?
         {
-            if position < batch.count {
-                defer { position += 1 }
-                return batch[position]
+            if position < count, let batch {
+                position += 1
+                return batch.entry(position - 1)
             }
-            return try await nextBatch(isolation: actor)
+            guard try await nextBatch(isolation: actor), let batch else { return nil }
+            position += 1
+            return batch.entry(position - 1)
         }
 
-        /// Waits for the reader's next batch and hands out its first entry.
-        @usableFromInline
-        mutating func nextBatch(isolation actor: isolated (any Actor)?) async throws(DocsetIndexError)
-            -> DocsetEntry?
+        /// The next entry as bytes, valid until the next call (what `docsync entries --json` writes without a
+        /// `String` per field); nil after the last one.
+        package mutating func nextBytes(isolation actor: isolated (any Actor)? = #isolation)
+            async throws(DocsetIndexError) -> EntryBytes?
         {
-            while position == batch.count {
-                if finished { return nil }
+            if position >= count {
+                guard try await nextBatch(isolation: actor) else { return nil }
+            }
+            position += 1
+            return batch?.entryBytes(position - 1)
+        }
+
+        /// Waits for the reader's next non-empty batch; false after the last one.
+        @usableFromInline
+        mutating func nextBatch(isolation actor: isolated (any Actor)?) async throws(DocsetIndexError) -> Bool {
+            while position >= count {
+                if finished { return false }
                 if Task.isCancelled {
                     handle.channel.cancel()
                     finished = true
-                    return nil
+                    return false
                 }
                 switch await handle.channel.take() {
                 case .batch(let next):
                     batch = next
                     position = 0
+                    count = next.count
                 case .end:
                     finished = true
-                    batch = []
+                    batch = nil
                     position = 0
-                    return nil
+                    count = 0
+                    return false
                 case .failure(let error):
                     finished = true
-                    batch = []
+                    batch = nil
                     position = 0
+                    count = 0
                     throw error
                 }
             }
-            defer { position += 1 }
-            return batch[position]
+            return true
         }
     }
 }
@@ -123,7 +138,7 @@ public struct DocsetEntries: AsyncSequence, Sendable {
 /// `capacity` batches are waiting; the iterator waits (a continuation) while none is.
 final class EntryChannel: @unchecked Sendable {
     enum Item: Sendable {
-        case batch([DocsetEntry])
+        case batch(EntryBatch)
         case end
         case failure(DocsetIndexError)
     }
@@ -183,24 +198,22 @@ final class EntryChannel: @unchecked Sendable {
     /// The reader thread's body.
     func produce(docset: IndexedDocset, scratch: String, batchSize: Int) {
         var reader = EntryRowReader(docsetPath: docset.path, layout: DocsetLayout.read(docsetPath: docset.path))
-        var batch: [DocsetEntry] = []
-        batch.reserveCapacity(batchSize)
+        var batch = EntryBatch(entries: batchSize)
         let stop = DocsetIndexError.io(docset.name, "the reader stopped")
         do {
-            _ = try SourceIndex.forEachRow(docset, scratchParent: scratch, maxEntries: .max) {
+            _ = try SourceIndex.forEachRow(docset, scratchParent: scratch, maxEntries: .max, joinInMemory: true) {
                 row throws(DocsetIndexError) in
-                guard let entry = reader.entry(row) else { return }
-                batch.append(entry)
+                guard reader.append(row, to: batch) else { return }
                 if batch.count == batchSize {
                     guard put(.batch(batch)) else { throw stop }
-                    batch.removeAll(keepingCapacity: true)
+                    batch = EntryBatch(entries: batchSize)
                 }
             }
         } catch {
             if error != stop { _ = put(.failure(error)) }
             return
         }
-        if !batch.isEmpty, !put(.batch(batch)) { return }
+        if batch.count > 0, !put(.batch(batch)) { return }
         _ = put(.end)
     }
 }

@@ -31,6 +31,20 @@ struct EntryBytesResolver {
     func resolve(path rawPath: UnsafeBufferPointer<UInt8>, fragment rawFragment: UnsafeBufferPointer<UInt8>?)
         -> Output?
     {
+        let batch = EntryBatch(entries: 1)
+        guard let spans = resolve(path: rawPath, fragment: rawFragment, into: batch) else { return nil }
+        func string(_ span: EntryBatch.Span) -> String { String(decoding: batch.buffer(span), as: UTF8.self) }
+        return Output(
+            page: string(spans.page), fragment: spans.fragment.start < 0 ? nil : string(spans.fragment),
+            urlString: string(spans.url))
+    }
+
+    /// ``resolve(path:fragment:)``'s page, fragment and URL appended to `batch` as UTF-8 (no `String` built);
+    /// their spans (the fragment's `EntryBatch.Span.absent` for none), or nil when the slow path must resolve it.
+    func resolve(
+        path rawPath: UnsafeBufferPointer<UInt8>, fragment rawFragment: UnsafeBufferPointer<UInt8>?,
+        into batch: EntryBatch
+    ) -> (page: EntryBatch.Span, fragment: EntryBatch.Span, url: EntryBatch.Span)? {
         let b = buffers
         guard rawPath.count <= Buffers.field, (rawFragment?.count ?? 0) <= Buffers.field else { return nil }
         guard Self.isASCII(rawPath), rawFragment.map(Self.isASCII) ?? true else { return nil }
@@ -50,38 +64,49 @@ struct EntryBytesResolver {
         if start == 0 && Self.isOnline(raw) { return nil }
 
         // The page, percent-decoded when the result is valid UTF-8.
-        let page: String
-        var encoded = raw
+        var page = raw
         if Self.index(of: UInt8(ascii: "%"), in: b.path + start, count: end - start) != nil {
             let decoded = UnsafeBufferPointer(start: b.decoded, count: Self.percentDecode(raw, into: b.decoded))
-            if let valid = String(validating: decoded, as: UTF8.self) {
-                page = valid
-                encoded = decoded
-            } else {
-                page = String(decoding: raw, as: UTF8.self)
-            }
-        } else {
-            page = String(decoding: raw, as: UTF8.self)
+            if String(validating: decoded, as: UTF8.self) != nil { page = decoded }
         }
 
         var n = b.prefixCount  // the URL buffer starts with the docset's prefix
         let folder: StaticString
-        switch EntryResolver.folder(of: page, layout: layout) {
+        switch pageFolder(of: page) {
         case .resources: folder = "Contents/Resources/"
         case .documentation: folder = "Contents/Resources/Documentation/"
         case .documents: folder = "Contents/Resources/Documents/"
         }
         (b.url + n).initialize(from: folder.utf8Start, count: folder.utf8CodeUnitCount)
         n += folder.utf8CodeUnitCount
-        n = Self.percentEncode(encoded, allowed: b.pathAllowed, to: b.url, at: n)
-        guard !fragment.isEmpty else {
-            return Output(page: page, fragment: nil, urlString: String(decoding: UnsafeBufferPointer(start: b.url, count: n), as: UTF8.self))
+        n = Self.percentEncode(page, allowed: b.pathAllowed, to: b.url, at: n)
+        if !fragment.isEmpty {
+            b.url[n] = UInt8(ascii: "#")
+            n = Self.encodeFragment(fragment, buffers: b, at: n + 1)
         }
-        b.url[n] = UInt8(ascii: "#")
-        n = Self.encodeFragment(fragment, buffers: b, at: n + 1)
-        return Output(
-            page: page, fragment: String(decoding: fragment, as: UTF8.self),
-            urlString: String(decoding: UnsafeBufferPointer(start: b.url, count: n), as: UTF8.self))
+        let pageSpan = batch.append(page)
+        let fragmentSpan = fragment.isEmpty ? EntryBatch.Span.absent : batch.append(fragment)
+        return (pageSpan, fragmentSpan, batch.append(UnsafeBufferPointer(start: b.url, count: n)))
+    }
+
+    /// `EntryResolver.folder(of:layout:)` for a page's UTF-8 (a `String` only when a non-ASCII byte follows
+    /// `Documentation/`, where `hasPrefix` compares characters).
+    private func pageFolder(of page: UnsafeBufferPointer<UInt8>) -> EntryResolver.Folder {
+        guard layout.documentation == .directory else { return .documents }
+        let prefix: StaticString = "Documentation/"
+        let count = prefix.utf8CodeUnitCount
+        if page.count >= count && memcmp(page.baseAddress!, prefix.utf8Start, count) == 0
+            && page.count > count && page[count] >= 0x80
+        {
+            return EntryResolver.folder(of: String(decoding: page, as: UTF8.self), layout: layout)
+        }
+        if page.count >= count && memcmp(page.baseAddress!, prefix.utf8Start, count) == 0
+            && layout.documentsDocumentation != .directory
+        {
+            return .resources
+        }
+        if layout.documents != .directory { return .documentation }
+        return .documents
     }
 
     /// Scratch memory for one resolver: fields of at most `field` bytes, the URL of two such fields encoded.
@@ -225,21 +250,31 @@ struct EntryBytesResolver {
         if starts(fragment, with: appleRef) || starts(fragment, with: dashRef) {
             return percentEncode(fragment, allowed: buffers.fragmentAllowed, to: out, at: start)
         }
+        guard let base = fragment.baseAddress else { return start }
+        let allowed = buffers.fragmentAllowed
+        let hex = hexDigits.utf8Start
+        let count = fragment.count
         var n = start
         var i = 0
-        while i < fragment.count {
-            let byte = fragment[i]
-            if byte == UInt8(ascii: "%"), i + 2 < fragment.count, EntryResolver.hex(fragment[i + 1]) != nil,
-                EntryResolver.hex(fragment[i + 2]) != nil
+        while i < count {
+            let byte = base[i]
+            if allowed[Int(byte)] {
+                out[n] = byte
+                n += 1
+                i += 1
+            } else if byte == UInt8(ascii: "%"), i + 2 < count, EntryResolver.hex(base[i + 1]) != nil,
+                EntryResolver.hex(base[i + 2]) != nil
             {
                 out[n] = byte
-                out[n + 1] = fragment[i + 1]
-                out[n + 2] = fragment[i + 2]
+                out[n + 1] = base[i + 1]
+                out[n + 2] = base[i + 2]
                 n += 3
                 i += 3
             } else {
-                n = percentEncode(
-                    UnsafeBufferPointer(rebasing: fragment[i...i]), allowed: buffers.fragmentAllowed, to: out, at: n)
+                out[n] = UInt8(ascii: "%")
+                out[n + 1] = hex[Int(byte >> 4)]
+                out[n + 2] = hex[Int(byte & 15)]
+                n += 3
                 i += 1
             }
         }

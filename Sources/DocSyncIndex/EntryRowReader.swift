@@ -19,38 +19,81 @@ struct EntryRowReader {
         resolver = EntryBytesResolver(layout: layout, encodedDocsetPrefix: prefix)
     }
 
-    /// The entry of `row`; nil for a row without a name or a path (skipped, as `SourceIndex.read` does).
+    /// The entry of `row`; nil for a row without a name or a path (skipped, as `SourceIndex.read` does), or, read
+    /// through `CoreDataTables`, without a file or type (dropped by `entriesSQL`'s join).
     mutating func entry(_ row: RawEntryRow) -> DocsetEntry? {
-        let pathColumn = row.column(2)
-        if case .null = pathColumn { return nil }
-        let name: String
-        switch row.column(0) {
-        case .null: return nil
-        case .bytes(let bytes):
-            guard !bytes.isEmpty else { return nil }
-            name = RawEntryRow.string(bytes)
-        case .number:
-            name = row.text(0) ?? ""
+        let batch = EntryBatch(entries: 1)
+        return append(row, to: batch) ? batch.entry(0) : nil
+    }
+
+    /// Appends the entry of `row` to `batch`; false for a row ``entry(_:)`` skips.
+    mutating func append(_ row: RawEntryRow, to batch: EntryBatch) -> Bool {
+        if let tables = row.tables {
+            let path: RawEntryRow.Column
+            switch tables.path(row.statement) {
+            case .missing, .null: return false
+            case .bytes(let bytes): path = .bytes(bytes)
+            }
+            guard let type = tables.type(row.statement) else { return false }
+            return append(row, type: type, path: path, to: batch)
         }
-        let (rawType, type) = types.lookup(row)
+        let pathColumn = row.column(2)
+        if case .null = pathColumn { return false }
+        return append(row, type: nil, path: pathColumn, to: batch)
+    }
+
+    /// Appends the entry of `row` whose path is `pathColumn` (not NULL) and type `known` (nil: column 1).
+    private mutating func append(
+        _ row: RawEntryRow, type known: (raw: String, type: String)?, path pathColumn: RawEntryRow.Column,
+        to batch: EntryBatch
+    ) -> Bool {
+        let name: EntryBatch.Span
+        switch row.column(0) {
+        case .null: return false
+        case .bytes(let bytes):
+            guard !bytes.isEmpty else { return false }
+            // ASCII within the field limit is its own text; anything else as `RawEntryRow.string` decodes it.
+            name =
+                bytes.count <= SourceIndex.maxFieldBytes && EntryBytesResolver.isASCII(bytes)
+                ? batch.append(bytes) : batch.append(RawEntryRow.string(bytes))
+        case .number:
+            name = batch.append(row.text(0) ?? "")
+        }
+        let rawType: String
+        let type: String
+        if let known {
+            (rawType, type) = known
+        } else {
+            (rawType, type) = types.lookup(row)
+        }
+        let pathText: String
         if case .bytes(let path) = pathColumn {
-            let fast: EntryBytesResolver.Output?
+            let fast: (page: EntryBatch.Span, fragment: EntryBatch.Span, url: EntryBatch.Span)?
             switch row.column(3) {
-            case .null: fast = resolver.resolve(path: Self.cut(path), fragment: nil)
-            case .bytes(let fragment): fast = resolver.resolve(path: Self.cut(path), fragment: Self.cut(fragment))
+            case .null: fast = resolver.resolve(path: Self.cut(path), fragment: nil, into: batch)
+            case .bytes(let fragment):
+                fast = resolver.resolve(path: Self.cut(path), fragment: Self.cut(fragment), into: batch)
             case .number: fast = nil
             }
             if let fast {
-                return DocsetEntry(
-                    name: name, type: type, rawType: rawType, page: fast.page, fragment: fast.fragment,
-                    urlString: fast.urlString)
+                batch.add(
+                    .init(
+                        name: name, page: fast.page, fragment: fast.fragment, url: fast.url, rawType: rawType,
+                        type: type))
+                return true
             }
+            pathText = RawEntryRow.string(path)
+        } else {
+            pathText = row.text(2) ?? ""
         }
-        let location = EntryLocation(rawPath: row.text(2) ?? "", rawFragment: row.text(3))
+        let location = EntryLocation(rawPath: pathText, rawFragment: row.text(3))
         let resolved = EntryResolver.resolve(location, layout: layout)
-        return DocsetEntry(
-            name: name, type: type, rawType: rawType, page: resolved.page, fragment: resolved.fragment,
-            urlString: resolved.urlString(encodedDocsetPrefix: prefix))
+        batch.add(
+            .init(
+                name: name, page: batch.append(resolved.page),
+                fragment: resolved.fragment.map { batch.append($0) } ?? EntryBatch.Span.absent,
+                url: batch.append(resolved.urlString(encodedDocsetPrefix: prefix)), rawType: rawType, type: type))
+        return true
     }
 
     /// The first `SourceIndex.maxFieldBytes` bytes (the fast path reads ASCII only, where bytes are characters).

@@ -19,6 +19,13 @@ struct RawEntryRow {
     }
 
     let statement: OpaquePointer
+    /// Set when the statement is `CoreDataTables.sql` (the file and type columns are keys into these tables).
+    var tables: CoreDataTables? = nil
+
+    init(statement: OpaquePointer, tables: CoreDataTables? = nil) {
+        self.statement = statement
+        self.tables = tables
+    }
 
     /// Column `index` without copying.
     func column(_ index: Int32) -> Column {

@@ -53,8 +53,10 @@ enum SourceIndex {
 
     /// Calls `body` with every row of the index's `IndexFormat.entriesSQL` (name, type, path, fragment), stepped
     /// with SQLite's C API (no `Row` values: the columns are read as the bytes SQLite holds); returns the format.
+    /// With `joinInMemory`, a Core Data index may be read through `CoreDataTables` instead: then the rows are
+    /// `CoreDataTables.sql`'s, with `RawEntryRow.tables` set (and `maxEntries` counts them before the tables' join).
     static func forEachRow(
-        _ docset: IndexedDocset, scratchParent: String, maxEntries: Int,
+        _ docset: IndexedDocset, scratchParent: String, maxEntries: Int, joinInMemory: Bool = false,
         _ body: (RawEntryRow) throws(DocsetIndexError) -> Void
     ) throws(DocsetIndexError) -> IndexFormat {
         let resources = try openResources(docset)
@@ -93,15 +95,17 @@ enum SourceIndex {
             defer { try? queue.close() }
             return try queue.read { db throws -> IndexFormat in
                 guard let format = try IndexFormat.detect(db) else { throw DocsetIndexError.unknownSchema(docset.name) }
-                let statement = try db.makeStatement(sql: format.entriesSQL)
-                let row = RawEntryRow(statement: statement.sqliteStatement)
+                let tables = joinInMemory && format == .coreData ? CoreDataTables.load(db) : nil
+                let sql = tables == nil ? format.entriesSQL : CoreDataTables.sql
+                let statement = try db.makeStatement(sql: sql)
+                let row = RawEntryRow(statement: statement.sqliteStatement, tables: tables)
                 var count = 0
                 while true {
                     let code = sqlite3_step(statement.sqliteStatement)
                     if code == SQLITE_DONE { break }
                     guard code == SQLITE_ROW else {
                         throw DatabaseError(
-                            resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: format.entriesSQL)
+                            resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: sql)
                     }
                     count += 1
                     if count > maxEntries {
