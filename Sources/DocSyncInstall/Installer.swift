@@ -144,31 +144,51 @@ public final class Installer: Sendable {
         try store.recover()
         try store.checkReplaceable(request.name)
         try checkFreeSpace(for: source.byteCount ?? 0)
-        let (stagingName, staging) = try store.makeStaging()
+        var (stagingName, staging) = try store.makeStaging()
         let installed: InstallRecord
         var manifest: ManifestRecorder?
         let version = VersionStore.versionName(for: request.name)
         do throws(InstallError) {
             // The manifest `verify` compares against is written while extracting (beside the tree, never inside it).
-            let recorder = try store.startManifest(for: stagingName)
+            var recorder = try store.startManifest(for: stagingName)
             manifest = recorder
             // The archive's SHA-256 is hashed once: by the downloader when it is known (the request's, or the
             // growing source's), else while extracting.
             let known = request.archiveSHA256 != nil || source.providesSHA256
             let tarix = request.layout == .tarix
             if tarix, tarixStore == nil { throw InstallError.unreadableArchive("the tarix layout is not available") }
-            var result = try Extractor.extract(
-                source, into: staging.fd, rootPath: staging.path, limits: configuration.limits, hashing: !known,
-                recorder: recorder, skipsDocuments: tarix)
-            do { try source.awaitVerifiedEnd() } catch { throw InstallError.io(error) }
+            var onePass: TarixOnePassOutcome?
+            if tarix, let file = source as? FileArchiveSource {
+                // An archive file kept as it is: read and inflated once, the tree outside Documents/ extracted from
+                // the store builder's walk. Else (re-encoding, a refused index) a fresh staging folder for two passes.
+                onePass = try installTarixInOnePass(
+                    file, store: store, staging: staging, recorder: recorder, request: request)
+                if onePass == nil {
+                    recorder.discard()
+                    store.discardStaging(stagingName)
+                    (stagingName, staging) = try store.makeStaging()
+                    recorder = try store.startManifest(for: stagingName)
+                    manifest = recorder
+                }
+            }
+            var result: ExtractionResult
             var tarixStoreBuilt: (result: TarixStoreResult, sha256: String)?
-            if tarix {
-                let built = try buildTarixStore(
-                    from: source, into: staging, recorder: recorder, publisherIndex: request.tarixIndex,
-                    archiveSHA256: source.verifiedSHA256 ?? result.archiveDigest?.description)
-                tarixStoreBuilt = (built.result, built.sha256)
-                result.bytesWritten += built.bytes
-                result.fileCount += TarixStoreResult.files.count
+            if let onePass {
+                result = onePass.extraction
+                tarixStoreBuilt = (onePass.store, onePass.sha256)
+            } else {
+                result = try Extractor.extract(
+                    source, into: staging.fd, rootPath: staging.path, limits: configuration.limits, hashing: !known,
+                    recorder: recorder, skipsDocuments: tarix)
+                do { try source.awaitVerifiedEnd() } catch { throw InstallError.io(error) }
+                if tarix {
+                    let built = try buildTarixStore(
+                        from: source, into: staging, recorder: recorder, publisherIndex: request.tarixIndex,
+                        archiveSHA256: source.verifiedSHA256 ?? result.archiveDigest?.description)
+                    tarixStoreBuilt = (built.result, built.sha256)
+                    result.bytesWritten += built.bytes
+                    result.fileCount += TarixStoreResult.files.count
+                }
             }
             let missing = DocsetValidator.missing(in: staging.fd, tarix: tarix)
             if !missing.isEmpty { throw InstallError.notADocset(missing: missing) }

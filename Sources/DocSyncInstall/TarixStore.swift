@@ -9,16 +9,44 @@ package enum InstallLayout: String, Sendable, Equatable, Codable, CaseIterable {
     case tarix
 }
 
-/// Builds a tarix store for the tarix layout (docsync wires `DocSyncTarix` in; this module knows no zlib): reads the
-/// verified archive `archiveFD` (named `archiveName` in messages) from offset 0 and creates `tarix.tgz` and
-/// `tarixIndex.db` in the staged docset's `Contents/Resources` folder (`resourcesFD`, `resourcesPath` for
-/// messages). `publisherIndex`: a publisher's `tarixIndex.db` (unpacked from `<url>.tarix`), used only when it
-/// agrees with the archive in full. Throwing fails the install; nothing is published.
-package typealias TarixStoreBuilder =
-    @Sendable (
+/// Builds tarix stores for the tarix layout (docsync wires `DocSyncTarix` in; this module knows no zlib).
+package struct TarixStoreBuilder: Sendable {
+    /// Reads the verified archive `archiveFD` (named `archiveName` in messages) from offset 0 and creates
+    /// `tarix.tgz` and `tarixIndex.db` in the staged docset's `Contents/Resources` folder (`resourcesFD`,
+    /// `resourcesPath` for messages). `publisherIndex`: a publisher's `tarixIndex.db` (unpacked from `<url>.tarix`),
+    /// used only when it agrees with the archive in full. Throwing fails the install; nothing is published.
+    package typealias Build =
+        @Sendable (
+            _ archiveFD: Int32, _ archiveName: String, _ resourcesFD: Int32, _ resourcesPath: String,
+            _ publisherIndex: String?
+        ) throws -> TarixStoreResult
+
+    /// The install of an archive file kept as it is, in one pass: walks `pass.archiveFD` once — indexing it when it
+    /// is flushed at every record, or checking `publisherIndex` against it — creating `tarixIndex.db` in
+    /// `pass.folderFD` and handing every byte read, every record and its data to `pass`. Returns nil, or throws,
+    /// when the archive cannot be kept as it is or the index is refused: the installer then discards the pass
+    /// (unless `pass.failure` says the archive broke an extraction rule) and installs in two passes with `build`.
+    package typealias OnePass =
+        @Sendable (_ pass: TarixOnePass, _ publisherIndex: String?) throws -> TarixStoreResult?
+
+    /// The two-pass builder (after extraction, from the complete archive).
+    package let build: Build
+    /// The one-pass install of an archive file (nil: always two passes).
+    package let onePass: OnePass?
+
+    package init(build: @escaping Build, onePass: OnePass? = nil) {
+        self.build = build
+        self.onePass = onePass
+    }
+
+    /// Calls `build`.
+    func callAsFunction(
         _ archiveFD: Int32, _ archiveName: String, _ resourcesFD: Int32, _ resourcesPath: String,
         _ publisherIndex: String?
-    ) throws -> TarixStoreResult
+    ) throws -> TarixStoreResult {
+        try build(archiveFD, archiveName, resourcesFD, resourcesPath, publisherIndex)
+    }
+}
 
 /// What a `TarixStoreBuilder` made.
 package struct TarixStoreResult: Sendable, Equatable {

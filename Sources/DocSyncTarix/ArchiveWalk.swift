@@ -22,6 +22,8 @@ struct ArchiveWalk {
     let fd: Int32
     let name: String
     let limits: TarixLimits
+    /// Sees the file's bytes, the records and their data as the walk goes (nil: nobody else reads along).
+    var observer: TarixWalkObserver? = nil
 
     private static let chunk = 64 << 10
 
@@ -31,7 +33,7 @@ struct ArchiveWalk {
         expect: (Int64) throws(TarixError) -> Expectation,
         onRecord: (TarRecord, Int64?) throws(TarixError) -> Void
     ) throws(TarixError) -> (tarBytes: Int64, archiveBytes: Int64, records: Int) {
-        var reader = Reader(fd: fd, name: name)
+        var reader = Reader(fd: fd, name: name, onRead: observer?.read)
         _ = try reader.gzipHeader()
         let inflater = try Inflater(windowBits: -MAX_WBITS)
         var fresh = true
@@ -42,6 +44,8 @@ struct ArchiveWalk {
         var handled: Int64 = -1
         var restart: (block: Int64, offset: Int64)?
         var ended = false
+        // The observer's view of the record last reported: data bytes still to hand over, then its padding.
+        var dataLeft: Int64 = 0
 
         while !ended {
             if scanner.atRecordStart, handled != produced {
@@ -80,8 +84,18 @@ struct ArchiveWalk {
                         crc = crc32(crc, rest.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(rest.count))
                         while !rest.isEmpty {
                             let (consumed, record) = try scanner.consume(rest)
+                            if dataLeft > 0, let observer {
+                                // A consume that starts in a record's data consumes only data and padding.
+                                let n = Int(min(dataLeft, Int64(consumed)))
+                                dataLeft -= Int64(n)
+                                try observer.data(UnsafeRawBufferPointer(rebasing: rest[0..<n]))
+                            }
                             rest = UnsafeRawBufferPointer(rebasing: rest[consumed...])
                             if let record {
+                                if let observer {
+                                    try observer.record(record)
+                                    dataLeft = record.size
+                                }
                                 let offset = restart?.block == record.firstBlock ? restart?.offset : nil
                                 try onRecord(record, offset)
                             }
@@ -166,14 +180,17 @@ extension ArchiveWalk {
     struct Reader {
         let fd: Int32
         let name: String
+        /// Sees every byte read from the file, once, in order.
+        let onRead: ((UnsafeRawBufferPointer) throws(TarixError) -> Void)?
         private var buffer = [UInt8](repeating: 0, count: ArchiveWalk.chunk)
         private var start = 0
         private var end = 0
         private var fileOffset: Int64 = 0
 
-        init(fd: Int32, name: String) {
+        init(fd: Int32, name: String, onRead: ((UnsafeRawBufferPointer) throws(TarixError) -> Void)? = nil) {
             self.fd = fd
             self.name = name
+            self.onRead = onRead
         }
 
         /// Offset in the file of the next unconsumed byte.
@@ -203,6 +220,13 @@ extension ArchiveWalk {
             let here = end
             let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + here, capacity, off_t(offset)) }
             if n < 0 { throw .io(name, "read failed: \(String(cString: strerror(errno)))") }
+            if n > 0, let onRead {
+                try typed {
+                    try buffer.withUnsafeBytes { bytes in
+                        try onRead(UnsafeRawBufferPointer(rebasing: bytes[here..<(here + n)]))
+                    }
+                }
+            }
             end += n
             fileOffset += Int64(n)
             return n > 0

@@ -24,21 +24,28 @@ package enum TarixBuilder {
 
     /// Only the first half of `build`: indexes `source` into `indexPath` (which must not exist) when it already has
     /// a full flush before every record; throws `notFlushed` (the index left empty) when it has not — the fleet
-    /// mirror publishes an index only for the bytes it already serves.
+    /// mirror publishes an index only for the bytes it already serves. `observer`: sees the bytes, records and data
+    /// of this one pass (the installer extracts what lies outside `Documents/` from it).
     package static func indexAsIs(
-        source: Int32, sourceName: String, indexPath: String, limits: TarixLimits = TarixLimits()
+        source: Int32, sourceName: String, indexPath: String, limits: TarixLimits = TarixLimits(),
+        observer: TarixWalkObserver? = nil
     ) throws(TarixError) -> TarixSummary {
         let index = try TarixIndexWriter(path: indexPath)
-        return try indexAsIsOrEmpty(source: source, sourceName: sourceName, index: index, limits: limits).get()
+        return try indexAsIsOrEmpty(
+            source: source, sourceName: sourceName, index: index, limits: limits, observer: observer
+        ).get()
     }
 
     /// `indexAsIs` into `index`; when the archive lacks the flushes, `.failure(notFlushed)` with the index emptied
     /// (for a re-encode to fill, or to be left empty).
     private static func indexAsIsOrEmpty(
-        source: Int32, sourceName: String, index: TarixIndexWriter, limits: TarixLimits
+        source: Int32, sourceName: String, index: TarixIndexWriter, limits: TarixLimits,
+        observer: TarixWalkObserver? = nil
     ) throws(TarixError) -> Result<TarixSummary, TarixError> {
         do {
-            return .success(try indexAsIs(source: source, sourceName: sourceName, index: index, limits: limits))
+            let summary = try indexAsIs(
+                source: source, sourceName: sourceName, index: index, limits: limits, observer: observer)
+            return .success(summary)
         } catch let error where error.isNotFlushed {
             try index.removeAll()
             return .failure(error)
@@ -46,11 +53,12 @@ package enum TarixBuilder {
     }
 
     private static func indexAsIs(
-        source: Int32, sourceName: String, index: TarixIndexWriter, limits: TarixLimits
+        source: Int32, sourceName: String, index: TarixIndexWriter, limits: TarixLimits,
+        observer: TarixWalkObserver? = nil
     ) throws(TarixError) -> TarixSummary {
         var policy = TarixPathPolicy(limits: limits)
         var documents = 0
-        let walk = ArchiveWalk(fd: source, name: sourceName, limits: limits)
+        let walk = ArchiveWalk(fd: source, name: sourceName, limits: limits, observer: observer)
         let result = try walk.run(expect: { _ in .first }) { record, offset throws(TarixError) in
             switch try policy.evaluate(record) {
             case .skip: return

@@ -8,8 +8,11 @@ import GRDB
 /// index looks them up), every regular file of the archive is indexed, directory rows name directories, and every
 /// record passes `TarixPathPolicy`. One inflate pass over the archive; memory bounded by the directory count.
 package enum TarixVerifier {
+    /// `observer`: sees the bytes, records and data of this one pass (the installer extracts what lies outside
+    /// `Documents/` from it).
     package static func verify(
-        archive: Int32, archiveName: String, indexPath: String, limits: TarixLimits = TarixLimits()
+        archive: Int32, archiveName: String, indexPath: String, limits: TarixLimits = TarixLimits(),
+        observer: TarixWalkObserver? = nil
     ) throws(TarixError) -> TarixSummary {
         var st = stat()
         guard fstat(archive, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
@@ -20,7 +23,9 @@ package enum TarixVerifier {
         defer { database.close() }
         do {
             return try database.queue.read { db throws -> TarixSummary in
-                try check(db, archive: archive, archiveName: archiveName, archiveBytes: archiveBytes, limits: limits)
+                try check(
+                    db, archive: archive, archiveName: archiveName, archiveBytes: archiveBytes, limits: limits,
+                    observer: observer)
             }
         } catch let error as TarixError {
             throw error
@@ -35,7 +40,8 @@ package enum TarixVerifier {
     }
 
     private static func check(
-        _ db: Database, archive: Int32, archiveName: String, archiveBytes: Int64, limits: TarixLimits
+        _ db: Database, archive: Int32, archiveName: String, archiveBytes: Int64, limits: TarixLimits,
+        observer: TarixWalkObserver?
     ) throws -> TarixSummary {
         if let bad = try String.fetchOne(
             db,
@@ -77,7 +83,7 @@ package enum TarixVerifier {
         var documents = 0
         var located = 0
         var restartedFor = archiveName
-        let walk = ArchiveWalk(fd: archive, name: archiveName, limits: limits)
+        let walk = ArchiveWalk(fd: archive, name: archiveName, limits: limits, observer: observer)
         let result: (tarBytes: Int64, archiveBytes: Int64, records: Int)
         do {
             result = try walk.run(

@@ -14,7 +14,7 @@ enum TarixStore {
     static let archiveName = "tarix.tgz"
     static let indexName = "tarixIndex.db"
 
-    static let build: TarixStoreBuilder = { archive, archiveName, resourcesFD, resourcesPath, publisherIndex in
+    static let build: TarixStoreBuilder.Build = { archive, archiveName, resourcesFD, resourcesPath, publisherIndex in
         var refused: String?
         if let publisherIndex {
             do {
@@ -41,6 +41,46 @@ enum TarixStore {
         return TarixStoreResult(mode: summary.mode.rawValue, documents: summary.documents, refusedIndex: refused)
     }
 
+    /// The install of an archive file kept as it is, in one pass (`TarixStoreBuilder.OnePass`): with a publisher's
+    /// index, `TarixVerifier` checks it against the archive in full; without one, `TarixBuilder.indexAsIs` indexes
+    /// the archive when it is flushed at every record (nil when it is not: the installer re-encodes in two passes).
+    /// Either walk hands `pass` the archive's bytes, every record and its data (the tree outside `Documents/`).
+    static let onePass: TarixStoreBuilder.OnePass = { pass, publisherIndex in
+        try installInOnePass(pass, publisherIndex: publisherIndex)
+    }
+
+    private static func installInOnePass(_ pass: TarixOnePass, publisherIndex: String?) throws -> TarixStoreResult? {
+        let stopped = TarixError.io(pass.archiveName, "stopped by the install")
+        let observer = TarixWalkObserver(
+            read: { bytes throws(TarixError) in if !pass.archiveBytes(bytes) { throw stopped } },
+            record: { record throws(TarixError) in
+                guard let metadata = ArchiveEntryMetadata(record) else { return }
+                if !pass.entry(metadata) { throw stopped }
+            },
+            data: { bytes throws(TarixError) in if !pass.entryData(bytes) { throw stopped } })
+        let indexPath = "/proc/self/fd/\(pass.folderFD)/\(indexName)"
+        if let publisherIndex {
+            try copyPublisherIndex(publisherIndex, to: pass.folderFD, folderPath: pass.folderPath)
+            let summary = try TarixVerifier.verify(
+                archive: pass.archiveFD, archiveName: pass.archiveName, indexPath: indexPath, observer: observer)
+            return TarixStoreResult(mode: summary.mode.rawValue, documents: summary.documents, indexSource: "publisher")
+        }
+        return try indexAsIs(pass, indexPath: indexPath, observer: observer)
+    }
+
+    /// The archive indexed as it is; nil when it is not flushed at every record.
+    private static func indexAsIs(_ pass: TarixOnePass, indexPath: String, observer: TarixWalkObserver)
+        throws(TarixError) -> TarixStoreResult?
+    {
+        do {
+            let summary = try TarixBuilder.indexAsIs(
+                source: pass.archiveFD, sourceName: pass.archiveName, indexPath: indexPath, observer: observer)
+            return TarixStoreResult(mode: summary.mode.rawValue, documents: summary.documents)
+        } catch let error where error.isNotFlushed {
+            return nil
+        }
+    }
+
     /// A publisher's index (a bare database, or the `<url>.tarix` package it comes in, unpacked), copied into the
     /// store and checked there against the archive in full (`TarixVerifier`: every row's offset a flush point inside
     /// the file, its record named by its path and `length` blocks long, paths unique, every document indexed, every
@@ -49,25 +89,7 @@ enum TarixStore {
     static func usePublisherIndex(
         _ path: String, archive: Int32, archiveName: String, resourcesFD: Int32, resourcesPath: String
     ) throws -> TarixStoreResult? {
-        let source = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard source >= 0 else { throw SystemError("open", path: path) }
-        defer { close(source) }
-        let copy = openat(resourcesFD, indexName, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard copy >= 0 else { throw SystemError("openat", path: "\(resourcesPath)/\(indexName)") }
-        do {
-            defer { close(copy) }
-            if TarixIndexPackage.isPackage(source) {  // `<url>.tarix`: the database inside a gzip'd tar
-                do {
-                    try TarixIndexPackage.unpack(
-                        source, sourceName: path, to: copy, outputName: "\(resourcesPath)/\(indexName)")
-                } catch {
-                    unlinkat(resourcesFD, indexName, 0)
-                    throw error
-                }
-            } else {
-                try Self.copy(source, to: copy, name: "\(resourcesPath)/\(indexName)")
-            }
-        }
+        try copyPublisherIndex(path, to: resourcesFD, folderPath: resourcesPath)
         let summary: TarixSummary
         do {
             summary = try TarixVerifier.verify(
@@ -81,6 +103,27 @@ enum TarixStore {
         defer { close(output) }
         try Self.copy(archive, to: output, name: "\(resourcesPath)/\(Self.archiveName)")
         return TarixStoreResult(mode: summary.mode.rawValue, documents: summary.documents, indexSource: "publisher")
+    }
+
+    /// Creates `tarixIndex.db` in the folder `folderFD` from a publisher's index at `path`: a bare database, copied,
+    /// or the `<url>.tarix` package it comes in (a gzip'd tar), unpacked.
+    static func copyPublisherIndex(_ path: String, to folderFD: Int32, folderPath: String) throws {
+        let source = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard source >= 0 else { throw SystemError("open", path: path) }
+        defer { close(source) }
+        let copy = openat(folderFD, indexName, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard copy >= 0 else { throw SystemError("openat", path: "\(folderPath)/\(indexName)") }
+        defer { close(copy) }
+        if TarixIndexPackage.isPackage(source) {  // `<url>.tarix`: the database inside a gzip'd tar
+            do {
+                try TarixIndexPackage.unpack(source, sourceName: path, to: copy, outputName: "\(folderPath)/\(indexName)")
+            } catch {
+                unlinkat(folderFD, indexName, 0)
+                throw error
+            }
+        } else {
+            try Self.copy(source, to: copy, name: "\(folderPath)/\(indexName)")
+        }
     }
 
     /// For `verify`: nil when the folder `docsetPath` has no tarix store or its index agrees with its archive in
@@ -129,5 +172,30 @@ extension InstallLayout {
 
 extension SyncEngine {
     /// Builds the tarix layout's store at install (`DocSyncTarix`); what `docsync install --layout tarix` passes.
-    package static let tarixStore: TarixStoreBuilder = TarixStore.build
+    package static let tarixStore = TarixStoreBuilder(build: TarixStore.build, onePass: TarixStore.onePass)
+}
+
+extension ArchiveEntryMetadata {
+    /// A tar record as extraction's rules (`EntryPolicy`) judge an entry libarchive reports; nil for a pax global
+    /// header (libarchive applies it, reporting no entry).
+    init?(_ record: TarRecord) {
+        let kind: Kind
+        switch record.kind {
+        case .regular, .sparse: kind = .regular
+        case .directory: kind = .directory
+        case .symlink(let target): kind = .symlink(target: target)
+        case .hardlink(let target): kind = .hardlink(target: target)
+        case .globalHeader: return nil
+        case .other(let flag):
+            switch flag {
+            case UInt8(ascii: "3"): kind = .characterDevice
+            case UInt8(ascii: "4"): kind = .blockDevice
+            case UInt8(ascii: "6"): kind = .fifo
+            default: kind = .regular  // as libarchive reads an unknown type; the store's policy refuses it
+            }
+        }
+        self.init(
+            path: record.path, kind: kind, permissions: UInt32(truncatingIfNeeded: record.mode) & 0o7777,
+            size: record.size)
+    }
 }
