@@ -18,11 +18,11 @@ import DocSyncSupport
 /// exactly one stage at a time (the filler, then the hasher, then the writer, handed on through the counters), and
 /// the other fields belong to one thread each.
 final class WritePipeline: @unchecked Sendable {
-    /// 8 × 128 KiB: 1 MiB of buffers per download, every byte of it resident. Measured on loopback
-    /// (Benchmarks/README.md): 6 × 256 KiB is no faster, nor are 4 × 512 KiB and 8 × 512 KiB.
-    static let blockSize = 128 << 10
+    /// 8 × 64 KiB: 512 KiB of buffers per download, every byte of it resident. Measured on loopback
+    /// (Benchmarks/README.md): 8 × 128 KiB, 6 × 256 KiB, 4 × 512 KiB and 8 × 512 KiB are no faster.
+    static let blockSize = 64 << 10
     static let blockCount = 8
-    /// Blocks written in one `pwritev` at most (512 KiB): larger writes keep the device busier than one block at a
+    /// Blocks written in one `pwritev` at most (256 KiB): larger writes keep the device busier than one block at a
     /// time, and the other half of the ring keeps the transfer going meanwhile.
     static let maxBatch = 4
 
