@@ -176,8 +176,9 @@ let package = Package(
         .testTarget(
             name: "ServeTests",
             dependencies: [
-                "DocSync", "DocSyncConfigFile", "DocSyncServe", "DocSyncSupport", "TestSupport",
+                "DocSync", "DocSyncConfigFile", "DocSyncMetrics", "DocSyncServe", "DocSyncSupport", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strict),
         .testTarget(

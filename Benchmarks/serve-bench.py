@@ -70,15 +70,24 @@ end
 if think > 0 then delay = function() return think end end
 """)
 
-port = free_port()
-with open(os.path.join(work, "docsync.toml"), "w") as f:
-    f.write('root = "%s"\nstaging = "%s/staging"\nstate = "%s"\n[serve]\nlisten = "127.0.0.1:%d"\naccess_log = ""\n'
-            % (root, work, state, port))
-server = subprocess.Popen([docsync, "serve", "--config", os.path.join(work, "docsync.toml")],
+def serve_config(port, cache_mib=None):
+    path = os.path.join(work, "docsync.toml" if cache_mib is None else "docsync-cache%d.toml" % cache_mib)
+    with open(path, "w") as f:
+        f.write('root = "%s"\nstaging = "%s/staging"\nstate = "%s"\n[serve]\nlisten = "127.0.0.1:%d"\naccess_log = ""\n'
+                % (root, work, state, port))
+        if cache_mib is not None: f.write("page_cache_mib = %d\n" % cache_mib)
+    return path
+
+def peak_rss(pid):
+    status = open("/proc/%d/status" % pid).read()
+    return int(re.search(r"VmHWM:\s+(\d+) kB", status).group(1)) / 1024.0
+
+port, cold_port, cold = free_port(), free_port(), None
+server = subprocess.Popen([docsync, "serve", "--config", serve_config(port)],
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 wait_listening(port, server)
 
-nginx_port = free_port()
+nginx, nginx_port = None, free_port()
 nginx_dir = os.path.join(work, "nginx")
 os.makedirs(nginx_dir, exist_ok=True)
 documents = os.path.realpath(os.path.join(root, "Pages.docset")) + "/Contents/Resources/Documents/"
@@ -106,6 +115,7 @@ try:
     rps, lat, errors, _ = wrk(base, script, 10, {"PATHS": query_file, "THINK": "20"})
     print("  docsync serve   %7.0f req/s   p50 %6.2f ms  p90 %6.2f ms  p99 %6.2f ms  non-2xx %d"
           % (rps, lat.get("50", -1), lat.get("90", -1), lat.get("99", -1), errors))
+    print("  peak RSS so far (warm-ups and search): %.1f MiB" % peak_rss(server.pid))
     print("pages: %d HTML pages of 2-64 KiB, 32 connections, as fast as possible" % len(pages))
     d_rps, d_lat, d_err, _ = wrk(base, script, 32, {"PATHS": page_file})
     n_rps, n_lat, n_err, _ = wrk("http://127.0.0.1:%d" % nginx_port, script, 32, {"PATHS": nginx_file})
@@ -115,10 +125,19 @@ try:
     print("  ratio           %7.2fx nginx" % (d_rps / n_rps))
     print("  docsync, tarix  %7.0f req/s   p99 %6.2f ms  non-2xx %d   %.2fx nginx"
           % (t_rps, t_lat.get("99", -1), t_err, t_rps / n_rps))
-    print("load average after the runs: %s" % " ".join(open("/proc/loadavg").read().split()[:3]))
-    status = open("/proc/%d/status" % server.pid).read()
-    hwm = int(re.search(r"VmHWM:\s+(\d+) kB", status).group(1)) / 1024.0
-    print("docsync serve peak RSS: %.1f MiB" % hwm)
-finally:
+    print("docsync serve peak RSS: %.1f MiB" % peak_rss(server.pid))
     server.terminate(); server.wait(timeout=30)
-    nginx.terminate(); nginx.wait(timeout=30)
+    # Cold tarix pages: the same run against a server without the page cache (page_cache_mib = 0), so that every
+    # page is looked up and inflated (the SQLite index and the archive stay open and in the page cache).
+    if os.environ.get("COLD", "1") != "1": sys.exit(0)  # COLD=0: a build without [serve] page_cache_mib
+    cold = subprocess.Popen([docsync, "serve", "--config", serve_config(cold_port, 0)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    wait_listening(cold_port, cold)
+    c_rps, c_lat, c_err, _ = wrk("http://127.0.0.1:%d" % cold_port, script, 32, {"PATHS": tarix_file})
+    print("  tarix, no cache %7.0f req/s   p99 %6.2f ms  non-2xx %d   %.2fx nginx (every page inflated)"
+          % (c_rps, c_lat.get("99", -1), c_err, c_rps / n_rps))
+finally:
+    print("load average after the runs: %s" % " ".join(open("/proc/loadavg").read().split()[:3]))
+    for proc in (server, nginx, cold):
+        if proc is not None and proc.poll() is None:
+            proc.terminate(); proc.wait(timeout=30)

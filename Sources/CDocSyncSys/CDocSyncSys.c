@@ -10,6 +10,7 @@
 #include <linux/stat.h>
 #include <linux/openat2.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 #include <openssl/sha.h>
 
@@ -42,6 +43,23 @@ int ds_openat_beneath(int dirfd, const char *path, int flags) {
     how.flags = (unsigned long long)(flags | O_CLOEXEC);
     how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
     return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof how);
+}
+
+#ifndef RESOLVE_CACHED
+#define RESOLVE_CACHED 0x20
+#endif
+
+int ds_openat_beneath_cached(int dirfd, const char *path, int flags) {
+    struct open_how how;
+    memset(&how, 0, sizeof how);
+    how.flags = (unsigned long long)(flags | O_CLOEXEC);
+    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS | RESOLVE_CACHED;
+    return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof how);
+}
+
+long ds_pread_nowait(int fd, void *buffer, size_t count, int64_t offset) {
+    struct iovec vector = {buffer, count};
+    return (long)preadv2(fd, &vector, 1, (off_t)offset, RWF_NOWAIT);
 }
 
 int ds_openat_direct(int dirfd, const char *name, int flags) {

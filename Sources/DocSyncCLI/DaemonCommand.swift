@@ -87,7 +87,10 @@ struct DaemonCommand: AsyncParsableCommand {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: service)]
         if let settings = config.serve {  // [serve] configured: the HTTP front runs beside the sync
             do {
-                services.append(.init(service: try DocServer(configuration: config, settings: settings, logger: logger)))
+                let server = try DocServer(
+                    configuration: config, settings: settings, logger: logger,
+                    observers: SyncEngine.serveObservers(config))
+                services.append(.init(service: server))
             } catch {
                 printError("docsync daemon: \(error)")
                 throw ExitStatus.configError

@@ -38,7 +38,9 @@ struct ServeCommand: AsyncParsableCommand {
         log.logLevel = .notice
         let server: DocServer
         do {
-            server = try DocServer(configuration: config, settings: settings, logger: log)
+            server = try DocServer(
+                configuration: config, settings: settings, logger: log,
+                observers: SyncEngine.serveObservers(config))
         } catch {
             printError("docsync serve: \(error)")
             throw ExitStatus.configError

@@ -12,4 +12,10 @@ extension SyncEngine {
     package static func metricsObservers(_ config: DocSyncConfiguration) -> [any SyncRunObserver] {
         config.metricsTextFile.map { [MetricsTextFileObserver(path: $0)] } ?? []
     }
+
+    /// The observers `docsync serve` (and the daemon's server) tell its request totals: the `[metrics] textfile`
+    /// writer when the key is set (its `docsync_serve_*` lines, beside the sync run's).
+    package static func serveObservers(_ config: DocSyncConfiguration) -> [any ServeObserver] {
+        config.metricsTextFile.map { [MetricsTextFileObserver(path: $0)] } ?? []
+    }
 }

@@ -17,6 +17,8 @@ extension DocSyncConfigurationLoader {
         serve.maxConnections =
             try table.int("max_connections", in: DocSyncConfiguration.serveConnectionsRange) ?? serve.maxConnections
         serve.cacheMaxAge = try table.duration("cache_max_age") ?? serve.cacheMaxAge
+        serve.pageCacheMiB =
+            try table.int("page_cache_mib", in: DocSyncConfiguration.servePageCacheRange) ?? serve.pageCacheMiB
         if serve.idleTimeout <= .zero { throw table.error("idle_timeout", "must be more than 0") }
         if serve.requestTimeout <= .zero { throw table.error("request_timeout", "must be more than 0") }
         try table.finish()

@@ -1,3 +1,4 @@
+import DocSync
 import DocSyncSupport
 import Prometheus
 
@@ -45,18 +46,88 @@ public enum MetricsTextFile {
         return registry.emitToBuffer()
     }
 
-    /// Replaces `path` with the rendered metrics (temp file + rename in the same folder).
+    /// Replaces the sync run's metrics in `path` with `metrics` (temp file + rename in the same folder), keeping
+    /// the lines `docsync serve` wrote there (`docsync_serve_*`).
     public static func write(_ metrics: RunMetrics, to path: String) throws(SystemError) {
+        try update(path, serve: false, with: render(metrics))
+    }
+
+    /// Replaces the `docsync_serve_*` lines of `path` with `stats`, keeping the sync run's metrics.
+    package static func write(_ stats: ServeStats, to path: String) throws(SystemError) {
+        try update(path, serve: true, with: render(stats))
+    }
+
+    /// The text-format exposition of the server's totals (`docsync_serve_*`: counters, a duration histogram and
+    /// the page cache's size).
+    package static func render(_ stats: ServeStats) -> [UInt8] {
+        var out = ""
+        func family(_ name: String, _ type: String, _ help: String) {
+            out += "# HELP docsync_serve_\(name) \(help)\n# TYPE docsync_serve_\(name) \(type)\n"
+        }
+        family("requests_total", "counter", "Requests answered by docsync serve, by route and status class.")
+        for route in ServeStats.routes {
+            for statusClass in ServeStats.statusClasses {
+                let count = stats.requests[route]?[statusClass] ?? 0
+                out += "docsync_serve_requests_total{route=\"\(route)\",status=\"\(statusClass)\"} \(count)\n"
+            }
+        }
+        family(
+            "request_duration_seconds", "histogram",
+            "How long docsync serve took to answer requests (until the answer's head, in seconds).")
+        for (bound, count) in zip(ServeStats.durationBounds, stats.durationBuckets) {
+            out += "docsync_serve_request_duration_seconds_bucket{le=\"\(bound)\"} \(count)\n"
+        }
+        out += "docsync_serve_request_duration_seconds_bucket{le=\"+Inf\"} \(stats.durationCount)\n"
+        out += "docsync_serve_request_duration_seconds_sum \(stats.durationSum)\n"
+        out += "docsync_serve_request_duration_seconds_count \(stats.durationCount)\n"
+        family("rejected_total", "counter", "Requests refused with 503 because a queue was full, by queue.")
+        for queue in stats.rejected.keys.sorted() {
+            out += "docsync_serve_rejected_total{queue=\"\(queue)\"} \(stats.rejected[queue] ?? 0)\n"
+        }
+        family("page_cache_hits_total", "counter", "Tarix pages answered from the cache of inflated pages.")
+        out += "docsync_serve_page_cache_hits_total \(stats.pageCacheHits)\n"
+        family("page_cache_misses_total", "counter", "Tarix pages inflated because the cache did not hold them.")
+        out += "docsync_serve_page_cache_misses_total \(stats.pageCacheMisses)\n"
+        family("page_cache_bytes", "gauge", "Bytes held by the cache of inflated tarix pages.")
+        out += "docsync_serve_page_cache_bytes \(stats.pageCacheBytes)\n"
+        return Array(out.utf8)
+    }
+
+    /// `existing` with the metric families of one writer (`serve`: `docsync_serve_*`, else the others) replaced by
+    /// `block`: each writer keeps the other's lines (the sync run's metrics first). Pure: the tests' subject.
+    package static func merge(_ existing: String, serve: Bool, with block: String) -> String {
+        var kept = ""
+        for line in existing.split(separator: "\n") {
+            let name: Substring
+            if line.hasPrefix("# HELP ") || line.hasPrefix("# TYPE ") {
+                name = line.dropFirst(7).prefix { $0 != " " }
+            } else if line.hasPrefix("#") {
+                continue
+            } else {
+                name = line.prefix { $0 != "{" && $0 != " " }
+            }
+            if name.hasPrefix("docsync_serve_") != serve { kept += line + "\n" }
+        }
+        return serve ? kept + block : block + kept
+    }
+
+    /// Rewrites `path` with `block` merged in (``merge(_:serve:with:)``), under an exclusive `flock` of its folder,
+    /// so that a sync and a server writing at the same moment (two processes, or the daemon's two services) do not
+    /// lose each other's lines.
+    private static func update(_ path: String, serve: Bool, with block: [UInt8]) throws(SystemError) {
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         let directory = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard directory >= 0 else { throw SystemError("open", path: folder) }
         defer { close(directory) }
+        while flock(directory, LOCK_EX) != 0, errno == EINTR {}
+        defer { flock(directory, LOCK_UN) }
+        let bytes = Array(
+            merge(existing(directory, name), serve: serve, with: String(decoding: block, as: UTF8.self)).utf8)
         let temporary = ".\(name).\(getpid()).tmp"
         let fd = openat(directory, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw SystemError("open", path: "\(folder)/\(temporary)") }
-        let bytes = render(metrics)
         do { try LinuxFS.writeAll(fd, bytes, path: "\(folder)/\(temporary)") } catch {
             close(fd)
             unlinkat(directory, temporary, 0)
@@ -69,5 +140,21 @@ public enum MetricsTextFile {
             unlinkat(directory, temporary, 0)
             throw error
         }
+    }
+
+    /// The file's current text (at most 1 MiB; empty when missing or unreadable: the writer starts afresh).
+    private static func existing(_ directory: Int32, _ name: String) -> String {
+        let fd = openat(directory, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return "" }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 1 << 20)
+        var filled = 0
+        while filled < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 { break }
+            filled += n
+        }
+        return String(decoding: bytes[..<filled], as: UTF8.self)
     }
 }

@@ -16,6 +16,13 @@ public struct MetricsTextFileObserver: SyncRunObserver {
     }
 }
 
+extension MetricsTextFileObserver: ServeObserver {
+    /// Rewrites the `docsync_serve_*` lines of ``path`` with the server's totals (the sync run's lines kept).
+    package func serveStatsUpdated(_ stats: ServeStats) {
+        try? MetricsTextFile.write(stats, to: path)
+    }
+}
+
 extension RunMetrics {
     /// The metrics of one finished run.
     public init(_ report: SyncRunReport) {

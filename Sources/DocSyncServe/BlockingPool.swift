@@ -1,4 +1,5 @@
 import DocSyncSupport
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -15,6 +16,7 @@ final class BlockingPool: @unchecked Sendable {
     private var head = 0
     private var stopping = false
     private let queueLimit: Int
+    private let rejections = Atomic<Int>(0)
 
     /// The number of online cores (at least 1).
     static var cores: Int { max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
@@ -37,9 +39,34 @@ final class BlockingPool: @unchecked Sendable {
                 lock.broadcast()
                 return true
             }
-            if !accepted { continuation.resume(returning: nil) }
+            if !accepted {
+                rejections.add(1, ordering: .relaxed)
+                continuation.resume(returning: nil)
+            }
         }
     }
+
+    /// Why ``run(before:_:)`` did not run a job.
+    enum Refusal: Error, Equatable {
+        /// The queue was full (or the pool shut down): answer 503 with `Retry-After`.
+        case busy
+        /// The job waited in the queue past its deadline; it was dropped without running.
+        case timedOut
+    }
+
+    /// ``run(_:)`` with a deadline checked when a thread takes the job: a job still queued at `deadline` is dropped
+    /// (the request's timeout, without a timer task per request; a job that started runs to its end).
+    func run<T: Sendable>(before deadline: ContinuousClock.Instant, _ body: @escaping @Sendable () -> T) async
+        -> Result<T, Refusal>
+    {
+        let outcome = await run { () -> Result<T, Refusal> in
+            ContinuousClock.now > deadline ? .failure(.timedOut) : .success(body())
+        }
+        return outcome ?? .failure(.busy)
+    }
+
+    /// Jobs refused because the queue was full, since the pool started.
+    var rejected: Int { rejections.load(ordering: .relaxed) }
 
     /// Jobs accepted and not yet started.
     var waiting: Int { lock.withLock { jobs.count - head } }

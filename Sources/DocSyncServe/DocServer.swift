@@ -16,13 +16,19 @@ package struct DocServer: Service {
     let logger: Logger
     let docsets: ServedDocsets
     let accessLog: AccessLog?
+    let observers: [any ServeObserver]
     let onListening: @Sendable (Int) async -> Void
 
+    /// How often the ``ServeObserver``s are told the totals (and once more at shutdown).
+    static let statsInterval: Duration = .seconds(15)
+
     /// A server for `configuration`'s root with `settings`; throws a ``ServeError`` for a malformed or
-    /// non-loopback `listen` not allowed. `onListening` gets the bound port once the server accepts connections.
+    /// non-loopback `listen` not allowed. `observers` (the `[metrics] textfile` writer) are told the request
+    /// totals every 15 seconds and at shutdown. `onListening` gets the bound port once the server accepts
+    /// connections.
     package init(
         configuration: DocSyncConfiguration, settings: DocSyncConfiguration.Serve, logger: Logger,
-        onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+        observers: [any ServeObserver] = [], onListening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws(ServeError) {
         guard let address = ListenAddress(settings.listen) else { throw .badAddress(settings.listen) }
         guard address.isLoopback || settings.allowRemote else { throw .remoteNotAllowed(address) }
@@ -36,6 +42,7 @@ package struct DocServer: Service {
         } catch {
             throw .cannotStart(address, "[serve] access_log: \(error)")
         }
+        self.observers = observers
         self.onListening = onListening
     }
 
@@ -48,15 +55,27 @@ package struct DocServer: Service {
             reads.shutdown()
             searches.shutdown()
         }
-        let routes = Routes(docsets: docsets, settings: settings, logger: logger, reads: reads, searches: searches)
+        let cache = PageCache(capacity: settings.pageCacheMiB << 20)
+        let routes = Routes(
+            docsets: docsets, settings: settings, logger: logger, reads: reads, searches: searches,
+            reader: PageReader(), cache: cache)
         let log = accessLog
         let timeout = settings.requestTimeout
+        let counters = ServeCounters()
         let responder = CallbackResponder<ServeContext> { request, context in
             let start = ContinuousClock.now
             var response = await routes.respond(to: request, timeout: timeout)
             response.headers[.init("X-Content-Type-Options")!] = "nosniff"
             log?.record(request: request, remote: context.remote, response: response, start: start)
+            counters.record(
+                .init(path: Substring(request.uri.path)), status: response.status.code,
+                duration: ContinuousClock.now - start)
             return response
+        }
+        let observers = self.observers
+        let report = { @Sendable in
+            let stats = counters.stats(reads: reads, searches: searches, cache: cache)
+            for observer in observers { observer.serveStatsUpdated(stats) }
         }
         let http1 = HTTP1Channel.Configuration(
             idleTimeout: .nanoseconds(Int64(settings.idleTimeout / .nanoseconds(1))),
@@ -76,6 +95,14 @@ package struct DocServer: Service {
                 await onListening(port)
             },
             logger: logger)
+        let reporter = Task {
+            guard !observers.isEmpty else { return }
+            while (try? await Task.sleep(for: Self.statsInterval)) != nil { report() }
+        }
+        defer {
+            reporter.cancel()
+            if !observers.isEmpty { report() }
+        }
         do {
             try await app.run()
         } catch let error as IOError {

@@ -1,6 +1,7 @@
 import DocSync
 import DocSyncSupport
 import Hummingbird
+import Logging
 import NIOCore
 
 #if canImport(Glibc)
@@ -19,7 +20,7 @@ import NIOCore
 /// `allow-same-origin`, so its scripts run at an opaque origin: they cannot read the API's answers, the search
 /// page's DOM, or anything else of this origin, even when the page is opened directly.
 extension Routes {
-    func pages(_ raw: Substring, request: Request) async -> Response {
+    func pages(_ raw: Substring, request: Request, timeout: Duration) async -> Response {
         guard let path = PagePath(afterPrefix: raw) else {
             // `/d/Name` without its slash: relative links need the folder form.
             if !raw.isEmpty, !raw.contains("/"), PagePath(afterPrefix: raw + "/") != nil {
@@ -27,9 +28,8 @@ extension Routes {
             }
             return Self.notFound()
         }
-        let snapshot = docsets.snapshot()
         let docset: InstalledDocset
-        var tag: String
+        let tag: String
         if let version = path.version {
             let root = configuredRoot
             let folder = "\(root)/.docsync/versions/\(version)"
@@ -40,7 +40,7 @@ extension Routes {
             docset = InstalledDocset(name: path.name, path: folder)
             tag = "\(version)/\(path.page)"
         } else {
-            guard let current = snapshot.docset(path.name) else { return Self.notFound() }
+            guard let current = docsets.snapshot().docset(path.name) else { return Self.notFound() }
             if let version = Self.versionSegment(current) {
                 return Self.redirect(to: "/d/\(Self.encodeSegment(version))/\(path.encodedPage)", permanent: false)
             }
@@ -48,19 +48,70 @@ extension Routes {
             tag = ""
         }
         let page = path.page
-        let read = await reads.run { Result { () throws(DocumentError) in try docset.contentsBlocking(of: page) } }
-        guard let read else { return Self.busy() }
-        let bytes: [UInt8]
-        do {
-            bytes = try read.get()
-        } catch {
-            if error == DocumentError.tooLarge {
-                return Self.text(.contentTooLarge, "page larger than the server's limit\n")
+        let pinned = path.version != nil
+        let body: ByteBuffer
+        let reader = self.reader
+        if pinned, let kept = cache.get(tag) {
+            body = kept  // a tarix page inflated before
+        } else {
+            // A warm page of a kept, extracted version folder is opened and read here, without waiting for the
+            // disk (RESOLVE_CACHED, RWF_NOWAIT); anything else, or what that could not finish, on the read pool.
+            var started: (descriptor: Int32, size: Int, buffer: ByteBuffer)?
+            if pinned {
+                do {
+                    if case .file(let descriptor, let size)? = try reader.openIfCached(page, of: docset) {
+                        var buffer = ByteBufferAllocator().buffer(capacity: size)
+                        if Self.fill(&buffer, from: descriptor, size: size, waiting: false) == 0 {
+                            close(descriptor)
+                            return respond(buffer, tag: tag, path: path, docset: docset, request: request)
+                        }
+                        started = (descriptor, size, buffer)
+                    }
+                } catch {
+                    return Self.pageError(error, logger: logger)
+                }
             }
-            if error == DocumentError.io { logger.warning("\(error.description)") }
-            return Self.notFound()
+            let handoff = started
+            let read = await reads.run(before: ContinuousClock.now + timeout) {
+                Result { () throws(DocumentError) -> (ByteBuffer, inflated: Bool) in
+                    if let handoff {
+                        defer { close(handoff.descriptor) }
+                        var buffer = handoff.buffer
+                        let failure = Self.fill(&buffer, from: handoff.descriptor, size: handoff.size, waiting: true)
+                        if failure != 0 { throw Self.readError(failure, docset: docset, page: page) }
+                        return (buffer, false)
+                    }
+                    let contents = try reader.open(page, of: docset, immutable: pinned)
+                    return try Self.load(contents, docset: docset, page: page)
+                }
+            }
+            switch read {
+            case .failure(let refusal):
+                if let handoff { close(handoff.descriptor) }  // the job never ran
+                return refusal == .busy ? Self.busy() : Self.text(.serviceUnavailable, "timed out\n")
+            case .success(.failure(let error)):
+                return Self.pageError(error, logger: logger)
+            case .success(.success(let (bytes, inflated))):
+                body = bytes
+                if pinned, inflated { cache.put(tag, bytes) }
+            }
         }
-        if tag.isEmpty { tag = "\(docset.name)/\(path.page)#\(Self.fnv1a(bytes))" }
+        return respond(body, tag: tag, path: path, docset: docset, request: request)
+    }
+
+    /// The answer for a page read that failed: 413 for one over the limit, else 404 (I/O errors logged).
+    static func pageError(_ error: DocumentError, logger: Logger) -> Response {
+        if error == DocumentError.tooLarge { return text(.contentTooLarge, "page larger than the server's limit\n") }
+        if error == DocumentError.io { logger.warning("\(error.description)") }
+        return notFound()
+    }
+
+    /// A page's answer: its headers, then 304, the whole page, a range, or 416.
+    func respond(_ body: ByteBuffer, tag: String, path: PagePath, docset: InstalledDocset, request: Request)
+        -> Response
+    {
+        var tag = tag
+        if tag.isEmpty { tag = "\(docset.name)/\(path.page)#\(Self.fnv1a(body))" }
         let etag = "\"" + Self.etagText(tag) + "\""
         var headers = HTTPFields()
         headers[.eTag] = etag
@@ -75,17 +126,18 @@ extension Routes {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = ContentTypes.of(path.page)
-        var range = ByteRange.resolve(request.headers[.range], length: bytes.count)
+        let length = body.readableBytes
+        var range = ByteRange.resolve(request.headers[.range], length: length)
         if let ifRange = request.headers[.ifRange], ifRange != etag { range = .whole }
         switch range {
         case .whole:
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
         case .part(let part):
-            headers[.contentRange] = "bytes \(part.lowerBound)-\(part.upperBound - 1)/\(bytes.count)"
-            return Response(
-                status: .partialContent, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes[part])))
+            headers[.contentRange] = "bytes \(part.lowerBound)-\(part.upperBound - 1)/\(length)"
+            let slice = body.getSlice(at: body.readerIndex + part.lowerBound, length: part.count) ?? ByteBuffer()
+            return Response(status: .partialContent, headers: headers, body: .init(byteBuffer: slice))
         case .unsatisfiable:
-            headers[.contentRange] = "bytes */\(bytes.count)"
+            headers[.contentRange] = "bytes */\(length)"
             headers[.contentType] = "text/plain; charset=utf-8"
             return Response(status: .rangeNotSatisfiable, headers: headers)
         }
@@ -131,13 +183,66 @@ extension Routes {
     }
 
     /// FNV-1a 64, hex: the content tag of a page in a docset installed by something else.
-    static func fnv1a(_ bytes: [UInt8]) -> String {
+    static func fnv1a(_ buffer: ByteBuffer) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
+        buffer.withUnsafeReadableBytes { bytes in
+            for byte in bytes {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x100_0000_01b3
+            }
         }
         return String(hash, radix: 16)
+    }
+
+    /// Reads the rest of a file of `size` bytes (from `buffer.writerIndex` on) straight into `buffer`: 0 when
+    /// the buffer holds them all (or the file ended sooner: it shrank meanwhile), else the `errno` that stopped
+    /// it. Without `waiting`, only what the page cache holds now (`RWF_NOWAIT`): `EAGAIN` when more is needed.
+    static func fill(_ buffer: inout ByteBuffer, from descriptor: Int32, size: Int, waiting: Bool) -> Int32 {
+        var failure: Int32 = 0
+        var done = buffer.writerIndex
+        while done < size, failure == 0 {
+            let wanted = size - done
+            let at = done
+            _ = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: wanted) { target in
+                let n =
+                    waiting
+                    ? pread(descriptor, target.baseAddress!, wanted, off_t(at))
+                    : ContainedFile.readCached(
+                        descriptor, into: UnsafeMutableRawBufferPointer(rebasing: target[..<wanted]), at: at)
+                if n < 0 {
+                    failure = errno == EINTR ? 0 : errno
+                    return 0
+                }
+                if n == 0 { failure = -1 }  // the end: it shrank meanwhile
+                return n
+            }
+            done = buffer.writerIndex
+        }
+        return failure == -1 ? 0 : failure
+    }
+
+    static func readError(_ code: Int32, docset: InstalledDocset, page: String) -> DocumentError {
+        DocumentError.make(
+            .io, docset: docset.name, page: String(page.escapingControlCharacters.prefix(300)),
+            message: "read: \(String(cString: strerror(code)))")
+    }
+
+    /// A page's bytes in a buffer of their own (blocking: on the read pool), and whether they were inflated from
+    /// a tarix store (kept in the ``PageCache``). An extracted page is read straight from its descriptor into the
+    /// buffer, at most the size it had when opened.
+    static func load(_ contents: PageContents, docset: InstalledDocset, page: String) throws(DocumentError)
+        -> (ByteBuffer, inflated: Bool)
+    {
+        switch contents {
+        case .bytes(let bytes):
+            return (ByteBuffer(bytes: bytes), true)
+        case .file(let descriptor, let size):
+            defer { close(descriptor) }
+            var buffer = ByteBufferAllocator().buffer(capacity: size)
+            let failure = fill(&buffer, from: descriptor, size: size, waiting: true)
+            if failure != 0 { throw readError(failure, docset: docset, page: page) }
+            return (buffer, false)
+        }
     }
 }
 

@@ -17,6 +17,10 @@ struct Routes: Sendable {
     let reads: BlockingPool
     /// Searches: at most one per core at once, the rest queued (bounded), never a thread each.
     let searches: BlockingPool
+    /// Opens pages, keeping version folders (and tarix stores) open between requests.
+    let reader: PageReader
+    /// Pages inflated from tarix stores.
+    let cache: PageCache
 
     /// Requests paths longer than this are 404 (before any file system access).
     static let maximumTargetBytes = 8192
@@ -33,13 +37,11 @@ struct Routes: Sendable {
         let query = QueryString(request.uri.query ?? "")
         var response: Response
         if path.hasPrefix("/d/") {
-            response =
-                await Deadline.run(timeout) { await pages(path.dropFirst(3), request: request) }
-                ?? Self.text(.serviceUnavailable, "timed out\n")
+            response = await pages(path.dropFirst(3), request: request, timeout: timeout)
         } else if path == "/api/search" {
             response =
                 await Deadline.run(timeout) { await search(query) }
-                ?? Self.text(.serviceUnavailable, "timed out\n")
+                ?? Self.jsonError(.serviceUnavailable, "timed out")
         } else if path == "/api/docsets" {
             response = docsetList()
         } else if path.hasPrefix("/api/entries/") {
@@ -58,9 +60,9 @@ struct Routes: Sendable {
         return response
     }
 
-    /// 503 with `Retry-After`: a pool's queue is full.
-    static func busy() -> Response {
-        var response = text(.serviceUnavailable, "busy; retry\n")
+    /// 503 with `Retry-After`: a pool's queue is full (`json`: as every `/api/` error, `{"error": …}`).
+    static func busy(json: Bool = false) -> Response {
+        var response = json ? jsonError(.serviceUnavailable, "busy; retry") : text(.serviceUnavailable, "busy; retry\n")
         response.headers[.retryAfter] = "1"
         return response
     }
@@ -84,7 +86,9 @@ struct Routes: Sendable {
                 return Self.jsonError(.badRequest, DocsetIndexError.invalidQuery(problem).description)
             }
             let index = snapshot.index
-            guard let results = await searches.run({ index.searchBlocking(search) }) else { return Self.busy() }
+            guard let results = await searches.run({ index.searchBlocking(search) }) else {
+                return Self.busy(json: true)
+            }
             hits = results.hits
             failures = results.failures
         }

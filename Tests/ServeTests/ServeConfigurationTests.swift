@@ -22,12 +22,14 @@ import Testing
                 request_timeout = "2s"
                 max_connections = 64
                 cache_max_age = "1h"
+                page_cache_mib = 8
                 """
             ).serve)
         #expect(serve.listen == "[::1]:9000" && serve.allowRemote)
         #expect(serve.accessLog == "/etc/logs/access.log")
         #expect(serve.idleTimeout == .seconds(5) && serve.requestTimeout == .seconds(2))
         #expect(serve.maxConnections == 64 && serve.cacheMaxAge == .seconds(3600))
+        #expect(serve.pageCacheMiB == 8 && DocSyncConfiguration.Serve().pageCacheMiB == 8)
         #expect(try Self.parse("[serve]\naccess_log = \"\"\n").serve?.accessLog == nil)
         #expect(try Self.parse("[serve]\naccess_log = \"-\"\n").serve?.accessLog == "-")
     }
@@ -35,6 +37,7 @@ import Testing
     @Test func badValuesNameTheirKey() {
         for (text, key) in [
             ("[serve]\nmax_connections = 0\n", "serve.max_connections"),
+            ("[serve]\npage_cache_mib = -1\n", "serve.page_cache_mib"),
             ("[serve]\nidle_timeout = \"0s\"\n", "serve.idle_timeout"),
             ("[serve]\nlisten = 8484\n", "serve.listen"),
             ("[serve]\nlisen = \"x\"\n", "serve.lisen"),

@@ -45,8 +45,10 @@ final class ServeHarness: @unchecked Sendable {
 
     /// Installs a generated docset of `version` as `name` from a local archive.
     @discardableResult
-    func install(_ name: String, version: String, fixture: DocsetFixture? = nil) async throws -> InstalledDocset {
-        try await engine.installGenerated(name, version: version, fixture: fixture, in: dir)
+    func install(
+        _ name: String, version: String, fixture: DocsetFixture? = nil, layout: InstalledDocset.Layout? = nil
+    ) async throws -> InstalledDocset {
+        try await engine.installGenerated(name, version: version, fixture: fixture, layout: layout, in: dir)
     }
 
     /// One sync with nothing to fetch: prunes replaced versions past their grace period.
@@ -54,13 +56,13 @@ final class ServeHarness: @unchecked Sendable {
         try await engine.pruneBySyncing()
     }
 
-    /// Starts the server; returns once it accepts connections.
-    func start() async throws {
+    /// Starts the server (telling `observers` its totals); returns once it accepts connections.
+    func start(observers: [any ServeObserver] = []) async throws {
         let bound = PortBox()
         var logger = Logger(label: "serve-test")
         logger.logLevel = .warning
         let server = try DocServer(
-            configuration: configuration, settings: configuration.serve!, logger: logger,
+            configuration: configuration, settings: configuration.serve!, logger: logger, observers: observers,
             onListening: { bound.set($0) })
         let group = ServiceGroup(
             configuration: .init(services: [.init(service: server)], gracefulShutdownSignals: [], logger: logger))

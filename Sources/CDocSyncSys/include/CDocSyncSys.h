@@ -23,6 +23,13 @@ int ds_openat_direct(int dirfd, const char *name, int flags);
 /// Returns the fd or -1 with errno set (ENOSYS on kernels before 5.6, or where a seccomp filter refuses it).
 int ds_openat_beneath(int dirfd, const char *path, int flags);
 
+/// ds_openat_beneath with RESOLVE_CACHED as well: fails with EAGAIN instead of waiting when a component is not in
+/// the kernel's lookup cache (EINVAL before Linux 5.12), so that it can be tried on a thread that must not block.
+int ds_openat_beneath_cached(int dirfd, const char *path, int flags);
+
+/// preadv2(2) of one buffer with RWF_NOWAIT: only what the page cache holds now; -1 with EAGAIN when nothing is.
+long ds_pread_nowait(int fd, void *buffer, size_t count, int64_t offset);
+
 /// The stricter of statx(2)'s direct-I/O memory and offset alignments for fd, or 0 when the kernel or the file
 /// system does not report them.
 uint32_t ds_direct_io_alignment(int fd);

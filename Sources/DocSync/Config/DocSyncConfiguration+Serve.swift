@@ -15,10 +15,15 @@ extension DocSyncConfiguration {
         public var maxConnections = 512
         /// `Cache-Control: max-age` of pages.
         public var cacheMaxAge: Duration = .seconds(600)
+        /// MiB of memory for pages inflated from tarix stores, kept for the next request (0: none).
+        public var pageCacheMiB = 8
 
         /// The defaults, as `config/docsync.toml` documents them.
         public init() {}
     }
+
+    /// The accepted `[serve] page_cache_mib`.
+    package static let servePageCacheRange = 0...4096
 
     /// The accepted `[serve] max_connections`.
     package static let serveConnectionsRange = 1...65_536

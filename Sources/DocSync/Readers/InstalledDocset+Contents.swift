@@ -71,6 +71,7 @@ extension InstalledDocset {
             case .notRegular: (.notRegularFile, "not a regular file")
             case .tooLarge(let size): (.tooLarge, "\(size) bytes is more than the \(limit) asked for")
             case .io(let error): (.io, "\(error)")
+            case .wouldBlock: (.io, "needs the disk; opened without waiting")
             }
         return .make(kind, docset: docset, page: String(shown.prefix(300)), message: message)
     }

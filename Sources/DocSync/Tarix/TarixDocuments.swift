@@ -26,14 +26,21 @@ enum TarixDocuments {
     static func read(_ components: [String], base: Int32, folder: String, limit: Int) -> Result<
         [UInt8], ContainedFile.Failure
     > {
-        let path = "Contents/Resources/Documents/" + components.joined(separator: "/")
+        switch open(base: base, folder: folder, limit: limit) {
+        case .failure(let failure): return .failure(failure)
+        case .success(let archive): return read(components, archive: archive, folder: folder)
+        }
+    }
+
+    /// The store of the docset open as `base`, open for reads of at most `limit` bytes each (thread-safe: one
+    /// open store serves concurrent reads).
+    static func open(base: Int32, folder: String, limit: Int) -> Result<TarixArchive, ContainedFile.Failure> {
         var limits = TarixLimits()
         limits.maxDocumentBytes = Int64(max(0, limit))
-        let archive: TarixArchive
         do {
             let resources = try SafeDirectory.duplicating(base, path: folder).directory("Contents").directory(
                 "Resources")
-            archive = try TarixArchive(resources: resources, limits: limits)
+            return .success(try TarixArchive(resources: resources, limits: limits))
         } catch let error as TarixError {
             return .failure(failure(error, folder: folder))
         } catch let error as SystemError {
@@ -41,6 +48,13 @@ enum TarixDocuments {
         } catch {
             return .failure(.io(SystemError("open", path: "\(folder): \(error)", code: EIO)))
         }
+    }
+
+    /// The page from an open store.
+    static func read(_ components: [String], archive: TarixArchive, folder: String) -> Result<
+        [UInt8], ContainedFile.Failure
+    > {
+        let path = "Contents/Resources/Documents/" + components.joined(separator: "/")
         do throws(TarixError) {
             return .success(try archive.read(path))
         } catch {

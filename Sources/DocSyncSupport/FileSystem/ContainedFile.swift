@@ -30,6 +30,9 @@ package enum ContainedFile {
         case tooLarge(Int64)
         /// Any other system failure.
         case io(SystemError)
+        /// Only with `cachedOnly`: resolving the path needs what the kernel has not cached (or a kernel before
+        /// 5.12); open it on a thread that may block instead.
+        case wouldBlock
     }
 
     /// The path's components (`.` and empty ones dropped), or why it is refused. Pure: the table tests' subject.
@@ -58,15 +61,10 @@ package enum ContainedFile {
     package static func read(_ path: String, below base: Int32, limit: Int, beneath: Bool = true) throws(Failure)
         -> [UInt8]
     {
-        let parts = try components(path).get()
-        let fd = beneath ? try open(parts, below: base) : try openComponents(parts, below: base)
+        let (fd, size) = try openForReading(path, below: base, limit: limit, beneath: beneath)
         defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { throw .io(SystemError("fstat", path: path)) }
-        guard st.st_mode & S_IFMT == S_IFREG else { throw .notRegular }
-        guard st.st_size <= Int64(limit) else { throw .tooLarge(Int64(st.st_size)) }
         var out: [UInt8] = []
-        out.reserveCapacity(Int(st.st_size))
+        out.reserveCapacity(size)
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         while true {
             let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
@@ -79,6 +77,37 @@ package enum ContainedFile {
         return out
     }
 
+    /// `path` below the folder open as `base`, opened for reading with every check of ``read(_:below:limit:beneath:)``
+    /// (the contained open, a regular file, at most `limit` bytes when opened): its descriptor, which the caller
+    /// closes, and its size. For callers that read the bytes into a buffer of their own (`docsync serve`). The
+    /// descriptor is non-blocking, which regular files ignore; a file that grows after the open is the caller's to
+    /// bound. `cachedOnly` adds `RESOLVE_CACHED`: the open never waits for the disk (``Failure/wouldBlock``
+    /// instead), for a caller on a thread that must not block.
+    package static func openForReading(
+        _ path: String, below base: Int32, limit: Int, beneath: Bool = true, cachedOnly: Bool = false
+    ) throws(Failure) -> (descriptor: Int32, size: Int) {
+        let parts = try components(path).get()
+        let fd =
+            cachedOnly
+            ? try openCached(parts, below: base)
+            : beneath ? try open(parts, below: base) : try openComponents(parts, below: base)
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            let error = SystemError("fstat", path: path)
+            close(fd)
+            throw .io(error)
+        }
+        guard st.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw .notRegular
+        }
+        guard st.st_size <= Int64(limit) else {
+            close(fd)
+            throw .tooLarge(Int64(st.st_size))
+        }
+        return (fd, Int(st.st_size))
+    }
+
     /// A read-only descriptor of `parts` below `base`, non-blocking (a FIFO must not hang the open).
     private static func open(_ parts: [String], below base: Int32) throws(Failure) -> Int32 {
         let joined = parts.joined(separator: "/")
@@ -89,6 +118,28 @@ package enum ContainedFile {
         case EXDEV: throw .outside
         case ENOENT, ENOTDIR: throw .notFound
         case ELOOP: throw .outside
+        default: throw .io(SystemError("openat2", path: joined))
+        }
+    }
+
+    /// `pread` that never waits for the disk (`preadv2` with `RWF_NOWAIT`): the bytes the page cache holds now
+    /// from `offset` on, at most `buffer.count`; -1 with `errno` `EAGAIN` when none (then read on a thread that
+    /// may block).
+    package static func readCached(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int)
+        -> Int
+    {
+        ds_pread_nowait(descriptor, buffer.baseAddress, buffer.count, Int64(offset))
+    }
+
+    /// ``open(_:below:)`` with `RESOLVE_CACHED`; ``Failure/wouldBlock`` where that or `openat2` is missing.
+    private static func openCached(_ parts: [String], below base: Int32) throws(Failure) -> Int32 {
+        let joined = parts.joined(separator: "/")
+        let fd = ds_openat_beneath_cached(base, joined, O_RDONLY | O_NONBLOCK | O_NOCTTY)
+        if fd >= 0 { return fd }
+        switch errno {
+        case EAGAIN, ENOSYS, EINVAL: throw .wouldBlock
+        case EXDEV, ELOOP: throw .outside
+        case ENOENT, ENOTDIR: throw .notFound
         default: throw .io(SystemError("openat2", path: joined))
         }
     }
