@@ -50,7 +50,7 @@ import Testing
         try await h.stop()
 
         // Stopping wrote the server's totals into the metrics file; the sync run's lines are still there.
-        let samples = try Self.parse(metrics)
+        let samples = try MetricsSamples.parse(metrics)
         #expect(samples["docsync_last_run_result{result=\"ok\"}"] == 1)
         #expect(samples["docsync_serve_requests_total{route=\"pages\",status=\"2xx\"}"] == 4)
         #expect(samples["docsync_serve_requests_total{route=\"pages\",status=\"3xx\"}"] == 1)  // the 304
@@ -67,7 +67,7 @@ import Testing
 
         // A sync run's rewrite keeps the server's lines in turn.
         try MetricsTextFile.write(RunMetrics(lastSuccess: 3, finished: 4, durationSeconds: 1, result: "failed"), to: metrics)
-        let after = try Self.parse(metrics)
+        let after = try MetricsSamples.parse(metrics)
         #expect(after["docsync_last_run_result{result=\"failed\"}"] == 1)
         #expect(after["docsync_serve_requests_total{route=\"pages\",status=\"2xx\"}"] == 4)
     }
@@ -155,16 +155,5 @@ import Testing
         #expect(merged == "# HELP docsync_a A.\n# TYPE docsync_a gauge\ndocsync_a 1\n# TYPE docsync_serve_y counter\ndocsync_serve_y 6\n")
         let run = MetricsTextFile.merge(merged, serve: false, with: "docsync_b 2\n")
         #expect(run == "docsync_b 2\n# TYPE docsync_serve_y counter\ndocsync_serve_y 6\n")
-    }
-
-    /// `name{labels}` → value, from the text format (comments skipped; every sample line must parse).
-    static func parse(_ path: String) throws -> [String: Double] {
-        var samples: [String: Double] = [:]
-        for line in try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n") where !line.hasPrefix("#") {
-            let parts = line.split(separator: " ")
-            let value = try #require(parts.count == 2 ? Double(parts[1]) : nil, "sample line: \(line)")
-            samples[String(parts[0])] = value
-        }
-        return samples
     }
 }

@@ -5,17 +5,6 @@ import Testing
 
 /// `[metrics] textfile`: after each run a Prometheus text file (parsed here) with the run's result and counts.
 @Suite(.timeLimit(.minutes(10))) struct MetricsTextFileTests {
-    /// `name{labels}` → value, from the text format (comments skipped; every sample line must parse).
-    static func parse(_ path: String) throws -> [String: Double] {
-        var samples: [String: Double] = [:]
-        for line in try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n") where !line.hasPrefix("#") {
-            let parts = line.split(separator: " ")
-            let value = try #require(parts.count == 2 ? Double(parts[1]) : nil, "sample line: \(line)")
-            samples[String(parts[0])] = value
-        }
-        return samples
-    }
-
     @Test func eachRunRewritesTheFile() async throws {
         let h = try SyncHarness.inMemory()
         try FileManager.default.createDirectory(atPath: h.dir.appending("metrics"), withIntermediateDirectories: true)
@@ -27,7 +16,7 @@ import Testing
 
         let before = Date().timeIntervalSince1970
         #expect(try await h.sync().status == 0)
-        let first = try Self.parse(file)
+        let first = try MetricsSamples.parse(file)
         #expect(first["docsync_last_run_result{result=\"ok\"}"] == 1)
         #expect(first["docsync_last_run_result{result=\"failed\"}"] == 0)
         #expect(first["docsync_last_run_docsets{outcome=\"installed\"}"] == 1)
@@ -42,7 +31,7 @@ import Testing
         try h.writeConfig(
             feeds: ["f.atom", "missing.atom"], extra: "[metrics]\ntextfile = \"metrics/docsync.prom\"")
         #expect(try await h.sync().status == 3)
-        let second = try Self.parse(file)
+        let second = try MetricsSamples.parse(file)
         #expect(second["docsync_last_run_result{result=\"failed\"}"] == 1)
         #expect(second["docsync_last_run_feeds_failed"] == 1)
         #expect(second["docsync_last_run_docsets{outcome=\"unchanged\"}"] == 1)
