@@ -1,3 +1,5 @@
+import DocSyncSupport
+
 /// Where an address leads: the public internet, a private network a redirect from outside must not reach, or the
 /// link-local network where cloud metadata services answer.
 public enum AddressScope: String, Sendable, Equatable {
@@ -19,27 +21,13 @@ public enum AddressScope: String, Sendable, Equatable {
 
     /// The host of an absolute URL, lowercased, without brackets, userinfo or port; nil without `://`.
     public static func host(ofURL url: String) -> String? {
-        guard let start = indexAfterSchemeSeparator(in: url) else { return nil }
+        guard let start = url.indexAfterSchemeSeparator else { return nil }
         var authority = url[start...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
         if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
             return String(authority[authority.index(after: authority.startIndex)..<close]).lowercased()
         }
         return String(authority.prefix { $0 != ":" }).lowercased()
-    }
-
-    /// The index just past the first `://` in `url`: a byte scan (Foundation's `range(of:)` runs CFString's search
-    /// with its Unicode tables, code and data `docsync fetch` otherwise never touches: resident memory).
-    static func indexAfterSchemeSeparator(in url: String) -> String.Index? {
-        let bytes = url.utf8
-        var index = bytes.startIndex
-        while index != bytes.endIndex {
-            if bytes[index] == UInt8(ascii: ":"), bytes[bytes.index(after: index)...].starts(with: "//".utf8) {
-                return bytes.index(index, offsetBy: 3)
-            }
-            bytes.formIndex(after: &index)
-        }
-        return nil
     }
 
     /// True when `host` (as in a URL: any case, an optional trailing dot) names a cloud metadata service.

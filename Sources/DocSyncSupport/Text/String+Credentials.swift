@@ -14,7 +14,7 @@ extension String {
     ]
 
     package var redactingCredentials: String {
-        guard Self.containsSchemeSeparator(utf8) else { return self }
+        guard indexAfterSchemeSeparator != nil else { return self }
         var scalars = Array(unicodeScalars)
         var index = 0
         while index + 2 < scalars.count {
@@ -44,24 +44,6 @@ extension String {
         var out = String.UnicodeScalarView()
         out.append(contentsOf: scalars)
         return String(out)
-    }
-
-    /// Whether `://` occurs: a byte scan. (`contains("://")` resolves to Foundation's `StringProtocol.contains`
-    /// wherever Foundation is imported, which runs CFString's search and maps its Unicode tables: resident memory
-    /// on every download's path for a three-byte search.)
-    private static func containsSchemeSeparator(_ bytes: String.UTF8View) -> Bool {
-        var matched = 0
-        for byte in bytes {
-            if byte == UInt8(ascii: ":") {
-                matched = 1
-            } else if byte == UInt8(ascii: "/"), matched > 0 {
-                matched += 1
-                if matched == 3 { return true }
-            } else {
-                matched = 0
-            }
-        }
-        return false
     }
 
     /// Redacts the value of the parameter starting at `start` when its name is a secret's; returns where it ends.
