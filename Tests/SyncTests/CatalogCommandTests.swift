@@ -3,18 +3,19 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `docsync catalog`, `add` and `drop` against catalogues a real nginx serves (the real binary: its output, exit
-/// statuses and the configuration file it edits).
+/// `docsync catalog`, `add` and `drop` (the real binary: its output, exit statuses and the configuration file it
+/// edits) against a catalogue it reads as a local file; the sync between them installs in process from a
+/// `MemoryOrigin`.
 @Suite(.timeLimit(.minutes(10))) struct CatalogCommandTests {
-    @Test func catalogListsAndAddDropEditTheConfig() throws {
-        let h = try SyncHarness()
+    @Test func catalogListsAndAddDropEditTheConfig() async throws {
+        let h = try SyncHarness.inMemory()
         try h.publish(try DocsetFixture.make(version: "1.21"), at: "feeds/Go.tgz", folder: "Go")
         try h.writeZealCatalog([
             .init(name: "Go", title: "Go", versions: ["1.21"], aliases: ["golang"]),
             .init(name: "Python_3", title: "Python 3", versions: ["3.12.1"]),
             .init(name: "Bash", title: "Bash", versions: ["5.2"]),
         ])
-        try h.writeCatalogConfig(docsets: [])
+        try h.writeCatalogConfig(docsets: [], zeal: "\(h.www)/zeal.json")
         let original = try String(contentsOfFile: h.configPath, encoding: .utf8)
 
         let unknown = try h.run(["add", "Pythn_3"])
@@ -27,7 +28,9 @@ import Testing
 
         #expect(try h.run(["add", "golang"]).status == 0)
         #expect(try h.configuration().docsets == [.init(name: "Go")])
-        #expect(try h.run(["sync"]).status == 0)
+        let sync = try await h.sync()
+        #expect(sync.status == 0, "\(sync.lines)")
+        #expect(sync.names("installed") == ["Go"], "\(sync.lines)")
 
         let listed = try h.run(["catalog", "--json"])
         #expect(listed.status == 0, "\(listed.standardError)")

@@ -10,18 +10,20 @@ import Testing
 
 /// A FIFO, or a link to `/dev/zero`, where docsync reads a file it did not write (a docset folder's
 /// `meta.json`, `Info.plist`, icons and index; the configuration file) hangs no command: each finishes well within
-/// its deadline and names what it refused.
+/// its deadline and names what it refused. The feed is a local file and A is installed in process from a
+/// `MemoryOrigin`, so the commands under test (the binary) ask no server.
 @Suite(.timeLimit(.minutes(10))) struct HostileFileTests {
     static let deadline = 30.0
 
     /// A harness with A 1 installed by sync, and two folders docsync did not create beside it.
-    static func plantedHarness() throws -> SyncHarness {
-        let h = try SyncHarness()
+    static func plantedHarness() async throws -> SyncHarness {
+        let h = try SyncHarness.inMemory()
         try h.publishArchive(DocsetFixture.make(version: "1"), as: "A-1.tgz", folder: "A")
-        try h.writeAtomFeed("f.atom", [.init(identifier: "org.a", title: "A", version: "1", archive: "A-1.tgz")])
-        try h.writeConfig(feeds: ["f.atom"])
-        let first = try BoundedRun.run(h, ["sync"], deadline: deadline)
-        #expect(first.status == 0, "\(first.standardError)")
+        try h.writeAtomFeed(
+            "f.atom", [.init(identifier: "org.a", title: "A", version: "1", archive: h.url("A-1.tgz"))])
+        try h.writeConfig(feeds: ["\(h.www)/f.atom"])
+        let first = try await h.sync()
+        #expect(first.status == 0, "\(first.lines)")
         // Fifo.docset: meta.json, Info.plist, the index and an icon are FIFOs. Zero.docset: each is a link to
         // /dev/zero.
         for folder in ["Fifo", "Zero"] {
@@ -43,8 +45,8 @@ import Testing
         ["status"], ["status", "--json"], ["sync"], ["sync", "--json"], ["verify"], ["lock"], ["adopt", "--dry-run"],
         ["search", "sym"],
     ])
-    func noCommandHangsOnAFIFOOrADeviceLink(_ arguments: [String]) throws {
-        let h = try Self.plantedHarness()
+    func noCommandHangsOnAFIFOOrADeviceLink(_ arguments: [String]) async throws {
+        let h = try await Self.plantedHarness()
         let run = try BoundedRun.run(h, arguments, deadline: Self.deadline)
         #expect(!run.killed, "docsync \(arguments) hung (killed after \(run.seconds) s): \(run.standardError)")
         #expect(run.status != 132 && run.status != 134 && run.status != 137, "\(run.status): \(run.standardError)")

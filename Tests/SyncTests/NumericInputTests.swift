@@ -80,38 +80,65 @@ import Testing
         }
     }
 
-    static let cliCases: [[String]] = {
-        let numbers = [
-            "0", "1", "-1", "9223372036854775807", "-9223372036854775808", "4611686018427387904",
-            "99999999999999999999", "9223372036854775807s9223372036854775807s", "3651d",
-        ]
-        var cases: [[String]] = []
-        for n in numbers {
-            cases.append(["search", "sym", "--limit=\(n)", "{config}"])
-            cases.append(["install", "/nonexistent.tgz", "--root", "/tmp/none", "--name", "A", "--grace-seconds=\(n)"])
-            cases.append(["daemon", "--interval=\(n)", "{config}"])
-            cases.append(["daemon", "--interval=2h", "--jitter=\(n)", "{config}"])
-            cases.append(["feed", "parse", "{www}/f.atom", "--max-bytes=\(n)"])
-            cases.append(["feed", "parse", "{url}f.atom", "--max-bytes=\(n)"])
-            cases.append(["fetch", "{url}A-1.tgz", "-o", "{dir}/out.tgz", "--connections=\(n)", "{config}"])
-            cases.append(["fetch", "{url}A-1.tgz", "-o", "{dir}/out.tgz", "--max-size=\(n)", "{config}"])
-        }
-        return cases
-    }()
+    static let cliNumbers = [
+        "0", "1", "-1", "9223372036854775807", "-9223372036854775808", "4611686018427387904",
+        "99999999999999999999", "9223372036854775807s9223372036854775807s", "3651d",
+    ]
 
-    /// The CLI's numeric options: a usage error, a clean failure or a result — never a signal.
+    /// The numeric options of commands that ask no server (the feed is a local file).
+    static let cliCases: [[String]] = cliNumbers.flatMap { n in
+        [
+            ["search", "sym", "--limit=\(n)", "{config}"],
+            ["install", "/nonexistent.tgz", "--root", "/tmp/none", "--name", "A", "--grace-seconds=\(n)"],
+            ["daemon", "--interval=\(n)", "{config}"],
+            ["daemon", "--interval=2h", "--jitter=\(n)", "{config}"],
+            ["feed", "parse", "{www}/f.atom", "--max-bytes=\(n)"],
+        ]
+    }
+
+    /// The numeric options of the commands whose numbers bound a transfer (`fetch`'s connections and size, `feed
+    /// parse`'s bytes of a URL): they reach a real nginx.
+    static let networkCLICases: [[String]] = cliNumbers.flatMap { n in
+        [
+            ["feed", "parse", "{url}f.atom", "--max-bytes=\(n)"],
+            ["fetch", "{url}A-1.tgz", "-o", "{dir}/out.tgz", "--connections=\(n)", "{config}"],
+            ["fetch", "{url}A-1.tgz", "-o", "{dir}/out.tgz", "--max-size=\(n)", "{config}"],
+        ]
+    }
+
+    /// The CLI's numeric options: a usage error, a clean failure or a result — never a signal. `search` finds A,
+    /// installed in process from a `MemoryOrigin`.
     @Test(arguments: cliCases)
-    func everyCLINumberIsACleanAnswer(_ template: [String]) throws {
+    func everyCLINumberIsACleanAnswer(_ template: [String]) async throws {
+        let h = try SyncHarness.inMemory()
+        try h.publishArchive(DocsetFixture.make(version: "1"), as: "A-1.tgz", folder: "A")
+        try h.writeAtomFeed(
+            "f.atom", [.init(identifier: "org.a", title: "A", version: "1", archive: h.url("A-1.tgz"))])
+        try h.writeConfig(feeds: ["\(h.www)/f.atom"])
+        if template.first == "search" {
+            let first = try await h.sync()
+            #expect(first.status == 0, "\(first.lines)")
+        }
+        try Self.expectACleanAnswer(template, h)
+    }
+
+    /// The transfer-bounding numeric options: a usage error, a clean failure or a result — never a signal.
+    @Test(arguments: networkCLICases)
+    func everyNetworkCLINumberIsACleanAnswer(_ template: [String]) throws {
         let h = try SyncHarness()
         try h.publishArchive(DocsetFixture.make(version: "1"), as: "A-1.tgz", folder: "A")
         try h.writeAtomFeed("f.atom", [.init(identifier: "org.a", title: "A", version: "1", archive: "A-1.tgz")])
         try h.writeConfig(feeds: ["f.atom"])
-        if template.first == "search" { _ = try BoundedRun.run(h, ["sync"], deadline: 60) }
+        try Self.expectACleanAnswer(template, h)
+    }
+
+    /// Runs `template` (`{config}`, `{www}`, `{url}`, `{dir}` filled in from `h`) as the `docsync` binary.
+    static func expectACleanAnswer(_ template: [String], _ h: SyncHarness) throws {
         let arguments = template.flatMap { argument -> [String] in
             if argument == "{config}" { return ["--config", h.configPath] }
             return [
                 argument.replacingOccurrences(of: "{www}", with: h.www)
-                    .replacingOccurrences(of: "{url}", with: h.nginx.url(""))
+                    .replacingOccurrences(of: "{url}", with: h.url(""))
                     .replacingOccurrences(of: "{dir}", with: h.dir.path)
             ]
         }
@@ -141,7 +168,7 @@ import Testing
     /// documented ranges by `SyncEngine.init`), and the search limit is any `Int` (`SearchLimitTests`).
     @Test(arguments: [Int.max, Int.min, 0, -1])
     func extremeLibraryConfigurationsAreClampedAndSync(_ count: Int) async throws {
-        let h = try SyncHarness()
+        let h = try SyncHarness.inMemory()
         try h.publishArchive(DocsetFixture.make(version: "1"), as: "A-1.tgz", folder: "A")
         try h.writeAtomFeed("f.atom", [.init(identifier: "org.a", title: "A", version: "1", archive: "A-1.tgz")])
         try h.writeConfig(feeds: ["f.atom"])
@@ -163,7 +190,7 @@ import Testing
         configuration.network.minSpeed = huge ? size : 1
         configuration.install.maxArchiveSize = size
         configuration.install.minFreeSpace = huge ? 0 : size
-        let engine = SyncEngine(configuration: configuration)
+        let engine = SyncEngine(configuration: configuration, transport: h.origin.transport)
         #expect(DocSyncConfiguration.concurrencyRange.contains(engine.configuration.network.concurrency))
         #expect(DocSyncConfiguration.connectionsRange.contains(engine.configuration.network.connections))
         #expect(DocSyncConfiguration.retriesRange.contains(engine.configuration.network.retries))

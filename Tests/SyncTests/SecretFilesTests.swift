@@ -9,23 +9,27 @@ import Testing
 
 /// A password in a feed's URL or in its archive URLs reaches no file docsync writes except the feed
 /// cache's bodies (the next sync needs them), and those are 0600 in a 0700 `<state>/feeds/` (README, Security).
+/// The files are the subject: the sync runs in process against a `MemoryOrigin` (its `--json` lines are what the
+/// binary prints; the binary's own text with credentials against nginx: `UntrustedFeedTextTests`), `lock` and
+/// `status`, which ask no server, run the binary.
 @Suite(.timeLimit(.minutes(10))) struct SecretFilesTests {
-    @Test func passwordsStayOutOfEveryFileButThePrivateFeedCache() throws {
-        let h = try SyncHarness()
+    @Test func passwordsStayOutOfEveryFileButThePrivateFeedCache() async throws {
+        let h = try SyncHarness.inMemory()
         try h.publishArchive(DocsetFixture.make(version: "1"), as: "A-1.tgz", folder: "A")
-        let base = h.nginx.url("").replacingOccurrences(of: "http://", with: "http://reader:archive-secret@")
+        let base = h.url("").replacingOccurrences(of: "http://", with: "http://reader:archive-secret@")
         try h.writeAtomFeed(
             "f.atom",
             [.init(identifier: "org.a", title: "A", version: "1", archive: "\(base)A-1.tgz?token=tok-secret")])
-        let feed = h.nginx.url("f.atom").replacingOccurrences(of: "http://", with: "http://reader:feed-secret@")
+        let feed = h.url("f.atom").replacingOccurrences(of: "http://", with: "http://reader:feed-secret@")
         try h.writeConfig(feeds: [feed])
-        let sync = try BoundedRun.run(h, ["sync", "--json"], deadline: 60)
-        #expect(sync.status == 0, "\(sync.standardError)")
+        let sync = try await h.sync()
+        #expect(sync.status == 0, "\(sync.lines)")
+        #expect(sync.names("installed") == ["A"], "\(sync.lines)")
         let lock = try BoundedRun.run(h, ["lock"], deadline: 30)
         #expect(lock.status == 0, "\(lock.standardError)")
         let status = try BoundedRun.run(h, ["status", "--json"], deadline: 30)
         let secrets = ["archive-secret", "feed-secret", "tok-secret"]
-        for output in [sync.standardOutput, sync.standardError, lock.standardOutput, status.standardOutput] {
+        for output in [sync.lines, lock.standardOutput, lock.standardError, status.standardOutput] {
             for secret in secrets { #expect(!output.contains(secret), "printed \(secret): \(output)") }
         }
 

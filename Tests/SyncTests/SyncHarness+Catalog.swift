@@ -2,8 +2,8 @@ import DocSync
 import Foundation
 import TestSupport
 
-/// Catalogues served by the harness's nginx, in Zeal's and Dash's formats, with archives under `www/feeds/` laid out
-/// as on Kapeli's hosts (`feeds/<Name>.tgz`, `feeds/zzz/versions/<Name>/<V>/<Name>.tgz`, …).
+/// Catalogues served by the harness (its nginx or `MemoryOrigin`), in Zeal's and Dash's formats, with archives under
+/// `www/feeds/` laid out as on Kapeli's hosts (`feeds/<Name>.tgz`, `feeds/zzz/versions/<Name>/<V>/<Name>.tgz`, …).
 extension SyncHarness {
     static let png =
         "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
@@ -46,7 +46,9 @@ extension SyncHarness {
         return try publishArchive(fixture, as: path, folder: folder)
     }
 
-    /// A config with the catalogues on this nginx (contributions and cheat sheets off unless given) and `[[docset]]`s.
+    /// A config with the catalogues on this harness's server (contributions and cheat sheets off unless given) and
+    /// `[[docset]]`s. A catalogue given as an absolute path is a local file (read with no server: what the `docsync`
+    /// binary can read beside an in-memory harness).
     func writeCatalogConfig(
         docsets: [String], zeal: String? = "zeal.json", contrib: String? = nil, alternates: [String]? = nil,
         extra: String = ""
@@ -61,11 +63,11 @@ extension SyncHarness {
             [catalog]
             mirrors = [\(mirrorList)]
             [catalog.zeal]
-            url = "\(zeal.map(url) ?? "")"
+            url = "\(zeal.map(location) ?? "")"
             [catalog.kapeli]
             base_url = "\(url("feeds"))"
             [catalog.contrib]
-            url = "\(contrib.map(url) ?? "")"
+            url = "\(contrib.map(location) ?? "")"
             [catalog.cheatsheets]
             url = ""
 
@@ -73,4 +75,7 @@ extension SyncHarness {
         for docset in docsets { toml += "\n[[docset]]\n\(docset)\n" }
         try toml.write(toFile: configPath, atomically: true, encoding: .utf8)
     }
+
+    /// `path` as a configuration names it: an absolute path (a local file) as it is, else its URL under `www/`.
+    func location(_ path: String) -> String { path.hasPrefix("/") ? path : url(path) }
 }

@@ -5,14 +5,16 @@ import Testing
 
 /// Names and versions from a feed or the config that are not one safe path component are refused with a
 /// message naming their source; credentials in feed and archive URLs are never printed or stored.
-/// What the `docsync` binary prints is the subject here, so its syncs reach a real nginx.
+/// What the `docsync` binary prints is the subject here, so the binary runs the syncs: a refused version from a local
+/// feed file (refused before any request), credentials in URLs against a real nginx (the URLs curl is given).
 @Suite(.timeLimit(.minutes(10))) struct UntrustedFeedTextTests {
     @Test func aFeedVersionWithControlCharactersIsSkippedAndPrintedEscaped() throws {
-        let h = try SyncHarness()
+        let h = try SyncHarness.inMemory()
         try h.publishArchive(try DocsetFixture.make(version: "1.0"), as: "A.tgz", folder: "A")
         try h.writeAtomFeed(
-            "f.atom", [.init(identifier: "org.a", title: "A", version: "1.0&#x9B;31m&#10;evil", archive: "A.tgz")])
-        try h.writeConfig(feeds: ["f.atom"])
+            "f.atom",
+            [.init(identifier: "org.a", title: "A", version: "1.0&#x9B;31m&#10;evil", archive: h.url("A.tgz"))])
+        try h.writeConfig(feeds: ["\(h.www)/f.atom"])
         let result = try h.run(["sync"])
         #expect(result.status == 3, "\(result.standardError)")
         #expect(result.standardOutput.contains("the feed's version"), "\(result.standardOutput)")

@@ -9,9 +9,10 @@ import Synchronization
 /// as `HTTPOptions` allow — with no socket and no process.
 ///
 /// A path is served from what `serve`/`redirect` set, else from the file of that name under `root` (read when the
-/// request arrives, so a test rewrites a file as it would for nginx), else 404. URLs are `http://127.0.0.1:9/…`:
-/// a loopback host (plain http stays plain, as with a local nginx) on the discard port, so a request that missed
-/// the seam and went to libcurl fails loudly instead of reaching anything.
+/// request arrives, so a test rewrites a file as it would for nginx), else 404; credentials in a URL
+/// (`http://user:password@…`) are ignored, as nginx ignores them. URLs are `http://127.0.0.1:9/…`: a loopback host
+/// (plain http stays plain, as with a local nginx) on the discard port, so a request that missed the seam and went
+/// to libcurl fails loudly instead of reaching anything.
 public final class MemoryOrigin: Sendable {
     /// One response the origin gives for a path.
     public struct Resource: Sendable {
@@ -96,12 +97,13 @@ public final class MemoryOrigin: Sendable {
         var url = request.url
         var redirects = 0
         while true {
-            guard url.hasPrefix(Self.authority + "/") || url == Self.authority else {
+            let address = Self.withoutUserInfo(url)
+            guard address.hasPrefix(Self.authority + "/") || address == Self.authority else {
                 let error = HTTPTransportError(
                     kind: .connect, code: 7, message: "MemoryOrigin serves only \(Self.authority)", url: url)
                 return HTTPTransferResult(ending: .failed(error), status: 0, effectiveURL: url, bodyBytes: 0)
             }
-            let path = Self.normalized(String(url.dropFirst(Self.authority.count)))
+            let path = Self.normalized(String(address.dropFirst(Self.authority.count)))
             let fields = Self.fields(request.headers)
             let (head, body) = respond(path: path, fields: fields)
             if head.isRedirect, request.options.followRedirects, let location = head.value("Location") {
@@ -227,6 +229,14 @@ public final class MemoryOrigin: Sendable {
             fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
         return fields
+    }
+
+    /// `url` without a `user:password@` before its host (an origin such as nginx ignores the credentials curl sends).
+    private static func withoutUserInfo(_ url: String) -> String {
+        guard let scheme = url.range(of: "://") else { return url }
+        let authorityEnd = url[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" } ?? url.endIndex
+        guard let at = url[scheme.upperBound..<authorityEnd].lastIndex(of: "@") else { return url }
+        return String(url[..<scheme.upperBound] + url[url.index(after: at)...])
     }
 
     private static func normalized(_ path: String) -> String {
