@@ -57,6 +57,11 @@ package final class SyncExclusion: Sendable {
 
     deinit {
         _ = ftruncate(fd, 0)
-        close(fd)  // releases the flock
+        // Unlocked explicitly, not by the close: a flock belongs to the open file description, and a child that
+        // another thread of this process is spawning holds a copy of every descriptor until its exec (O_CLOEXEC
+        // closes it only then). Closed alone, the lock would stay held that long, and this process's next sync would
+        // be refused as "busy" by its own finished run (a parallel test suite spawns processes all the time).
+        _ = flock(fd, LOCK_UN)
+        close(fd)
     }
 }
