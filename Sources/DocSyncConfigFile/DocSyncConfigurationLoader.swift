@@ -225,34 +225,35 @@ struct TableReader {
     }
 
     mutating func duration(_ key: String) throws(DocSyncConfigurationError) -> Duration? {
-        if let seconds = table[key]?.int {
-            used.insert(key)
-            guard seconds >= 0 else { throw error(key, "must not be negative") }
-            guard let value = ValueSyntax.duration(seconds: Int64(seconds)) else {
-                throw error(key, "\(seconds) seconds is more than the maximum of 3650 days")
-            }
-            return value
-        }
-        guard let text = try string(key) else { return nil }
-        guard let value = ValueSyntax.duration(text) else {
-            throw error(
-                key, "\"\(text)\" is not a duration of at most 3650 days (e.g. \"90s\", \"10m\", \"6h\", \"1h30m\")")
-        }
-        return value
+        try quantity(
+            key, kind: "a duration", unit: "seconds", maximum: "3650 days",
+            examples: #""90s", "10m", "6h", "1h30m""#, integer: { ValueSyntax.duration(seconds: $0) },
+            text: { ValueSyntax.duration($0) })
     }
 
     mutating func byteSize(_ key: String) throws(DocSyncConfigurationError) -> Int64? {
-        if let bytes = table[key]?.int {
+        try quantity(
+            key, kind: "a byte size", unit: "bytes", maximum: "1 PiB", examples: #"0, "512K", "5M""#,
+            integer: { ValueSyntax.byteSize(bytes: $0) }, text: { ValueSyntax.byteSize($0) })
+    }
+
+    /// A quantity given as a TOML integer (a count of `unit`) or as text (`"10m"`, `"5M"`): never negative, at most
+    /// `maximum` (`integer` and `text` return nil above it); an error names the key and shows `examples`.
+    private mutating func quantity<Value>(
+        _ key: String, kind: String, unit: String, maximum: String, examples: String, integer: (Int64) -> Value?,
+        text parse: (String) -> Value?
+    ) throws(DocSyncConfigurationError) -> Value? {
+        if let number = table[key]?.int {
             used.insert(key)
-            guard bytes >= 0 else { throw error(key, "must not be negative") }
-            guard let value = ValueSyntax.byteSize(bytes: Int64(bytes)) else {
-                throw error(key, "\(bytes) bytes is more than the maximum of 1 PiB")
+            guard number >= 0 else { throw error(key, "must not be negative") }
+            guard let value = integer(Int64(number)) else {
+                throw error(key, "\(number) \(unit) is more than the maximum of \(maximum)")
             }
             return value
         }
         guard let text = try string(key) else { return nil }
-        guard let value = ValueSyntax.byteSize(text) else {
-            throw error(key, "\"\(text)\" is not a byte size of at most 1 PiB (e.g. 0, \"512K\", \"5M\")")
+        guard let value = parse(text) else {
+            throw error(key, "\"\(text)\" is not \(kind) of at most \(maximum) (e.g. \(examples))")
         }
         return value
     }
