@@ -85,7 +85,8 @@ final class StagingFile {
         if !folder.exists(partName), !folder.exists(journalName), !folder.exists(temporaryJournalName) {
             _ = unlinkat(folder.fd, lockName, 0)  // nothing to protect: leave no empty lock behind
         }
-        close(lockFD)  // releases the flock
+        _ = flock(lockFD, LOCK_UN)  // not only the close: a child being spawned shares the descriptor until exec
+        close(lockFD)
     }
 
     /// Opens (creating if needed) the partial file, and a second descriptor with `O_DIRECT` when wanted and the

@@ -39,7 +39,10 @@ package final class VersionLease: Sendable {
     /// Drops the lease (idempotent).
     package func release() {
         descriptor.withLock { fd in
-            if fd >= 0 { close(fd) }
+            if fd >= 0 {
+                _ = flock(fd, LOCK_UN)  // before the close: a child being spawned shares the descriptor until exec
+                close(fd)
+            }
             fd = -1
         }
     }

@@ -65,7 +65,13 @@ final class VersionStore {
         leases = try state.directory(VersionLease.folderName, create: true)
     }
 
-    deinit { if lockFD >= 0 { close(lockFD) } }
+    // Unlocked before the close: a child another thread is spawning shares the descriptor until its exec.
+    deinit {
+        if lockFD >= 0 {
+            _ = flock(lockFD, LOCK_UN)
+            close(lockFD)
+        }
+    }
 
     /// Takes the root's lock (blocking); released when this store is released. The kernel drops it if we crash.
     func lock() throws(InstallError) {

@@ -117,7 +117,9 @@ extension SyncEngine {
     private static func isBusy(_ stem: String, in folder: SafeDirectory) -> Bool {
         guard let fd = try? folder.openFile("\(stem).lock", O_RDWR) else { return false }
         defer { close(fd) }
-        return flock(fd, LOCK_EX | LOCK_NB) != 0
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 { return true }
+        _ = flock(fd, LOCK_UN)  // not left to the close: a child being spawned shares the descriptor until exec
+        return false
     }
 }
 
