@@ -5,7 +5,8 @@ import Foundation
 /// One pass over a gzip'd tar read through a `ByteSource` (a file, or an archive still downloading), inflating raw
 /// and restarting the inflater *cold* at the flush point of each record the caller asks about. A cold restart that
 /// decodes proves the point is a full flush (no back-reference crosses it), so every record checked this way reads
-/// alone exactly as Zeal reads it: raw inflate from the offset. The gzip trailer's CRC-32 and length are checked against everything inflated.
+/// alone exactly as Zeal reads it: raw inflate from the offset. The gzip trailer's CRC-32 and length are checked
+/// against everything inflated.
 ///
 /// Used to detect an archive already flushed at every record (`expect` answers `.first`) and to verify a
 /// publisher's index (`expect` answers `.at(offset)` for indexed records). Memory: two 64 KiB buffers, one header.

@@ -216,8 +216,8 @@ import Testing
         let meta = try TarixInstallTests.meta(docset)
         #expect(meta["tarix_mode"] as? String == (flushed ? "indexed" : "reencoded"), "\(meta)")
         if flushed {
-            #expect(
-                FileManager.default.contentsEqual(atPath: "\(docset)/Contents/Resources/tarix.tgz", andPath: a2.flushed))
+            let store = "\(docset)/Contents/Resources/tarix.tgz"
+            #expect(FileManager.default.contentsEqual(atPath: store, andPath: a2.flushed))
         }
         try Self.expectZealReadsEverything(v2, plain: a2.plain, seed)
         #expect(Self.versions(v2).count == 1, "\(Self.versions(v2))")

@@ -62,8 +62,8 @@ enum TarixStore {
         if let publisherIndex {
             try copyPublisherIndex(publisherIndex, to: pass.folderFD, folderPath: pass.folderPath)
             let summary = try TarixVerifier.verify(
-                source: pass.archive, archiveBytes: knownLength(pass.archive), archiveName: pass.archiveName, indexPath: indexPath,
-                observer: observer)
+                source: pass.archive, archiveBytes: knownLength(pass.archive), archiveName: pass.archiveName,
+                indexPath: indexPath, observer: observer)
             return TarixStoreResult(mode: summary.mode.rawValue, documents: summary.documents, indexSource: "publisher")
         }
         return try indexAsIs(pass, indexPath: indexPath, observer: observer)
