@@ -209,7 +209,11 @@ import Testing
 
         let (result, _, overlap) = try Self.watchedSync(v2, config: config)
         #expect(result.status == 0, "\(result.standardError) \(seed)")
-        #expect(overlap > 0, "the store was being written during the download")
+        if flushed {
+            // The one-pass walk copies as it reads (a plain archive's re-encode writes 1 MiB at a time and may still
+            // be behind a short download on a loaded machine: the first test measures that overlap).
+            #expect(overlap > 0, "the store was being written during the download")
+        }
         let archiveRequests = server.requests.filter { $0.path.hasSuffix("Sample.tgz") }
         #expect(archiveRequests.count == 2, "\(server.requests)")
         let docset = v2.dir.appending("root/Sample.docset")
