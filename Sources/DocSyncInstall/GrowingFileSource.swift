@@ -12,10 +12,12 @@ import Foundation
 /// starts a new generation: the extraction reading the old one fails, and `restartPending` tells the caller to
 /// install again from byte 0 with `rewind()`.
 ///
+/// The tarix layout's walk reads it at offsets instead (`ByteSource`'s `readAt`), with the same waits and failures.
+///
 /// `@unchecked Sendable` is sound: the stored `var`s are read and written only while `condition` is locked, except
-/// `fd`, `offset` and `lastProgress` belong to the one reader thread of the current install (`rewind()` touches them
-/// under the lock between installs, before the next reader thread starts).
-public final class GrowingFileSource: ArchiveSource, @unchecked Sendable {
+/// `fd`, `offset`, `walked` and `lastProgress` belong to the one reader thread of the current install (`rewind()`
+/// touches them under the lock between installs, before the next reader thread starts).
+public final class GrowingFileSource: ArchiveSource, ByteSource, @unchecked Sendable {
     /// Why reading stopped.
     public enum Failure: Error, Sendable, Equatable {
         /// The partial file was truncated: extraction must restart from byte 0.
@@ -39,6 +41,7 @@ public final class GrowingFileSource: ArchiveSource, @unchecked Sendable {
     private var failure: Failure?
     private var readerGeneration = 0
     private var offset: Int64 = 0
+    private var walked: Int64 = 0  // the end of the furthest `readAt` (the reader thread's, as `offset`)
     private var handedOut: Int64 = 0  // `offset` as other threads may read it
     private var fd: Int32 = -1
     private let progress: (@Sendable (Int64, Int64?) -> Void)?
@@ -118,6 +121,7 @@ public final class GrowingFileSource: ArchiveSource, @unchecked Sendable {
         condition.lock()
         readerGeneration = generation
         offset = 0
+        walked = 0
         handedOut = 0
         if fd >= 0 {
             close(fd)
@@ -127,9 +131,26 @@ public final class GrowingFileSource: ArchiveSource, @unchecked Sendable {
     }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+        let n = try readAt(offset, into: buffer)
+        offset += Int64(n)
+        return n
+    }
+
+    /// `ByteSource`: the bytes at `at` of the current generation, waiting for them as `read(into:)` does (the
+    /// tarix store's walk reads the archive through here while it downloads). Does not move `read`'s position.
+    package func readAt(offset at: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+        let n = try readAt(at, into: buffer)
+        walked = max(walked, at + Int64(n))
+        return n
+    }
+
+    /// The partial file's name, for messages.
+    package var sourceName: String { partPath }
+
+    private func readAt(_ at: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
         // Wait until there is something durable to read, the download is done, or reading must stop.
         condition.lock()
-        while failure == nil && readerGeneration == generation && committed <= offset && finished == nil {
+        while failure == nil && readerGeneration == generation && committed <= at && finished == nil {
             condition.wait()
         }
         if let failure {
@@ -140,13 +161,13 @@ public final class GrowingFileSource: ArchiveSource, @unchecked Sendable {
             condition.unlock()
             throw error(.restarted)
         }
-        let available = committed - offset
+        let available = committed - at
         let mine = readerGeneration
         condition.unlock()
         if available <= 0 { return 0 }  // finished, and everything was read
 
         let want = Int(min(Int64(buffer.count), available))
-        let n = try pread(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<want]))
+        let n = try pread(at, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<want]))
         // A truncation may have raced with the read: bytes read then belong to no generation we can trust.
         let stale = locked { generation != mine }
         if stale { throw error(.restarted) }
@@ -162,14 +183,13 @@ public final class GrowingFileSource: ArchiveSource, @unchecked Sendable {
                 fd = -1
             }
             condition.unlock()
-            if reopen { return try read(into: buffer) }
+            if reopen { return try readAt(at, into: buffer) }
             if failure == nil && generation == mine { throw SystemError("read", path: partPath, code: EIO) }
             throw error(locked { failure } ?? .restarted)
         }
-        offset += Int64(n)
-        let total = offset
-        locked { handedOut = total }
-        report()
+        let total = at + Int64(n)
+        locked { handedOut = max(handedOut, total) }
+        report(total)
         return n
     }
 
@@ -182,16 +202,17 @@ public final class GrowingFileSource: ArchiveSource, @unchecked Sendable {
         condition.lock()
         while failure == nil && readerGeneration == generation && finished == nil { condition.wait() }
         let problem = failure ?? (readerGeneration != generation ? .restarted : nil)
-        let consumedAll = finished.map { offset == $0.length } ?? false
+        // Read to the end by `read(into:)` (libarchive) or by `readAt` (the tarix store's walk).
+        let consumedAll = finished.map { offset == $0.length || walked == $0.length } ?? false
         condition.unlock()
         if let problem { throw error(problem) }
         // libarchive stopped before the end of the verified file (trailing bytes are read by the digest pass, so
         // this means the extraction and the download disagree about the archive).
         if !consumedAll { throw SystemError("read", path: partPath, code: EIO) }
-        progress?(offset, offset)
+        progress?(max(offset, walked), max(offset, walked))
     }
 
-    private func pread(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+    private func pread(_ at: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
         if fd < 0 {
             fd = open(partPath, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
             // Finished: the downloader may have renamed the part file already (same bytes, verified).
@@ -204,18 +225,18 @@ public final class GrowingFileSource: ArchiveSource, @unchecked Sendable {
             }
         }
         while true {
-            let n = Glibc.pread(fd, buffer.baseAddress, buffer.count, off_t(offset))
+            let n = Glibc.pread(fd, buffer.baseAddress, buffer.count, off_t(at))
             if n >= 0 { return n }
             if errno != EINTR { throw SystemError("pread", path: partPath) }
         }
     }
 
-    private func report() {
+    private func report(_ position: Int64) {
         guard let progress else { return }
         let now = ContinuousClock.now
         guard now - lastProgress >= .milliseconds(250) else { return }
         lastProgress = now
-        progress(offset, byteCount)
+        progress(position, byteCount)
     }
 
     private func error(_ failure: Failure) -> SystemError {

@@ -29,7 +29,9 @@ extension Installer {
         guard fstat(archive, &archiveStatus) == 0 else { throw .io(SystemError("fstat", path: file)) }
         let result: TarixStoreResult
         do {
-            result = try tarixStore(archive, source.displayName, resources.fd, resources.path, publisherIndex)
+            result = try tarixStore(
+                FileByteSource(fd: archive, name: file), source.displayName, resources.fd, resources.path,
+                publisherIndex)
         } catch let error as InstallError {
             throw error
         } catch {

@@ -13,45 +13,69 @@ extension Installer {
         var sha256: String
     }
 
-    /// The tarix layout for an archive file kept as it is (flushed at every record, or with a publisher's index), in
-    /// one pass: the builder's walk inflates the archive once while `TarixOnePass` hashes and copies its bytes and
+    /// The tarix layout for an archive kept as it is (flushed at every record, or with a publisher's index), in one
+    /// pass: the builder's walk inflates the archive once while `TarixOnePass` hashes and copies its bytes and
     /// extracts every record outside `Documents/` into `staging` (each judged by `EntryPolicy`), then the store's
     /// files move from a staging folder of their own into the docset's `Contents/Resources` and into the manifest.
+    /// The archive is a file, or a download still growing (`GrowingFileSource`): the walk's reads wait for its bytes,
+    /// and nothing is kept before the download's verified end, whose SHA-256 must be the one hashed in this pass.
     ///
     /// Nil when the archive must be re-encoded, or the publisher's index is refused, or the store's walk refuses the
     /// archive: the caller discards `staging` and installs in two passes, which reports what it reports today. An
-    /// entry refused by extraction's rules, or a failed write, fails the install here.
+    /// entry refused by extraction's rules, a failed write, or a download that failed or restarted (the caller
+    /// installs again from byte 0) fails the install here.
     func installTarixInOnePass(
-        _ source: FileArchiveSource, store: VersionStore, staging: DirectoryHandle, recorder: ManifestRecorder,
+        _ source: any ArchiveSource, store: VersionStore, staging: DirectoryHandle, recorder: ManifestRecorder,
         request: InstallRequest
     ) throws(InstallError) -> TarixOnePassOutcome? {
         guard let onePass = tarixStore?.onePass else { return nil }
-        let archive = open(source.path, O_RDONLY | O_CLOEXEC)
-        guard archive >= 0 else { throw .io(SystemError("open", path: source.path)) }
-        defer { close(archive) }
-        var archiveStatus = stat()
-        guard fstat(archive, &archiveStatus) == 0 else { throw .io(SystemError("fstat", path: source.path)) }
-        _ = posix_fadvise(archive, 0, 0, POSIX_FADV_SEQUENTIAL)
+        let reading: any ByteSource
+        var knownBytes: Int64?
+        var archive: Int32 = -1
+        defer { if archive >= 0 { close(archive) } }
+        let growing = source as? GrowingFileSource
+        if let file = source as? FileArchiveSource {
+            archive = open(file.path, O_RDONLY | O_CLOEXEC)
+            guard archive >= 0 else { throw .io(SystemError("open", path: file.path)) }
+            var archiveStatus = stat()
+            guard fstat(archive, &archiveStatus) == 0 else { throw .io(SystemError("fstat", path: file.path)) }
+            _ = posix_fadvise(archive, 0, 0, POSIX_FADV_SEQUENTIAL)
+            reading = FileByteSource(fd: archive, name: file.path)
+            knownBytes = Int64(archiveStatus.st_size)
+        } else if let growing {
+            reading = growing
+        } else {
+            return nil
+        }
         let (folderName, folder) = try store.makeStaging()
         defer { store.discardStaging(folderName) }
         let built: TarixStoreResult?
         let extraction: ExtractionResult
         do {
             let pass = try TarixOnePass(
-                archiveFD: archive, archiveName: source.displayName, folder: folder, staging: staging,
-                recorder: recorder, limits: configuration.limits, archiveBytes: Int64(archiveStatus.st_size))
+                archive: reading, archiveName: source.displayName, folder: folder, staging: staging,
+                recorder: recorder, limits: configuration.limits, archiveBytes: knownBytes)
             do {
                 built = try onePass(pass, request.tarixIndex)
             } catch {
                 if let failure = pass.failure { throw failure }
+                // The download failed, restarted or was cancelled under the walk: that, not the walk's error.
+                if let growing, growing.stopReason != nil {
+                    do { try growing.awaitVerifiedEnd() } catch { throw .io(error) }
+                }
                 return nil
             }
             if let failure = pass.failure { throw failure }
             guard built != nil else { return nil }
-            extraction = try pass.finish()
+            if let growing {
+                // The walk read to the end of the gzip stream: nothing is kept before the download is verified.
+                do { try growing.awaitVerifiedEnd() } catch { throw .io(error) }
+                knownBytes = growing.byteCount
+            }
+            extraction = try pass.finish(archiveBytes: knownBytes ?? -1)
         }
         guard let built, let digest = extraction.archiveDigest else { return nil }
-        if let known = request.archiveSHA256, known.lowercased() != digest.description {
+        if let known = request.archiveSHA256 ?? growing?.verifiedSHA256, known.lowercased() != digest.description {
             throw .unreadableArchive(
                 "\(source.displayName): its SHA-256 is \(digest), not the \(known) it was downloaded with "
                     + "(the file changed since)")

@@ -158,11 +158,14 @@ public final class Installer: Sendable {
             let tarix = request.layout == .tarix
             if tarix, tarixStore == nil { throw InstallError.unreadableArchive("the tarix layout is not available") }
             var onePass: TarixOnePassOutcome?
-            if tarix, let file = source as? FileArchiveSource {
-                // An archive file kept as it is: read and inflated once, the tree outside Documents/ extracted from
-                // the store builder's walk. Else (re-encoding, a refused index) a fresh staging folder for two passes.
+            var streamedFolder: String?  // the folder of a store built during the download, until the install ends
+            defer { if let streamedFolder { store.discardStaging(streamedFolder) } }
+            if tarix, source is FileArchiveSource || source is GrowingFileSource {
+                // An archive kept as it is: read and inflated once (while it downloads, for a growing source), the
+                // tree outside Documents/ extracted from the store builder's walk. Else (re-encoding, a refused
+                // index) a fresh staging folder for two passes.
                 onePass = try installTarixInOnePass(
-                    file, store: store, staging: staging, recorder: recorder, request: request)
+                    source, store: store, staging: staging, recorder: recorder, request: request)
                 if onePass == nil {
                     recorder.discard()
                     store.discardStaging(stagingName)
@@ -177,11 +180,24 @@ public final class Installer: Sendable {
                 result = onePass.extraction
                 tarixStoreBuilt = (onePass.store, onePass.sha256)
             } else {
+                var streamed: StreamedTarixStore?
+                if tarix, let growing = source as? GrowingFileSource {
+                    // Two passes over a download: the store (the re-encode) first, as the bytes arrive.
+                    streamed = try buildStreamedTarixStore(
+                        from: growing, store: store, publisherIndex: request.tarixIndex)
+                    streamedFolder = streamed?.folderName
+                }
                 result = try Extractor.extract(
                     source, into: staging.fd, rootPath: staging.path, limits: configuration.limits, hashing: !known,
                     recorder: recorder, skipsDocuments: tarix)
                 do { try source.awaitVerifiedEnd() } catch { throw InstallError.io(error) }
-                if tarix {
+                if let streamed {
+                    let placed = try placeStreamedTarixStore(
+                        streamed, into: staging, recorder: recorder, archiveSHA256: source.verifiedSHA256)
+                    tarixStoreBuilt = (streamed.result, placed.sha256)
+                    result.bytesWritten += placed.bytes
+                    result.fileCount += TarixStoreResult.files.count
+                } else if tarix {
                     let built = try buildTarixStore(
                         from: source, into: staging, recorder: recorder, publisherIndex: request.tarixIndex,
                         archiveSHA256: source.verifiedSHA256 ?? result.archiveDigest?.description)

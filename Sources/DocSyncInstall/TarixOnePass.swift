@@ -4,8 +4,9 @@ import DocSyncSupport
     import Glibc
 #endif
 
-/// The installer's side of a tarix install done in one pass over an archive file that is kept as it is (flushed at
-/// every record, or with a publisher's index): the store builder (`TarixStoreBuilder/onePass`) walks the archive
+/// The installer's side of a tarix install done in one pass over an archive that is kept as it is (flushed at every
+/// record, or with a publisher's index) — a file, or a download still growing (every read waits for its bytes):
+/// the store builder (`TarixStoreBuilder/onePass`) walks the archive
 /// once — inflating, indexing or checking — and hands this object every byte it reads and every record with its data.
 /// Here the bytes are hashed and copied into `tarix.tgz`, and every record is judged by extraction's rules
 /// (`EntryPolicy`, Documents left to the store) and the few outside `Contents/Resources/Documents/` written by a
@@ -14,8 +15,8 @@ import DocSyncSupport
 /// The store's files are created in a staging folder of their own (`folderFD`), moved into the docset's
 /// `Contents/Resources` once the pass succeeded. Used by one thread.
 package final class TarixOnePass {
-    /// The archive, read with `pread` from offset 0.
-    package let archiveFD: Int32
+    /// The archive, read from offset 0.
+    package let archive: any ByteSource
     /// The archive's name for messages.
     package let archiveName: String
     /// The folder the builder creates `tarixIndex.db` in (this object creates `tarix.tgz` there).
@@ -42,10 +43,10 @@ package final class TarixOnePass {
     static var archiveFileName: String { String(TarixStoreResult.files[0].split(separator: "/").last!) }
 
     init(
-        archiveFD: Int32, archiveName: String, folder: DirectoryHandle, staging: DirectoryHandle,
-        recorder: ManifestRecorder, limits: InstallLimits, archiveBytes: Int64
+        archive: any ByteSource, archiveName: String, folder: DirectoryHandle, staging: DirectoryHandle,
+        recorder: ManifestRecorder, limits: InstallLimits, archiveBytes: Int64?
     ) throws(InstallError) {
-        self.archiveFD = archiveFD
+        self.archive = archive
         self.archiveName = archiveName
         folderFD = folder.fd
         folderPath = folder.path
@@ -110,7 +111,7 @@ package final class TarixOnePass {
                     rule: .sizeMismatch(declared: current.left, actual: Int64(bytes.count)))
             }
             produced += Int64(bytes.count)
-            if let rule = policy.checkProduced(totalBytes: produced) {
+            if let rule = policy.checkProduced(totalBytes: produced, consumedBytes: copiedBytes) {
                 throw .rejected(entry: current.entry.archivePath, rule: rule)
             }
             current.hash?.update(bytes)
@@ -145,14 +146,13 @@ package final class TarixOnePass {
     }
 
     /// After the builder's walk succeeded: closes the tree and the copy. Returns what an extraction would have
-    /// returned (the archive's digest: of the bytes read, and copied, in this pass) and the copy's size.
-    func finish() throws(InstallError) -> ExtractionResult {
+    /// returned (the archive's digest: of the bytes read, and copied, in this pass). `archiveBytes`: the archive's
+    /// length (the file's, or the verified download's), which the copy must match.
+    func finish(archiveBytes: Int64) throws(InstallError) -> ExtractionResult {
         if let file { throw .unreadableArchive("\(file.entry.archivePath): \(file.left) bytes of data missing") }
         try writer.finish()
-        var st = stat()
-        guard fstat(archiveFD, &st) == 0 else { throw .io(SystemError("fstat", path: archiveName)) }
-        guard Int64(st.st_size) == copiedBytes else {
-            throw .unreadableArchive("\(archiveName): read \(copiedBytes) of its \(st.st_size) bytes")
+        guard archiveBytes == copiedBytes else {
+            throw .unreadableArchive("\(archiveName): read \(copiedBytes) of its \(archiveBytes) bytes")
         }
         return ExtractionResult(
             entryCount: policy.entryCount, fileCount: writer.fileCount, directoryCount: writer.directoryCount,

@@ -11,17 +11,18 @@ package enum InstallLayout: String, Sendable, Equatable, Codable, CaseIterable {
 
 /// Builds tarix stores for the tarix layout (docsync wires `DocSyncTarix` in; this module knows no zlib).
 package struct TarixStoreBuilder: Sendable {
-    /// Reads the verified archive `archiveFD` (named `archiveName` in messages) from offset 0 and creates
+    /// Reads the archive `archive` (named `archiveName` in messages) from offset 0 — a verified file, or a download
+    /// still growing whose reads wait for its bytes — and creates
     /// `tarix.tgz` and `tarixIndex.db` in the staged docset's `Contents/Resources` folder (`resourcesFD`,
     /// `resourcesPath` for messages). `publisherIndex`: a publisher's `tarixIndex.db` (unpacked from `<url>.tarix`),
     /// used only when it agrees with the archive in full. Throwing fails the install; nothing is published.
     package typealias Build =
         @Sendable (
-            _ archiveFD: Int32, _ archiveName: String, _ resourcesFD: Int32, _ resourcesPath: String,
+            _ archive: any ByteSource, _ archiveName: String, _ resourcesFD: Int32, _ resourcesPath: String,
             _ publisherIndex: String?
         ) throws -> TarixStoreResult
 
-    /// The install of an archive file kept as it is, in one pass: walks `pass.archiveFD` once — indexing it when it
+    /// The install of an archive kept as it is, in one pass: walks `pass.archive` once — indexing it when it
     /// is flushed at every record, or checking `publisherIndex` against it — creating `tarixIndex.db` in
     /// `pass.folderFD` and handing every byte read, every record and its data to `pass`. Returns nil, or throws,
     /// when the archive cannot be kept as it is or the index is refused: the installer then discards the pass
@@ -41,10 +42,10 @@ package struct TarixStoreBuilder: Sendable {
 
     /// Calls `build`.
     func callAsFunction(
-        _ archiveFD: Int32, _ archiveName: String, _ resourcesFD: Int32, _ resourcesPath: String,
+        _ archive: any ByteSource, _ archiveName: String, _ resourcesFD: Int32, _ resourcesPath: String,
         _ publisherIndex: String?
     ) throws -> TarixStoreResult {
-        try build(archiveFD, archiveName, resourcesFD, resourcesPath, publisherIndex)
+        try build(archive, archiveName, resourcesFD, resourcesPath, publisherIndex)
     }
 }
 

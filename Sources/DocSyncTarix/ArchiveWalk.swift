@@ -1,10 +1,12 @@
 import CZlib
+import DocSyncSupport
 import Foundation
 
-/// One pass over a gzip'd tar read through a descriptor (`pread`), inflating raw and restarting the inflater *cold*
-/// at the flush point of each record the caller asks about. A cold restart that decodes proves the point is a full
-/// flush (no back-reference crosses it), so every record checked this way reads alone exactly as Zeal reads it:
-/// raw inflate from the offset. The gzip trailer's CRC-32 and length are checked against everything inflated.
+/// One pass over a gzip'd tar read through a `ByteSource` (a file, or an archive still downloading), inflating raw
+/// and restarting the inflater *cold* at the flush point of each record the caller asks about. A cold restart that
+/// decodes proves the point is a full flush (no back-reference crosses it), so every record checked this way reads
+/// alone exactly as Zeal reads it: raw inflate from the offset. The gzip trailer's CRC-32 and length are checked
+/// against everything inflated.
 ///
 /// Used to detect an archive already flushed at every record (`expect` answers `.first`) and to verify a
 /// publisher's index (`expect` answers `.at(offset)` for indexed records). Memory: two 64 KiB buffers, one header.
@@ -19,7 +21,8 @@ struct ArchiveWalk {
         case at(Int64, subject: String)
     }
 
-    let fd: Int32
+    /// The archive, read from offset 0 (a growing download's reads wait for its bytes).
+    let source: any ByteSource
     let name: String
     let limits: TarixLimits
     /// Sees the file's bytes, the records and their data as the walk goes (nil: nobody else reads along).
@@ -33,7 +36,7 @@ struct ArchiveWalk {
         expect: (Int64) throws(TarixError) -> Expectation,
         onRecord: (TarRecord, Int64?) throws(TarixError) -> Void
     ) throws(TarixError) -> (tarBytes: Int64, archiveBytes: Int64, records: Int) {
-        var reader = Reader(fd: fd, name: name, onRead: observer?.read)
+        var reader = Reader(source: source, name: name, onRead: observer?.read)
         _ = try reader.gzipHeader()
         let inflater = try Inflater(windowBits: -MAX_WBITS)
         var fresh = true
@@ -176,9 +179,9 @@ struct ArchiveWalk {
 }
 
 extension ArchiveWalk {
-    /// The compressed side: a window over the file read with `pread`, and its absolute position.
+    /// The compressed side: a window over the source read at increasing offsets, and its absolute position.
     struct Reader {
-        let fd: Int32
+        let source: any ByteSource
         let name: String
         /// Sees every byte read from the file, once, in order.
         let onRead: ((UnsafeRawBufferPointer) throws(TarixError) -> Void)?
@@ -187,8 +190,10 @@ extension ArchiveWalk {
         private var end = 0
         private var fileOffset: Int64 = 0
 
-        init(fd: Int32, name: String, onRead: ((UnsafeRawBufferPointer) throws(TarixError) -> Void)? = nil) {
-            self.fd = fd
+        init(
+            source: any ByteSource, name: String, onRead: ((UnsafeRawBufferPointer) throws(TarixError) -> Void)? = nil
+        ) {
+            self.source = source
             self.name = name
             self.onRead = onRead
         }
@@ -218,8 +223,15 @@ extension ArchiveWalk {
             let capacity = buffer.count - end
             let offset = fileOffset
             let here = end
-            let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + here, capacity, off_t(offset)) }
-            if n < 0 { throw .io(name, "read failed: \(String(cString: strerror(errno)))") }
+            let read = buffer.withUnsafeMutableBytes { bytes -> Result<Int, SystemError> in
+                let into = UnsafeMutableRawBufferPointer(rebasing: bytes[here..<(here + capacity)])
+                return Result { () throws(SystemError) in try source.readAt(offset: offset, into: into) }
+            }
+            let n: Int
+            switch read {
+            case .success(let count): n = count
+            case .failure(let error): throw .io(name, "read failed: \(error)")
+            }
             if n > 0, let onRead {
                 try typed {
                     try buffer.withUnsafeBytes { bytes in

@@ -1,3 +1,4 @@
+import DocSyncSupport
 import Foundation
 
 /// Makes a tarix store out of a publisher's `.tgz`: when the archive already has a full flush before every record
@@ -10,6 +11,16 @@ package enum TarixBuilder {
     package static func build(
         source: Int32, sourceName: String, output: Int32, outputName: String, indexPath: String, level: Int32 = 1,
         limits: TarixLimits = TarixLimits()
+    ) throws(TarixError) -> TarixSummary {
+        try build(
+            source: FileByteSource(fd: source, name: sourceName), sourceName: sourceName, output: output,
+            outputName: outputName, indexPath: indexPath, level: level, limits: limits)
+    }
+
+    /// `build` reading through `source` (an archive still downloading: every read waits for its bytes).
+    package static func build(
+        source: any ByteSource, sourceName: String, output: Int32, outputName: String, indexPath: String,
+        level: Int32 = 1, limits: TarixLimits = TarixLimits()
     ) throws(TarixError) -> TarixSummary {
         let index = try TarixIndexWriter(path: indexPath)
         if case .success(let summary) = try indexAsIsOrEmpty(
@@ -30,6 +41,16 @@ package enum TarixBuilder {
         source: Int32, sourceName: String, indexPath: String, limits: TarixLimits = TarixLimits(),
         observer: TarixWalkObserver? = nil
     ) throws(TarixError) -> TarixSummary {
+        try indexAsIs(
+            source: FileByteSource(fd: source, name: sourceName), sourceName: sourceName, indexPath: indexPath,
+            limits: limits, observer: observer)
+    }
+
+    /// `indexAsIs` reading through `source` (an archive still downloading: every read waits for its bytes).
+    package static func indexAsIs(
+        source: any ByteSource, sourceName: String, indexPath: String, limits: TarixLimits = TarixLimits(),
+        observer: TarixWalkObserver? = nil
+    ) throws(TarixError) -> TarixSummary {
         let index = try TarixIndexWriter(path: indexPath)
         return try indexAsIsOrEmpty(
             source: source, sourceName: sourceName, index: index, limits: limits, observer: observer
@@ -39,7 +60,7 @@ package enum TarixBuilder {
     /// `indexAsIs` into `index`; when the archive lacks the flushes, `.failure(notFlushed)` with the index emptied
     /// (for a re-encode to fill, or to be left empty).
     private static func indexAsIsOrEmpty(
-        source: Int32, sourceName: String, index: TarixIndexWriter, limits: TarixLimits,
+        source: any ByteSource, sourceName: String, index: TarixIndexWriter, limits: TarixLimits,
         observer: TarixWalkObserver? = nil
     ) throws(TarixError) -> Result<TarixSummary, TarixError> {
         do {
@@ -53,12 +74,12 @@ package enum TarixBuilder {
     }
 
     private static func indexAsIs(
-        source: Int32, sourceName: String, index: TarixIndexWriter, limits: TarixLimits,
+        source: any ByteSource, sourceName: String, index: TarixIndexWriter, limits: TarixLimits,
         observer: TarixWalkObserver? = nil
     ) throws(TarixError) -> TarixSummary {
         var policy = TarixPathPolicy(limits: limits)
         var documents = 0
-        let walk = ArchiveWalk(fd: source, name: sourceName, limits: limits, observer: observer)
+        let walk = ArchiveWalk(source: source, name: sourceName, limits: limits, observer: observer)
         let result = try walk.run(expect: { _ in .first }) { record, offset throws(TarixError) in
             switch try policy.evaluate(record) {
             case .skip: return
@@ -80,7 +101,7 @@ package enum TarixBuilder {
     }
 
     private static func reencode(
-        source: Int32, sourceName: String, output: Int32, outputName: String, index: TarixIndexWriter, level: Int32,
+        source: any ByteSource, sourceName: String, output: Int32, outputName: String, index: TarixIndexWriter, level: Int32,
         limits: TarixLimits
     ) throws(TarixError) -> TarixSummary {
         let writer = try TarixWriter(
@@ -91,8 +112,15 @@ package enum TarixBuilder {
         while true {
             let capacity = buffer.count
             let at = offset
-            let n = buffer.withUnsafeMutableBytes { pread(source, $0.baseAddress!, capacity, off_t(at)) }
-            if n < 0 { throw .io(sourceName, "read failed: \(String(cString: strerror(errno)))") }
+            let read = buffer.withUnsafeMutableBytes { bytes -> Result<Int, SystemError> in
+                let into = UnsafeMutableRawBufferPointer(rebasing: bytes[0..<capacity])
+                return Result { () throws(SystemError) in try source.readAt(offset: at, into: into) }
+            }
+            let n: Int
+            switch read {
+            case .success(let count): n = count
+            case .failure(let error): throw .io(sourceName, "read failed: \(error)")
+            }
             if n == 0 { break }
             offset += Int64(n)
             try typed {

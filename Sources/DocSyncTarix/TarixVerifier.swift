@@ -18,7 +18,19 @@ package enum TarixVerifier {
         guard fstat(archive, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
             throw .io(archiveName, "not a regular file")
         }
-        let archiveBytes = Int64(st.st_size)
+        return try verify(
+            source: FileByteSource(fd: archive, name: archiveName), archiveBytes: Int64(st.st_size),
+            archiveName: archiveName, indexPath: indexPath, limits: limits, observer: observer)
+    }
+
+    /// `verify` reading through `source`; `archiveBytes` nil while its length is unknown (an archive still
+    /// downloading, every read waiting for its bytes: a row past the end fails when the walk ends before it).
+    package static func verify(
+        source: any ByteSource, archiveBytes: Int64?, archiveName: String, indexPath: String,
+        limits: TarixLimits = TarixLimits(), observer: TarixWalkObserver? = nil
+    ) throws(TarixError) -> TarixSummary {
+        let archiveBytes = archiveBytes ?? .max
+        let archive = source
         let database = try IndexDatabase(path: indexPath)
         defer { database.close() }
         do {
@@ -40,7 +52,7 @@ package enum TarixVerifier {
     }
 
     private static func check(
-        _ db: Database, archive: Int32, archiveName: String, archiveBytes: Int64, limits: TarixLimits,
+        _ db: Database, archive: any ByteSource, archiveName: String, archiveBytes: Int64, limits: TarixLimits,
         observer: TarixWalkObserver?
     ) throws -> TarixSummary {
         if let bad = try String.fetchOne(
@@ -83,7 +95,7 @@ package enum TarixVerifier {
         var documents = 0
         var located = 0
         var restartedFor = archiveName
-        let walk = ArchiveWalk(fd: archive, name: archiveName, limits: limits, observer: observer)
+        let walk = ArchiveWalk(source: archive, name: archiveName, limits: limits, observer: observer)
         let result: (tarBytes: Int64, archiveBytes: Int64, records: Int)
         do {
             result = try walk.run(

@@ -62,7 +62,8 @@ enum TarixStore {
         if let publisherIndex {
             try copyPublisherIndex(publisherIndex, to: pass.folderFD, folderPath: pass.folderPath)
             let summary = try TarixVerifier.verify(
-                archive: pass.archiveFD, archiveName: pass.archiveName, indexPath: indexPath, observer: observer)
+                source: pass.archive, archiveBytes: knownLength(pass.archive), archiveName: pass.archiveName,
+                indexPath: indexPath, observer: observer)
             return TarixStoreResult(mode: summary.mode.rawValue, documents: summary.documents, indexSource: "publisher")
         }
         return try indexAsIs(pass, indexPath: indexPath, observer: observer)
@@ -74,7 +75,7 @@ enum TarixStore {
     {
         do {
             let summary = try TarixBuilder.indexAsIs(
-                source: pass.archiveFD, sourceName: pass.archiveName, indexPath: indexPath, observer: observer)
+                source: pass.archive, sourceName: pass.archiveName, indexPath: indexPath, observer: observer)
             return TarixStoreResult(mode: summary.mode.rawValue, documents: summary.documents)
         } catch let error where error.isNotFlushed {
             return nil
@@ -87,13 +88,14 @@ enum TarixStore {
     /// path passing extraction's rules). Throws (after removing the copy) when one row is wrong: the caller builds
     /// its own index.
     static func usePublisherIndex(
-        _ path: String, archive: Int32, archiveName: String, resourcesFD: Int32, resourcesPath: String
+        _ path: String, archive: any ByteSource, archiveName: String, resourcesFD: Int32, resourcesPath: String
     ) throws -> TarixStoreResult? {
         try copyPublisherIndex(path, to: resourcesFD, folderPath: resourcesPath)
         let summary: TarixSummary
         do {
             summary = try TarixVerifier.verify(
-                archive: archive, archiveName: archiveName, indexPath: "/proc/self/fd/\(resourcesFD)/\(indexName)")
+                source: archive, archiveBytes: knownLength(archive), archiveName: archiveName,
+                indexPath: "/proc/self/fd/\(resourcesFD)/\(indexName)")
         } catch {
             unlinkat(resourcesFD, indexName, 0)
             throw error
@@ -122,7 +124,7 @@ enum TarixStore {
                 throw error
             }
         } else {
-            try Self.copy(source, to: copy, name: "\(folderPath)/\(indexName)")
+            try Self.copy(FileByteSource(fd: source, name: path), to: copy, name: "\(folderPath)/\(indexName)")
         }
     }
 
@@ -143,17 +145,23 @@ enum TarixStore {
         }
     }
 
+    /// A complete file's length (a row's offset past it is refused before the walk); nil for a download still
+    /// growing (the walk ends before such a row).
+    static func knownLength(_ source: any ByteSource) -> Int64? {
+        guard let file = source as? FileByteSource else { return nil }
+        var st = stat()
+        return fstat(file.fd, &st) == 0 ? Int64(st.st_size) : nil
+    }
+
     /// Copies `source` from offset 0 to `output`, 1 MiB at a time.
-    static func copy(_ source: Int32, to output: Int32, name: String) throws(SystemError) {
+    static func copy(_ source: any ByteSource, to output: Int32, name: String) throws(SystemError) {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
         defer { buffer.deallocate() }
-        var offset: off_t = 0
+        var offset: Int64 = 0
         while true {
-            let n = pread(source, buffer.baseAddress, buffer.count, offset)
-            if n < 0, errno == EINTR { continue }
-            if n < 0 { throw SystemError("pread", path: name) }
+            let n = try source.readAt(offset: offset, into: buffer)
             if n == 0 { return }
-            offset += off_t(n)
+            offset += Int64(n)
             var written = 0
             while written < n {
                 let w = write(output, buffer.baseAddress! + written, n - written)
