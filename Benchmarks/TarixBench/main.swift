@@ -9,7 +9,8 @@
 //   tarix-bench sample-archive ARCHIVE INDEX PREFIX SAMPLE   read every document named in SAMPLE (one per line,
 //                                                        relative to the documents folder), in its order, from one
 //                                                        open `TarixArchive` (PREFIX + the line: relative to the
-//                                                        docset folder); prints p50 / p99 / max latency
+//                                                        docset folder, as `TarixArchive` adds the index's
+//                                                        `X.docset/` itself); prints p50 / p99 / max latency
 //   tarix-bench sample-docset DOCSET_FOLDER SAMPLE       the same through the library, `InstalledDocset.contents(of:)`
 //                                                        (the docset's store opened per read, a worker thread per
 //                                                        read: what `docsync cat` does once)
