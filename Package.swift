@@ -126,9 +126,10 @@ let package = Package(
             ],
             swiftSettings: strict),
         .executableTarget(name: "docsync", dependencies: ["DocSyncCLI"], swiftSettings: strict),
-        // Benchmarks/tarix-bench's driver (the tarix store has no CLI yet).
+        // Benchmarks/tarix-bench and tarix-read-bench: DocSyncTarix, and the library's document read.
         .executableTarget(
-            name: "tarix-bench", dependencies: ["DocSyncTarix"], path: "Benchmarks/TarixBench", swiftSettings: strict),
+            name: "tarix-bench", dependencies: ["DocSyncTarix", "DocSync"], path: "Benchmarks/TarixBench",
+            swiftSettings: strict),
         // Benchmarks/entries-bench's library side (DocsetEntries iterated without the CLI).
         .executableTarget(
             name: "entries-bench-driver", dependencies: ["DocSync"], path: "Benchmarks/EntriesBench",

@@ -1,11 +1,20 @@
-// The driver `Benchmarks/tarix-bench` times: DocSyncTarix's builder, verifier and reader on real files, with no
-// CLI around them (the store is not wired into `docsync` yet).
+// The driver `Benchmarks/tarix-bench` and `Benchmarks/tarix-read-bench` time: DocSyncTarix's builder, verifier and
+// reader on real files, with no CLI around them, and the library's document read (`InstalledDocset.contents(of:)`).
 //
 //   tarix-bench build SOURCE.tgz ARCHIVE INDEX [LEVEL]   build a store (prints mode, seconds, bytes)
 //   tarix-bench verify ARCHIVE INDEX                     check an index against its archive
 //   tarix-bench read ARCHIVE INDEX PATHS COUNT           read COUNT documents named in PATHS (one per line, relative
 //                                                        to the docset folder) in a seeded shuffled order; prints
 //                                                        p50 / p99 / max latency
+//   tarix-bench sample-archive ARCHIVE INDEX PREFIX SAMPLE   read every document named in SAMPLE (one per line,
+//                                                        relative to the documents folder), in its order, from one
+//                                                        open `TarixArchive` (PREFIX + the line: relative to the
+//                                                        docset folder, as `TarixArchive` adds the index's
+//                                                        `X.docset/` itself); prints p50 / p99 / max latency
+//   tarix-bench sample-docset DOCSET_FOLDER SAMPLE       the same through the library, `InstalledDocset.contents(of:)`
+//                                                        (the docset's store opened per read, a worker thread per
+//                                                        read: what `docsync cat` does once)
+import DocSync
 import DocSyncTarix
 import Foundation
 
@@ -18,6 +27,26 @@ func now(_ clock: clockid_t = CLOCK_MONOTONIC) -> Double {
     var ts = timespec()
     clock_gettime(clock, &ts)
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+/// Prints the latency percentiles of `latencies` (wall) and `cpu` (this thread's CPU time), in milliseconds.
+func report(_ label: String, _ latencies: [Double], _ cpu: [Double], bytes: Int) {
+    let latencies = latencies.sorted()
+    let cpu = cpu.sorted()
+    func ms(_ values: [Double], _ q: Double) -> String {
+        String(format: "%.3f", values[min(values.count - 1, Int(q * Double(values.count)))] * 1000)
+    }
+    print(
+        "\(label)reads=\(latencies.count) bytes=\(bytes) p50_ms=\(ms(latencies, 0.5)) p99_ms=\(ms(latencies, 0.99)) "
+            + "max_ms=\(ms(latencies, 1.0)) cpu_p50_ms=\(ms(cpu, 0.5)) cpu_p99_ms=\(ms(cpu, 0.99))")
+}
+
+/// The lines of the file at `path` (a sample of page paths).
+func lines(_ path: String) -> [String] {
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { fail("cannot read \(path)") }
+    let lines = text.split(separator: "\n").map(String.init)
+    guard !lines.isEmpty else { fail("no paths in \(path)") }
+    return lines
 }
 
 let arguments = CommandLine.arguments
@@ -63,14 +92,37 @@ do {
             latencies.append(now() - start)
             cpu.append(now(CLOCK_THREAD_CPUTIME_ID) - startCPU)
         }
-        latencies.sort()
-        cpu.sort()
-        func ms(_ values: [Double], _ q: Double) -> String {
-            String(format: "%.3f", values[min(values.count - 1, Int(q * Double(values.count)))] * 1000)
+        report("", latencies, cpu, bytes: bytes)
+    case "sample-archive":
+        guard arguments.count == 6 else { fail("usage: sample-archive ARCHIVE INDEX PREFIX SAMPLE") }
+        let reader = try TarixArchive(archivePath: arguments[2], indexPath: arguments[3])
+        let prefix = arguments[4]
+        var latencies: [Double] = []
+        var cpu: [Double] = []
+        var bytes = 0
+        for page in lines(arguments[5]) {
+            let start = now()
+            let startCPU = now(CLOCK_PROCESS_CPUTIME_ID)
+            bytes += try reader.read(prefix + page).count
+            latencies.append(now() - start)
+            cpu.append(now(CLOCK_PROCESS_CPUTIME_ID) - startCPU)
         }
-        print(
-            "reads=\(count) bytes=\(bytes) p50_ms=\(ms(latencies, 0.5)) p99_ms=\(ms(latencies, 0.99)) "
-                + "max_ms=\(ms(latencies, 1.0)) cpu_p50_ms=\(ms(cpu, 0.5)) cpu_p99_ms=\(ms(cpu, 0.99))")
+        report("archive ", latencies, cpu, bytes: bytes)
+    case "sample-docset":
+        guard arguments.count == 4 else { fail("usage: sample-docset DOCSET_FOLDER SAMPLE") }
+        let docset = InstalledDocset(name: "bench", path: arguments[2])
+        var latencies: [Double] = []
+        // CPU time of the process (the read runs on a worker thread of its own): the work without the waits.
+        var cpu: [Double] = []
+        var bytes = 0
+        for page in lines(arguments[3]) {
+            let start = now()
+            let startCPU = now(CLOCK_PROCESS_CPUTIME_ID)
+            bytes += try await docset.contents(of: page).count
+            latencies.append(now() - start)
+            cpu.append(now(CLOCK_PROCESS_CPUTIME_ID) - startCPU)
+        }
+        report("docset ", latencies, cpu, bytes: bytes)
     default:
         fail("unknown command \(arguments[1])")
     }

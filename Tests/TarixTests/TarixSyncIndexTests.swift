@@ -74,9 +74,15 @@ import Testing
         #expect(meta["tarix_index"] as? String == (offer == .valid ? "publisher" : "built"))
         #expect(meta["tarix_mode"] as? String == "indexed")
         #expect(FileManager.default.contentsEqual(atPath: "\(store)/tarix.tgz", andPath: flushed))
-        #expect(
-            FileManager.default.contentsEqual(atPath: "\(store)/tarixIndex.db", andPath: publisherIndex)
-                == (offer == .valid))
+        if offer == .valid {  // the publisher's rows, rewritten packed (TarixIndexCompaction)
+            let same = try fixture.python(
+                """
+                import sqlite3, sys
+                rows = lambda p: sorted(sqlite3.connect(p).execute("SELECT path, hash FROM tarindex").fetchall())
+                print(rows(sys.argv[1]) == rows(sys.argv[2]))
+                """, ["\(store)/tarixIndex.db", publisherIndex])
+            #expect(same.trimmingCharacters(in: .whitespacesAndNewlines) == "True")
+        }
         // Zeal's reader reads every document back byte-identical to GNU tar's extraction, whichever index it got.
         let extracted = try fixture.extract(plain, label: "plain")
         let zeal = try fixture.python(ZealScripts.reader, ["\(store)/tarix.tgz", "\(store)/tarixIndex.db", extracted])

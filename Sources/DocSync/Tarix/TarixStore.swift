@@ -64,6 +64,7 @@ enum TarixStore {
             let summary = try TarixVerifier.verify(
                 source: pass.archive, archiveBytes: knownLength(pass.archive), archiveName: pass.archiveName,
                 indexPath: indexPath, observer: observer)
+            try TarixIndexCompaction.compact(name: indexName, in: pass.folderFD, folderPath: pass.folderPath)
             return TarixStoreResult(mode: summary.mode.rawValue, documents: summary.documents, indexSource: "publisher")
         }
         return try indexAsIs(pass, indexPath: indexPath, observer: observer)
@@ -85,7 +86,8 @@ enum TarixStore {
     /// A publisher's index (a bare database, or the `<url>.tarix` package it comes in, unpacked), copied into the
     /// store and checked there against the archive in full (`TarixVerifier`: every row's offset a flush point inside
     /// the file, its record named by its path and `length` blocks long, paths unique, every document indexed, every
-    /// path passing extraction's rules). Throws (after removing the copy) when one row is wrong: the caller builds
+    /// path passing extraction's rules), then rewritten packed (`TarixIndexCompaction`: the same rows in about half
+    /// the bytes) unless it already is. Throws (after removing the copy) when one row is wrong: the caller builds
     /// its own index.
     static func usePublisherIndex(
         _ path: String, archive: any ByteSource, archiveName: String, resourcesFD: Int32, resourcesPath: String
@@ -100,6 +102,7 @@ enum TarixStore {
             unlinkat(resourcesFD, indexName, 0)
             throw error
         }
+        try TarixIndexCompaction.compact(name: indexName, in: resourcesFD, folderPath: resourcesPath)
         let output = openat(resourcesFD, Self.archiveName, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard output >= 0 else { throw SystemError("openat", path: "\(resourcesPath)/\(Self.archiveName)") }
         defer { close(output) }
