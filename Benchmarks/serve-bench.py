@@ -75,6 +75,7 @@ def serve_config(port, cache_mib=None):
     with open(path, "w") as f:
         f.write('root = "%s"\nstaging = "%s/staging"\nstate = "%s"\n[serve]\nlisten = "127.0.0.1:%d"\naccess_log = ""\n'
                 % (root, work, state, port))
+        if cache_mib is None and os.environ.get("PAGE_CACHE_MIB"): cache_mib = int(os.environ["PAGE_CACHE_MIB"])
         if cache_mib is not None: f.write("page_cache_mib = %d\n" % cache_mib)
         f.write('[metrics]\ntextfile = "%s"\n' % metrics_file)
     return path
