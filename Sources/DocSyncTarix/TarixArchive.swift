@@ -284,7 +284,9 @@ package final class TarixArchive: Sendable {
         } catch {
             return .failure(error)
         }
-        guard let record else { return .failure(.failed(.badIndex(subject(), "no record at offset \(location.offset)"))) }
+        guard let record else {
+            return .failure(.failed(.badIndex(subject(), "no record at offset \(location.offset)")))
+        }
         switch expected {
         case .exactly(let stored):
             guard record.path == Array(stored.utf8) else {
@@ -294,7 +296,9 @@ package final class TarixArchive: Sendable {
         case .folded(let requested):
             guard TarixLocationMap.equalFolded(record.path, requested) else { return .failure(.otherRecord) }
         }
-        guard record.kind == .regular else { return .failure(.failed(.unsupportedEntry(subject(), "not a regular file"))) }
+        guard record.kind == .regular else {
+            return .failure(.failed(.unsupportedEntry(subject(), "not a regular file")))
+        }
         guard record.size <= limits.maxDocumentBytes else {
             return .failure(
                 .failed(.tooLarge(subject(), "\(record.size) bytes, over the \(limits.maxDocumentBytes)-byte limit")))
