@@ -75,8 +75,21 @@ def serve_config(port, cache_mib=None):
     with open(path, "w") as f:
         f.write('root = "%s"\nstaging = "%s/staging"\nstate = "%s"\n[serve]\nlisten = "127.0.0.1:%d"\naccess_log = ""\n'
                 % (root, work, state, port))
+        if cache_mib is None and os.environ.get("PAGE_CACHE_MIB"): cache_mib = int(os.environ["PAGE_CACHE_MIB"])
         if cache_mib is not None: f.write("page_cache_mib = %d\n" % cache_mib)
+        f.write('[metrics]\ntextfile = "%s"\n' % metrics_file)
     return path
+
+metrics_file = os.path.join(work, "serve.prom")
+if os.path.exists(metrics_file): os.remove(metrics_file)
+
+def cache_counts():
+    # The server's page cache totals, written into the metrics textfile when it stops.
+    counts = {}
+    for line in open(metrics_file).read().split("\n") if os.path.exists(metrics_file) else []:
+        for name in ("hits", "misses"):
+            if line.startswith("docsync_serve_page_cache_%s_total " % name): counts[name] = int(float(line.split()[1]))
+    return counts.get("hits", 0), counts.get("misses", 0)
 
 def peak_rss(pid):
     status = open("/proc/%d/status" % pid).read()
@@ -127,6 +140,9 @@ try:
           % (t_rps, t_lat.get("99", -1), t_err, t_rps / n_rps))
     print("docsync serve peak RSS: %.1f MiB" % peak_rss(server.pid))
     server.terminate(); server.wait(timeout=30)
+    hits, misses = cache_counts()
+    print("  tarix page cache (warm-up and run): %d hits, %d pages inflated: hit rate %.1f %%"
+          % (hits, misses, 100.0 * hits / max(1, hits + misses)))
     # Cold tarix pages: the same run against a server without the page cache (page_cache_mib = 0), so that every
     # page is looked up and inflated (the SQLite index and the archive stay open and in the page cache).
     if os.environ.get("COLD", "1") != "1": sys.exit(0)  # COLD=0: a build without [serve] page_cache_mib

@@ -59,13 +59,18 @@ extension Routes {
             var started: (descriptor: Int32, size: Int, buffer: ByteBuffer)?
             if pinned {
                 do {
-                    if case .file(let descriptor, let size)? = try reader.openIfCached(page, of: docset) {
+                    switch try reader.openIfCached(page, of: docset, as: InflatedBuffer.self) {
+                    case .file(let descriptor, let size)?:
                         var buffer = ByteBufferAllocator().buffer(capacity: size)
                         if Self.fill(&buffer, from: descriptor, size: size, waiting: false) == 0 {
                             close(descriptor)
                             return respond(buffer, tag: tag, path: path, docset: docset, request: request)
                         }
                         started = (descriptor, size, buffer)
+                    case .bytes(let inflated)?:  // a small tarix page, its compressed bytes in the page cache
+                        cache.put(tag, inflated.buffer)
+                        return respond(inflated.buffer, tag: tag, path: path, docset: docset, request: request)
+                    case nil: break
                     }
                 } catch {
                     return Self.pageError(error, logger: logger)
@@ -81,7 +86,7 @@ extension Routes {
                         if failure != 0 { throw Self.readError(failure, docset: docset, page: page) }
                         return (buffer, false)
                     }
-                    let contents = try reader.open(page, of: docset, immutable: pinned)
+                    let contents = try reader.open(page, of: docset, immutable: pinned, as: InflatedBuffer.self)
                     return try Self.load(contents, docset: docset, page: page)
                 }
             }
@@ -230,12 +235,12 @@ extension Routes {
     /// A page's bytes in a buffer of their own (blocking: on the read pool), and whether they were inflated from
     /// a tarix store (kept in the ``PageCache``). An extracted page is read straight from its descriptor into the
     /// buffer, at most the size it had when opened.
-    static func load(_ contents: PageContents, docset: InstalledDocset, page: String) throws(DocumentError)
-        -> (ByteBuffer, inflated: Bool)
+    static func load(_ contents: PageContents<InflatedBuffer>, docset: InstalledDocset, page: String)
+        throws(DocumentError) -> (ByteBuffer, inflated: Bool)
     {
         switch contents {
-        case .bytes(let bytes):
-            return (ByteBuffer(bytes: bytes), true)
+        case .bytes(let inflated):
+            return (inflated.buffer, true)
         case .file(let descriptor, let size):
             defer { close(descriptor) }
             var buffer = ByteBufferAllocator().buffer(capacity: size)
@@ -243,6 +248,21 @@ extension Routes {
             if failure != 0 { throw readError(failure, docset: docset, page: page) }
             return (buffer, false)
         }
+    }
+}
+
+/// A tarix page inflated straight into the response's buffer (no array, no copy in between).
+struct InflatedBuffer: InflatedPage {
+    let buffer: ByteBuffer
+
+    static func inflated(size: Int, fill: (UnsafeMutableRawBufferPointer) -> Bool) -> InflatedBuffer? {
+        var buffer = ByteBufferAllocator().buffer(capacity: size)
+        var ok = false
+        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: size) { target in
+            ok = fill(UnsafeMutableRawBufferPointer(rebasing: target[..<size]))
+            return ok ? size : 0
+        }
+        return ok ? InflatedBuffer(buffer: buffer) : nil
     }
 }
 

@@ -15,12 +15,14 @@ package final class TarixArchive: Sendable {
     /// The prefix Zeal strips (`X.docset/`), found as Zeal finds it: the first `.docset/` of an indexed path.
     package let rootPrefix: String
 
-    private static let inputChunk = 32 << 10
+    /// The documents' locations in memory, when the store was opened with `mappingUpTo`.
+    private let locations: TarixLocationMap?
 
-    /// Opens `archivePath` and `indexPath` (neither may be a symlink).
-    package convenience init(archivePath: String, indexPath: String, limits: TarixLimits = TarixLimits())
-        throws(TarixError)
-    {
+    /// Opens `archivePath` and `indexPath` (neither may be a symlink); `mappingUpTo` as
+    /// ``init(resources:limits:mappingUpTo:)``'s.
+    package convenience init(
+        archivePath: String, indexPath: String, limits: TarixLimits = TarixLimits(), mappingUpTo maxMapped: Int = 0
+    ) throws(TarixError) {
         let fd = open(archivePath, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else {
             throw .io(
@@ -31,11 +33,15 @@ package final class TarixArchive: Sendable {
             close(fd)
             throw error
         }
-        try self.init(archive: fd, archiveName: archivePath, index: index, limits: limits)
+        try self.init(archive: fd, archiveName: archivePath, index: index, limits: limits, maxMapped: maxMapped)
     }
 
-    /// Opens `tarix.tgz` and `tarixIndex.db` in a docset's `Contents/Resources` folder.
-    package convenience init(resources: SafeDirectory, limits: TarixLimits = TarixLimits()) throws(TarixError) {
+    /// Opens `tarix.tgz` and `tarixIndex.db` in a docset's `Contents/Resources` folder. With `mappingUpTo` N > 0,
+    /// an index of at most N rows is also read once into memory (16 bytes per document; see `TarixLocationMap`), so
+    /// that reads need no index query: for a reader that keeps the store open for many reads.
+    package convenience init(
+        resources: SafeDirectory, limits: TarixLimits = TarixLimits(), mappingUpTo maxMapped: Int = 0
+    ) throws(TarixError) {
         let archive: Int32
         let indexFD: Int32
         do { archive = try resources.openFile("tarix.tgz", O_RDONLY) } catch { throw .io(error.path, "\(error)") }
@@ -48,10 +54,14 @@ package final class TarixArchive: Sendable {
             close(archive)
             throw error
         }
-        try self.init(archive: archive, archiveName: resources.childPath("tarix.tgz"), index: index, limits: limits)
+        try self.init(
+            archive: archive, archiveName: resources.childPath("tarix.tgz"), index: index, limits: limits,
+            maxMapped: maxMapped)
     }
 
-    private init(archive: Int32, archiveName: String, index: IndexDatabase, limits: TarixLimits) throws(TarixError) {
+    private init(archive: Int32, archiveName: String, index: IndexDatabase, limits: TarixLimits, maxMapped: Int = 0)
+        throws(TarixError)
+    {
         var st = stat()
         guard fstat(archive, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
             close(archive)
@@ -70,7 +80,11 @@ package final class TarixArchive: Sendable {
         } else {
             rootPrefix = ""
         }
+        locations = maxMapped > 0 ? TarixLocationMap(index: index, maxEntries: maxMapped) : nil
     }
+
+    /// Documents whose locations are kept in memory (0 without a map).
+    package var mappedDocuments: Int { locations?.count ?? 0 }
 
     deinit {
         close(archive)
@@ -95,17 +109,91 @@ package final class TarixArchive: Sendable {
     /// The bytes of the document at `path`, relative to the docset folder
     /// (`Contents/Resources/Documents/index.html`).
     package func read(_ path: String) throws(TarixError) -> [UInt8] {
-        let subject = path.escapingControlCharacters
-        guard let row = try lookup(path) else { throw .notFound(subject) }
-        guard !row.hash.isEmpty else { throw .unsupportedEntry(subject, "is a directory") }
+        let bytes = try read(path) { size, fill in
+            [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+                count = fill(UnsafeMutableRawBufferPointer(buffer)) ? size : 0
+            }
+        }
+        return bytes ?? []
+    }
+
+    /// The document at `path` (relative to the docset folder) inflated straight into the caller's storage:
+    /// `output(size, fill)` is called once the record's header is checked (its size within the limits and the
+    /// index), makes storage of `size` bytes and calls `fill` on them once; `fill` writes exactly `size` bytes and
+    /// returns true, or false when the read failed (the error is then thrown here).
+    ///
+    /// With `withoutWaitingUpTo` (a byte count), the read never waits: only the map of locations is asked (no
+    /// index query; see ``init(resources:limits:mappingUpTo:)``), records longer than that are not read, and the
+    /// archive's bytes are read only from the page cache (`RWF_NOWAIT`): nil when any of that is not possible
+    /// (then read on a thread that may block). Errors are the same as a blocking read's.
+    package func read<Output>(
+        _ path: String, withoutWaitingUpTo inlineBytes: Int? = nil,
+        into output: (_ size: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Bool) -> Output
+    ) throws(TarixError) -> Output? {
+        if let locations {
+            let full = rootPrefix + path
+            if let location = locations.location(of: full) {
+                // The record's blocks: the document's, padded, and its header (two blocks allowed for).
+                if let inlineBytes, location.length * 512 > Int64(inlineBytes) + 1024 { return nil }
+                switch readLocated(location, path: path, expected: .folded(full), inline: inlineBytes != nil, output)
+                {
+                case .success(let result): return result
+                case .failure(.wouldBlock): return nil
+                case .failure(.otherRecord): break  // a key shared with another path: the index decides
+                case .failure(.failed(let error)): throw error
+                }
+            }
+        }
+        if inlineBytes != nil { return nil }
+        guard let row = try lookup(path) else { throw .notFound(path.escapingControlCharacters) }
+        guard !row.hash.isEmpty else { throw .unsupportedEntry(path.escapingControlCharacters, "is a directory") }
         guard let location = TarixLocation(hash: row.hash) else {
-            throw .badIndex(subject, "hash '\(row.hash.escapingControlCharacters)' is not '<block> <offset> <length>'")
+            throw .badIndex(
+                path.escapingControlCharacters,
+                "hash '\(row.hash.escapingControlCharacters)' is not '<block> <offset> <length>'")
         }
-        let maxBlocks = limits.maxRecordBlocks
-        guard location.length <= maxBlocks else {
-            throw .tooLarge(subject, "record of \(location.length) blocks is over the limit")
+        switch readLocated(location, path: path, expected: .exactly(row.path), inline: false, output) {
+        case .success(let result): return result
+        case .failure(.failed(let error)): throw error
+        case .failure(.otherRecord):
+            throw .badIndex(path.escapingControlCharacters, "the record at offset \(location.offset) is another path")
+        case .failure(.wouldBlock):
+            throw .io(archiveName, "read failed: \(String(cString: strerror(EAGAIN)))")
         }
-        return try readRecord(location, storedPath: row.path, subject: subject)
+    }
+
+    /// Which path the record found must carry.
+    private enum Expected {
+        /// The index row's path, byte for byte.
+        case exactly(String)
+        /// The requested path, without ASCII case (as the index's `COLLATE NOCASE` matched it).
+        case folded(String)
+    }
+
+    private enum ReadFailure: Error {
+        case failed(TarixError)
+        /// The record's header names another path (only from the map of locations: the index is asked then).
+        case otherRecord
+        /// A read without waiting found bytes not in the page cache.
+        case wouldBlock
+    }
+
+    private func readLocated<Output>(
+        _ location: TarixLocation, path: String, expected: Expected, inline: Bool,
+        _ output: (_ size: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Bool) -> Output
+    ) -> Result<Output, ReadFailure> {
+        guard location.length <= limits.maxRecordBlocks else {
+            return .failure(
+                .failed(
+                    .tooLarge(path.escapingControlCharacters, "record of \(location.length) blocks is over the limit")))
+        }
+        do throws(TarixError) {
+            return try RecordReaderPool.with { reader in
+                readRecord(location, expected: expected, path: path, inline: inline, reader: reader, output)
+            }
+        } catch {
+            return .failure(.failed(error))
+        }
     }
 
     private func lookup(_ path: String) throws(TarixError) -> (path: String, hash: String)? {
@@ -122,86 +210,119 @@ package final class TarixArchive: Sendable {
         }
     }
 
-    /// Raw inflate from the record's flush point: the header chain first (at most one block at a time), then —
-    /// once the declared size is checked against the limit and the index — exactly the document's bytes.
-    private func readRecord(_ location: TarixLocation, storedPath: String, subject: String) throws(TarixError)
-        -> [UInt8]
-    {
-        let inflater = try Inflater(windowBits: -MAX_WBITS)
-        var input = [UInt8](repeating: 0, count: Self.inputChunk)
+    /// Raw inflate from the record's flush point: the header chain first (at most one block at a time, into a
+    /// 512-byte block on the stack), then — once the declared size is checked against the limit and the index —
+    /// exactly the document's bytes, straight into `output`'s storage. Compressed bytes are read with `pread`
+    /// (`RWF_NOWAIT` when `inline`), about as many as the record needs.
+    private func readRecord<Output>(
+        _ location: TarixLocation, expected: Expected, path: String, inline: Bool, reader: RecordReader,
+        _ output: (_ size: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Bool) -> Output
+    ) -> Result<Output, ReadFailure> {
+        let inflater = reader.inflater
+        let input = reader.input
         var inStart = 0
         var inEnd = 0
         var fileOffset = location.offset
+        // Text compresses to well under half: the first read asks for half the record (the rest comes if needed).
+        var wanted = min(input.count, max(4096, Int(location.length) * 256))
         var scanner = TarScanner(limits: limits)
-        var block = [UInt8](repeating: 0, count: 512)
         var record: TarRecord?
+        func subject() -> String { path.escapingControlCharacters }
 
-        func pump(_ out: UnsafeMutableRawBufferPointer) throws(TarixError) -> Int {
+        func pump(_ out: UnsafeMutableRawBufferPointer) throws(ReadFailure) -> Int {
             if inStart == inEnd {
-                let at = fileOffset
-                let capacity = input.count
-                let n = input.withUnsafeMutableBytes { pread(archive, $0.baseAddress!, capacity, off_t(at)) }
-                if n < 0 { throw .io(archiveName, "read failed: \(String(cString: strerror(errno)))") }
-                if n == 0 { throw .corruptArchive(subject, "the archive ends inside the record") }
+                let target = UnsafeMutableRawBufferPointer(rebasing: input[0..<wanted])
+                let n =
+                    inline
+                    ? ContainedFile.readCached(archive, into: target, at: Int(fileOffset))
+                    : pread(archive, target.baseAddress!, target.count, off_t(fileOffset))
+                if n < 0 {
+                    if inline, errno == EAGAIN { throw .wouldBlock }
+                    throw .failed(.io(archiveName, "read failed: \(String(cString: strerror(errno)))"))
+                }
+                if n == 0 { throw .failed(.corruptArchive(subject(), "the archive ends inside the record")) }
                 fileOffset += Int64(n)
                 inStart = 0
                 inEnd = n
+                wanted = input.count
             }
-            let step = input.withUnsafeBytes {
-                inflater.inflate(UnsafeRawBufferPointer(rebasing: $0[inStart..<inEnd]), out, flush: Z_NO_FLUSH)
-            }
+            let step = inflater.inflate(
+                UnsafeRawBufferPointer(rebasing: input[inStart..<inEnd]), out, flush: Z_NO_FLUSH)
             inStart += step.consumed
             switch step.code {
             case Z_OK, Z_BUF_ERROR: break
             case Z_STREAM_END where step.produced == out.count: break
-            case Z_STREAM_END: throw .corruptArchive(subject, "the archive ends inside the record")
-            default: throw .badIndex(subject, "offset \(location.offset) does not start a record: \(inflater.message)")
+            case Z_STREAM_END: throw .failed(.corruptArchive(subject(), "the archive ends inside the record"))
+            default:
+                throw .failed(
+                    .badIndex(subject(), "offset \(location.offset) does not start a record: \(inflater.message)"))
             }
             return step.produced
         }
 
-        while record == nil {
-            guard scanner.position < location.length * 512 else {
-                throw .badIndex(subject, "no complete header in the record's \(location.length) blocks")
-            }
-            let want = scanner.safeLength
-            let produced = try typed {
-                try block.withUnsafeMutableBytes { out in
-                    try pump(UnsafeMutableRawBufferPointer(rebasing: out[0..<want]))
-                }
-            }
-            var rest = 0
-            while rest < produced {
-                let (consumed, found) = try typed {
-                    try block.withUnsafeBytes { bytes in
-                        try scanner.consume(UnsafeRawBufferPointer(rebasing: bytes[rest..<produced]))
+        do throws(ReadFailure) {
+            try withUnsafeTemporaryAllocation(byteCount: 512, alignment: 16) { block throws(ReadFailure) in
+                while record == nil {
+                    guard scanner.position < location.length * 512 else {
+                        throw .failed(
+                            .badIndex(subject(), "no complete header in the record's \(location.length) blocks"))
+                    }
+                    let produced = try pump(UnsafeMutableRawBufferPointer(rebasing: block[0..<scanner.safeLength]))
+                    var rest = 0
+                    while rest < produced {
+                        do throws(TarixError) {
+                            let (consumed, found) = try scanner.consume(
+                                UnsafeRawBufferPointer(rebasing: block[rest..<produced]))
+                            rest += consumed
+                            if let found { record = found }
+                        } catch {
+                            throw .failed(error)
+                        }
                     }
                 }
-                rest += consumed
-                if let found { record = found }
             }
+        } catch {
+            return .failure(error)
         }
-        guard let record else { throw .badIndex(subject, "no record at offset \(location.offset)") }
-        guard record.path == Array(storedPath.utf8) else {
-            throw .badIndex(subject, "the record at offset \(location.offset) is '\(record.displayPath)'")
+        guard let record else {
+            return .failure(.failed(.badIndex(subject(), "no record at offset \(location.offset)")))
         }
-        guard record.kind == .regular else { throw .unsupportedEntry(subject, "not a regular file") }
+        switch expected {
+        case .exactly(let stored):
+            guard record.path == Array(stored.utf8) else {
+                return .failure(
+                    .failed(.badIndex(subject(), "the record at offset \(location.offset) is '\(record.displayPath)'")))
+            }
+        case .folded(let requested):
+            guard TarixLocationMap.equalFolded(record.path, requested) else { return .failure(.otherRecord) }
+        }
+        guard record.kind == .regular else {
+            return .failure(.failed(.unsupportedEntry(subject(), "not a regular file")))
+        }
         guard record.size <= limits.maxDocumentBytes else {
-            throw .tooLarge(subject, "\(record.size) bytes, over the \(limits.maxDocumentBytes)-byte limit")
+            return .failure(
+                .failed(.tooLarge(subject(), "\(record.size) bytes, over the \(limits.maxDocumentBytes)-byte limit")))
         }
         guard record.blockCount == location.length else {
-            throw .badIndex(subject, "the index says \(location.length) blocks, the record has \(record.blockCount)")
+            return .failure(
+                .failed(
+                    .badIndex(
+                        subject(), "the index says \(location.length) blocks, the record has \(record.blockCount)")))
         }
-        var content = [UInt8](repeating: 0, count: Int(record.size))
-        var filled = 0
-        while filled < content.count {
-            let at = filled
-            filled += try typed {
-                try content.withUnsafeMutableBytes { out in
-                    try pump(UnsafeMutableRawBufferPointer(rebasing: out[at...]))
+        var failure: ReadFailure?
+        let result = output(Int(record.size)) { content in
+            var filled = 0
+            while filled < content.count {
+                do throws(ReadFailure) {
+                    filled += try pump(UnsafeMutableRawBufferPointer(rebasing: content[filled...]))
+                } catch {
+                    failure = error
+                    return false
                 }
             }
+            return true
         }
-        return content
+        if let failure { return .failure(failure) }
+        return .success(result)
     }
 }

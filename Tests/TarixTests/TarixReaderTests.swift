@@ -76,8 +76,10 @@ import Testing
                 try db.execute(sql: "UPDATE tarindex SET hash = ? WHERE path = ?", arguments: [bad, stored])
             }
             try edit.close()
-            let reader = try TarixArchive(archivePath: archive, indexPath: copy)
-            #expect(throws: TarixError.self, "\(label) (seed \(seed))") { _ = try reader.read(big) }
+            for mapped in [0, 1000] {  // the map of locations is checked against the record as the index is
+                let reader = try TarixArchive(archivePath: archive, indexPath: copy, mappingUpTo: mapped)
+                #expect(throws: TarixError.self, "\(label), map \(mapped) (seed \(seed))") { _ = try reader.read(big) }
+            }
         }
     }
 
@@ -113,7 +115,7 @@ import Testing
     @Test func concurrentReadsAgree() async throws {
         let (fixture, archive, index, seed) = try store()
         defer { fixture.dir.remove() }
-        let reader = try TarixArchive(archivePath: archive, indexPath: index)
+        let reader = try TarixArchive(archivePath: archive, indexPath: index, mappingUpTo: 1000)
         let files = fixture.files
         let mismatches = await withTaskGroup(of: Int.self) { group in
             for worker in 0..<4 {

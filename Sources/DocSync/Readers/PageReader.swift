@@ -6,14 +6,34 @@ import Synchronization
     import Glibc
 #endif
 
+/// Storage a tarix page is inflated into, made by the reader's caller (a server: its response buffer) once the
+/// page's size is known and checked, so that the bytes are written once, where they are sent from.
+package protocol InflatedPage: Sendable {
+    /// Storage of `size` bytes, filled by calling `fill` once on exactly `size` writable bytes; nil when `fill`
+    /// returns false (the read failed: the reader reports why).
+    static func inflated(size: Int, fill: (UnsafeMutableRawBufferPointer) -> Bool) -> Self?
+}
+
+extension Array: InflatedPage where Element == UInt8 {
+    /// A byte array of exactly `size` bytes.
+    package static func inflated(size: Int, fill: (UnsafeMutableRawBufferPointer) -> Bool) -> [UInt8]? {
+        var ok = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            ok = fill(UnsafeMutableRawBufferPointer(buffer))
+            count = ok ? size : 0
+        }
+        return ok ? bytes : nil
+    }
+}
+
 /// One page opened for a server: the open file of the extracted layout (read by the receiver straight into its own
-/// buffer, no copy in between) or the bytes inflated from a tarix store.
-package enum PageContents: Sendable {
+/// buffer, no copy in between) or the bytes inflated from a tarix store into the receiver's storage.
+package enum PageContents<Inflated: InflatedPage>: Sendable {
     /// The page's regular file, opened beneath the docset folder; the receiver reads it (at most `size` bytes: a
     /// file that grew meanwhile is cut there) and closes `descriptor`.
     case file(descriptor: Int32, size: Int)
     /// The page's bytes (a tarix record, inflated).
-    case bytes([UInt8])
+    case bytes(Inflated)
 }
 
 /// Opens pages of docset folders for a long-running reader (`docsync serve`), with every check of
@@ -21,6 +41,10 @@ package enum PageContents: Sendable {
 /// path checks, the bounded tarix inflate), keeping per immutable version folder (`.docsync/versions/NAME@ID`)
 /// what every read would otherwise redo: the folder's open descriptor, its layout, and for a tarix store the open
 /// archive and index database (opening the SQLite index was most of a tarix page's cost).
+///
+/// A kept tarix store also keeps its index's locations in memory (stores of up to ``mappedDocuments`` documents,
+/// 16 bytes each), so a page costs no SQLite query; and a small page (up to ``inlineBytes``) whose compressed
+/// bytes are in the page cache is inflated by ``openIfCached(_:of:as:)`` on the caller's thread.
 ///
 /// At most `capacity` folders are kept; the least recently used is dropped first, and its descriptors close once
 /// the last read using them ends. A kept folder pruned by a sync stays open until it is dropped (the server checks
@@ -52,6 +76,11 @@ package final class PageReader: Sendable {
     package let capacity: Int
     /// The largest page read, in bytes (``DocumentError/tooLarge`` beyond).
     package let maximumBytes: Int
+    /// The most documents of one kept tarix store whose locations are held in memory (a larger store's pages are
+    /// looked up in its index).
+    package static let mappedDocuments = 131_072
+    /// The largest tarix page ``openIfCached(_:of:as:)`` inflates on the caller's thread (about 0.1 ms of CPU).
+    package static let inlineBytes = 64 << 10
     private let state = Mutex(State())
 
     /// A reader keeping up to `capacity` version folders open, reading pages of at most `maximumBytes`.
@@ -67,9 +96,16 @@ package final class PageReader: Sendable {
     /// of `docset`. `immutable` says the folder is a version folder, whose descriptor and store may be kept; other
     /// folders (a docset installed by something else, changed in place) are opened for this read only.
     package func open(_ page: String, of docset: InstalledDocset, immutable: Bool) throws(DocumentError)
-        -> PageContents
+        -> PageContents<[UInt8]>
     {
-        let result: Result<PageContents, ContainedFile.Failure>
+        try open(page, of: docset, immutable: immutable, as: [UInt8].self)
+    }
+
+    /// ``open(_:of:immutable:)`` with a tarix page inflated into storage of type `Inflated`.
+    package func open<Inflated: InflatedPage>(
+        _ page: String, of docset: InstalledDocset, immutable: Bool, as type: Inflated.Type
+    ) throws(DocumentError) -> PageContents<Inflated> {
+        let result: Result<PageContents<Inflated>, ContainedFile.Failure>
         if immutable {
             switch kept(docset.path) {
             case .failure(let failure): result = .failure(failure)
@@ -87,19 +123,45 @@ package final class PageReader: Sendable {
         }
     }
 
-    /// ``open(_:of:immutable:)`` for a version folder already kept with the extracted layout, without waiting for
-    /// the disk: the page's file when every path component is in the kernel's lookup cache (`RESOLVE_CACHED`),
-    /// else nil (as for a folder not kept yet, or a tarix store): then open it on a thread of your own. For a
-    /// caller on a thread that must not block (the server's request handler), so that a page of a warm docset
-    /// costs no thread hop. Reading the file may still wait: read it with `RWF_NOWAIT` there.
-    package func openIfCached(_ page: String, of docset: InstalledDocset) throws(DocumentError) -> PageContents? {
+    /// ``openIfCached(_:of:as:)`` with a tarix page inflated into a byte array.
+    package func openIfCached(_ page: String, of docset: InstalledDocset) throws(DocumentError)
+        -> PageContents<[UInt8]>?
+    {
+        try openIfCached(page, of: docset, as: [UInt8].self)
+    }
+
+    /// ``open(_:of:immutable:)`` for a version folder already kept, without waiting for the disk. Extracted
+    /// layout: the page's file when every path component is in the kernel's lookup cache (`RESOLVE_CACHED`);
+    /// reading the file may still wait: read it with `RWF_NOWAIT` there. Tarix store: the page inflated here when
+    /// its location is in memory, it is at most ``inlineBytes`` long and its compressed bytes are in the page cache.
+    /// Else nil (as for a folder not kept yet): then open it on a thread of your own. For a caller on a thread that
+    /// must not block (the server's request handler), so that a page of a warm docset costs no thread hop.
+    package func openIfCached<Inflated: InflatedPage>(
+        _ page: String, of docset: InstalledDocset, as type: Inflated.Type
+    ) throws(DocumentError) -> PageContents<Inflated>? {
         let folder = state.withLock { state -> Folder? in
-            guard let entry = state.folders[docset.path], entry.folder.archive == nil else { return nil }
+            guard let entry = state.folders[docset.path] else { return nil }
             state.clock += 1
             state.folders[docset.path] = (entry.folder, state.clock)
             return entry.folder
         }
         guard let folder else { return nil }
+        if let archive = folder.archive {
+            let components: [String]
+            switch ContainedFile.components(page) {
+            case .failure(let problem):
+                throw InstalledDocset.error(problem, docset: docset.name, page: page, limit: maximumBytes)
+            case .success(let parts): components = parts
+            }
+            let read = TarixDocuments.read(
+                components, archive: archive, folder: folder.path, withoutWaitingUpTo: Self.inlineBytes,
+                into: Inflated.inflated)
+            switch read {
+            case .success(let inflated): return (inflated ?? nil).map { .bytes($0) }
+            case .failure(let failure):
+                throw InstalledDocset.error(failure, docset: docset.name, page: page, limit: maximumBytes)
+            }
+        }
         do throws(ContainedFile.Failure) {
             _ = try ContainedFile.components(page).get()  // the page's own checks first, as `open` makes them
             let (descriptor, size) = try ContainedFile.openForReading(
@@ -126,7 +188,9 @@ package final class PageReader: Sendable {
         guard base >= 0 else { return .failure(.io(SystemError("open", path: path))) }
         var archive: TarixArchive?
         if TarixDocuments.isTarix(base) {
-            switch TarixDocuments.open(base: base, folder: path, limit: maximumBytes) {
+            switch TarixDocuments.open(
+                base: base, folder: path, limit: maximumBytes, mappingUpTo: Self.mappedDocuments)
+            {
             case .success(let opened): archive = opened
             case .failure(let failure):
                 close(base)
@@ -155,17 +219,20 @@ package final class PageReader: Sendable {
     }
 
     /// A page below `base`: the tarix record from `archive`, else the extracted file, opened beneath `base`.
-    private static func open(_ page: String, base: Int32, archive: TarixArchive?, folder: String, limit: Int)
-        -> Result<
-        PageContents, ContainedFile.Failure
-    > {
+    private static func open<Inflated: InflatedPage>(
+        _ page: String, base: Int32, archive: TarixArchive?, folder: String, limit: Int
+    ) -> Result<PageContents<Inflated>, ContainedFile.Failure> {
         let components: [String]
         switch ContainedFile.components(page) {
         case .failure(let problem): return .failure(problem)
         case .success(let parts): components = parts
         }
         if let archive {
-            return TarixDocuments.read(components, archive: archive, folder: folder).map { .bytes($0) }
+            switch TarixDocuments.read(components, archive: archive, folder: folder, into: Inflated.inflated) {
+            case .failure(let failure): return .failure(failure)
+            case .success(let inflated??): return .success(.bytes(inflated))
+            case .success: return .failure(.notRegular)  // not reached: a blocking read answers or throws
+            }
         }
         do throws(ContainedFile.Failure) {
             let (descriptor, size) = try ContainedFile.openForReading(
@@ -177,8 +244,8 @@ package final class PageReader: Sendable {
     }
 
     /// A page of a folder that may change: everything opened for this read only.
-    private static func openOnce(_ page: String, folder: String, limit: Int) -> Result<
-        PageContents, ContainedFile.Failure
+    private static func openOnce<Inflated: InflatedPage>(_ page: String, folder: String, limit: Int) -> Result<
+        PageContents<Inflated>, ContainedFile.Failure
     > {
         let base = Glibc.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard base >= 0 else { return .failure(.io(SystemError("open", path: folder))) }

@@ -33,14 +33,17 @@ enum TarixDocuments {
     }
 
     /// The store of the docset open as `base`, open for reads of at most `limit` bytes each (thread-safe: one
-    /// open store serves concurrent reads).
-    static func open(base: Int32, folder: String, limit: Int) -> Result<TarixArchive, ContainedFile.Failure> {
+    /// open store serves concurrent reads). `mappingUpTo` > 0: an index of at most that many rows is read into
+    /// memory once (for a store kept open for many reads; see `TarixArchive`).
+    static func open(base: Int32, folder: String, limit: Int, mappingUpTo maxMapped: Int = 0) -> Result<
+        TarixArchive, ContainedFile.Failure
+    > {
         var limits = TarixLimits()
         limits.maxDocumentBytes = Int64(max(0, limit))
         do {
             let resources = try SafeDirectory.duplicating(base, path: folder).directory("Contents").directory(
                 "Resources")
-            return .success(try TarixArchive(resources: resources, limits: limits))
+            return .success(try TarixArchive(resources: resources, limits: limits, mappingUpTo: maxMapped))
         } catch let error as TarixError {
             return .failure(failure(error, folder: folder))
         } catch let error as SystemError {
@@ -57,6 +60,22 @@ enum TarixDocuments {
         let path = "Contents/Resources/Documents/" + components.joined(separator: "/")
         do throws(TarixError) {
             return .success(try archive.read(path))
+        } catch {
+            if error.kind == "not_found", archive.isDirectory(path) { return .failure(.notRegular) }
+            return .failure(failure(error, folder: folder))
+        }
+    }
+
+    /// The page from an open store, inflated straight into the storage `output` makes (see
+    /// `TarixArchive.read(_:withoutWaitingUpTo:into:)`); with `withoutWaitingUpTo`, nil when that cannot be done
+    /// without waiting.
+    static func read<Output>(
+        _ components: [String], archive: TarixArchive, folder: String, withoutWaitingUpTo inlineBytes: Int? = nil,
+        into output: (_ size: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Bool) -> Output
+    ) -> Result<Output?, ContainedFile.Failure> {
+        let path = "Contents/Resources/Documents/" + components.joined(separator: "/")
+        do throws(TarixError) {
+            return .success(try archive.read(path, withoutWaitingUpTo: inlineBytes, into: output))
         } catch {
             if error.kind == "not_found", archive.isDirectory(path) { return .failure(.notRegular) }
             return .failure(failure(error, folder: folder))
