@@ -80,6 +80,18 @@ final class PageCache: Sendable {
         }
     }
 
+    /// ``get(_:)`` for a lookup that is retried when it misses (the event-loop fast path, which hands a miss to the
+    /// async route, whose ``get(_:)`` counts it): a hit is counted, a miss is not.
+    func getCountingHitsOnly(_ key: String) -> ByteBuffer? {
+        state.withLock { state in
+            guard let slot = state.slots[key] else { return nil }
+            state.hits += 1
+            state.unlink(slot)
+            state.pushNewest(slot)
+            return state.nodes[slot].value
+        }
+    }
+
     /// Keeps `value` under `key` (replacing what was there), dropping the least recently used pages until the
     /// budget holds; a page over an eighth of the budget is not kept.
     func put(_ key: String, _ value: ByteBuffer) {
