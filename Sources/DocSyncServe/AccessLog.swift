@@ -25,11 +25,17 @@ package final class AccessLog: Sendable {
 
     deinit { if fd != STDOUT_FILENO { close(fd) } }
 
-    func record(request: Request, remote: String, response: Response, start: ContinuousClock.Instant) {
-        let target = Self.escaped(String(request.uri.string.prefix(2048)))
-        let bytes = response.body.contentLength.map(String.init) ?? "-"
-        let line = "\(remote) - - [\(Self.date())] \"\(request.method) \(target) HTTP/1.1\" "
-            + "\(response.status.code) \(bytes)\n"
+    func record(request: Request, remote: String, response: Response) {
+        record(
+            method: request.method, target: request.uri.string, remote: remote, status: response.status.code,
+            bytes: response.body.contentLength)
+    }
+
+    /// One line: `bytes` nil is `-` (a streamed body of unknown length).
+    func record(method: HTTPRequest.Method, target: String, remote: String, status: Int, bytes: Int?) {
+        let target = Self.escaped(String(target.prefix(2048)))
+        let bytes = bytes.map(String.init) ?? "-"
+        let line = "\(remote) - - [\(Self.date())] \"\(method) \(target) HTTP/1.1\" \(status) \(bytes)\n"
         var data = Array(line.utf8)
         data.withUnsafeMutableBytes { buffer in
             var offset = 0

@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// `Content-Type` by file extension, for pages and their assets (a pure table; unknown: octet-stream, which with
 /// `nosniff` a browser downloads rather than runs).
 package enum ContentTypes {
@@ -12,10 +14,39 @@ package enum ContentTypes {
         "wasm": "application/wasm", "mp4": "video/mp4", "webm": "video/webm", "csv": "text/csv; charset=utf-8",
     ]
 
+    static let unknown = "application/octet-stream"
+
+    /// The same table as ready header fields (built once: a page's answer looks its type up, nothing more).
+    static let fields: [String: HTTPField] = byExtension.mapValues { HTTPField(name: .contentType, value: $0) }
+    static let unknownField = HTTPField(name: .contentType, value: unknown)
+
     /// The type for a page path (its last extension, ignoring case).
     package static func of(_ page: String) -> String {
-        let last = page.split(separator: "/").last ?? ""
-        guard let dot = last.lastIndex(of: ".") else { return "application/octet-stream" }
-        return byExtension[last[last.index(after: dot)...].lowercased()] ?? "application/octet-stream"
+        guard let suffix = suffix(page) else { return unknown }
+        return byExtension[suffix] ?? unknown
+    }
+
+    /// ``of(_:)`` as a `Content-Type` header field.
+    static func field(of page: String) -> HTTPField {
+        guard let suffix = suffix(page) else { return unknownField }
+        return fields[suffix] ?? unknownField
+    }
+
+    /// The last component's extension, lowercased; nil when it has none (one scan of the bytes from the end).
+    static func suffix(_ page: String) -> String? {
+        let bytes = page.utf8
+        var index = bytes.endIndex
+        while index > bytes.startIndex {
+            let previous = bytes.index(before: index)
+            switch bytes[previous] {
+            case UInt8(ascii: "/"): return nil
+            case UInt8(ascii: "."):
+                let suffix = Substring(page.utf8[index...])
+                return suffix.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
+                    ? suffix.lowercased() : String(suffix)
+            default: index = previous
+            }
+        }
+        return nil
     }
 }

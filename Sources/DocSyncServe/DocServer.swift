@@ -66,7 +66,7 @@ package struct DocServer: Service {
             let start = ContinuousClock.now
             var response = await routes.respond(to: request, timeout: timeout)
             response.headers[.init("X-Content-Type-Options")!] = "nosniff"
-            log?.record(request: request, remote: context.remote, response: response, start: start)
+            log?.record(request: request, remote: context.remote, response: response)
             counters.record(
                 .init(path: Substring(request.uri.path)), status: response.status.code,
                 duration: ContinuousClock.now - start)
@@ -81,11 +81,15 @@ package struct DocServer: Service {
             idleTimeout: .nanoseconds(Int64(settings.idleTimeout / .nanoseconds(1))),
             httpDecoderConfiguration: .init(
                 maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100))
+        let pages = PageFastPath(routes: routes, log: log, counters: counters)
         let onListening = self.onListening
         let address = self.address
         let logger = self.logger
         let app = Application(
-            responder: responder, server: .http1(configuration: http1),
+            responder: responder,
+            server: HTTPServerBuilder { respond in
+                ServeHTTP1Channel(http1: HTTP1Channel(responder: respond, configuration: http1), pages: pages)
+            },
             configuration: ApplicationConfiguration(
                 address: .hostname(address.host, port: address.port), serverName: "docsync",
                 availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections)),

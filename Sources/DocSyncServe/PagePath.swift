@@ -24,9 +24,7 @@ package struct PagePath: Sendable, Equatable {
         if let at = segment.lastIndex(of: "@") {
             let name = String(segment[..<at])
             let id = segment[segment.index(after: at)...]
-            guard Self.isName(name), !id.isEmpty, id.first != ".",
-                id.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || "0123456789-_.".unicodeScalars.contains($0)) })
-            else { return nil }
+            guard Self.isName(name), !id.isEmpty, id.first != ".", id.utf8.allSatisfy(Self.isIDByte) else { return nil }
             self.name = name
             self.version = segment
         } else {
@@ -43,6 +41,16 @@ package struct PagePath: Sendable, Equatable {
     static func isName(_ text: String) -> Bool {
         guard !text.isEmpty, text.utf8.count <= 255, !text.hasPrefix(".") else { return false }
         return text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7f && $0 != "/" && $0 != "\\" }
+    }
+
+    /// A byte of a version ID: ASCII letters, digits, `-`, `_`, `.`.
+    static func isIDByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+            true
+        default: false
+        }
     }
 
     /// `%XX` decoded; nil for a malformed escape or bytes that are not UTF-8. (`+` stays a plus in a path.)

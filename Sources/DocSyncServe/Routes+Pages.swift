@@ -1,5 +1,6 @@
 import DocSync
 import DocSyncSupport
+import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
@@ -64,12 +65,14 @@ extension Routes {
                         var buffer = ByteBufferAllocator().buffer(capacity: size)
                         if Self.fill(&buffer, from: descriptor, size: size, waiting: false) == 0 {
                             close(descriptor)
-                            return respond(buffer, tag: tag, path: path, docset: docset, request: request)
+                            return respond(buffer, tag: tag, path: path, docset: docset, headers: request.headers)
+                                .response
                         }
                         started = (descriptor, size, buffer)
                     case .bytes(let inflated)?:  // a small tarix page, its compressed bytes in the page cache
                         cache.put(tag, inflated.buffer)
-                        return respond(inflated.buffer, tag: tag, path: path, docset: docset, request: request)
+                        return respond(inflated.buffer, tag: tag, path: path, docset: docset, headers: request.headers)
+                            .response
                     case nil: break
                     }
                 } catch {
@@ -101,7 +104,36 @@ extension Routes {
                 if pinned, inflated { cache.put(tag, bytes) }
             }
         }
-        return respond(body, tag: tag, path: path, docset: docset, request: request)
+        return respond(body, tag: tag, path: path, docset: docset, headers: request.headers).response
+    }
+
+    /// The answer to `GET`/`HEAD /d/<Name>@<ID>/<page>` (the part after `/d/`) when it needs no waiting: a page
+    /// kept in the ``PageCache``, a page of a kept, extracted version folder whose path and bytes the kernel has
+    /// cached (`RESOLVE_CACHED`, `RWF_NOWAIT`), or a small tarix page whose compressed bytes it has cached (inflated
+    /// here) — the same checks and answers as ``pages(_:request:timeout:)``.
+    /// Nil for anything else (not pinned, a version gone, a page to read from the disk or inflate, any error):
+    /// the async route answers those. For the event-loop fast path (``PageChannelHandler``): never blocks.
+    func warmPage(_ raw: Substring, headers: HTTPFields) -> PageAnswer? {
+        guard let path = PagePath(afterPrefix: raw), let version = path.version else { return nil }
+        let folder = "\(configuredRoot)/.docsync/versions/\(version)"
+        guard Self.isDirectory(folder) else { return nil }
+        let docset = InstalledDocset(name: path.name, path: folder)
+        let tag = "\(version)/\(path.page)"
+        if let kept = cache.get(tag) {
+            return respond(kept, tag: tag, path: path, docset: docset, headers: headers)
+        }
+        switch try? reader.openIfCached(path.page, of: docset, as: InflatedBuffer.self) {
+        case .file(let descriptor, let size)?:
+            defer { close(descriptor) }
+            var buffer = ByteBufferAllocator().buffer(capacity: size)
+            guard Self.fill(&buffer, from: descriptor, size: size, waiting: false) == 0 else { return nil }
+            return respond(buffer, tag: tag, path: path, docset: docset, headers: headers)
+        case .bytes(let inflated)?:  // a small tarix page, its compressed bytes in the page cache
+            cache.put(tag, inflated.buffer)
+            return respond(inflated.buffer, tag: tag, path: path, docset: docset, headers: headers)
+        default:
+            return nil
+        }
     }
 
     /// The answer for a page read that failed: 413 for one over the limit, else 404 (I/O errors logged).
@@ -111,40 +143,48 @@ extension Routes {
         return notFound()
     }
 
+    /// The headers every page answer carries (built once: no parsing or validation per request).
+    static let acceptRanges = HTTPField(name: .acceptRanges, value: "bytes")
+    static let sandbox = HTTPField(
+        name: .contentSecurityPolicy,
+        value: "sandbox allow-scripts allow-popups allow-popups-to-escape-sandbox allow-forms; frame-ancestors 'self'")
+    static let noReferrer = HTTPField(name: HTTPField.Name("Referrer-Policy")!, value: "no-referrer")
+    static let revalidate = HTTPField(name: .cacheControl, value: "no-cache")
+
     /// A page's answer: its headers, then 304, the whole page, a range, or 416.
-    func respond(_ body: ByteBuffer, tag: String, path: PagePath, docset: InstalledDocset, request: Request)
-        -> Response
+    func respond(_ body: ByteBuffer, tag: String, path: PagePath, docset: InstalledDocset, headers request: HTTPFields)
+        -> PageAnswer
     {
         var tag = tag
         if tag.isEmpty { tag = "\(docset.name)/\(path.page)#\(Self.fnv1a(body))" }
         let etag = "\"" + Self.etagText(tag) + "\""
         var headers = HTTPFields()
-        headers[.eTag] = etag
-        headers[.cacheControl] =
-            path.version == nil
-            ? "no-cache" : "public, max-age=\(settings.cacheMaxAge.components.seconds)"
-        headers[.acceptRanges] = "bytes"
-        headers[.contentSecurityPolicy] =
-            "sandbox allow-scripts allow-popups allow-popups-to-escape-sandbox allow-forms; frame-ancestors 'self'"
-        headers[.init("Referrer-Policy")!] = "no-referrer"
-        if let match = request.headers[.ifNoneMatch], Self.matches(match, etag: etag) {
-            return Response(status: .notModified, headers: headers)
+        headers.reserveCapacity(12)
+        headers.append(HTTPField(name: .eTag, value: etag))
+        headers.append(path.version == nil ? Self.revalidate : pinnedCacheControl)
+        headers.append(Self.acceptRanges)
+        headers.append(Self.sandbox)
+        headers.append(Self.noReferrer)
+        if let match = request[.ifNoneMatch], Self.matches(match, etag: etag) {
+            return PageAnswer(status: .notModified, headers: headers, body: nil)
         }
-        headers[.contentType] = ContentTypes.of(path.page)
         let length = body.readableBytes
-        var range = ByteRange.resolve(request.headers[.range], length: length)
-        if let ifRange = request.headers[.ifRange], ifRange != etag { range = .whole }
+        let rangeHeader = request[.range]
+        var range = rangeHeader == nil ? .whole : ByteRange.resolve(rangeHeader, length: length)
+        if range != .whole, let ifRange = request[.ifRange], ifRange != etag { range = .whole }
         switch range {
         case .whole:
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+            headers.append(ContentTypes.field(of: path.page))
+            return PageAnswer(status: .ok, headers: headers, body: body)
         case .part(let part):
+            headers.append(ContentTypes.field(of: path.page))
             headers[.contentRange] = "bytes \(part.lowerBound)-\(part.upperBound - 1)/\(length)"
             let slice = body.getSlice(at: body.readerIndex + part.lowerBound, length: part.count) ?? ByteBuffer()
-            return Response(status: .partialContent, headers: headers, body: .init(byteBuffer: slice))
+            return PageAnswer(status: .partialContent, headers: headers, body: slice)
         case .unsatisfiable:
             headers[.contentRange] = "bytes */\(length)"
             headers[.contentType] = "text/plain; charset=utf-8"
-            return Response(status: .rangeNotSatisfiable, headers: headers)
+            return PageAnswer(status: .rangeNotSatisfiable, headers: headers, body: nil)
         }
     }
 
@@ -174,6 +214,11 @@ extension Routes {
 
     /// An entity tag's text: printable ASCII but `"` and `\`, others percent-escaped.
     static func etagText(_ text: String) -> String {
+        let plain = text.utf8.allSatisfy { byte in
+            byte > 0x20 && byte < 0x7f && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+                && byte != UInt8(ascii: "%")
+        }
+        if plain { return text }
         var out = ""
         for byte in text.utf8 {
             if byte > 0x20, byte < 0x7f, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"),

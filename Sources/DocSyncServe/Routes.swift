@@ -1,5 +1,6 @@
 import DocSync
 import DocSyncSupport
+import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
@@ -22,8 +23,26 @@ struct Routes: Sendable {
     /// Pages inflated from tarix stores.
     let cache: PageCache
 
+    /// `Cache-Control` of a pinned page (a version never changes): `public, max-age=<cache_max_age>`.
+    let pinnedCacheControl: HTTPField
+
     /// Requests paths longer than this are 404 (before any file system access).
     static let maximumTargetBytes = 8192
+
+    init(
+        docsets: ServedDocsets, settings: DocSyncConfiguration.Serve, logger: Logger, reads: BlockingPool,
+        searches: BlockingPool, reader: PageReader, cache: PageCache
+    ) {
+        self.docsets = docsets
+        self.settings = settings
+        self.logger = logger
+        self.reads = reads
+        self.searches = searches
+        self.reader = reader
+        self.cache = cache
+        pinnedCacheControl = HTTPField(
+            name: .cacheControl, value: "public, max-age=\(settings.cacheMaxAge.components.seconds)")
+    }
 
     func respond(to request: Request, timeout: Duration) async -> Response {
         guard request.method == .get || request.method == .head else {
