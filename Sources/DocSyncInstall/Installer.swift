@@ -159,16 +159,25 @@ public final class Installer: Sendable {
             if tarix, tarixStore == nil { throw InstallError.unreadableArchive("the tarix layout is not available") }
             var onePass: TarixOnePassOutcome?
             if tarix, let file = source as? FileArchiveSource {
-                // An archive file kept as it is: read and inflated once, the tree outside Documents/ extracted from
-                // the store builder's walk. Else (re-encoding, a refused index) a fresh staging folder for two passes.
-                onePass = try installTarixInOnePass(
-                    file, store: store, staging: staging, recorder: recorder, request: request)
-                if onePass == nil {
+                // An archive file: read and inflated once, the tree outside Documents/ extracted from the store
+                // builder's walk — kept as it is when flushed at every record, else re-encoded in a second attempt
+                // (the first stops at the first document). A refused index: a fresh staging folder for two passes.
+                var reencoding = false
+                while true {
+                    let attempt = try installTarixInOnePass(
+                        file, store: store, staging: staging, recorder: recorder, request: request,
+                        reencoding: reencoding)
+                    if case .installed(let outcome) = attempt {
+                        onePass = outcome
+                        break
+                    }
                     recorder.discard()
                     store.discardStaging(stagingName)
                     (stagingName, staging) = try store.makeStaging()
                     recorder = try store.startManifest(for: stagingName)
                     manifest = recorder
+                    guard case .notFlushed = attempt, !reencoding else { break }
+                    reencoding = true
                 }
             }
             var result: ExtractionResult

@@ -79,29 +79,38 @@ package enum TarixBuilder {
             rootPrefix: policy.rootPrefix.map { String(decoding: $0, as: UTF8.self) })
     }
 
+    /// Re-encodes `source` into `output` (an empty file): a gzip with a full flush before every record, deflated on
+    /// two worker threads while this thread inflates and walks the source, indexed into `indexPath` (which must not
+    /// exist). One pass over the source: `observer` sees its bytes, its records and their data (the installer
+    /// hashes the source and extracts what lies outside `Documents/` from them). The summary carries the SHA-256 of
+    /// `output` as written.
+    package static func reencode(
+        source: Int32, sourceName: String, output: Int32, outputName: String, indexPath: String, level: Int32 = 1,
+        limits: TarixLimits = TarixLimits(), observer: TarixWalkObserver? = nil
+    ) throws(TarixError) -> TarixSummary {
+        let index = try TarixIndexWriter(path: indexPath)
+        return try reencode(
+            source: source, sourceName: sourceName, output: output, outputName: outputName, index: index,
+            level: level, limits: limits, observer: observer)
+    }
+
     private static func reencode(
         source: Int32, sourceName: String, output: Int32, outputName: String, index: TarixIndexWriter, level: Int32,
-        limits: TarixLimits
+        limits: TarixLimits, observer: TarixWalkObserver? = nil
     ) throws(TarixError) -> TarixSummary {
         let writer = try TarixWriter(
-            archive: output, archiveName: outputName, index: index, level: level, limits: limits)
+            archive: output, archiveName: outputName, index: index, level: level, limits: limits, observer: observer)
         let decoder = try GzipDecoder(name: sourceName)
-        var buffer = [UInt8](repeating: 0, count: 256 << 10)
-        var offset: Int64 = 0
-        while true {
-            let capacity = buffer.count
-            let at = offset
-            let n = buffer.withUnsafeMutableBytes { pread(source, $0.baseAddress!, capacity, off_t(at)) }
-            if n < 0 { throw .io(sourceName, "read failed: \(String(cString: strerror(errno)))") }
-            if n == 0 { break }
-            offset += Int64(n)
-            try typed {
-                try buffer.withUnsafeBytes { bytes in
-                    try decoder.write(UnsafeRawBufferPointer(rebasing: bytes[0..<n])) { tar throws(TarixError) in
-                        try writer.write(tar)
-                    }
+        // The source is read by the walks' one reader (`ArchiveWalk.Reader`), every byte shown to the observer.
+        var reader = ArchiveWalk.Reader(fd: source, name: sourceName, onRead: observer?.read)
+        while try reader.fill() {
+            let inflated: Result<Void, TarixError> = reader.withInput { input in
+                Result { () throws(TarixError) in
+                    try decoder.write(input) { tar throws(TarixError) in try writer.write(tar) }
                 }
             }
+            try inflated.get()
+            reader.advance(reader.withInput { $0.count })
         }
         try decoder.finish()
         return try writer.finish()
