@@ -72,7 +72,9 @@ extension Installer {
         } else {
             storeDigest = digest  // a byte copy of the archive
         }
-        if let known = request.archiveSHA256, known.lowercased() != digest.description {
+        // A kept archive becomes the store: it must be the bytes it was downloaded with. A re-encoded one is checked
+        // as the two-pass install checks it (the request's digest may be a relayout's carried-over publisher digest).
+        if !reencoding, let known = request.archiveSHA256, known.lowercased() != digest.description {
             throw .unreadableArchive(
                 "\(source.displayName): its SHA-256 is \(digest), not the \(known) it was downloaded with "
                     + "(the file changed since)")
