@@ -59,8 +59,8 @@ package final class TarixWriter {
         self.observer = observer
         scanner = TarScanner(limits: limits)
         policy = TarixPathPolicy(limits: limits)
-        deflater = try ParallelDeflater(level: level, sink: sink, jobBytes: jobBytes) { [unowned self] position, offset throws(TarixError) in
-            try self.located(position, offset)
+        deflater = try ParallelDeflater(level: level, sink: sink, jobBytes: jobBytes) {
+            [unowned self] position, offset throws(TarixError) in try self.located(position, offset)
         }
     }
 

@@ -25,7 +25,9 @@ import Testing
         }
         let bigSizes = [jobBytes * 2, jobBytes + 1, jobBytes * 3 + Int.random(in: 1..<jobBytes, using: &random)]
         for (n, size) in bigSizes.enumerated() {
-            extra["\(documents)/big/random-\(n).bin"] = (0..<size).map { _ in UInt8.random(in: 0...255, using: &random) }
+            extra["\(documents)/big/random-\(n).bin"] = (0..<size).map { _ in
+                UInt8.random(in: 0...255, using: &random)
+            }
             let words = (0..<size / 8).map { _ in "w\(Int.random(in: 0..<5000, using: &random)) " }.joined()
             extra["\(documents)/big/text-\(n).html"] = Array(words.utf8.prefix(size))
         }
@@ -40,8 +42,9 @@ import Testing
     }
 
     /// Re-encodes `source` with `TarixWriter` at `jobBytes`, feeding it in chunks of random sizes.
-    static func reencode(_ fixture: TarixFixture, _ source: String, jobBytes: Int, label: String, _ random: inout TestRandom)
-        throws -> (archive: String, index: String, summary: TarixSummary)
+    static func reencode(
+        _ fixture: TarixFixture, _ source: String, jobBytes: Int, label: String, _ random: inout TestRandom
+    ) throws -> (archive: String, index: String, summary: TarixSummary)
     {
         let compressed = try Array(Data(contentsOf: URL(fileURLWithPath: source)))
         let output = fixture.dir.appending("parallel-\(label).tgz")
@@ -106,7 +109,9 @@ import Testing
         let seed = "seed \(random.seed)"
         var fixture = try TarixInstallTests.fixture(&random, count: 40)
         defer { fixture.dir.remove() }
-        let big = (0..<(ParallelDeflater.defaultJobBytes * 5 / 2)).map { _ in UInt8.random(in: 0...255, using: &random) }
+        let big = (0..<(ParallelDeflater.defaultJobBytes * 5 / 2)).map { _ in
+            UInt8.random(in: 0...255, using: &random)
+        }
         fixture.files["Contents/Resources/big.bin"] = big
         try Data(big).write(to: URL(fileURLWithPath: fixture.root + "/Contents/Resources/big.bin"))
         let source = try fixture.archive(format: "gnu")
