@@ -54,8 +54,18 @@ extension Installer {
                 bytes += Int64(copied.st_size)
                 continue
             }
-            // The manifest's digest of a re-encoded store archive, read from disk as written, is the one recorded
-            // for it: the archive (hundreds of MB) is hashed once, not twice.
+            if name == "tarix.tgz", result.mode == "reencoded",
+                let digest = result.archiveSHA256.flatMap(SHA256.Digest.init(hex:)),
+                let written = resources.status(name), written.st_mode & S_IFMT == S_IFREG
+            {
+                // Re-encoded: hashed by the builder as it wrote it (not read back).
+                let components = path.split(separator: "/").map { Array($0.utf8) }
+                try recorder.file(components[...], size: Int64(written.st_size), digest: digest)
+                sha256 = digest.description
+                bytes += Int64(written.st_size)
+                continue
+            }
+            // Else the manifest's digest of the store archive, read from disk as written, is the one recorded for it.
             let recorded = try recorder.rerecord(path, below: staging)
             if name == "tarix.tgz" {
                 guard let recorded else {

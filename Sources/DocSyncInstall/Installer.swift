@@ -161,17 +161,26 @@ public final class Installer: Sendable {
             var streamedFolder: String?  // the folder of a store built during the download, until the install ends
             defer { if let streamedFolder { store.discardStaging(streamedFolder) } }
             if tarix, source is FileArchiveSource || source is GrowingFileSource {
-                // An archive kept as it is: read and inflated once (while it downloads, for a growing source), the
-                // tree outside Documents/ extracted from the store builder's walk. Else (re-encoding, a refused
-                // index) a fresh staging folder for two passes.
-                onePass = try installTarixInOnePass(
-                    source, store: store, staging: staging, recorder: recorder, request: request)
-                if onePass == nil {
+                // Read and inflated once (while it downloads, for a growing source), the tree outside Documents/
+                // extracted from the store builder's walk — kept as it is when flushed at every record, else
+                // re-encoded in a second attempt (the first stops at the first document). A refused index: a fresh
+                // staging folder for two passes.
+                var reencoding = false
+                while true {
+                    let attempt = try installTarixInOnePass(
+                        source, store: store, staging: staging, recorder: recorder, request: request,
+                        reencoding: reencoding)
+                    if case .installed(let outcome) = attempt {
+                        onePass = outcome
+                        break
+                    }
                     recorder.discard()
                     store.discardStaging(stagingName)
                     (stagingName, staging) = try store.makeStaging()
                     recorder = try store.startManifest(for: stagingName)
                     manifest = recorder
+                    guard case .notFlushed = attempt, !reencoding else { break }
+                    reencoding = true
                 }
             }
             var result: ExtractionResult

@@ -4,11 +4,11 @@ import DocSyncSupport
     import Glibc
 #endif
 
-/// The installer's side of a tarix install done in one pass over an archive that is kept as it is (flushed at every
-/// record, or with a publisher's index) — a file, or a download still growing (every read waits for its bytes):
-/// the store builder (`TarixStoreBuilder/onePass`) walks the archive
-/// once — inflating, indexing or checking — and hands this object every byte it reads and every record with its data.
-/// Here the bytes are hashed and copied into `tarix.tgz`, and every record is judged by extraction's rules
+/// The installer's side of a tarix install done in one pass over an archive — a file, or a download still growing
+/// (every read waits for its bytes): the store builder (`TarixStoreBuilder/onePass`) walks the archive once —
+/// inflating, indexing, checking or re-encoding — and hands this object every byte it reads and every record with its
+/// data. Here the bytes are hashed (and, for an archive kept as it is, copied into `tarix.tgz`; a re-encoding builder
+/// writes `tarix.tgz` itself, through `storeArchiveFD`), and every record is judged by extraction's rules
 /// (`EntryPolicy`, Documents left to the store) and the few outside `Contents/Resources/Documents/` written by a
 /// `TreeWriter` into the staged docset, recorded in the manifest as the extraction would record them.
 ///
@@ -23,6 +23,9 @@ package final class TarixOnePass {
     package let folderFD: Int32
     /// The folder's path, for messages.
     package let folderPath: String
+    /// True when the builder re-encodes the archive into `storeArchiveFD` (the archive is not flushed at every
+    /// record); false when the archive is kept as it is (its bytes are copied there as they are read).
+    package let reencodes: Bool
     /// The first error of the installing side (a refused entry, a failed write): the install fails with it,
     /// whatever error the builder's walk then reports.
     package private(set) var failure: InstallError?
@@ -37,16 +40,18 @@ package final class TarixOnePass {
     private var produced: Int64 = 0
     private var archiveHash = SHA256()
     private let copyFD: Int32
-    private(set) var copiedBytes: Int64 = 0
+    /// Bytes of the archive read (and, unless re-encoding, copied) so far.
+    private(set) var readBytes: Int64 = 0
 
     static let blockBytes = 1 << 20
     static var archiveFileName: String { String(TarixStoreResult.files[0].split(separator: "/").last!) }
 
     init(
         archive: any ByteSource, archiveName: String, folder: DirectoryHandle, staging: DirectoryHandle,
-        recorder: ManifestRecorder, limits: InstallLimits, archiveBytes: Int64?
+        recorder: ManifestRecorder, limits: InstallLimits, archiveBytes: Int64?, reencodes: Bool = false
     ) throws(InstallError) {
         self.archive = archive
+        self.reencodes = reencodes
         self.archiveName = archiveName
         folderFD = folder.fd
         folderPath = folder.path
@@ -65,16 +70,23 @@ package final class TarixOnePass {
         close(copyFD)
     }
 
-    /// The next bytes of the archive file: hashed and appended to the store's copy. False: stop (see `failure`).
+    /// The store's `tarix.tgz` (created empty in `folderFD`), for a re-encoding builder to write.
+    package var storeArchiveFD: Int32 { copyFD }
+
+    /// The next bytes of the archive file: hashed and, unless re-encoding, appended to the store's copy. False: stop
+    /// (see `failure`).
     package func archiveBytes(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guarded { () throws(InstallError) in
             archiveHash.update(bytes)
-            do throws(SystemError) {
-                try LinuxFS.writeAll(copyFD, bytes, path: "\(folderPath)/\(Self.archiveFileName)")
-            } catch {
-                throw .io(error)
+            if !reencodes {
+                do throws(SystemError) {
+                    try LinuxFS.writeAll(copyFD, bytes, path: "\(folderPath)/\(Self.archiveFileName)")
+                } catch {
+                    throw .io(error)
+                }
             }
-            copiedBytes += Int64(bytes.count)
+            readBytes += Int64(bytes.count)
+            // Re-encoding, the store's archive grows with what is read (about 1.5x): early writeback keeps pace.
             writeback.wrote(bytes.count)
         }
     }
@@ -111,7 +123,7 @@ package final class TarixOnePass {
                     rule: .sizeMismatch(declared: current.left, actual: Int64(bytes.count)))
             }
             produced += Int64(bytes.count)
-            if let rule = policy.checkProduced(totalBytes: produced, consumedBytes: copiedBytes) {
+            if let rule = policy.checkProduced(totalBytes: produced, consumedBytes: readBytes) {
                 throw .rejected(entry: current.entry.archivePath, rule: rule)
             }
             current.hash?.update(bytes)
@@ -145,14 +157,14 @@ package final class TarixOnePass {
         if complete { file = nil }
     }
 
-    /// After the builder's walk succeeded: closes the tree and the copy. Returns what an extraction would have
-    /// returned (the archive's digest: of the bytes read, and copied, in this pass). `archiveBytes`: the archive's
-    /// length (the file's, or the verified download's), which the copy must match.
+    /// After the builder's walk succeeded: closes the tree. Returns what an extraction would have returned (the
+    /// archive's digest: of the bytes read, and copied unless re-encoding, in this pass). `archiveBytes`: the
+    /// archive's length (the file's, or the verified download's), which the bytes read must match.
     func finish(archiveBytes: Int64) throws(InstallError) -> ExtractionResult {
         if let file { throw .unreadableArchive("\(file.entry.archivePath): \(file.left) bytes of data missing") }
         try writer.finish()
-        guard archiveBytes == copiedBytes else {
-            throw .unreadableArchive("\(archiveName): read \(copiedBytes) of its \(archiveBytes) bytes")
+        guard archiveBytes == readBytes else {
+            throw .unreadableArchive("\(archiveName): read \(readBytes) of its \(archiveBytes) bytes")
         }
         return ExtractionResult(
             entryCount: policy.entryCount, fileCount: writer.fileCount, directoryCount: writer.directoryCount,

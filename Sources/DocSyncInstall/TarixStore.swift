@@ -22,11 +22,13 @@ package struct TarixStoreBuilder: Sendable {
             _ publisherIndex: String?
         ) throws -> TarixStoreResult
 
-    /// The install of an archive kept as it is, in one pass: walks `pass.archive` once — indexing it when it
-    /// is flushed at every record, or checking `publisherIndex` against it — creating `tarixIndex.db` in
-    /// `pass.folderFD` and handing every byte read, every record and its data to `pass`. Returns nil, or throws,
-    /// when the archive cannot be kept as it is or the index is refused: the installer then discards the pass
-    /// (unless `pass.failure` says the archive broke an extraction rule) and installs in two passes with `build`.
+    /// The install of an archive file in one pass: walks `pass.archive` once (a file, or a download still growing) — indexing it when it is flushed at
+    /// every record, checking `publisherIndex` against it, or (`pass.reencodes`) re-encoding it into
+    /// `pass.storeArchiveFD` — creating `tarixIndex.db` in `pass.folderFD` and handing every byte read, every record
+    /// and its data to `pass`. Returns nil when the archive is not flushed at every record (the installer then
+    /// starts over with a pass that re-encodes); throws when the index is refused or the walk fails: the installer
+    /// then discards the pass (unless `pass.failure` says the archive broke an extraction rule) and installs in two
+    /// passes with `build`.
     package typealias OnePass =
         @Sendable (_ pass: TarixOnePass, _ publisherIndex: String?) throws -> TarixStoreResult?
 
@@ -59,12 +61,18 @@ package struct TarixStoreResult: Sendable, Equatable {
     package var indexSource: String
     /// Why a publisher's index was refused (docsync built its own); nil when none was offered or it was used.
     package var refusedIndex: String?
+    /// The SHA-256 of a re-encoded `tarix.tgz`, computed as it was written (nil: the installer hashes it).
+    package var archiveSHA256: String?
 
-    package init(mode: String, documents: Int, indexSource: String = "built", refusedIndex: String? = nil) {
+    package init(
+        mode: String, documents: Int, indexSource: String = "built", refusedIndex: String? = nil,
+        archiveSHA256: String? = nil
+    ) {
         self.mode = mode
         self.documents = documents
         self.indexSource = indexSource
         self.refusedIndex = refusedIndex
+        self.archiveSHA256 = archiveSHA256
     }
 
     /// The files a tarix store adds, relative to the docset root.

@@ -100,36 +100,49 @@ package enum TarixBuilder {
             rootPrefix: policy.rootPrefix.map { String(decoding: $0, as: UTF8.self) })
     }
 
+    /// Re-encodes `source` into `output` (an empty file): a gzip with a full flush before every record, deflated on
+    /// two worker threads while this thread inflates and walks the source, indexed into `indexPath` (which must not
+    /// exist). One pass over the source: `observer` sees its bytes, its records and their data (the installer
+    /// hashes the source and extracts what lies outside `Documents/` from them). The summary carries the SHA-256 of
+    /// `output` as written.
+    package static func reencode(
+        source: Int32, sourceName: String, output: Int32, outputName: String, indexPath: String, level: Int32 = 1,
+        limits: TarixLimits = TarixLimits(), observer: TarixWalkObserver? = nil
+    ) throws(TarixError) -> TarixSummary {
+        try reencode(
+            source: FileByteSource(fd: source, name: sourceName), sourceName: sourceName, output: output,
+            outputName: outputName, indexPath: indexPath, level: level, limits: limits, observer: observer)
+    }
+
+    /// ``reencode(source:sourceName:output:outputName:indexPath:level:limits:observer:)`` reading any
+    /// ``ByteSource`` (an archive still downloading waits for its bytes).
+    package static func reencode(
+        source: any ByteSource, sourceName: String, output: Int32, outputName: String, indexPath: String,
+        level: Int32 = 1, limits: TarixLimits = TarixLimits(), observer: TarixWalkObserver? = nil
+    ) throws(TarixError) -> TarixSummary {
+        let index = try TarixIndexWriter(path: indexPath)
+        return try reencode(
+            source: source, sourceName: sourceName, output: output, outputName: outputName, index: index,
+            level: level, limits: limits, observer: observer)
+    }
+
     private static func reencode(
-        source: any ByteSource, sourceName: String, output: Int32, outputName: String, index: TarixIndexWriter, level: Int32,
-        limits: TarixLimits
+        source: any ByteSource, sourceName: String, output: Int32, outputName: String, index: TarixIndexWriter,
+        level: Int32, limits: TarixLimits, observer: TarixWalkObserver? = nil
     ) throws(TarixError) -> TarixSummary {
         let writer = try TarixWriter(
-            archive: output, archiveName: outputName, index: index, level: level, limits: limits)
+            archive: output, archiveName: outputName, index: index, level: level, limits: limits, observer: observer)
         let decoder = try GzipDecoder(name: sourceName)
-        var buffer = [UInt8](repeating: 0, count: 256 << 10)
-        var offset: Int64 = 0
-        while true {
-            let capacity = buffer.count
-            let at = offset
-            let read = buffer.withUnsafeMutableBytes { bytes -> Result<Int, SystemError> in
-                let into = UnsafeMutableRawBufferPointer(rebasing: bytes[0..<capacity])
-                return Result { () throws(SystemError) in try source.readAt(offset: at, into: into) }
-            }
-            let n: Int
-            switch read {
-            case .success(let count): n = count
-            case .failure(let error): throw .io(sourceName, "read failed: \(error)")
-            }
-            if n == 0 { break }
-            offset += Int64(n)
-            try typed {
-                try buffer.withUnsafeBytes { bytes in
-                    try decoder.write(UnsafeRawBufferPointer(rebasing: bytes[0..<n])) { tar throws(TarixError) in
-                        try writer.write(tar)
-                    }
+        // The source is read by the walks' one reader (`ArchiveWalk.Reader`), every byte shown to the observer.
+        var reader = ArchiveWalk.Reader(source: source, name: sourceName, onRead: observer?.read)
+        while try reader.fill() {
+            let inflated: Result<Void, TarixError> = reader.withInput { input in
+                Result { () throws(TarixError) in
+                    try decoder.write(input) { tar throws(TarixError) in try writer.write(tar) }
                 }
             }
+            try inflated.get()
+            reader.advance(reader.withInput { $0.count })
         }
         try decoder.finish()
         return try writer.finish()

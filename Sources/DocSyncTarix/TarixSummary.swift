@@ -21,4 +21,7 @@ package struct TarixSummary: Sendable, Equatable {
     package let archiveBytes: Int64
     /// `X.docset/` (or `./X.docset/`): the prefix every indexed path starts with.
     package let rootPrefix: String?
+    /// The SHA-256 of the tarix archive, computed as it was written (re-encoded archives; nil when kept as it is:
+    /// the source's digest is the caller's).
+    package var archiveSHA256: String? = nil
 }

@@ -38,13 +38,16 @@ enum TarixStore {
         let summary = try TarixBuilder.build(
             source: archive, sourceName: archiveName, output: output, outputName: outputName, indexPath: indexPath)
         if summary.mode == .indexedAsIs { try copy(archive, to: output, name: outputName) }
-        return TarixStoreResult(mode: summary.mode.rawValue, documents: summary.documents, refusedIndex: refused)
+        return TarixStoreResult(
+            mode: summary.mode.rawValue, documents: summary.documents, refusedIndex: refused,
+            archiveSHA256: summary.archiveSHA256)
     }
 
-    /// The install of an archive file kept as it is, in one pass (`TarixStoreBuilder.OnePass`): with a publisher's
-    /// index, `TarixVerifier` checks it against the archive in full; without one, `TarixBuilder.indexAsIs` indexes
-    /// the archive when it is flushed at every record (nil when it is not: the installer re-encodes in two passes).
-    /// Either walk hands `pass` the archive's bytes, every record and its data (the tree outside `Documents/`).
+    /// The install of an archive file in one pass (`TarixStoreBuilder.OnePass`): with a publisher's index,
+    /// `TarixVerifier` checks it against the archive in full; without one, `TarixBuilder.indexAsIs` indexes the
+    /// archive when it is flushed at every record (nil when it is not: the installer starts over, re-encoding);
+    /// when `pass.reencodes`, `TarixBuilder.reencode` re-encodes it into the store. Each walk hands `pass` the
+    /// archive's bytes, every record and its data (the tree outside `Documents/`).
     static let onePass: TarixStoreBuilder.OnePass = { pass, publisherIndex in
         try installInOnePass(pass, publisherIndex: publisherIndex)
     }
@@ -59,6 +62,13 @@ enum TarixStore {
             },
             data: { bytes throws(TarixError) in if !pass.entryData(bytes) { throw stopped } })
         let indexPath = "/proc/self/fd/\(pass.folderFD)/\(indexName)"
+        if pass.reencodes {
+            let summary = try TarixBuilder.reencode(
+                source: pass.archive, sourceName: pass.archiveName, output: pass.storeArchiveFD,
+                outputName: "\(pass.folderPath)/\(archiveName)", indexPath: indexPath, observer: observer)
+            return TarixStoreResult(
+                mode: summary.mode.rawValue, documents: summary.documents, archiveSHA256: summary.archiveSHA256)
+        }
         if let publisherIndex {
             try copyPublisherIndex(publisherIndex, to: pass.folderFD, folderPath: pass.folderPath)
             let summary = try TarixVerifier.verify(

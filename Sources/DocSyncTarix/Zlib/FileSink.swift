@@ -1,22 +1,27 @@
+import DocSyncSupport
 import Foundation
 
 /// Buffers small writes (one flushed record is a few KB) into large `write(2)` calls on a descriptor the caller
-/// owns. Counts what reached the file.
+/// owns. Counts what reached the file, and hashes it (SHA-256) when asked to.
 final class FileSink {
     private let fd: Int32
     private let name: String
     private var buffer: [UInt8] = []
     private let capacity: Int
     private(set) var written: Int64 = 0
+    /// The SHA-256 of every byte appended (nil unless `hashing`).
+    private(set) var hash: SHA256?
 
-    init(fd: Int32, name: String, capacity: Int = 1 << 20) {
+    init(fd: Int32, name: String, capacity: Int = 1 << 20, hashing: Bool = false) {
         self.fd = fd
         self.name = name
         self.capacity = capacity
+        hash = hashing ? SHA256() : nil
         buffer.reserveCapacity(capacity)
     }
 
     func append(_ bytes: UnsafeRawBufferPointer) throws(TarixError) {
+        hash?.update(bytes)
         if buffer.count + bytes.count > capacity { try flush() }
         if bytes.count >= capacity {
             try writeAll(bytes)
