@@ -76,7 +76,7 @@ rss_mib = int(open(rss_file).read().split()[-1]) / 1024
 ours = {}
 hits = {}
 for line in out.splitlines():
-    kind, micros, n = line.split("\t")
+    kind, micros, n = line.split("\t")[:3]  # then the CPU microseconds
     ours.setdefault(kind, []).append(int(micros) / 1000)
     hits.setdefault(kind, []).append(int(n))
 

@@ -43,7 +43,16 @@ extension NameTable {
                     return c != 0 ? c < 0 : a < b
                 }
             }
-            // (trigram << 32 | sorted position), sorted and without repeats: each trigram's postings list.
+            // Ranks: the sorted positions in length order (length, then position), and where each length begins.
+            let lengths = order.map { Int(starts[$0 + 1] - starts[$0]) - 1 }
+            let groups = NameTable.lengthGroups
+            var lengthStarts = [Int](repeating: 0, count: groups + 2)
+            for length in lengths { lengthStarts[min(length, groups) + 1] += 1 }
+            for g in 0...groups { lengthStarts[g + 1] += lengthStarts[g] }
+            let byLength = (0..<n).sorted { a, b in lengths[a] != lengths[b] ? lengths[a] < lengths[b] : a < b }
+            var rank = [Int](repeating: 0, count: n)
+            for (k, position) in byLength.enumerated() { rank[position] = k }
+            // (trigram << 32 | rank), sorted and without repeats: each trigram's postings list, shortest names first.
             var pairs: [UInt64] = []
             pairs.reserveCapacity(bytes.count)
             for (position, i) in order.enumerated() {
@@ -52,7 +61,7 @@ extension NameTable {
                 guard e - s >= 3 else { continue }
                 for k in s...(e - 3) {
                     let key = NameTable.trigram(bytes[k], bytes[k + 1], bytes[k + 2])
-                    pairs.append(UInt64(key) << 32 | UInt64(position))
+                    pairs.append(UInt64(key) << 32 | UInt64(rank[position]))
                 }
             }
             pairs.sort()
@@ -95,10 +104,11 @@ extension NameTable {
                 recordOffset += recordStarts[i + 1] - recordStarts[i]
             }
             put32(recordOffset)
-            pad(to: layout.masks)
-            for i in order {
-                let mask = NameTable.mask(bytes[Int(starts[i])..<(Int(starts[i + 1]) - 1)])
-                withUnsafeBytes(of: mask.littleEndian) { out += $0 }
+            for position in byLength { put32(UInt32(position)) }
+            for start in lengthStarts { put32(UInt32(start)) }
+            for position in byLength {
+                let i = order[position]
+                put32(NameTable.fold(NameTable.mask(bytes[Int(starts[i])..<(Int(starts[i + 1]) - 1)])))
             }
             for i in order { withUnsafeBytes(of: types[i].littleEndian) { out += $0 } }
             pad(to: layout.trigrams)

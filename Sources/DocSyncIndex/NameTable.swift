@@ -9,16 +9,19 @@ import Foundation
 /// lowercased and sorted bytewise, with what search needs to find them and what a hit needs to be shown.
 ///
 /// ```
-/// 0   "DSNAMES3"
+/// 0   "DSNAMES4"
 /// 8   count, names bytes, trigram count, posting count, records bytes, meta bytes: UInt32 each (little-endian,
 ///     like every field)
 /// 32  offsets[count + 1]: UInt32        start of each name in the names area
 ///     records[count + 1]: UInt32        start of each entry's record in the records area
-///     masks[count]: UInt64              which characters the name contains (see `mask`), 8-byte aligned
+///     order[count]: UInt32              the sorted positions in length order (name length, then position): the
+///                                       k-th shortest name is `order[k]`; k is the name's *rank*
+///     lengthStarts[258]: UInt32         the first rank of each name length 0...255, of 256 bytes and more, and count
+///     lengthMasks[count]: UInt32        by rank, which characters the name contains (see `mask`, `fold`)
 ///     types[count]: UInt16              the entry's type id (see meta), padded to 8 bytes
 ///     trigrams[trigram count]: UInt32   every 3-byte sequence of any name, sorted
 ///     starts[trigram count + 1]: UInt32 where each trigram's postings begin
-///     postings[posting count]: UInt32   the sorted positions of the names containing each trigram
+///     postings[posting count]: UInt32   the sorted ranks of the names containing each trigram (shortest first)
 ///     names: each lowercased name followed by "\n" (a newline inside a name is stored as a space)
 ///     records: per entry its name as the docset spells it, page path and fragment (`NameTable+Records`)
 ///     meta: what the index was built from, and the type names (`NameTable+Records`)
@@ -26,21 +29,24 @@ import Foundation
 /// Exact and prefix matches are one binary search (over in-memory fences, then one block of the file). Substring
 /// matches of 3 bytes or more are the postings of the query's rarest trigrams intersected, each checked; shorter
 /// substrings and fuzzy (subsequence) matches are the names whose character mask covers the query's, each checked —
-/// a scan of 4 bytes per entry held in memory, not of the names. A hit's display data is one record read from the
+/// a scan of 4 bytes per entry held in memory, not of the names. Both walk the names shortest first (postings hold
+/// ranks, masks are stored by rank), so a search that already holds its best `limit` stops at the first length
+/// that can no longer rank (`NameTable+LengthOrder`). A hit's display data is one record read from the
 /// same mapping: no database is open while searching. What every query scans is in memory or read with `pread`, so
 /// the mapping is touched only for the few names that pass, and `release` drops those pages again.
 ///
 /// `@unchecked Sendable`: every stored property is `let`; the pointers address a read-only mapping and memory
 /// allocated once at open, never written after `init` and freed only in `deinit`.
 final class NameTable: @unchecked Sendable {
-    static let magic = Array("DSNAMES3".utf8)
+    static let magic = Array("DSNAMES4".utf8)
     static let headerSize = 32
     let count: Int
     private let base: UnsafeRawPointer
     private let size: Int
     private let offsets: UnsafePointer<UInt32>
     let records: UnsafePointer<UInt32>
-    let masks: UnsafePointer<UInt64>
+    /// The sorted position of each rank (see the layout), mapped.
+    let order: UnsafePointer<UInt32>
     private let types: UnsafePointer<UInt16>
     let trigrams: UnsafeBufferPointer<UInt32>
     let starts: UnsafePointer<UInt32>
@@ -58,9 +64,13 @@ final class NameTable: @unchecked Sendable {
     /// the resident set after each query and faulted back in by the next.
     var trigramKeys: [UInt32] = []
     var trigramStarts: [UInt32] = []
-    /// Each entry's character mask folded to 32 bits (`fold`), in memory: the fuzzy and short-substring scans read
-    /// 4 bytes per entry without touching the file.
-    var foldedMasks: [UInt32] = []
+    /// Each entry's character mask folded to 32 bits (`fold`), by rank, in memory: the fuzzy and short-substring
+    /// scans read 4 bytes per entry without touching the file.
+    var lengthMasks: [UInt32] = []
+    /// The first rank of each name length (0...255; 256: 256 bytes or more), and `count` at the end.
+    var lengthStarts: [Int] = []
+    /// Names of this many bytes or more share the last length group.
+    static let lengthGroups = 256
     let fd: Int32
     let postingsOffset: Int
     /// The records area and the meta area (`NameTable+Records`).
@@ -68,13 +78,15 @@ final class NameTable: @unchecked Sendable {
     let metaBytes: UnsafeRawBufferPointer
 
     struct Layout {
-        var offsets = NameTable.headerSize, records = 0, masks = 0, types = 0, trigrams = 0, starts = 0
-        var postings = 0, names = 0, recordArea = 0, meta = 0, end = 0
+        var offsets = NameTable.headerSize, records = 0, order = 0, lengthStarts = 0, lengthMasks = 0, types = 0
+        var trigrams = 0, starts = 0, postings = 0, names = 0, recordArea = 0, meta = 0, end = 0
 
         init(count n: Int, namesBytes: Int, trigrams t: Int, postings p: Int, recordBytes: Int, metaBytes: Int) {
             records = offsets + 4 * (n + 1)
-            masks = (records + 4 * (n + 1) + 7) & ~7
-            types = masks + 8 * n
+            order = records + 4 * (n + 1)
+            lengthStarts = order + 4 * n
+            lengthMasks = lengthStarts + 4 * (NameTable.lengthGroups + 2)
+            types = lengthMasks + 4 * n
             trigrams = (types + 2 * n + 7) & ~7
             starts = trigrams + 4 * t
             postings = starts + 4 * (t + 1)
@@ -113,7 +125,8 @@ final class NameTable: @unchecked Sendable {
         postingCount = field(3)
         offsets = (base + layout.offsets).assumingMemoryBound(to: UInt32.self)
         records = (base + layout.records).assumingMemoryBound(to: UInt32.self)
-        masks = (base + layout.masks).assumingMemoryBound(to: UInt64.self)
+        order = (base + layout.order).assumingMemoryBound(to: UInt32.self)
+        let starts32 = (base + layout.lengthStarts).assumingMemoryBound(to: UInt32.self)
         types = (base + layout.types).assumingMemoryBound(to: UInt16.self)
         trigrams = UnsafeBufferPointer(
             start: (base + layout.trigrams).assumingMemoryBound(to: UInt32.self), count: field(2))
@@ -129,7 +142,10 @@ final class NameTable: @unchecked Sendable {
             Self.valid(records, count + 1, limit: UInt32(field(4)), increasing: true),
             Int(records[count]) == field(4),
             Self.valid(starts, trigrams.count + 1, limit: UInt32(postingCount), increasing: true),
-            Self.valid(postings, postingCount, limit: UInt32(max(count, 1) - 1), increasing: false)
+            Self.valid(postings, postingCount, limit: UInt32(max(count, 1) - 1), increasing: false),
+            Self.valid(order, count, limit: UInt32(max(count, 1) - 1), increasing: false),
+            Self.valid(starts32, Self.lengthGroups + 2, limit: UInt32(count), increasing: true),
+            Int(starts32[Self.lengthGroups + 1]) == count
         else {
             munmap(mapped, size)
             return nil
@@ -138,7 +154,9 @@ final class NameTable: @unchecked Sendable {
             fenceBytes += name(i)
             fenceStarts.append(fenceBytes.count)
         }
-        foldedMasks = (0..<count).map { Self.fold(UInt64(littleEndian: masks[$0])) }
+        lengthMasks = Array(
+            UnsafeBufferPointer(start: (base + layout.lengthMasks).assumingMemoryBound(to: UInt32.self), count: count))
+        lengthStarts = (0..<(Self.lengthGroups + 2)).map { Int(starts32[$0]) }
         trigramKeys = Array(trigrams)
         trigramStarts = Array(UnsafeBufferPointer(start: starts, count: trigrams.count + 1))
         release()
@@ -249,25 +267,5 @@ final class NameTable: @unchecked Sendable {
             cursor = index + 1
         }
         return nil
-    }
-
-    /// Calls `visit` for every entry whose name has `query` as a subsequence but not as a substring, of those that
-    /// `keep` (asked first, cheaply) accepts.
-    func subsequences(_ query: [UInt8], keep: (Int) -> Bool = { _ in true }, _ visit: (Int) -> Void) {
-        guard !query.isEmpty, count > 0 else { return }
-        let wanted = Self.fold(Self.mask(query))
-        query.withUnsafeBufferPointer { needle in
-            foldedMasks.withUnsafeBufferPointer { masks in
-                for i in 0..<count where masks[i] & wanted == wanted && keep(i) {
-                    let line = name(i)
-                    var k = 0
-                    for byte in line where byte == needle[k] {
-                        k += 1
-                        if k == needle.count { break }
-                    }
-                    if k == needle.count, Self.find(needle, in: line) == nil { visit(i) }
-                }
-            }
-        }
     }
 }

@@ -1,5 +1,7 @@
 /// Picks the best `limit` entries across derived indexes: exact > prefix > substring > fuzzy, then shorter names,
-/// then bytewise name order, then docset order. Lower ranks are only scanned while the better ones leave room.
+/// then bytewise name order, then docset order. Lower ranks are only scanned while the better ones leave room, and
+/// the substring and fuzzy scans go through each docset's names shortest first, stopping at the first length that
+/// can no longer enter the best `limit`.
 struct Ranker {
     struct Candidate {
         var kind: MatchKind
@@ -32,6 +34,8 @@ struct Ranker {
         let limit: Int
         var items: [Candidate] = []
         var worst: Candidate?
+        /// Candidates were offered since the last `compact`.
+        var dirty = false
         /// `2 * limit + 64`, saturating: no limit overflows it (the public API also refuses limits over
         /// `SearchQuery.maximumLimit`).
         var compactAt: Int {
@@ -42,10 +46,13 @@ struct Ranker {
         mutating func offer(_ candidate: Candidate) {
             if let worst, !Candidate.precedes(candidate, worst) { return }
             items.append(candidate)
+            dirty = true
             if items.count >= compactAt { compact() }
         }
 
         mutating func compact() {
+            guard dirty else { return }
+            dirty = false
             items.sort(by: Candidate.precedes)
             if items.count > limit { items.removeLast(items.count - limit) }
             if items.count == limit { worst = items.last }
@@ -55,50 +62,79 @@ struct Ranker {
             compact()
             return items.count >= limit
         }
+
+        /// Whether a `kind` match of `length` bytes (or more) could still enter the best `limit`.
+        mutating func admits(_ kind: MatchKind, length: Int) -> Bool {
+            guard isFull(), let worst else { return true }
+            return kind < worst.kind || (kind == worst.kind && length <= worst.length)
+        }
     }
 
     func rank(_ indexes: [DerivedIndex]) -> [Candidate] {
         var selection = Selection(limit: limit)
         let allowed = indexes.map(allowedTypes)
         let searched = indexes.indices.filter { allowed[$0].map { $0.contains(true) } ?? true }
-        /// Whether entry `i` of docset `d` passes the type filter and could still enter the selection as `kind`
-        /// (cheap: asked before a name is checked).
-        func worth(_ d: Int, _ i: Int, _ kind: MatchKind) -> Bool {
-            let names = indexes[d].names
+        /// Whether entry `i` (sorted position) of docset `d` passes the type filter and could still enter the
+        /// selection as `kind` (cheap: asked before a name is read).
+        func worth(_ names: NameTable, _ d: Int, _ i: Int, _ kind: MatchKind, length: Int) -> Bool {
             if let mask = allowed[d] {
                 let type = Int(names.type(i))
                 guard type < mask.count, mask[type] else { return false }
             }
             guard let worst = selection.worst else { return true }
-            return kind < worst.kind || (kind == worst.kind && names.length(i) <= worst.length)
+            return kind < worst.kind || (kind == worst.kind && length <= worst.length)
         }
-        func offer(_ d: Int, _ i: Int, _ kind: MatchKind) {
-            guard worth(d, i, kind) else { return }
-            let names = indexes[d].names
-            selection.offer(
-                Candidate(kind: kind, length: names.length(i), docset: d, position: i, name: Array(names.name(i))))
+        func offer(_ names: NameTable, _ d: Int, _ i: Int, _ kind: MatchKind, _ line: UnsafeBufferPointer<UInt8>) {
+            selection.offer(Candidate(kind: kind, length: line.count, docset: d, position: i, name: Array(line)))
         }
         for d in searched {
-            let index = indexes[d]
-            for i in index.names.prefixRange(needle) {
-                offer(d, i, index.names.length(i) == needle.count ? .exact : .prefix)
+            let names = indexes[d].names
+            for i in names.prefixRange(needle) {
+                let kind: MatchKind = names.length(i) == needle.count ? .exact : .prefix
+                if worth(names, d, i, kind, length: names.length(i)) { offer(names, d, i, kind, names.name(i)) }
             }
-            index.names.release()
+            names.release()
         }
-        if !selection.isFull() {
-            for d in searched {
-                indexes[d].names.substrings(needle, scratch: scratch, keep: { worth(d, $0, .substring) }) {
-                    offer(d, $0, .substring)
+        // Substrings (not at the start), then fuzzy matches: names of at least one byte more than the query,
+        // shortest first, each docset's walk stopping at the first length that can no longer rank.
+        let minimumLength = needle.count + 1
+        let wanted = NameTable.fold(NameTable.mask(needle))
+        needle.withUnsafeBufferPointer { needle in
+            if !selection.isFull() {
+                for d in searched {
+                    let names = indexes[d].names
+                    func check(_ rank: Int, _ group: Int) {
+                        let i = names.position(rank: rank)
+                        let length = names.length(rank: rank, group: group)
+                        guard length >= minimumLength, worth(names, d, i, .substring, length: length) else { return }
+                        let line = names.name(i)
+                        if let at = NameTable.find(needle, in: line), at > 0 { offer(names, d, i, .substring, line) }
+                    }
+                    let goOn = { (length: Int) in selection.admits(.substring, length: max(length, minimumLength)) }
+                    if needle.count >= 3 {
+                        names.substringCandidates(self.needle, scratch: scratch, goOn: goOn, check)
+                    } else {
+                        names.maskScan(wanted, minimumLength: minimumLength, goOn: goOn, check)
+                    }
+                    names.release()
                 }
-                indexes[d].names.release()
             }
-        }
-        if needle.count > 1, !selection.isFull() {
+            guard needle.count > 1, !selection.isFull() else { return }
             for d in searched {
-                indexes[d].names.subsequences(needle, keep: { worth(d, $0, .fuzzy) }) {
-                    offer(d, $0, .fuzzy)
+                let names = indexes[d].names
+                names.maskScan(
+                    wanted, minimumLength: minimumLength,
+                    goOn: { selection.admits(.fuzzy, length: max($0, minimumLength)) }
+                ) { rank, group in
+                    let i = names.position(rank: rank)
+                    let length = names.length(rank: rank, group: group)
+                    guard length >= minimumLength, worth(names, d, i, .fuzzy, length: length) else { return }
+                    let line = names.name(i)
+                    if NameTable.isSubsequence(needle, of: line), NameTable.find(needle, in: line) == nil {
+                        offer(names, d, i, .fuzzy, line)
+                    }
                 }
-                indexes[d].names.release()
+                names.release()
             }
         }
         selection.compact()

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `names.bin` layout 3: each hit's display record and the meta data live in the one mapped file (no database is
+/// `names.bin` layout 4: each hit's display record and the meta data live in the one mapped file (no database is
 /// open while searching); a damaged file or record is refused, never read past.
 @Suite(.timeLimit(.minutes(10))) struct NameTableLayoutTests {
     struct Entry {
@@ -84,6 +84,40 @@ import Testing
         let broken = try #require(NameTable(path: dir.appending("record.bin")))
         #expect(broken.record(0) == nil)
         #expect(broken.record(1) != nil)
+    }
+
+    /// Layout 4: `order` lists the sorted positions by name length, then position (a name's rank); `lengthStarts`
+    /// groups the ranks by length (256 bytes and more together); the in-memory masks follow the ranks, and the
+    /// trigram postings hold ranks.
+    @Test func ranksFollowNameLength() throws {
+        let dir = try TemporaryDirectory("names")
+        defer { dir.remove() }
+        let path = dir.appending("names.bin")
+        let long = Entry(name: String(repeating: "Ab", count: 150), type: 0, path: "l.html", fragment: nil)
+        let longer = Entry(name: String(repeating: "Ab", count: 151), type: 0, path: "m.html", fragment: nil)
+        try Self.write([longer] + Self.entries + [long], to: path)
+        let table = try #require(NameTable(path: path))
+        #expect(table.count == Self.entries.count + 2)
+        var seen = Set<Int>()
+        var previous = (length: -1, position: -1)
+        for rank in 0..<table.count {
+            let i = table.position(rank: rank)
+            seen.insert(i)
+            let length = table.length(i)
+            #expect(length > previous.length || (length == previous.length && i > previous.position))
+            previous = (length, i)
+            let group = min(length, NameTable.lengthGroups)
+            #expect(table.ranks(ofGroup: group).contains(rank))
+            #expect(table.length(rank: rank, group: group) == length)
+            #expect(table.lengthMasks[rank] == NameTable.fold(NameTable.mask(table.name(i))))
+            let name = Array(table.name(i))
+            if name.count >= 3 {
+                let postings = try #require(table.postings(of: NameTable.trigram(name[0], name[1], name[2])))
+                #expect(postings.contains { table.postings[$0] == UInt32(rank) })
+            }
+        }
+        #expect(seen.count == table.count)
+        #expect(table.ranks(ofGroup: NameTable.lengthGroups).count == 2)
     }
 
     /// `gallop`: the first index at or after `from` whose value is at least the target.

@@ -1,0 +1,77 @@
+import DocSync
+import Foundation
+import TestSupport
+import Testing
+
+/// The length-ordered walks (substring postings by rank, fuzzy and short-substring mask scans, each stopping at the
+/// first name length that can no longer rank) against the brute-force reference over several docsets of generated
+/// names: the same hits in the same order for every limit, with and without a type filter.
+@Suite(.timeLimit(.minutes(10))) struct RankingEquivalenceTests {
+    @Test func lengthOrderedScansMatchTheReference() throws {
+        var rng = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
+        let seed = rng.seed
+        let words = ["map", "view", "array", "set", "io", "x", "queue", "node", "ab", "ba", "é"]
+        let separators = ["", "_", ".", ":", ""]
+        func name() -> String {
+            if Int.random(in: 0..<40, using: &rng) == 0 {  // past the last length bucket (255 bytes and more)
+                return String(repeating: "ab", count: Int.random(in: 120...200, using: &rng)) + "map"
+            }
+            let parts = (0..<Int.random(in: 1...4, using: &rng)).map { _ in
+                let word = words.randomElement(using: &rng)!
+                return Bool.random(using: &rng) ? word.capitalized : word
+            }
+            return parts.joined(separator: separators.randomElement(using: &rng)!)
+        }
+        let types = ["Function", "Class", "Method"]
+        let dir = try TemporaryDirectory("equivalence")
+        defer { dir.remove() }
+        // Per docset, names unique once lowercased: ties within a docset are then only across docsets.
+        var docsets: [(name: String, entries: [(name: String, type: String)])] = []
+        for d in 0..<4 {
+            var seen = Set<String>()
+            var entries: [(name: String, type: String)] = []
+            for _ in 0..<Int.random(in: 150...400, using: &rng) {
+                let n = name()
+                if seen.insert(n.lowercased()).inserted { entries.append((n, types.randomElement(using: &rng)!)) }
+            }
+            docsets.append(("D\(d)", entries))
+            try IndexFixture.dash(
+                "D\(d)", in: dir.path,
+                entries.enumerated().map { .init(name: $1.name, type: $1.type, path: "p\($0).html") })
+        }
+        let index = DocsetIndex(
+            docsets: docsets.map {
+                IndexedDocset(name: $0.name, version: nil, path: dir.appending("\($0.name).docset"))
+            },
+            stateDirectory: dir.appending("state"))
+        let queries = ["m", "a", "ab", "p", "mp", "ma", "é", "_", "mvw", "aray", "qe", "nd", "xa", "ab:", "ba.m", "ia",
+            "mapview", "bab", "abba", "vwq", "aaaa", "mapmap"]
+        for query in queries + (0..<20).map({ _ in String(name().prefix(Int.random(in: 1...5, using: &rng))) }) {
+            let q = Array(query.lowercased().utf8)
+            for limit in [1, 5, 20, 1000] {
+                for filter in [[], ["Class"]] {
+                    var expected: [(MatchKind, Int, [UInt8], Int, String)] = []
+                    for (d, docset) in docsets.enumerated() {
+                        for entry in docset.entries where filter.isEmpty || filter.contains(entry.type) {
+                            let n = Array(entry.name.lowercased().utf8)
+                            if let kind = MatchKind.classify(name: n, query: q) {
+                                expected.append((kind, n.count, n, d, "\(kind.label) \(docset.name) \(entry.name)"))
+                            }
+                        }
+                    }
+                    expected.sort { a, b in
+                        if a.0 != b.0 { return a.0 < b.0 }
+                        if a.1 != b.1 { return a.1 < b.1 }
+                        if a.2 != b.2 { return a.2.lexicographicallyPrecedes(b.2) }
+                        return a.3 < b.3
+                    }
+                    let got = index.searchBlocking(SearchQuery(query, types: filter, limit: limit)).hits
+                        .map { "\($0.match.label) \($0.docset) \($0.name)" }
+                    #expect(
+                        got == expected.prefix(limit).map(\.4),
+                        "query \(query), limit \(limit), types \(filter), seed \(seed)")
+                }
+            }
+        }
+    }
+}
