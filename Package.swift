@@ -18,7 +18,8 @@ import PackageDescription
 //   DocSyncConfigFile             docsync.toml: reading it (the only TOMLKit user), the template, text edits
 //   DocSyncMetrics                the Prometheus text file, plugged into DocSync as a SyncRunObserver
 //   DocSyncServe                  `docsync serve`: the read-only HTTP front (the only Hummingbird user)
-//   DocSyncCLI / docsync          the command-line interface
+//   DocSyncCLI / docsync          the command-line interface (without the HTTP front: Hummingbird/NIO not linked)
+//   docsync-serve                 the same command line with DocSyncServe: `docsync serve` / `daemon` exec it
 let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
 let package = Package(
@@ -28,6 +29,7 @@ let package = Package(
         .library(name: "DocSyncConfigFile", targets: ["DocSyncConfigFile"]),
         .library(name: "DocSyncMetrics", targets: ["DocSyncMetrics"]),
         .executable(name: "docsync", targets: ["docsync"]),
+        .executable(name: "docsync-serve", targets: ["docsync-serve"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -122,7 +124,7 @@ let package = Package(
             name: "DocSyncCLI",
             dependencies: [
                 // A thin shell over DocSync: no pipeline stage module (scripts/cli-imports).
-                "DocSync", "DocSyncConfigFile", "DocSyncMetrics", "DocSyncServe", "DocSyncSupport",
+                "DocSync", "DocSyncConfigFile", "DocSyncMetrics", "DocSyncSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -130,6 +132,9 @@ let package = Package(
             ],
             swiftSettings: strict),
         .executableTarget(name: "docsync", dependencies: ["DocSyncCLI"], swiftSettings: strict),
+        // `docsync serve` and `docsync daemon` with [serve] exec this one: `docsync` does not link Hummingbird/NIO.
+        .executableTarget(
+            name: "docsync-serve", dependencies: ["DocSync", "DocSyncCLI", "DocSyncServe"], swiftSettings: strict),
         // Benchmarks/tarix-bench and tarix-read-bench: DocSyncTarix, and the library's document read.
         .executableTarget(
             name: "tarix-bench", dependencies: ["DocSyncTarix", "DocSync"], path: "Benchmarks/TarixBench",

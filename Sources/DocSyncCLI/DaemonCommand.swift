@@ -1,6 +1,5 @@
 import ArgumentParser
 import DocSync
-import DocSyncServe
 import Logging
 import ServiceLifecycle
 
@@ -8,7 +7,8 @@ import ServiceLifecycle
     import Glibc
 #endif
 
-/// `docsync daemon`: sync now, then every interval (± jitter) until SIGTERM or SIGINT.
+/// `docsync daemon`: sync now, then every interval (± jitter) until SIGTERM or SIGINT; with `[serve]`, the HTTP
+/// front beside it in the same process, run by `docsync-serve` (``ServeHost``: `docsync` execs it).
 struct DaemonCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "daemon",
@@ -55,6 +55,8 @@ struct DaemonCommand: AsyncParsableCommand {
 
     func run() async throws {
         let config = try configOptions.load()
+        let host = ServeHost.current
+        if config.serve != nil, host == nil { try ServeExecutable.replaceProcess(for: "daemon") }
         var log = Logger(label: "docsync.daemon")
         log.logLevel = .notice
         let logger = log
@@ -85,12 +87,9 @@ struct DaemonCommand: AsyncParsableCommand {
         logger.notice("docsync daemon started (pid \(getpid())): sync \(every)")
         defer { logger.notice("docsync daemon stopped") }
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: service)]
-        if let settings = config.serve {  // [serve] configured: the HTTP front runs beside the sync
+        if let settings = config.serve, let host {  // [serve] configured: the HTTP front runs beside the sync
             do {
-                let server = try DocServer(
-                    configuration: config, settings: settings, logger: logger,
-                    observers: SyncEngine.serveObservers(config))
-                services.append(.init(service: server))
+                services.append(.init(service: try host.makeServer(config, settings, logger)))
             } catch {
                 printError("docsync daemon: \(error)")
                 throw ExitStatus.configError

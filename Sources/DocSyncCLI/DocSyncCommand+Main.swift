@@ -10,9 +10,15 @@ extension DocSyncCommand {
     /// and exits with its status. (An `async` main would park the main thread in `dispatch_main`, whose
     /// `pthread_exit` unwinds the stack through the unwind tables: resident memory spent for nothing.)
     public static func runMain() -> Never {
+        runMain(serveHost: nil)
+    }
+
+    /// `runMain` with the HTTP front of `serveHost` (`docsync-serve`'s `main`; nil in `docsync`, whose `serve` and
+    /// `daemon` with `[serve]` exec `docsync-serve`).
+    package static func runMain(serveHost: ServeHost?) -> Never {
         let done = DispatchSemaphore(value: 0)
         Task.detached {
-            await runAsync()
+            await ServeHost.$current.withValue(serveHost) { await runAsync() }
             done.signal()
         }
         done.wait()

@@ -1,11 +1,10 @@
 import ArgumentParser
 import DocSync
-import DocSyncServe
 import Logging
 import ServiceLifecycle
 
 /// `docsync serve`: the installed docsets over HTTP (pages, search, the search page), read-only, until SIGTERM or
-/// SIGINT.
+/// SIGINT. Run by `docsync-serve` (``ServeHost``): `docsync` itself execs it with the same arguments.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
@@ -29,6 +28,7 @@ struct ServeCommand: AsyncParsableCommand {
     var accessLog: String?
 
     func run() async throws {
+        guard let host = ServeHost.current else { try ServeExecutable.replaceProcess(for: "serve") }
         let config = try configOptions.load(rootOptions)
         var settings = config.serve ?? DocSyncConfiguration.Serve()
         if let listen { settings.listen = listen }
@@ -36,11 +36,9 @@ struct ServeCommand: AsyncParsableCommand {
         if let accessLog { settings.accessLog = accessLog.isEmpty ? nil : accessLog }
         var log = Logger(label: "docsync.serve")
         log.logLevel = .notice
-        let server: DocServer
+        let server: any Service
         do {
-            server = try DocServer(
-                configuration: config, settings: settings, logger: log,
-                observers: SyncEngine.serveObservers(config))
+            server = try host.makeServer(config, settings, log)
         } catch {
             printError("docsync serve: \(error)")
             throw ExitStatus.configError
@@ -50,7 +48,7 @@ struct ServeCommand: AsyncParsableCommand {
                 services: [.init(service: server)], gracefulShutdownSignals: [.sigterm, .sigint], logger: log))
         do {
             try await group.run()
-        } catch let error as ServeError {
+        } catch where host.isServerError(error) {
             printError("docsync serve: \(error)")
             throw ExitStatus.unavailable
         }

@@ -61,7 +61,8 @@ import Testing
         let installed = try Self.install(stage, [])
         #expect(installed.status == 0, "\(installed.standardOutput)")
         let files = [
-            "/usr/local/bin/docsync", "/etc/systemd/system/docsync.service", "/etc/systemd/system/docsync.timer",
+            "/usr/local/bin/docsync", "/usr/local/bin/docsync-serve", "/etc/systemd/system/docsync.service",
+            "/etc/systemd/system/docsync.timer",
             "/usr/lib/sysusers.d/docsync.conf", "/usr/lib/tmpfiles.d/docsync.conf", "/etc/docsync/docsync.toml",
         ]
         for file in files { #expect(FileManager.default.fileExists(atPath: stage + file), "\(file)") }
@@ -116,6 +117,7 @@ import Testing
         let service = try String(contentsOfFile: "\(unitDir)/docsync.service", encoding: .utf8)
         #expect(service.contains("ExecStart=\(home)/.local/bin/docsync sync --wait"), "\(service)")
         #expect(FileManager.default.isExecutableFile(atPath: "\(stage)\(home)/.local/bin/docsync"))
+        #expect(FileManager.default.isExecutableFile(atPath: "\(stage)\(home)/.local/bin/docsync-serve"))
         let units = try TemporaryDirectory("units")
         defer { units.remove() }
         let verify = try Self.verify(
@@ -134,6 +136,7 @@ import Testing
         #expect(removed.standardOutput.contains("kept \(home)/.config/docsync/docsync.toml (edited"))
         #expect(!FileManager.default.fileExists(atPath: "\(unitDir)/docsync.service"))
         #expect(!FileManager.default.fileExists(atPath: "\(stage)\(home)/.local/bin/docsync"))
+        #expect(!FileManager.default.fileExists(atPath: "\(stage)\(home)/.local/bin/docsync-serve"))
         #expect(FileManager.default.fileExists(atPath: configPath))
     }
 }
