@@ -158,8 +158,6 @@ public final class Installer: Sendable {
             let tarix = request.layout == .tarix
             if tarix, tarixStore == nil { throw InstallError.unreadableArchive("the tarix layout is not available") }
             var onePass: TarixOnePassOutcome?
-            var streamedFolder: String?  // the folder of a store built during the download, until the install ends
-            defer { if let streamedFolder { store.discardStaging(streamedFolder) } }
             if tarix, source is FileArchiveSource || source is GrowingFileSource {
                 // Read and inflated once (while it downloads, for a growing source), the tree outside Documents/
                 // extracted from the store builder's walk — kept as it is when flushed at every record, else
@@ -189,24 +187,12 @@ public final class Installer: Sendable {
                 result = onePass.extraction
                 tarixStoreBuilt = (onePass.store, onePass.sha256)
             } else {
-                var streamed: StreamedTarixStore?
-                if tarix, let growing = source as? GrowingFileSource {
-                    // Two passes over a download: the store (the re-encode) first, as the bytes arrive.
-                    streamed = try buildStreamedTarixStore(
-                        from: growing, store: store, publisherIndex: request.tarixIndex)
-                    streamedFolder = streamed?.folderName
-                }
                 result = try Extractor.extract(
                     source, into: staging.fd, rootPath: staging.path, limits: configuration.limits, hashing: !known,
                     recorder: recorder, skipsDocuments: tarix)
                 do { try source.awaitVerifiedEnd() } catch { throw InstallError.io(error) }
-                if let streamed {
-                    let placed = try placeStreamedTarixStore(
-                        streamed, into: staging, recorder: recorder, archiveSHA256: source.verifiedSHA256)
-                    tarixStoreBuilt = (streamed.result, placed.sha256)
-                    result.bytesWritten += placed.bytes
-                    result.fileCount += TarixStoreResult.files.count
-                } else if tarix {
+                if tarix {
+                    // Two passes (a refused index, or a walk the store refused): the store from the finished file.
                     let built = try buildTarixStore(
                         from: source, into: staging, recorder: recorder, publisherIndex: request.tarixIndex,
                         archiveSHA256: source.verifiedSHA256 ?? result.archiveDigest?.description)
