@@ -4,9 +4,9 @@ import Synchronization
 /// Pages inflated from tarix stores, kept for the next request, keyed by version folder and page (`NAME@ID/page`).
 /// A version's pages never change, so entries are never stale: eviction is the only removal.
 ///
-/// Bounded in bytes, each entry charged what it holds: its bytes in an array of exactly that size (not the
-/// power-of-two `ByteBuffer` it was inflated into), its key and 64 bytes of bookkeeping. A hit is copied into a
-/// fresh `ByteBuffer` (a page's copy costs far less than its inflate). A page larger than an eighth of the budget
+/// Bounded in bytes, each entry charged what it holds: its bytes in a `ByteBuffer` of exactly that capacity (copied
+/// once when kept, not the power-of-two buffer it was inflated into), its key and 64 bytes of bookkeeping. A hit
+/// shares that buffer (copy-on-write: nothing is copied per request). A page larger than an eighth of the budget
 /// is not kept (one big asset must not flush every page).
 ///
 /// Policy: CLOCK for the victim (a page read since the hand last passed gets a second chance) with an admission
@@ -22,7 +22,7 @@ final class PageCache: Sendable {
     private struct Entry {
         var key: String
         var hash: Int
-        var bytes: [UInt8]
+        var bytes: ByteBuffer
         var cost: Int
         var referenced = false
     }
@@ -79,7 +79,8 @@ final class PageCache: Sendable {
                     continue
                 }
                 // The victim's worth per byte vs the newcomer's: frequency × (size + overhead) / cost.
-                let victimWorth = sketch.estimate(entry.hash) * (entry.bytes.count + PageCache.missOverhead) * cost
+                let victimSize = entry.bytes.readableBytes + PageCache.missOverhead
+                let victimWorth = sketch.estimate(entry.hash) * victimSize * cost
                 if victimWorth >= frequency * (size + PageCache.missOverhead) * entry.cost { return nil }
                 chosen.append(slot)
                 freed += entry.cost
@@ -112,19 +113,18 @@ final class PageCache: Sendable {
     /// Inflated pages not kept because a victim was worth as much (the admission rule).
     var rejected: Int { state.withLock { $0.rejected } }
 
-    /// A copy of the page kept under `key` (counted as requested once more, and kept through the hand's next
-    /// pass); nil when not kept.
+    /// The page kept under `key`, shared (counted as requested once more, and kept through the hand's next pass);
+    /// nil when not kept.
     func get(_ key: String) -> ByteBuffer? {
         guard capacity > 0 else { return nil }
         let hash = key.hashValue
-        let kept = state.withLock { state -> [UInt8]? in
+        return state.withLock { state -> ByteBuffer? in
             guard let slot = state.slots[key] else { return nil }
             state.hits += 1
             state.sketch.increment(hash)
             state.ring[slot]?.referenced = true
             return state.ring[slot]?.bytes
         }
-        return kept.map { ByteBuffer(bytes: $0) }
     }
 
     /// Offers `value`, just inflated because ``get(_:)`` missed, under `key`: counted as requested once more, and
@@ -146,7 +146,8 @@ final class PageCache: Sendable {
                 return
             }
             for slot in victims { state.remove(slot) }
-            let bytes = value.withUnsafeReadableBytes { [UInt8]($0) }
+            var bytes = ByteBufferAllocator().buffer(capacity: value.readableBytes)
+            bytes.writeImmutableBuffer(value)
             state.insert(Entry(key: key, hash: hash, bytes: bytes, cost: cost))
         }
     }
