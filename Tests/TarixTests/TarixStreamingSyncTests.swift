@@ -103,7 +103,7 @@ import Testing
         let docsync = try DocSyncProcess(["sync", "--json", "--config", config])
         let reader = OutputReader(docsync.output!)
         var overlap: Int64 = 0
-        reader.read(timeout: 300) { _ in
+        reader.read(timeout: 300, every: .milliseconds(20)) { _ in
             let staged = stagedStoreBytes(fixture)
             // Both checked in this order: the store had bytes while the part file still existed.
             if staged > 0 && downloading(fixture) { overlap = max(overlap, staged) }
@@ -134,7 +134,9 @@ import Testing
     func theStoreIsBuiltWhileTheArchiveDownloads(flushed: Bool) throws {
         var random = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
         let seed = Comment(rawValue: "seed \(random.seed)")
-        let fixture = try Self.bulky(&random, blobs: 16)  // ~4 MB: ~4 s at 1 MiB/s
+        // ~6 MB: ~6 s at 1 MiB/s. The re-encode writes its jobs in order with up to ~2 MiB in flight, so the store's
+        // first bytes can trail the download by that much: the archive must be well over it.
+        let fixture = try Self.bulky(&random, blobs: 24)
         defer { fixture.dir.remove() }
         let www = fixture.dir.appending("www")
         try FileManager.default.createDirectory(atPath: www, withIntermediateDirectories: true)
@@ -237,7 +239,7 @@ import Testing
         let seed = Comment(rawValue: "seed \(random.seed)")
         let v1 = try Self.bulky(&random, blobs: 1)
         defer { v1.dir.remove() }
-        let v2 = try Self.bulky(&random, blobs: 12)
+        let v2 = try Self.bulky(&random, blobs: 24)  // well over the re-encode's ~2 MiB in flight (above)
         defer { v2.dir.remove() }
         let www = v1.dir.appending("www")
         try FileManager.default.createDirectory(atPath: www, withIntermediateDirectories: true)
@@ -259,7 +261,7 @@ import Testing
         try Self.feed("\(www)/Sample.atom", version: "2.0", url: nginx.url("v2.tgz"), sha256: wrong)
         let (result, events, overlap) = try Self.watchedSync(v1, config: config)
         #expect(result.status == 3, "\(result.standardOutput) \(seed)")
-        #expect(overlap > 0, "the store was being written during the download")
+        #expect(overlap > 0, "the store was being written during the download: \(result.standardOutput) \(seed)")
         let failed = events.filter { $0["event"] as? String == "failed" }
         #expect(failed.count == 1, "\(events)")
         let reason = "\(failed)".lowercased()

@@ -20,16 +20,19 @@ public final class OutputReader {
     }
 
     /// Reads until `condition(text)` holds, the writer closes, or `timeout` seconds pass; returns whether the
-    /// condition held.
+    /// condition held. `condition` is asked again at least every `interval` while no output arrives (a watcher
+    /// that samples the file system between lines asks for a short one).
     @discardableResult
-    public func read(timeout: Double, until condition: (String) -> Bool) -> Bool {
+    public func read(
+        timeout: Double, every interval: Duration = .seconds(1), until condition: (String) -> Bool
+    ) -> Bool {
         let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         while !condition(text) {
             let left = deadline - ContinuousClock.now
             guard left > .zero, !ended else { return false }
             var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let milliseconds = Int32(min(left / .milliseconds(1), 1000) + 1)
+            let milliseconds = Int32(min(left / .milliseconds(1), interval / .milliseconds(1)) + 1)
             guard poll(&descriptor, 1, milliseconds) > 0 else { continue }
             let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n > 0 {
