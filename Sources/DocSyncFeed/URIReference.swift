@@ -1,3 +1,5 @@
+import DocSyncSupport
+
 /// Pure helpers around RFC 3986 reference resolution (the merge itself is libxml2's `xmlBuildURI`).
 enum URIReference {
     /// Applies RFC 3986 §5.2.4 `remove_dot_segments` to the path of an absolute URI. `xmlBuildURI` keeps dot
@@ -53,16 +55,7 @@ enum URIReference {
 
     /// Percent-encodes every byte a URI may not contain (spaces, non-ASCII, `"<>\^`{|}`), keeping existing escapes.
     static func escapingInvalidCharacters(_ reference: String) -> String {
-        var result = ""
-        for byte in reference.utf8 {
-            if isURIByte(byte) {
-                result.unicodeScalars.append(UnicodeScalar(byte))
-            } else {
-                let hex = Array("0123456789ABCDEF".utf8)
-                result += "%" + String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]], as: UTF8.self)
-            }
-        }
-        return result
+        PercentEncoding.encoded(reference.utf8, keeping: isURIByte)
     }
 
     private static func isSchemeByte(_ byte: UInt8) -> Bool {

@@ -1,3 +1,5 @@
+import DocSyncSupport
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -209,8 +211,6 @@ struct EntryBytesResolver {
         return n
     }
 
-    private static let hexDigits: StaticString = "0123456789ABCDEF"
-
     /// Writes `bytes` at `out + n` with every byte outside `allowed` written `%XX` (uppercase hex); returns the
     /// new end.
     private static func percentEncode(
@@ -218,15 +218,12 @@ struct EntryBytesResolver {
         at start: Int
     ) -> Int {
         var n = start
-        let hex = hexDigits.utf8Start
         for byte in bytes {
             if allowed[Int(byte)] {
                 out[n] = byte
                 n += 1
             } else {
-                out[n] = UInt8(ascii: "%")
-                out[n + 1] = hex[Int(byte >> 4)]
-                out[n + 2] = hex[Int(byte & 15)]
+                PercentEncoding.write(byte, to: out + n)
                 n += 3
             }
         }
@@ -252,7 +249,6 @@ struct EntryBytesResolver {
         }
         guard let base = fragment.baseAddress else { return start }
         let allowed = buffers.fragmentAllowed
-        let hex = hexDigits.utf8Start
         let count = fragment.count
         var n = start
         var i = 0
@@ -271,9 +267,7 @@ struct EntryBytesResolver {
                 n += 3
                 i += 3
             } else {
-                out[n] = UInt8(ascii: "%")
-                out[n + 1] = hex[Int(byte >> 4)]
-                out[n + 2] = hex[Int(byte & 15)]
+                PercentEncoding.write(byte, to: out + n)
                 n += 3
                 i += 1
             }

@@ -1,3 +1,4 @@
+import DocSyncSupport
 import Foundation
 
 /// Where one index entry's page is, for every docset layout (`DocsetLayout`): the one resolver behind search hits,
@@ -98,19 +99,7 @@ package enum EntryResolver {
             out += text
             return
         }
-        let hex = Array("0123456789ABCDEF".utf8)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count * 3)
-        for byte in text.utf8 {
-            if allowed[Int(byte)] {
-                bytes.append(byte)
-            } else {
-                bytes.append(UInt8(ascii: "%"))
-                bytes.append(hex[Int(byte >> 4)])
-                bytes.append(hex[Int(byte & 15)])
-            }
-        }
-        out += String(decoding: bytes, as: UTF8.self)
+        out += PercentEncoding.encoded(text.utf8) { allowed[Int($0)] }
     }
 
     /// Resolves a stored location (markup already removed) in a docset of `layout`.

@@ -154,19 +154,15 @@ struct Routes: Sendable {
 
     /// A path segment percent-encoded (everything but unreserved characters).
     static func encodeSegment(_ text: String) -> String {
-        var out = ""
-        for byte in text.utf8 {
+        PercentEncoding.encoded(text.utf8) { byte in
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
                 UInt8(ascii: "~"), UInt8(ascii: "@"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "+"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = String(byte, radix: 16, uppercase: true)
-                out += "%" + (hex.count == 1 ? "0" + hex : hex)
+                true
+            default: false
             }
         }
-        return out
     }
 
     func docsetList() -> Response {

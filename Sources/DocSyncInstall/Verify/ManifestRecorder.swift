@@ -132,7 +132,6 @@ final class ManifestRecorder {
     // MARK: Encoding
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
-    private static let escapeDigits = Array("0123456789ABCDEF".utf8)
 
     /// Components joined by "/", each byte that is a control character, a space or `%` percent-encoded (as
     /// `TreeManifest` encodes a path; other bytes, UTF-8 or not, are kept and decoded as the walk decodes names).
@@ -144,7 +143,7 @@ final class ManifestRecorder {
             first = false
             for byte in component {
                 if byte <= 0x20 || byte == 0x25 || byte == 0x7F {
-                    buffer += [0x25, Self.escapeDigits[Int(byte >> 4)], Self.escapeDigits[Int(byte & 0xF)]]
+                    PercentEncoding.append(byte, to: &buffer)
                 } else {
                     buffer.append(byte)
                 }
