@@ -9,6 +9,7 @@ import PackageDescription
 //   DocSyncHTTP                   libcurl easy handles (the only libcurl user)
 //   DocSyncFeed                   feed parsing (the only libxml2 user)
 //   DocSyncDownload               the resumable downloader
+//   DocSyncDocset                 InstalledDocset, the installed docset's value (product: DocSync re-exports it)
 //   DocSyncInstall                safe extraction + atomic swap (the only libarchive user)
 //   DocSyncCatalog                catalogues (Zeal, Kapeli, contributions, cheat sheets): parsing and name resolution
 //   DocSyncIndex                  read-only search over installed docsets' indexes
@@ -69,9 +70,10 @@ let package = Package(
         .target(
             name: "DocSyncDownload",
             dependencies: ["DocSyncSupport", "DocSyncHTTP"], swiftSettings: strict),
+        .target(name: "DocSyncDocset", swiftSettings: strict),
         .target(
             name: "DocSyncInstall",
-            dependencies: ["CArchive", "DocSyncSupport"], swiftSettings: strict),
+            dependencies: ["CArchive", "DocSyncSupport", "DocSyncDocset"], swiftSettings: strict),
         .target(
             name: "DocSyncCatalog",
             dependencies: ["DocSyncSupport", "DocSyncFeed"], swiftSettings: strict),
@@ -90,7 +92,7 @@ let package = Package(
         .target(
             name: "DocSync",
             dependencies: [
-                "DocSyncSupport", "DocSyncHTTP", "DocSyncFeed", "DocSyncDownload", "DocSyncInstall",
+                "DocSyncSupport", "DocSyncHTTP", "DocSyncFeed", "DocSyncDownload", "DocSyncDocset", "DocSyncInstall",
                 "DocSyncCatalog", "DocSyncIndex", "DocSyncMirror", "DocSyncTarix",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

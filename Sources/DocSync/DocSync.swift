@@ -4,6 +4,8 @@
 // installed docsets (DocSyncIndex: DocsetIndex, SearchQuery, SearchResults, SearchHit, DocsetIndexError), which is
 // re-exported because its public declarations are all product. The other stage modules (DocSyncSupport,
 // DocSyncHTTP, DocSyncFeed, DocSyncDownload, DocSyncInstall, DocSyncCatalog) are imported with `package` access,
-// so no public declaration here can expose their types, and they are not re-exported. Tools inside this package
-// (the CLI, tests) import the stages they use explicitly. `scripts/api-surface` counts what `import DocSync` shows.
+// so no public declaration here can expose their types, and they are not re-exported. `InstalledDocset` is product
+// too, re-exported from its own module (DocSyncDocset) because the install stage's record carries one. Tools inside
+// this package (the CLI, tests) import the stages they use explicitly. `scripts/api-surface` counts what `import DocSync` shows.
+@_exported import DocSyncDocset
 @_exported import DocSyncIndex

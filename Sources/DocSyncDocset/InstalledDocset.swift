@@ -4,8 +4,11 @@ import Foundation
 ///
 /// ``path`` is the resolved folder of one immutable version: it keeps the same content while you read it, even when
 /// a sync installs a newer version meanwhile (the replaced version is kept for `install.grace_period`). The same
-/// type is in ``SyncEvent/installed(_:)``, ``SyncEvent/updated(_:from:)``, ``SyncEngine/installedDocsets()`` and
+/// type is in `SyncEvent.installed(_:)`, `SyncEvent.updated(_:from:)`, `SyncEngine.installedDocsets()` and
 /// `docsync status --json`; its JSON keys are snake_case (`index_path`, `installed_at`, …).
+///
+/// `import DocSync` gives it (DocSync re-exports this module); it has a module of its own so that the install
+/// stage's record (`InstallRecord`) carries this value instead of repeating its fields.
 public struct InstalledDocset: Sendable, Equatable, Hashable, Codable {
     /// The folder name without `.docset`: `<root>/<name>.docset`.
     public var name: String

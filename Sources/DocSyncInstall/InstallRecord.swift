@@ -1,39 +1,40 @@
+import DocSyncDocset
 import DocSyncSupport
 import Foundation
 
-/// An installed docset as a reader should use it. `path` is the resolved folder of one immutable version: it keeps
-/// the same content while the reader uses it, even if a newer version is installed meanwhile (the replaced version
-/// is kept for the installer's grace period). Two types on purpose: this is the install stage's record (with the
-/// install-only `urls`, `zeal` and `layout`); `DocSync.InstalledDocset` is the product's value built from it, whose
-/// JSON keys are a released schema.
-public struct InstallRecord: Sendable, Equatable, Codable {
-    public var name: String
-    public var title: String
-    public var version: String?
-    public var revision: String?
-    public var identifier: String?
-    /// The resolved docset folder (`<root>/.docsync/versions/<NAME>@<id>`, or `<root>/<NAME>.docset` for a docset
-    /// installed by something else).
-    public var path: String
-    /// `path` + `/Contents/Resources/docSet.dsidx`.
-    public var indexPath: String
-    public var installedAt: Date?
-    public var archiveSHA256: String?
-    /// Bytes of file data unpacked (recorded at install time; nil when not installed by docsync).
-    public var sizeOnDisk: Int64?
-    public var fileCount: Int?
-    /// The feed it was installed from (Zeal's `feed_url`).
-    public var feedURL: String? = nil
-    /// The archive URL it was downloaded from.
-    public var sourceURL: String? = nil
-    /// The feed entry's `updated` date at install time (Atom republications of one version compare by it).
-    public var updated: Date? = nil
+/// The install stage's record of an installed docset: the ``InstalledDocset`` a reader is given (`docset`) plus what
+/// only the installer uses (`urls`, `zeal`). Its members read and write the docset's facts directly
+/// (`record.name`, `record.layout`), so the list of an installed docset's facts exists once, in `InstalledDocset`.
+@dynamicMemberLookup
+public struct InstallRecord: Sendable, Equatable {
+    /// The docset as the product reports it (`SyncEvent.installed`, `docsync status --json`).
+    public var docset: InstalledDocset
     /// Every archive URL, in the order this host tries them (from the host record, or meta.json's `urls`).
     public var urls: [String] = []
     /// How Zeal's members of its `meta.json` came to be (nil when it has no meta.json).
     package var zeal: ZealArrival? = nil
-    /// How the docset keeps its documents (`tarix`: `Contents/Resources/tarix.tgz` and `tarixIndex.db`).
-    package var layout: InstallLayout = .extracted
+
+    /// The docset's fact at `member` (`record.path`, `record.installedAt`, …).
+    public subscript<Value>(dynamicMember member: WritableKeyPath<InstalledDocset, Value>) -> Value {
+        get { docset[keyPath: member] }
+        set { docset[keyPath: member] = newValue }
+    }
+
+    /// A record of the docset `docset` (the member list of the record before it carried an `InstalledDocset`).
+    init(
+        name: String, title: String, version: String?, revision: String?, identifier: String?, path: String,
+        indexPath: String, installedAt: Date?, archiveSHA256: String?, sizeOnDisk: Int64?, fileCount: Int?,
+        feedURL: String? = nil, sourceURL: String? = nil, updated: Date? = nil, urls: [String] = [],
+        zeal: ZealArrival? = nil, layout: InstallLayout = .extracted
+    ) {
+        docset = InstalledDocset(
+            name: name, title: title, version: version, revision: revision, identifier: identifier, path: path,
+            indexPath: indexPath, installedAt: installedAt, archiveSHA256: archiveSHA256, sizeOnDisk: sizeOnDisk,
+            fileCount: fileCount, feedURL: feedURL, sourceURL: sourceURL, updated: updated)
+        docset.layout = layout
+        self.urls = urls
+        self.zeal = zeal
+    }
 }
 
 extension InstallRecord {
@@ -53,6 +54,6 @@ extension InstallRecord {
             sourceURL: (host?.sourceURL ?? record?.sourceURL)?.redactingCredentials,
             updated: record?.entryUpdated.flatMap(DocsetMetadata.date),
             urls: host?.urls ?? meta?.urls ?? [], zeal: meta.map(Installer.arrival))
-        if record?.layout == InstallLayout.tarix.rawValue { layout = .tarix }
+        if record?.layout == InstallLayout.tarix.rawValue { docset.layout = .tarix }
     }
 }

@@ -1,13 +1,8 @@
+import DocSyncDocset
 import DocSyncSupport
 
-/// How an installed docset keeps its documents.
-package enum InstallLayout: String, Sendable, Equatable, Codable, CaseIterable {
-    /// Every file extracted (what released Zeal up to 0.8.x, dasht and `file://` browsers read).
-    case extracted
-    /// `Contents/Resources/Documents/` kept as an indexed archive (`Contents/Resources/tarix.tgz` and
-    /// `tarixIndex.db`, read by Dash and Zeal's main branch); everything else extracted.
-    case tarix
-}
+/// The install stage's name for ``InstalledDocset/Layout`` (one type: how an installed docset keeps its documents).
+package typealias InstallLayout = InstalledDocset.Layout
 
 /// Builds tarix stores for the tarix layout (docsync wires `DocSyncTarix` in; this module knows no zlib).
 package struct TarixStoreBuilder: Sendable {

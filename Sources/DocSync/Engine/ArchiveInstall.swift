@@ -36,7 +36,7 @@ package struct ArchiveInstall: Sendable {
         layout: InstalledDocset.Layout
     ) async throws(Failure) -> InstalledDocset {
         var request = InstallRequest(name: name, title: title, version: version, revision: revision)
-        request.layout = layout == .tarix ? .tarix : .extracted
+        request.layout = layout
         do {
             return InstalledDocset(try await installer.install(archive: archive, as: request))
         } catch {

@@ -96,7 +96,7 @@ extension SyncEngine {
         let installed: InstalledDocset
         do {
             var request = InstallRequest(name: name, title: title, version: version)
-            request.layout = InstallLayout(layout ?? configuration.install.layout(of: name))
+            request.layout = layout ?? configuration.install.layout(of: name)
             let record = try await installer.install(archive: archive, as: request)
             installed = InstalledDocset(record)
         } catch {

@@ -33,7 +33,7 @@ extension SyncEngine {
             var result = Relayout(name: docset.name, from: docset.layout, to: wanted)
             do {
                 if let record = try await installer.relayout(
-                    name: docset.name, to: InstallLayout(wanted), scratch: scratch)
+                    name: docset.name, to: wanted, scratch: scratch)
                 {
                     let indexed = Self.indexed(InstalledDocset(record))
                     let state = configuration.state

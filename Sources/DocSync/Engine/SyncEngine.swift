@@ -327,7 +327,7 @@ public struct SyncEngine: Sendable {
             updated: candidate.updated)
         request.arrival = candidate.zeal
         request.apply(catalog: candidate.catalog)
-        request.layout = InstallLayout(configuration.install.layout(of: name))
+        request.layout = configuration.install.layout(of: name)
         var publisherIndex: String?
         defer { if let publisherIndex { discardStagedArchive(publisherIndex) } }
         do {

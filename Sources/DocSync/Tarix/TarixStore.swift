@@ -186,11 +186,6 @@ enum TarixStore {
     }
 }
 
-extension InstallLayout {
-    /// The installer's layout for the library's.
-    init(_ layout: InstalledDocset.Layout) { self = layout == .tarix ? .tarix : .extracted }
-}
-
 extension SyncEngine {
     /// Builds the tarix layout's store at install (`DocSyncTarix`); what `docsync install --layout tarix` passes.
     package static let tarixStore = TarixStoreBuilder(build: TarixStore.build, onePass: TarixStore.onePass)
