@@ -25,8 +25,7 @@ struct AddCommand: AsyncParsableCommand {
     @Option(help: "Only this catalogue: zeal, kapeli, contrib or cheatsheets.")
     var source: String?
 
-    @Flag(help: "Show the edit as a diff and change nothing.")
-    var dryRun = false
+    @OptionGroup var editOptions: ConfigEditOptions
 
     @Flag(help: "Do not check the names against the catalogues.")
     var noCheck = false
@@ -72,8 +71,8 @@ struct AddCommand: AsyncParsableCommand {
         }
         let edit = ConfigEditor.adding(selections, to: original)
         for name in edit.untouched { printError("docsync: \(TerminalText.safe(name)) is already selected") }
-        try ConfigFileEdit.apply(edit, original: original, file: file, dryRun: dryRun)
-        if !dryRun {
+        try ConfigFileEdit.apply(edit, original: original, file: file, dryRun: editOptions.dryRun)
+        if !editOptions.dryRun {
             for name in edit.changed {
                 print("Added \(TerminalText.safe(name)) to \(file) (installed by the next sync).")
             }

@@ -18,16 +18,15 @@ struct DropCommand: AsyncParsableCommand {
     @Argument(help: "Names as written in the [[docset]] tables (case-insensitive).")
     var names: [String]
 
-    @Flag(help: "Show the edit as a diff and change nothing.")
-    var dryRun = false
+    @OptionGroup var editOptions: ConfigEditOptions
 
     func run() async throws {
         _ = try configOptions.load()
         let file = try configOptions.file()
         let original = try ConfigFileEdit.read(file)
         let edit = ConfigEditor.dropping(names, from: original)
-        try ConfigFileEdit.apply(edit, original: original, file: file, dryRun: dryRun)
-        if !dryRun {
+        try ConfigFileEdit.apply(edit, original: original, file: file, dryRun: editOptions.dryRun)
+        if !editOptions.dryRun {
             for name in edit.changed { print("Dropped \(TerminalText.safe(name)) from \(file).") }
         }
         for name in edit.untouched { printError("docsync: \(TerminalText.safe(name)) is not selected in \(file)") }
