@@ -20,7 +20,7 @@ public struct InstallRecord: Sendable, Equatable {
         set { docset[keyPath: member] = newValue }
     }
 
-    /// A record of the docset `docset` (the member list of the record before it carried an `InstalledDocset`).
+    /// A record from the docset's facts (``InstalledDocset``'s, with its `layout`) and the installer-only `urls`, `zeal`.
     init(
         name: String, title: String, version: String?, revision: String?, identifier: String?, path: String,
         indexPath: String, installedAt: Date?, archiveSHA256: String?, sizeOnDisk: Int64?, fileCount: Int?,
