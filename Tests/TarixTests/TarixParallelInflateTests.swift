@@ -109,4 +109,47 @@ import Testing
             #expect(error.description.contains(path), "\(error), damaged \(path) at \(at), \(seed)")
         }
     }
+
+    /// A publisher's index may name a record's flush point 5 bytes early (the empty stored block's first byte, where
+    /// a sequential inflater stops when the block before ended byte-aligned; docsync's sequential walk named those):
+    /// accepted, and Zeal reads the records from there; one byte off is refused.
+    @Test func aFlushPointNamedAtTheEmptyStoredBlockIsAccepted() throws {
+        var random = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
+        let seed = "seed \(random.seed)"
+        let (fixture, archive, index, source) = try Self.flushed(&random)
+        defer { fixture.dir.remove() }
+        let rewrite = """
+            import sqlite3, sys
+            data = open(sys.argv[1], 'rb').read()
+            db = sqlite3.connect(sys.argv[2])
+            moved = 0
+            for path, h in db.execute("SELECT path, hash FROM tarindex WHERE hash <> ''").fetchall():
+                block, offset, length = map(int, h.split())
+                shift = int(sys.argv[3])
+                if data[offset - 4:offset] == bytes([0, 0, 255, 255]) and data[offset - 5] & 7 == 0:
+                    moved_hash = f'{block} {offset - shift} {length}'
+                    db.execute('UPDATE tarindex SET hash = ? WHERE path = ?', (moved_hash, path))
+                    moved += 1
+                    if shift != 5: break
+            db.commit()
+            print(moved)
+            """
+        let early = fixture.dir.appending("early.db")
+        let wrong = fixture.dir.appending("wrong.db")
+        try FileManager.default.copyItem(atPath: index, toPath: early)
+        try FileManager.default.copyItem(atPath: index, toPath: wrong)
+        let moved = try fixture.python(rewrite, [archive, early, "5"])
+        #expect((Int(moved.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 10, "\(moved), \(seed)")
+        let fd = open(archive, O_RDONLY)
+        defer { close(fd) }
+        let verified = try TarixVerifier.verify(archive: fd, archiveName: archive, indexPath: early)
+        #expect(verified.documents == fixture.files.count, "\(seed)")
+        let extracted = try fixture.extract(source, label: "e")
+        #expect(try fixture.python(ZealScripts.reader, [archive, early, extracted]) == "OK \(fixture.files.count)\n")
+
+        _ = try fixture.python(rewrite, [archive, wrong, "1"])
+        #expect(performing: {
+            _ = try TarixVerifier.verify(archive: fd, archiveName: archive, indexPath: wrong)
+        }, throws: { ($0 as? TarixError)?.kind == "bad_index" })
+    }
 }
