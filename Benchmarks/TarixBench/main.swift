@@ -2,7 +2,9 @@
 // reader on real files, with no CLI around them, and the library's document read (`InstalledDocset.contents(of:)`).
 //
 //   tarix-bench build SOURCE.tgz ARCHIVE INDEX [LEVEL]   build a store (prints mode, seconds, bytes)
-//   tarix-bench verify ARCHIVE INDEX                     check an index against its archive
+//   tarix-bench verify ARCHIVE INDEX                     check an index against its archive (env
+//                                                        TARIX_INFLATE_WORKERS: inflating threads, default 2; 0: the
+//                                                        walking thread inflates alone, as before the workers)
 //   tarix-bench read ARCHIVE INDEX PATHS COUNT           read COUNT documents named in PATHS (one per line, relative
 //                                                        to the docset folder) in a seeded shuffled order; prints
 //                                                        p50 / p99 / max latency
@@ -71,7 +73,12 @@ do {
         let archive = open(arguments[2], O_RDONLY | O_CLOEXEC)
         guard archive >= 0 else { fail("cannot open \(arguments[2])") }
         let start = now()
-        let summary = try TarixVerifier.verify(archive: archive, archiveName: arguments[2], indexPath: arguments[3])
+        var limits = TarixLimits()
+        if let workers = ProcessInfo.processInfo.environment["TARIX_INFLATE_WORKERS"].flatMap({ Int($0) }) {
+            limits.inflateWorkers = workers
+        }
+        let summary = try TarixVerifier.verify(
+            archive: archive, archiveName: arguments[2], indexPath: arguments[3], limits: limits)
         print("verified seconds=\(String(format: "%.3f", now() - start)) documents=\(summary.documents)")
     case "read":
         guard arguments.count >= 6, let count = Int(arguments[5]) else { fail("usage: read ARCHIVE INDEX PATHS COUNT") }

@@ -2,22 +2,25 @@ import CZlib
 import DocSyncSupport
 import Foundation
 
-/// One pass over a gzip'd tar read through a `ByteSource` (a file, or an archive still downloading), inflating raw
-/// and restarting the inflater *cold* at the flush point of each record the caller asks about. A cold restart that
-/// decodes proves the point is a full flush (no back-reference crosses it), so every record checked this way reads
-/// alone exactly as Zeal reads it: raw inflate from the offset. The gzip trailer's CRC-32 and length are checked
-/// against everything inflated.
+/// One pass over a gzip'd tar read through a `ByteSource` (a file, or an archive still downloading), inflated on
+/// worker threads (`ParallelInflater`) while this thread reads the file, hands its bytes to the observer and walks the
+/// tar. The inflater restarts *cold* at every full flush point (the `00 00 FF FF` that ends a full flush's empty
+/// stored block, proven by the inflater stopping exactly there between blocks); a restart that decodes on proves the
+/// point a full flush (no back-reference crosses it), so every record located at such a point reads alone exactly as
+/// Zeal reads it: raw inflate from the offset. The gzip trailer's CRC-32 and length are checked against everything
+/// inflated.
 ///
 /// Used to detect an archive already flushed at every record (`expect` answers `.first`) and to verify a
-/// publisher's index (`expect` answers `.at(offset)` for indexed records). Memory: two 64 KiB buffers, one header.
+/// publisher's index (`expect` answers `.at(offset)` for indexed records). Memory: the inflater's jobs in flight
+/// (`ParallelInflater`), one header.
 struct ArchiveWalk {
     /// What to look for where a record starts.
     enum Expectation: Equatable {
         /// Nothing: decode on (a record the index does not locate).
         case none
-        /// The first byte-aligned block boundary at this output position.
+        /// The first full flush point at this output position.
         case first
-        /// A block boundary exactly at this compressed offset (`subject`: the index row asking, for errors).
+        /// A full flush point exactly at this compressed offset (`subject`: the index row asking, for errors).
         case at(Int64, subject: String)
     }
 
@@ -27,74 +30,70 @@ struct ArchiveWalk {
     let limits: TarixLimits
     /// Sees the file's bytes, the records and their data as the walk goes (nil: nobody else reads along).
     var observer: TarixWalkObserver? = nil
-
-    private static let chunk = 64 << 10
+    fileprivate static let chunk = 64 << 10
 
     /// `expect(block)`: asked at every record boundary; `onRecord(record, flushOffset)`: every record, with the
-    /// offset the inflater restarted at when it did so at the record's first block.
+    /// offset of the full flush point the record starts at, when `expect` asked for one there.
     func run(
         expect: (Int64) throws(TarixError) -> Expectation,
         onRecord: (TarRecord, Int64?) throws(TarixError) -> Void
     ) throws(TarixError) -> (tarBytes: Int64, archiveBytes: Int64, records: Int) {
         var reader = Reader(source: source, name: name, onRead: observer?.read)
         _ = try reader.gzipHeader()
-        let inflater = try Inflater(windowBits: -MAX_WBITS)
-        var fresh = true
-        var output = [UInt8](repeating: 0, count: Self.chunk)
+        let inflater = try ParallelInflater(
+            name: name, workers: limits.inflateWorkers, jobBytes: limits.inflateJobBytes,
+            outputBytes: max(limits.inflateJobBytes * 8, 4096))
         var scanner = TarScanner(limits: limits)
-        var crc = crc32(0, nil, 0)
         var produced: Int64 = 0
         var handled: Int64 = -1
         var restart: (block: Int64, offset: Int64)?
-        var ended = false
+        // The full flush points proven at output position `pointsAt`.
+        var points: [Int64] = []
+        var pointsAt: Int64 = -1
         // The observer's view of the record last reported: data bytes still to hand over, then its padding.
         var dataLeft: Int64 = 0
-
-        while !ended {
-            if scanner.atRecordStart, handled != produced {
-                handled = produced
-                let expectation = try expect(produced / 512)
-                if expectation != .none {
-                    if let offset = try seekFlushPoint(expectation, &reader, inflater, &fresh, &ended) {
-                        inflater.reset()
-                        fresh = true
-                        restart = (produced / 512, offset)
-                    } else if case .at(let offset, let subject) = expectation {
-                        throw .badIndex(
-                            subject,
-                            "offset \(offset) is not a flush point before block \(produced / 512) "
-                                + "(raw inflate cannot start there)")
-                    }
-                    if ended { break }
-                }
-            }
-            let exhausted = reader.isEmpty ? try !reader.fill() : false
-            let limit = min(output.count, scanner.safeLength)
-            let step = output.withUnsafeMutableBytes { out in
-                reader.withInput { input in
-                    // Z_BLOCK: with its output full, inflate would otherwise decode on through block boundaries and
-                    // swallow the flush point the next record starts at.
-                    inflater.inflate(input, UnsafeMutableRawBufferPointer(rebasing: out[0..<limit]), flush: Z_BLOCK)
-                }
-            }
-            reader.advance(step.consumed)
-            if step.consumed > 0 || step.produced > 0 { fresh = false }
-            if step.produced > 0 {
-                produced += Int64(step.produced)
-                try typed {
-                    try output.withUnsafeBytes { out in
-                        var rest = UnsafeRawBufferPointer(rebasing: out[0..<step.produced])
-                        crc = crc32(crc, rest.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(rest.count))
-                        while !rest.isEmpty {
-                            let (consumed, record) = try scanner.consume(rest)
+        let observer = observer
+        // The record whose bytes are being inflated (a damaged stream is blamed on it).
+        var current: TarRecord?
+        let inflated: ParallelInflater.Result
+        do {
+            inflated = try inflater.run(
+                &reader,
+                output: { bytes throws(TarixError) in
+                    var rest = bytes
+                    while !rest.isEmpty {
+                        if scanner.atRecordStart, handled != produced {
+                            handled = produced
+                            let here = pointsAt == produced ? points : []
+                            switch try expect(produced / 512) {
+                            case .none: break
+                            case .first: if let first = here.first { restart = (produced / 512, first) }
+                            case .at(let offset, let subject):
+                                guard here.contains(offset) else {
+                                    throw .badIndex(
+                                        subject,
+                                        "offset \(offset) is not a flush point before block \(produced / 512) "
+                                            + "(raw inflate cannot start there)")
+                                }
+                                restart = (produced / 512, offset)
+                            }
+                        }
+                        let length = min(rest.count, scanner.safeLength)
+                        guard length > 0 else { throw .corruptArchive(name, "the tar walk stalled at \(produced)") }
+                        var part = UnsafeRawBufferPointer(rebasing: rest[0..<length])
+                        rest = UnsafeRawBufferPointer(rebasing: rest[length...])
+                        produced += Int64(length)
+                        while !part.isEmpty {
+                            let (consumed, record) = try scanner.consume(part)
                             if dataLeft > 0, let observer {
                                 // A consume that starts in a record's data consumes only data and padding.
                                 let n = Int(min(dataLeft, Int64(consumed)))
                                 dataLeft -= Int64(n)
-                                try observer.data(UnsafeRawBufferPointer(rebasing: rest[0..<n]))
+                                try observer.data(UnsafeRawBufferPointer(rebasing: part[0..<n]))
                             }
-                            rest = UnsafeRawBufferPointer(rebasing: rest[consumed...])
+                            part = UnsafeRawBufferPointer(rebasing: part[consumed...])
                             if let record {
+                                current = record
                                 if let observer {
                                     try observer.record(record)
                                     dataLeft = record.size
@@ -104,77 +103,41 @@ struct ArchiveWalk {
                             }
                         }
                     }
-                }
-            }
-            switch step.code {
-            case Z_OK: continue
-            case Z_STREAM_END: ended = true
-            case Z_BUF_ERROR where step.consumed == 0 && step.produced == 0:
-                throw .corruptArchive(
-                    name, exhausted ? "truncated: the gzip stream ends early" : "inflate stalled at \(reader.position)")
-            case Z_BUF_ERROR: continue
-            default:
-                if restart != nil, inflater.message.contains("too far back") {
-                    throw .notFlushed(
-                        "offset \(restart!.offset)",
-                        "data after the flush point at offset \(restart!.offset) refers back across it")
-                }
-                throw .corruptArchive(name, "corrupt deflate data near offset \(reader.position): \(inflater.message)")
-            }
+                },
+                coldPoint: { offset throws(TarixError) in
+                    if pointsAt != produced {
+                        points.removeAll(keepingCapacity: true)
+                        pointsAt = produced
+                    }
+                    points.append(offset)
+                })
+        } catch where error.kind == "corrupt_archive"
+            && (error.subject == name || error.subject.hasPrefix("tar block"))
+        {
+            // A damaged stream is blamed on the record it broke: the one being inflated, or the one before a header
+            // that does not parse (its data inflated to the wrong bytes).
+            guard let current else { throw error }
+            let inside = produced < (current.firstBlock + current.blockCount) * 512
+            throw .corruptArchive(
+                error.subject, "\(error.message) (\(inside ? "inside" : "after") the record '\(current.displayPath)')")
         }
         try scanner.finish()
         // The gzip trailer: CRC-32 and length of everything inflated, then nothing.
-        let trailer = try reader.take(8)
-        let (storedCRC, storedSize) = trailer.withUnsafeBytes { GzipHeader.trailer($0) }
-        guard storedCRC == UInt32(truncatingIfNeeded: crc), storedSize == UInt32(truncatingIfNeeded: produced) else {
+        guard inflated.tail.count >= 8 else {
+            throw .corruptArchive(name, "truncated: the gzip trailer is missing")
+        }
+        let (storedCRC, storedSize) = inflated.tail.withUnsafeBytes {
+            GzipHeader.trailer(UnsafeRawBufferPointer(rebasing: $0[0..<8]))
+        }
+        guard storedCRC == UInt32(truncatingIfNeeded: inflated.crc),
+            storedSize == UInt32(truncatingIfNeeded: inflated.size)
+        else {
             throw .corruptArchive(name, "gzip trailer does not match the data (CRC-32 or length)")
         }
-        guard try reader.atEnd() else {
+        guard inflated.tail.count == 8, try reader.atEnd() else {
             throw .notFlushed(name, "more than one gzip member (a tarix archive is a single gzip stream)")
         }
         return (produced, reader.position, scanner.records)
-    }
-
-    /// Steps through block headers without producing output, looking for a byte-aligned block boundary as
-    /// `expectation` asks. Nil when the inflater needs output (a data block starts) before finding one.
-    private func seekFlushPoint(
-        _ expectation: Expectation, _ reader: inout Reader, _ inflater: Inflater, _ fresh: inout Bool,
-        _ ended: inout Bool
-    ) throws(TarixError) -> Int64? {
-        while true {
-            let position = reader.position
-            if fresh || inflater.atAlignedBlockBoundary {
-                switch expectation {
-                case .none, .first: return position
-                case .at(let offset, _):
-                    if position == offset { return offset }
-                    if position > offset { return nil }
-                }
-            } else if case .at(let offset, _) = expectation, position > offset {
-                return nil
-            }
-            if reader.isEmpty {
-                guard try reader.fill() else { throw .corruptArchive(name, "truncated: the gzip stream ends early") }
-            }
-            let before = inflater.dataType
-            let step = reader.withInput { input in
-                inflater.inflate(input, UnsafeMutableRawBufferPointer(start: nil, count: 0), flush: Z_BLOCK)
-            }
-            reader.advance(step.consumed)
-            if step.consumed > 0 { fresh = false }
-            switch step.code {
-            case Z_OK: continue
-            case Z_STREAM_END:
-                ended = true
-                return nil
-            case Z_BUF_ERROR:
-                // zlib reports Z_BUF_ERROR when no byte moved even if the state advanced (an end-of-block code
-                // already in its bit buffer): stuck only when nothing changed while input was there.
-                if step.consumed == 0 && inflater.dataType == before && !reader.isEmpty { return nil }
-            default:
-                throw .corruptArchive(name, "corrupt deflate data near offset \(reader.position): \(inflater.message)")
-            }
-        }
     }
 }
 

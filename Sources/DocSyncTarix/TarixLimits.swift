@@ -15,6 +15,11 @@ package struct TarixLimits: Sendable, Equatable {
     package var maxDepth = 48
     /// Entries in one archive.
     package var maxEntryCount = 1_000_000
+    /// Threads inflating an archive beside the one walking it, when it is checked or indexed as it is (0: the walking
+    /// thread inflates alone). Not a bound on the archive: how its one pass is spread.
+    package var inflateWorkers = 2
+    /// Compressed bytes per inflate job (cut at the first full flush past half of it; tests make it small).
+    package var inflateJobBytes = 256 << 10
 
     /// The defaults above.
     package init() {}

@@ -29,6 +29,17 @@ final class Inflater {
     /// Forgets the window and any partial block: the next byte fed must start a deflate block.
     func reset() { inflateReset(stream) }
 
+    /// Takes over `other`'s whole state (window, partial block, pending output): this stream goes on where that one
+    /// stopped.
+    func copy(from other: Inflater) throws(TarixError) {
+        inflateEnd(stream)
+        let rc = inflateCopy(stream, other.stream)
+        guard rc == Z_OK else {
+            _ = inflateInit2_(stream, -MAX_WBITS, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+            throw .io("zlib", "inflateCopy failed (\(rc))")
+        }
+    }
+
     /// zlib's `data_type` after the last call: unused bits + 64 (in the last block) + 128 (at a block boundary).
     var dataType: Int32 { stream.pointee.data_type }
 
