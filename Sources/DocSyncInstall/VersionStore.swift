@@ -22,9 +22,9 @@ import Foundation
 ///
 /// Crash safety. The only step a reader can observe is `rename(.docsync/link-ID, NAME.docset)`, which replaces the
 /// old symlink by the new one atomically (rename(2) guarantees NAME.docset names the old or the new link at every
-/// instant, and after a crash). Before it: the new version is built in staging, made durable (one syncfs of the
-/// file system, fsync of the staging directory), renamed into versions/ and both directories fsynced — so the link
-/// can only ever point at a complete, durable tree. The old version is never modified; it stays where the old link
+/// instant, and after a crash). Before it: the new version is built in staging, renamed into versions/ and its
+/// `link-ID` created (nothing references either yet), then all of it — tree, rename, link — made durable by one
+/// syncfs of the file system — so the link can only ever point at a complete, durable tree. The old version is never modified; it stays where the old link
 /// pointed until the grace period has passed. After the rename the root is fsynced, so the flip itself survives a
 /// power cut. A crash (or SIGKILL) at any point therefore leaves NAME.docset pointing at one complete version, plus
 /// garbage that nothing references: staging folders, an unflipped `link-ID`, or an unreferenced version. The next
