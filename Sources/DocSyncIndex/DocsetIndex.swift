@@ -60,6 +60,26 @@ public final class DocsetIndex: @unchecked Sendable {
         return try DerivedIndex.open(docset, indexFolder: folder, maxEntries: maximumEntries).entryCount
     }
 
+    /// Builds the derived index of a docset that is still staged (`staged`: its folder before publishing, whose
+    /// `docSet.dsidx` is final) under the key of the version it becomes (`version`: the folder's name in
+    /// `.docsync/versions/`), so that it runs beside the publish instead of after it: the rename into place keeps
+    /// the index file's inode, size and modification time, so `prepare` on the published docset finds it current.
+    /// Returns the entry count. A build that is not current by then (the index changed) is simply built again by
+    /// `prepare`; one for a version never published is removed by `removeUnused` like any other.
+    package static func prebuild(
+        _ staged: IndexedDocset, version: String, stateDirectory: String, maximumEntries: Int = 5_000_000
+    ) throws(DocsetIndexError) -> Int {
+        let folder = "\(stateDirectory)/index"
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw .io(staged.name, "cannot create \(folder): \(error)")
+        }
+        let source = try DerivedIndex.sourceSignature(staged)
+        return try DerivedIndexBuilder.build(
+            staged, key: version, source: source, indexFolder: folder, maxEntries: maximumEntries)
+    }
+
     /// Deletes the derived indexes of docsets not in `docsets` (replaced or removed versions), and leftovers of
     /// interrupted builds older than an hour.
     package static func removeUnused(stateDirectory: String, keeping docsets: [IndexedDocset]) {

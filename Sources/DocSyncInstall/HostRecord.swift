@@ -44,14 +44,14 @@ extension VersionStore {
         try state.directory(HostRecord.directoryName, create: true)
     }
 
+    /// Writes the record of `version` before it is published: under a temporary name, then renamed, so a crash
+    /// never leaves half a record; no fsync of its own (as the manifest): publish's `syncfs`, on the same file
+    /// system, makes it durable with the tree. A leftover temporary is no version's record: dropped by recovery.
     func recordHost(_ record: HostRecord, for version: String) throws(InstallError) {
-        do { try hostRecords().base.writeFileAtomically(version, record.encoded()) } catch let error as InstallError {
-            throw error
-        } catch let error as SystemError {
-            throw .io(error)
-        } catch {
-            throw .io(SystemError("host record", path: version, code: EIO))
-        }
+        let records = try hostRecords()
+        let temporary = "\(version).tmp"
+        try records.writeFile(temporary, record.encoded())
+        try records.rename(temporary, to: records, as: version)
     }
 
     func dropHostRecord(_ version: String) { try? hostRecords().unlink(version) }

@@ -44,12 +44,31 @@ public final class Installer: Sendable {
     public func install(source: any ArchiveSource, as request: InstallRequest) async throws(InstallError)
         -> InstallRecord
     {
+        try await install(source: source, as: request, whenPrepared: nil)
+    }
+
+    /// As `install(archive:as:)`, calling `whenPrepared` once the staged tree is complete and final (extracted,
+    /// checked and prepared, `meta.json` not yet written), before it is made durable and published: work that only
+    /// reads the tree (the derived search index) can run beside the publish. Called on the install thread; it
+    /// must return at once. The install may still fail after it.
+    package func install(
+        archive: String, as request: InstallRequest, whenPrepared: (@Sendable (PreparedVersion) -> Void)?
+    ) async throws(InstallError) -> InstallRecord {
+        let source: FileArchiveSource
+        do { source = try FileArchiveSource(path: archive) } catch { throw .io(error) }
+        return try await install(source: source, as: request, whenPrepared: whenPrepared)
+    }
+
+    /// As `install(archive:as:whenPrepared:)`, reading from any `ArchiveSource`.
+    package func install(
+        source: any ArchiveSource, as request: InstallRequest, whenPrepared: (@Sendable (PreparedVersion) -> Void)?
+    ) async throws(InstallError) -> InstallRecord {
         if let problem = InstallRequest.problem(with: request.name) {
             throw .invalidName(request.name, reason: problem)
         }
         do {
             let (installed, garbage) = try await onThread("docsync-install") { () throws(InstallError) in
-                try self.installBlocking(source, request)
+                try self.installBlocking(source, request, whenPrepared)
             }
             if garbage { emptyTrashInBackground() }
             return installed
@@ -134,9 +153,10 @@ public final class Installer: Sendable {
         return "\(String(cString: resolvedRoot))/\(target)"
     }
 
-    private func installBlocking(_ source: any ArchiveSource, _ original: InstallRequest) throws(InstallError)
-        -> (InstallRecord, Bool)
-    {
+    private func installBlocking(
+        _ source: any ArchiveSource, _ original: InstallRequest,
+        _ whenPrepared: (@Sendable (PreparedVersion) -> Void)?
+    ) throws(InstallError) -> (InstallRecord, Bool) {
         var request = original
         let store = try VersionStore(root: root)
         store.replaceForeign = configuration.replaceForeign
@@ -214,6 +234,7 @@ public final class Installer: Sendable {
                     try recorder.rerecord(path, below: staging)
                 }
             }
+            whenPrepared?(PreparedVersion(name: request.name, path: staging.path, version: version))
             var record = DocsetMetadata.Record(
                 identifier: request.identifier, version: request.version, archiveSHA256: digest,
                 archiveSize: source.byteCount ?? 0, unpackedBytes: result.bytesWritten, fileCount: result.fileCount,

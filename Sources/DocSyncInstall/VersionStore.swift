@@ -22,9 +22,9 @@ import Foundation
 ///
 /// Crash safety. The only step a reader can observe is `rename(.docsync/link-ID, NAME.docset)`, which replaces the
 /// old symlink by the new one atomically (rename(2) guarantees NAME.docset names the old or the new link at every
-/// instant, and after a crash). Before it: the new version is built in staging, made durable (one syncfs of the
-/// file system, fsync of the staging directory), renamed into versions/ and both directories fsynced — so the link
-/// can only ever point at a complete, durable tree. The old version is never modified; it stays where the old link
+/// instant, and after a crash). Before it: the new version is built in staging, renamed into versions/ and its
+/// `link-ID` created (nothing references either yet), then all of it — tree, rename, link — made durable by one
+/// syncfs of the file system — so the link can only ever point at a complete, durable tree. The old version is never modified; it stays where the old link
 /// pointed until the grace period has passed. After the rename the root is fsynced, so the flip itself survives a
 /// power cut. A crash (or SIGKILL) at any point therefore leaves NAME.docset pointing at one complete version, plus
 /// garbage that nothing references: staging folders, an unflipped `link-ID`, or an unreferenced version. The next
@@ -248,27 +248,34 @@ final class VersionStore {
     }
 
     /// Makes the staged tree durable and the current version of `name`. Returns the version folder name.
+    ///
+    /// The version folder and its link are put in place first — nothing references either until the flip, and
+    /// `recover()` retires an unreferenced version and deletes a stray link after a crash — so that one `syncfs`
+    /// makes the tree, its manifest and host record, the folder's rename and the link durable together, before the
+    /// flip (one journal commit, where a directory fsync after each step cost four more).
     func publish(
         staging name: String, handle: DirectoryHandle, as docsetName: String, version: String? = nil
     ) throws(InstallError) -> String {
-        do {
-            try LinuxFS.syncFileSystem(handle.fd, path: handle.path)
-        } catch {
-            throw .io(error)
-        }
-        try handle.sync()
         let version = version ?? Self.versionName(for: docsetName)
         try staging.rename(name, to: versions, as: version)
-        try versions.sync()
-        try staging.sync()
-
-        try checkReplaceable(docsetName)
-        let previous = currentVersion(of: docsetName)
         let link = "link-\(Self.newID())"
-        if symlinkat("\(Self.stateName)/versions/\(version)", state.fd, link) != 0 {
-            throw state.error("symlinkat", link)
+        do throws(InstallError) {
+            try checkReplaceable(docsetName)
+            if symlinkat("\(Self.stateName)/versions/\(version)", state.fd, link) != 0 {
+                throw state.error("symlinkat", link)
+            }
+            do {
+                try LinuxFS.syncFileSystem(handle.fd, path: handle.path)
+            } catch {
+                throw InstallError.io(error)
+            }
+        } catch {
+            // Back where the installer discards a failed staging folder.
+            try? state.unlink(link)
+            try? versions.rename(version, to: staging, as: name)
+            throw error
         }
-        try state.sync()
+        let previous = currentVersion(of: docsetName)
         let linkName = Self.linkName(docsetName)
         do {
             try LinuxFS.rename(from: link, in: state.fd, to: linkName, in: root.fd)

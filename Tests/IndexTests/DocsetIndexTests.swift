@@ -66,6 +66,31 @@ import Testing
         DocsetIndex.removeUnused(stateDirectory: state, keeping: [])
         #expect(try FileManager.default.contentsOfDirectory(atPath: "\(state)/index").isEmpty)
     }
+
+    /// A derived index built from a staged docset under its version's name (what a sync builds beside the publish)
+    /// is current once the folder is renamed into `.docsync/versions/`: `prepare` on the published docset opens it
+    /// instead of building it again (the same names.bin), and a search finds its entries.
+    @Test func anIndexBuiltBeforePublishingIsCurrentAfterTheRename() throws {
+        let dir = try TemporaryDirectory("index")
+        defer { dir.remove() }
+        let staged = try IndexFixture.dash("C", in: dir.appending("staging"), Samples.dash)
+        let state = dir.appending("state")
+        let version = "C@mwyt2e41-20pu80"
+        let built = try DocsetIndex.prebuild(
+            IndexedDocset(name: "C", version: nil, path: staged), version: version, stateDirectory: state)
+        #expect(built == Samples.dash.count)
+        let names = "\(state)/index/\(version)/names.bin"
+        let inode = try #require(FileManager.default.attributesOfItem(atPath: names)[.systemFileNumber] as? Int)
+        let versions = dir.appending("root/.docsync/versions")
+        try FileManager.default.createDirectory(atPath: versions, withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: staged, toPath: "\(versions)/\(version)")
+        let published = IndexedDocset(name: "C", version: nil, path: "\(versions)/\(version)")
+        #expect(try DocsetIndex.prepare(published, stateDirectory: state) == Samples.dash.count)
+        #expect(try FileManager.default.attributesOfItem(atPath: names)[.systemFileNumber] as? Int == inode)
+        #expect(
+            DocsetIndex(docsets: [published], stateDirectory: state).searchBlocking(SearchQuery("printf")).hits.count
+                == 2)
+    }
 }
 
 /// A `docSet.dsidx` comes from the internet: each bad one is a clear error of its own; the others still answer.

@@ -14,7 +14,7 @@ extension SyncEngine {
     /// staging tree; a failure on either side stops the other and leaves the installed version as it was.
     func streamAndInstall(
         key: String, archive: String, candidate: DocsetCandidate, request: InstallRequest, limiter: HostLimiter,
-        emit: @escaping @Sendable (SyncEvent) -> Void
+        whenPrepared: (@Sendable (PreparedVersion) -> Void)? = nil, emit: @escaping @Sendable (SyncEvent) -> Void
     ) async throws -> InstallRecord {
         let name = candidate.name
         let source = GrowingFileSource(
@@ -55,7 +55,7 @@ extension SyncEngine {
             group.addTask {
                 while true {
                     do {
-                        return try await installer.install(source: source, as: request)
+                        return try await installer.install(source: source, as: request, whenPrepared: whenPrepared)
                     } catch  where source.restartPending {
                         source.rewind()  // the partial was truncated: extract the new bytes from byte 0
                     }

@@ -94,14 +94,17 @@ extension SyncEngine {
         let lock = try await waitForExclusion()
         defer { withExtendedLifetime(lock) {} }
         let installed: InstalledDocset
+        let indexAhead = DerivedIndexAhead(stateDirectory: configuration.state)  // built beside the publish
         do {
             var request = InstallRequest(name: name, title: title, version: version)
             request.layout = layout ?? configuration.install.layout(of: name)
-            let record = try await installer.install(archive: archive, as: request)
+            let record = try await installer.install(archive: archive, as: request, whenPrepared: indexAhead.start)
             installed = InstalledDocset(record)
         } catch {
+            await indexAhead.finished()
             throw SyncFailure(error, url: nil)
         }
+        await indexAhead.finished()
         let docset = Self.indexed(installed)
         let state = configuration.state
         _ = try? await WorkerThread.run(name: "docsync-index", stackSize: 1 << 20) { () throws(DocsetIndexError) in

@@ -330,6 +330,8 @@ public struct SyncEngine: Sendable {
         request.layout = configuration.install.layout(of: name)
         var publisherIndex: String?
         defer { if let publisherIndex { discardStagedArchive(publisherIndex) } }
+        // The derived search index is built from the staged tree while it is published (see DerivedIndexAhead).
+        let indexAhead = DerivedIndexAhead(stateDirectory: configuration.state)
         do {
             try installer.checkReplaceable(name: name)  // a folder docsync did not create: reported, left alone
             try checkArchiveLength(candidate)
@@ -340,7 +342,8 @@ public struct SyncEngine: Sendable {
             let docset: InstallRecord
             if configuration.install.streaming {
                 docset = try await streamAndInstall(
-                    key: key, archive: archive, candidate: candidate, request: request, limiter: limiter, emit: emit)
+                    key: key, archive: archive, candidate: candidate, request: request, limiter: limiter,
+                    whenPrepared: indexAhead.start, emit: emit)
             } else {
                 await limiter.acquire(host)
                 let downloaded: DownloadResult
@@ -366,7 +369,7 @@ public struct SyncEngine: Sendable {
                 if let warning = Self.plainHTTPWarning(candidate, downloaded) { emit(warning) }
                 request.sourceURL = downloaded.url
                 request.archiveSHA256 = downloaded.sha256
-                docset = try await installer.install(archive: archive, as: request)
+                docset = try await installer.install(archive: archive, as: request, whenPrepared: indexAhead.start)
             }
             alternates.recordSuccess(of: candidate, from: docset.sourceURL, archive: archive, since: started)
             retainForMirror(archive: archive, docset: docset, urls: candidate.archives)  // [mirror]: keep it
@@ -377,6 +380,7 @@ public struct SyncEngine: Sendable {
             } else {
                 emit(.installed(report))
             }
+            await indexAhead.finished()
             await buildIndex(for: report, emit: emit)
             if let command = configuration.postInstallHook,
                 let failure = await PostInstallHook(command: command, timeout: configuration.postInstallTimeout)
@@ -387,6 +391,7 @@ public struct SyncEngine: Sendable {
             }
             return previous == nil
         } catch {
+            await indexAhead.finished()
             // A verified archive that would not install is not kept: the next sync fetches it again.
             alternates.recordFailure(of: candidate, error)
             discardStagedArchive(archive)
