@@ -1,6 +1,8 @@
 import DocSync
 import DocSyncSupport
 import Foundation
+import HTTPTypes
+import NIOHTTP1
 import TestSupport
 import Testing
 
@@ -91,6 +93,21 @@ import Testing
         #expect(try await connection.reading(Int.max).isEmpty)
         #expect(ContinuousClock.now - idleSince < .seconds(30))
         try await h.stop()
+    }
+
+    @Test func accessLogPartsAndConditionsFromHTTP1Heads() {
+        #expect(AccessLog.escaped("/d/A@1/page.html?x=1") == "/d/A@1/page.html?x=1")
+        #expect(AccessLog.escaped("/d/\"a\\b\u{1}é") == "/d/\\\"a\\\\b\\x1\\xe9")
+        #expect(AccessLog.date(784_111_777) == "06/Nov/1994:08:49:37 +0000")
+        var headers = HTTPHeaders([("Host", "x"), ("accept", "*/*")])
+        #expect(PageConditions(headers) == PageConditions())
+        headers.add(name: "if-none-match", value: "\"a\"")
+        headers.add(name: "If-None-Match", value: "\"b\"")
+        headers.add(name: "RANGE", value: "bytes=0-1")
+        #expect(PageConditions(headers) == PageConditions(ifNoneMatch: "\"a\", \"b\"", range: "bytes=0-1"))
+        #expect(
+            PageConditions([.ifNoneMatch: "\"a\"", .range: "bytes=0-1", .ifRange: "\"a\""])
+                == PageConditions(ifNoneMatch: "\"a\"", range: "bytes=0-1", ifRange: "\"a\""))
     }
 
     @Test func gracefulShutdownClosesAKeptAliveConnectionThatHadOnlyFastAnswers() async throws {
