@@ -76,16 +76,27 @@ import Testing
         let h = try ServeHarness(extra: "idle_timeout = \"1s\"")
         defer { h.remove() }
         let (version, _, page0) = try await Self.warmed(h)
-        let connection = try RawHTTP.Connection(port: h.port)
+        var connection = try RawHTTP.Connection(port: h.port)
         defer { connection.close() }
-        // Busy for three idle timeouts, one fast answer after another: never closed as idle.
+        // Busy for three idle timeouts, one fast answer after another: never closed as idle. Only a client that
+        // itself stalled for the idle timeout between an answer and its next request (a loaded machine) may find
+        // the connection closed; it reconnects, and such stalls are not counted against the server.
+        let request = Array("GET /d/\(version)/page0.html HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
         let busyUntil = ContinuousClock.now + .seconds(3)
         var answered = 0
+        var lastAnswer = ContinuousClock.now
         while ContinuousClock.now < busyUntil {
-            try connection.send(Array("GET /d/\(version)/page0.html HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
-            let reply = try await FastPathTests.read(connection, heads: [false])
-            #expect(reply.first?.body == page0)
-            answered += 1
+            let stalled = ContinuousClock.now - lastAnswer >= .milliseconds(900)
+            do {
+                try connection.send(request)
+                let reply = try await FastPathTests.read(connection, heads: [false])
+                #expect(reply.first?.body == page0)
+                answered += 1
+            } catch where stalled {
+                connection.close()
+                connection = try RawHTTP.Connection(port: h.port)
+            }
+            lastAnswer = ContinuousClock.now
         }
         #expect(answered > 3)
         // Then idle: the server closes it (a read ends) within the timeout and a little.
