@@ -11,6 +11,8 @@ import Synchronization
 /// control characters, `"` and `\` are escaped.
 package final class AccessLog: Sendable {
     private let fd: Int32
+    /// The date field of the current second, formatted once per second and shared by its lines.
+    private let stamp = Mutex<(second: Int, text: String)?>(nil)
 
     /// `-`: standard output; else a file path (created 0644, appended).
     package init(destination: String) throws {
@@ -35,9 +37,8 @@ package final class AccessLog: Sendable {
     func record(method: HTTPRequest.Method, target: String, remote: String, status: Int, bytes: Int?) {
         let target = Self.escaped(String(target.prefix(2048)))
         let bytes = bytes.map(String.init) ?? "-"
-        let line = "\(remote) - - [\(Self.date())] \"\(method) \(target) HTTP/1.1\" \(status) \(bytes)\n"
-        var data = Array(line.utf8)
-        data.withUnsafeMutableBytes { buffer in
+        var line = "\(remote) - - [\(date())] \"\(method) \(target) HTTP/1.1\" \(status) \(bytes)\n"
+        line.withUTF8 { buffer in
             var offset = 0
             while offset < buffer.count {
                 let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
@@ -48,9 +49,20 @@ package final class AccessLog: Sendable {
         }
     }
 
+    /// ``date(_:)`` for now, formatted at most once per second.
+    private func date() -> String {
+        let now = time(nil)
+        return stamp.withLock { stamp in
+            if let stamp, stamp.second == now { return stamp.text }
+            let text = Self.date(now)
+            stamp = (now, text)
+            return text
+        }
+    }
+
     /// `10/Oct/2000:13:55:36 +0000` (UTC).
-    static func date() -> String {
-        var now = time(nil)
+    static func date(_ seconds: Int) -> String {
+        var now = seconds
         var parts = tm()
         gmtime_r(&now, &parts)
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
@@ -61,7 +73,11 @@ package final class AccessLog: Sendable {
 
     /// nginx-style access-log escaping: `"` and `\` backslashed, anything else not printable ASCII as `\xHH`.
     static func escaped(_ text: String) -> String {
-        text.replacingScalars { scalar in
+        let plain = text.utf8.allSatisfy { byte in
+            byte >= 0x20 && byte < 0x7f && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+        }
+        if plain { return text }
+        return text.replacingScalars { scalar in
             switch scalar {
             case "\"": "\\\""
             case "\\": "\\\\"

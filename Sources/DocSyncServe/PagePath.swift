@@ -17,13 +17,13 @@ package struct PagePath: Sendable, Equatable {
     /// Parses the part after `/d/`; nil for anything that is not a page path (→ 404).
     package init?(afterPrefix raw: Substring) {
         guard raw.utf8.count <= Self.maximumBytes else { return nil }
-        let slash = raw.firstIndex(of: "/")
+        let slash = raw.utf8.firstIndex(of: UInt8(ascii: "/"))  // bytes, not Characters: no grapheme breaking
         let first = slash.map { raw[..<$0] } ?? raw
-        encodedPage = slash.map { raw[raw.index(after: $0)...] } ?? ""
+        encodedPage = slash.map { raw[raw.utf8.index(after: $0)...] } ?? ""
         guard let segment = Self.percentDecoded(first), !segment.isEmpty else { return nil }
-        if let at = segment.lastIndex(of: "@") {
+        if let at = segment.utf8.lastIndex(of: UInt8(ascii: "@")) {
             let name = String(segment[..<at])
-            let id = segment[segment.index(after: at)...]
+            let id = segment[segment.utf8.index(after: at)...]
             guard Self.isName(name), !id.isEmpty, id.first != ".", id.utf8.allSatisfy(Self.isIDByte) else { return nil }
             self.name = name
             self.version = segment
@@ -40,7 +40,10 @@ package struct PagePath: Sendable, Equatable {
     /// A docset folder name as docsync writes them: no `/`, NUL or control characters, not `.`/`..`, not hidden.
     static func isName(_ text: String) -> Bool {
         guard !text.isEmpty, text.utf8.count <= 255, !text.hasPrefix(".") else { return false }
-        return text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7f && $0 != "/" && $0 != "\\" }
+        // Bytes: a control character, `/` or `\` is one byte in UTF-8, and no byte of a longer scalar is below 0x80.
+        return text.utf8.allSatisfy {
+            $0 >= 0x20 && $0 != 0x7f && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "\\")
+        }
     }
 
     /// A byte of a version ID: ASCII letters, digits, `-`, `_`, `.`.

@@ -50,6 +50,7 @@ extension Routes {
         }
         let page = path.page
         let pinned = path.version != nil
+        let conditions = PageConditions(request.headers)
         let body: ByteBuffer
         let reader = self.reader
         if pinned, let kept = cache.get(tag) {
@@ -65,13 +66,13 @@ extension Routes {
                         var buffer = ByteBufferAllocator().buffer(capacity: size)
                         if Self.fill(&buffer, from: descriptor, size: size, waiting: false) == 0 {
                             close(descriptor)
-                            return respond(buffer, tag: tag, path: path, docset: docset, headers: request.headers)
+                            return respond(buffer, tag: tag, path: path, docset: docset, conditions: conditions)
                                 .response
                         }
                         started = (descriptor, size, buffer)
                     case .bytes(let inflated)?:  // a small tarix page, its compressed bytes in the page cache
                         cache.put(tag, inflated.buffer)
-                        return respond(inflated.buffer, tag: tag, path: path, docset: docset, headers: request.headers)
+                        return respond(inflated.buffer, tag: tag, path: path, docset: docset, conditions: conditions)
                             .response
                     case nil: break
                     }
@@ -104,7 +105,7 @@ extension Routes {
                 if pinned, inflated { cache.put(tag, bytes) }
             }
         }
-        return respond(body, tag: tag, path: path, docset: docset, headers: request.headers).response
+        return respond(body, tag: tag, path: path, docset: docset, conditions: conditions).response
     }
 
     /// The answer to `GET`/`HEAD /d/<Name>@<ID>/<page>` (the part after `/d/`) when it needs no waiting: a page
@@ -114,23 +115,29 @@ extension Routes {
     /// Nil for anything else (not pinned, a version gone, a page to read from the disk or inflate, any error):
     /// the async route answers those. For the event-loop fast path (``PageChannelHandler``): never blocks.
     func warmPage(_ raw: Substring, headers: HTTPFields) -> PageAnswer? {
+        warmPage(raw, conditions: PageConditions(headers))
+    }
+
+    /// ``warmPage(_:headers:)`` with the request's conditional and range fields already picked out (the fast path
+    /// reads them from NIO's HTTP/1 head, without converting it to `HTTPFields`).
+    func warmPage(_ raw: Substring, conditions: PageConditions) -> PageAnswer? {
         guard let path = PagePath(afterPrefix: raw), let version = path.version else { return nil }
         let folder = "\(configuredRoot)/.docsync/versions/\(version)"
         guard Self.isDirectory(folder) else { return nil }
         let docset = InstalledDocset(name: path.name, path: folder)
         let tag = "\(version)/\(path.page)"
         if let kept = cache.get(tag) {
-            return respond(kept, tag: tag, path: path, docset: docset, headers: headers)
+            return respond(kept, tag: tag, path: path, docset: docset, conditions: conditions)
         }
         switch try? reader.openIfCached(path.page, of: docset, as: InflatedBuffer.self) {
         case .file(let descriptor, let size)?:
             defer { close(descriptor) }
             var buffer = ByteBufferAllocator().buffer(capacity: size)
             guard Self.fill(&buffer, from: descriptor, size: size, waiting: false) == 0 else { return nil }
-            return respond(buffer, tag: tag, path: path, docset: docset, headers: headers)
+            return respond(buffer, tag: tag, path: path, docset: docset, conditions: conditions)
         case .bytes(let inflated)?:  // a small tarix page, its compressed bytes in the page cache
             cache.put(tag, inflated.buffer)
-            return respond(inflated.buffer, tag: tag, path: path, docset: docset, headers: headers)
+            return respond(inflated.buffer, tag: tag, path: path, docset: docset, conditions: conditions)
         default:
             return nil
         }
@@ -152,9 +159,9 @@ extension Routes {
     static let revalidate = HTTPField(name: .cacheControl, value: "no-cache")
 
     /// A page's answer: its headers, then 304, the whole page, a range, or 416.
-    func respond(_ body: ByteBuffer, tag: String, path: PagePath, docset: InstalledDocset, headers request: HTTPFields)
-        -> PageAnswer
-    {
+    func respond(
+        _ body: ByteBuffer, tag: String, path: PagePath, docset: InstalledDocset, conditions request: PageConditions
+    ) -> PageAnswer {
         var tag = tag
         if tag.isEmpty { tag = "\(docset.name)/\(path.page)#\(Self.fnv1a(body))" }
         let etag = "\"" + Self.etagText(tag) + "\""
@@ -165,13 +172,13 @@ extension Routes {
         headers.append(Self.acceptRanges)
         headers.append(Self.sandbox)
         headers.append(Self.noReferrer)
-        if let match = request[.ifNoneMatch], Self.matches(match, etag: etag) {
+        if let match = request.ifNoneMatch, Self.matches(match, etag: etag) {
             return PageAnswer(status: .notModified, headers: headers, body: nil)
         }
         let length = body.readableBytes
-        let rangeHeader = request[.range]
+        let rangeHeader = request.range
         var range = rangeHeader == nil ? .whole : ByteRange.resolve(rangeHeader, length: length)
-        if range != .whole, let ifRange = request[.ifRange], ifRange != etag { range = .whole }
+        if range != .whole, let ifRange = request.ifRange, ifRange != etag { range = .whole }
         switch range {
         case .whole:
             headers.append(ContentTypes.field(of: path.page))

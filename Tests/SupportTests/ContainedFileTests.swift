@@ -29,6 +29,21 @@ import Testing
         }
     }
 
+    /// `isCanonical` is true exactly when `components` accepts the path and joins it back unchanged.
+    @Test func canonicalPathsAreThoseComponentsKeepAsTheyAre() {
+        let paths = [
+            "a.html", "a/b/c.html", "é/日本.html", "#frag?x", "..a/b..", "...", "a/.../b", ".a/b", "a.",
+            "./a", "a/./b", "a//b", "a/", "/a", "", ".", "..", "a/..", "../a", "a/../b", "a\u{0}b", "a\nb", "a\u{7f}",
+            String(repeating: "x", count: 255), String(repeating: "x", count: 256),
+            "a/" + String(repeating: "x", count: 256),
+            String(repeating: "a/", count: 2047) + "a", String(repeating: "a/", count: 2048) + "a",
+        ]
+        for path in paths {
+            let kept = (try? ContainedFile.components(path).get()).map { $0.joined(separator: "/") == path } ?? false
+            #expect(ContainedFile.isCanonical(path) == kept, "\(path.prefix(40).debugDescription)")
+        }
+    }
+
     @Test(arguments: [true, false]) func opening(beneath: Bool) throws {
         let dir = try TemporaryDirectory("contained")
         defer { dir.remove() }

@@ -163,7 +163,9 @@ package final class PageReader: Sendable {
             }
         }
         do throws(ContainedFile.Failure) {
-            _ = try ContainedFile.components(page).get()  // the page's own checks first, as `open` makes them
+            if !ContainedFile.isCanonical(page) {
+                _ = try ContainedFile.components(page).get()  // the page's own checks first, as `open` makes them
+            }
             let (descriptor, size) = try ContainedFile.openForReading(
                 "Contents/Resources/Documents/\(page)", below: folder.descriptor, limit: max(0, maximumBytes),
                 cachedOnly: true)

@@ -56,6 +56,29 @@ package enum ContainedFile {
         return .success(parts)
     }
 
+    /// Whether ``components(_:)`` accepts `path` and joins its parts back to `path` itself (no `.`, no empty
+    /// component, no trailing `/`): then `path` can be opened as it is. One scan of the bytes, no allocation, for
+    /// the server's warm path; false sends the caller to ``components(_:)``, which decides.
+    package static func isCanonical(_ path: String) -> Bool {
+        let utf8 = path.utf8
+        guard !utf8.isEmpty, utf8.count <= maxPathBytes else { return false }
+        var length = 0
+        var dots = 0  // the component so far is this many dots (and nothing else) when dots == length
+        for byte in utf8 {
+            if byte < 0x20 || byte == 0x7f { return false }  // NUL and control characters (UTF-8 keeps them 1 byte)
+            if byte == UInt8(ascii: "/") {
+                if length == 0 || (dots == length && length <= 2) { return false }  // empty, `.`, `..`
+                length = 0
+                dots = 0
+                continue
+            }
+            length += 1
+            if byte == UInt8(ascii: ".") { dots += 1 }
+            if length > PathComponent.maxBytes { return false }
+        }
+        return length > 0 && !(dots == length && length <= 2)
+    }
+
     /// The bytes of `path` below the folder open as `base` (a blocking call: run it on a `WorkerThread`).
     /// `beneath: false` skips `openat2` and takes the fallback every time (for its tests).
     package static func read(_ path: String, below base: Int32, limit: Int, beneath: Bool = true) throws(Failure)
@@ -86,11 +109,16 @@ package enum ContainedFile {
     package static func openForReading(
         _ path: String, below base: Int32, limit: Int, beneath: Bool = true, cachedOnly: Bool = false
     ) throws(Failure) -> (descriptor: Int32, size: Int) {
-        let parts = try components(path).get()
-        let fd =
-            cachedOnly
-            ? try openCached(parts, below: base)
-            : beneath ? try open(parts, below: base) : try openComponents(parts, below: base)
+        let fd: Int32
+        if cachedOnly, isCanonical(path) {
+            fd = try openCached(path, below: base)  // the warm path: no split and join
+        } else {
+            let parts = try components(path).get()
+            fd =
+                cachedOnly
+                ? try openCached(parts.joined(separator: "/"), below: base)
+                : beneath ? try open(parts, below: base) : try openComponents(parts, below: base)
+        }
         var st = stat()
         guard fstat(fd, &st) == 0 else {
             let error = SystemError("fstat", path: path)
@@ -132,8 +160,7 @@ package enum ContainedFile {
     }
 
     /// ``open(_:below:)`` with `RESOLVE_CACHED`; ``Failure/wouldBlock`` where that or `openat2` is missing.
-    private static func openCached(_ parts: [String], below base: Int32) throws(Failure) -> Int32 {
-        let joined = parts.joined(separator: "/")
+    private static func openCached(_ joined: String, below base: Int32) throws(Failure) -> Int32 {
         let fd = ds_openat_beneath_cached(base, joined, O_RDONLY | O_NONBLOCK | O_NOCTTY)
         if fd >= 0 { return fd }
         switch errno {

@@ -1,0 +1,138 @@
+import DocSync
+import DocSyncSupport
+import Foundation
+import HTTPTypes
+import NIOHTTP1
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@testable import DocSyncServe
+
+/// The fast path sits right after NIO's HTTP/1 decoder and replaces Hummingbird's connection-state handler
+/// (``PageChannelHandler``): requests whose head arrives in pieces, pipelined batches mixing fast and async
+/// answers, the idle timeout on a connection kept busy only by fast answers, and graceful shutdown of a kept-alive
+/// connection that only ever had fast answers.
+@Suite(.timeLimit(.minutes(10))) struct FastPathConnectionTests {
+    /// Installs `A`, reads two of its pages once through the async route (so the folder is kept and the pages are
+    /// cached: later reads are the fast path's), and returns the pinned version name with the two pages' bytes.
+    static func warmed(_ h: ServeHarness) async throws -> (version: String, page1: [UInt8], page0: [UInt8]) {
+        let v1 = try await h.install("A", version: "1")
+        try await h.start()
+        let version = ServeHarness.versionName(v1)
+        let page1 = try await v1.contents(of: "section1/page1.html")
+        let page0 = try await v1.contents(of: "page0.html")
+        #expect(try await h.http.get("/d/\(version)/section1/page1.html").body == page1)
+        #expect(try await h.http.get("/d/\(version)/page0.html").body == page0)
+        return (version, page1, page0)
+    }
+
+    @Test func headsSplitAnywhereAndPipelinedBatchesAreAnsweredInOrder() async throws {
+        let h = try ServeHarness()
+        defer { h.remove() }
+        let (version, page1, page0) = try await Self.warmed(h)
+        let connection = try RawHTTP.Connection(port: h.port)
+        defer { connection.close() }
+        let batch = [
+            "GET /d/\(version)/section1/page1.html HTTP/1.1\r\nHost: x\r\nIf-None-Match: \"nope\"\r\n\r\n",
+            "GET /d/\(version)/page0.html HTTP/1.1\r\nHost: x\r\nRange: bytes=5-9\r\n\r\n",
+            "GET /api/docsets HTTP/1.1\r\nHost: x\r\n\r\n",
+            "GET /d/\(version)/page0.html HTTP/1.1\r\nHost: x\r\n\r\n",
+            "GET /d/\(version)/%2e%2e/%2e%2e/Info.plist HTTP/1.1\r\nHost: x\r\n\r\n",
+            "GET /d/\(version)/section1/page1.html HTTP/1.1\r\nHost: x\r\n\r\n",
+        ].joined()
+        let bytes = Array(batch.utf8)
+        // The batch in pieces cut at seeded random places (inside request lines, field names, the blank line),
+        // 20 ms apart so that the server reads them apart: whatever is complete is answered, in order, once.
+        var random = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
+        print("FastPathConnectionTests seed \(random.seed)")
+        let cuts = (0..<8).map { _ in Int.random(in: 1..<bytes.count, using: &random) }
+        var start = 0
+        for cut in Set(cuts).sorted() + [bytes.count] {
+            try connection.send(Array(bytes[start..<cut]))
+            start = cut
+            try await Task.sleep(for: .milliseconds(20))  // the pause between two pieces, not a wait
+        }
+        let replies = try await FastPathTests.read(connection, heads: [false, false, false, false, false, false])
+        #expect(replies.map(\.status) == [200, 206, 200, 200, 404, 200], "seed \(random.seed)")
+        #expect(replies[0].body == page1 && replies[5].body == page1)
+        #expect(replies[1].body == Array(page0[5...9]) && replies[1].header("Content-Range") == "bytes 5-9/\(page0.count)")
+        #expect(replies[2].text.hasPrefix("[{"))
+        #expect(replies[3].body == page0 && replies[3].header("Content-Length") == "\(page0.count)")
+
+        // One request line cut in two with the connection idle in between: the head is answered once complete.
+        let request = Array("GET /d/\(version)/page0.html HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+        try connection.send(Array(request[..<20]))
+        try await Task.sleep(for: .milliseconds(100))  // the pause between the two pieces, not a wait
+        try connection.send(Array(request[20...]))
+        #expect(try await FastPathTests.read(connection, heads: [false]).first?.body == page0)
+        try await h.stop()
+    }
+
+    @Test func aConnectionBusyWithFastAnswersIsNotIdleButAnIdleOneIsClosed() async throws {
+        let h = try ServeHarness(extra: "idle_timeout = \"1s\"")
+        defer { h.remove() }
+        let (version, _, page0) = try await Self.warmed(h)
+        var connection = try RawHTTP.Connection(port: h.port)
+        defer { connection.close() }
+        // Busy for three idle timeouts, one fast answer after another: never closed as idle. Only a client that
+        // itself stalled for the idle timeout between an answer and its next request (a loaded machine) may find
+        // the connection closed; it reconnects, and such stalls are not counted against the server.
+        let request = Array("GET /d/\(version)/page0.html HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+        let busyUntil = ContinuousClock.now + .seconds(3)
+        var answered = 0
+        var lastAnswer = ContinuousClock.now
+        while ContinuousClock.now < busyUntil {
+            let stalled = ContinuousClock.now - lastAnswer >= .milliseconds(900)
+            do {
+                try connection.send(request)
+                let reply = try await FastPathTests.read(connection, heads: [false])
+                #expect(reply.first?.body == page0)
+                answered += 1
+            } catch where stalled {
+                connection.close()
+                connection = try RawHTTP.Connection(port: h.port)
+            }
+            lastAnswer = ContinuousClock.now
+        }
+        #expect(answered > 3)
+        // Then idle: the server closes it (a read ends) within the timeout and a little.
+        let idleSince = ContinuousClock.now
+        #expect(try await connection.reading(Int.max).isEmpty)
+        #expect(ContinuousClock.now - idleSince < .seconds(30))
+        try await h.stop()
+    }
+
+    @Test func accessLogPartsAndConditionsFromHTTP1Heads() {
+        #expect(AccessLog.escaped("/d/A@1/page.html?x=1") == "/d/A@1/page.html?x=1")
+        #expect(AccessLog.escaped("/d/\"a\\b\u{1}é") == "/d/\\\"a\\\\b\\x1\\xe9")
+        #expect(AccessLog.date(784_111_777) == "06/Nov/1994:08:49:37 +0000")
+        var headers = HTTPHeaders([("Host", "x"), ("accept", "*/*")])
+        #expect(PageConditions(headers) == PageConditions())
+        headers.add(name: "if-none-match", value: "\"a\"")
+        headers.add(name: "If-None-Match", value: "\"b\"")
+        headers.add(name: "RANGE", value: "bytes=0-1")
+        #expect(PageConditions(headers) == PageConditions(ifNoneMatch: "\"a\", \"b\"", range: "bytes=0-1"))
+        #expect(
+            PageConditions([.ifNoneMatch: "\"a\"", .range: "bytes=0-1", .ifRange: "\"a\""])
+                == PageConditions(ifNoneMatch: "\"a\"", range: "bytes=0-1", ifRange: "\"a\""))
+    }
+
+    @Test func gracefulShutdownClosesAKeptAliveConnectionThatHadOnlyFastAnswers() async throws {
+        let h = try ServeHarness(extra: "idle_timeout = \"300s\"")
+        defer { h.remove() }
+        let (version, _, page0) = try await Self.warmed(h)
+        let connection = try RawHTTP.Connection(port: h.port)
+        defer { connection.close() }
+        try connection.send(Array("GET /d/\(version)/page0.html HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        #expect(try await FastPathTests.read(connection, heads: [false]).first?.body == page0)
+        // Without the quiescing the fast path now keeps, the server would wait for the 300 s idle timeout.
+        let stopping = ContinuousClock.now
+        try await h.stop()
+        #expect(ContinuousClock.now - stopping < .seconds(60))
+        #expect(try await connection.reading(Int.max).isEmpty)
+    }
+}
