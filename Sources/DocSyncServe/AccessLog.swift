@@ -77,14 +77,22 @@ package final class AccessLog: Sendable {
             byte >= 0x20 && byte < 0x7f && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
         }
         if plain { return text }
-        return text.replacingScalars { scalar in
-            switch scalar {
-            case "\"": "\\\""
-            case "\\": "\\\\"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7f || scalar.value > 0x7e:
-                "\\x" + String(scalar.value, radix: 16)
-            default: nil
+        // As nginx escapes its log: every other byte as `\xHH` (two digits, so no escape runs into the next).
+        let hex: [UInt8] = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + 8)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                out.append(UInt8(ascii: "\\"))
+                out.append(byte)
+            case 0x20..<0x7f:
+                out.append(byte)
+            default:
+                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "x")])
+                out.append(contentsOf: [hex[Int(byte >> 4)], hex[Int(byte & 15)]])
             }
         }
+        return String(decoding: out, as: UTF8.self)
     }
 }

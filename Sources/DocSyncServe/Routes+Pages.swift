@@ -221,22 +221,13 @@ extension Routes {
 
     /// An entity tag's text: printable ASCII but `"` and `\`, others percent-escaped.
     static func etagText(_ text: String) -> String {
-        let plain = text.utf8.allSatisfy { byte in
+        let keep = { (byte: UInt8) in
             byte > 0x20 && byte < 0x7f && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
                 && byte != UInt8(ascii: "%")
         }
-        if plain { return text }
-        var out = ""
-        for byte in text.utf8 {
-            if byte > 0x20, byte < 0x7f, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"),
-                byte != UInt8(ascii: "%")
-            {
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                out += "%" + String(byte, radix: 16, uppercase: true)
-            }
-        }
-        return out
+        if text.utf8.allSatisfy(keep) { return text }
+        // Two hex digits for every escaped byte, so that no two tags can be written alike (`%A` + `B` vs `%AB`).
+        return PercentEncoding.encoded(text.utf8, keeping: keep)
     }
 
     /// FNV-1a 64, hex: the content tag of a page in a docset installed by something else.

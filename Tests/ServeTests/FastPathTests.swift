@@ -167,5 +167,8 @@ import Testing
         #expect(ContentTypes.field(of: "x/y.png").value == "image/png")
         #expect(Routes.etagText("Name@1/a b\"%.html") == "Name@1/a%20b%22%25.html")
         #expect(Routes.etagText("Name@1/plain.html") == "Name@1/plain.html")
+        // Two hex digits per escape: a tab then "B" must not read as the byte 0xAB.
+        #expect(Routes.etagText("a\tB") == "a%09B")
+        #expect(Routes.etagText("a\tB") != Routes.etagText("a\u{AB}"))
     }
 }
