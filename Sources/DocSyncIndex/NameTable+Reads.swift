@@ -6,6 +6,10 @@
 /// allocates and faults in nothing per query.
 final class SearchScratch {
     var lists: [[UInt32]] = []
+    /// The substring candidates of every docset searched, one after the other (ranks).
+    var candidates: [UInt32] = []
+    /// One length group's names (`NameTable.readRankNames`).
+    var names: [UInt8] = []
 }
 
 /// Postings read with `pread` rather than through the mapping: pages read this way never enter the process's
@@ -23,7 +27,7 @@ extension NameTable {
         if !read { for k in range.indices { buffer[k - range.lowerBound] = postings[k] } }
     }
 
-    private static func readFully(_ fd: Int32, into buffer: UnsafeMutableRawPointer, _ bytes: Int, at offset: Int)
+    static func readFully(_ fd: Int32, into buffer: UnsafeMutableRawPointer, _ bytes: Int, at offset: Int)
         -> Bool
     {
         var done = 0
