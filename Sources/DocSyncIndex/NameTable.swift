@@ -46,7 +46,7 @@ final class NameTable: @unchecked Sendable {
     static let magic = Array("DSNAMES5".utf8)
     static let headerSize = 40
     let count: Int
-    private let base: UnsafeRawPointer
+    let base: UnsafeRawPointer
     private let size: Int
     private let offsets: UnsafePointer<UInt32>
     let records: UnsafePointer<UInt32>
@@ -62,8 +62,8 @@ final class NameTable: @unchecked Sendable {
     /// Every `fenceStride`-th name, in memory: a binary search over them first, then within one block of the
     /// mapping, so a lookup touches one or two pages of `names.bin` instead of one per probe.
     static let fenceStride = 64
-    private var fenceBytes: [UInt8] = []
-    private var fenceStarts: [Int] = [0]
+    var fenceBytes: [UInt8] = []
+    var fenceStarts: [Int] = [0]
     /// The trigram directory, in memory (a few KiB per docset); the postings themselves are read with `pread` into
     /// reused buffers (`NameTable+Reads`): walking them maps no page of the file, so nothing has to be dropped from
     /// the resident set after each query and faulted back in by the next.
@@ -80,6 +80,8 @@ final class NameTable: @unchecked Sendable {
     /// its end), and the file offset of that area.
     var rankNameStarts: [Int] = []
     let rankNamesOffset: Int
+    /// Where each area begins in the file (for `pread`).
+    let areas: Layout
     /// The rank names area in the mapping (read only when a `pread` fails).
     let rankNamesBase: UnsafeRawPointer
     let fd: Int32
@@ -136,6 +138,7 @@ final class NameTable: @unchecked Sendable {
         }
         count = field(0)
         postingsOffset = layout.postings
+        areas = layout
         rankNamesOffset = layout.rankNames
         namesCount = field(1)
         rankNamesBase = base + layout.rankNames

@@ -90,11 +90,11 @@ struct Ranker {
         }
         for d in searched {
             let names = indexes[d].names
-            for i in names.prefixRange(needle) {
-                let kind: MatchKind = names.length(i) == needle.count ? .exact : .prefix
-                if worth(names, d, i, kind, length: names.length(i)) { offer(names, d, i, kind, names.name(i)) }
+            names.forEachPrefixMatch(needle, scratch: scratch) { i, line in
+                let kind: MatchKind = line.count == needle.count ? .exact : .prefix
+                if worth(names, d, i, kind, length: line.count) { offer(names, d, i, kind, line) }
             }
-            names.release()
+            if allowed[d] != nil { names.release() }  // the type filter read the mapping
         }
         // Substrings (not at the start), then fuzzy matches: names of at least one byte more than the query,
         // shortest first across all docsets at once (each length group of every docset before the next length), so
@@ -104,18 +104,6 @@ struct Ranker {
         var names = scratch.names
         scratch.names = []
         var ranks: [Int] = []
-        /// Docsets whose mapping was touched (sorted positions, types, names of 256 bytes and more) since their last
-        /// `release`, and how many touches in all: released at the end of each phase, or once this many.
-        var touched = [Bool](repeating: false, count: indexes.count)
-        var touches = 0
-        let touchBudget = 4096
-        func releaseTouched() {
-            for d in indexes.indices where touched[d] {
-                indexes[d].names.release()
-                touched[d] = false
-            }
-            touches = 0
-        }
         /// Each length group (from `minimumLength`) of every searched docset in turn, while a `kind` match of that
         /// length could still rank: `candidates(k, table, ranks)` appends the group's ranks worth checking (`k`: the
         /// docset's place in `searched`) to `ranks`, and `matches(line)` decides each one on its name.
@@ -123,7 +111,6 @@ struct Ranker {
             _ kind: MatchKind, _ candidates: (_ k: Int, _ table: NameTable, _ group: Range<Int>) -> Void,
             matches: (UnsafeBufferPointer<UInt8>) -> Bool
         ) {
-            defer { releaseTouched() }
             for group in min(minimumLength, NameTable.lengthGroups)...NameTable.lengthGroups {
                 guard selection.admits(kind, length: max(group, minimumLength)) else { return }
                 for (k, d) in searched.enumerated() {
@@ -138,10 +125,6 @@ struct Ranker {
                     names.withUnsafeBufferPointer { all in
                         for rank in ranks {
                             let length = table.length(rank: rank, group: group)
-                            if !short || allowed[d] != nil {
-                                touched[d] = true
-                                touches += 1
-                            }
                             guard length >= minimumLength,
                                 worth(table, d, table.position(rank: rank), kind, length: length)
                             else { continue }
@@ -151,15 +134,15 @@ struct Ranker {
                                     start: all.baseAddress! + (rank - range.lowerBound) * group, count: group)
                                 : table.name(table.position(rank: rank))
                             if matches(line) {
-                                touched[d] = true
                                 selection.offer(
                                     Candidate(
-                                        kind: kind, length: length, docset: d, position: table.position(rank: rank),
+                                        kind: kind, length: length, docset: d, position: table.readPosition(rank: rank),
                                         name: Array(line)))
                             }
                         }
                     }
-                    if touches >= touchBudget { releaseTouched() }
+                    // The type filter and names of 256 bytes or more read the mapping: drop what they touched.
+                    if !short || allowed[d] != nil { table.release() }
                 }
             }
         }
