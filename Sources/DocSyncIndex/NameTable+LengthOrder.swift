@@ -39,8 +39,13 @@ extension NameTable {
     /// bytes), read with `pread` into `buffer` (its first bytes; grown when needed), or copied from the mapping if
     /// the read fails. Reading keeps the scanned names out of the resident set: nothing to drop afterwards.
     func readRankNames(group: Int, into buffer: inout [UInt8]) {
-        let start = rankNameStarts[group]
-        let bytes = rankNameStarts[group + 1] - start
+        readRankNames(group: group, 0..<(ranks(ofGroup: group).count), into: &buffer)
+    }
+
+    /// ``readRankNames(group:into:)`` for the names `names` of the group only (0: its first), into `buffer`'s start.
+    func readRankNames(group: Int, _ names: Range<Int>, into buffer: inout [UInt8]) {
+        let start = rankNameStarts[group] + names.lowerBound * group
+        let bytes = names.count * group
         if buffer.count < bytes { buffer = Array(repeating: 0, count: max(bytes, 2 * buffer.count)) }
         guard bytes > 0 else { return }
         let read = buffer.withUnsafeMutableBytes {

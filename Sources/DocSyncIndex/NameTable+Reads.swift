@@ -90,11 +90,13 @@ extension NameTable {
         for k in 0..<count { values[k] = UInt32(littleEndian: values[k]) }
     }
 
-    /// Calls `visit(i, name)` for every sorted position `i` whose name starts with `query` (exact matches first),
-    /// in name order: the fences in memory narrow both ends to blocks of `fenceStride` names, and the names from the
-    /// first block to the last are read with two `pread`s into `scratch`.
+    /// Calls `visit(i, name)` for every sorted position `i` whose name starts with `query` (exact matches first)
+    /// and is at most `bound` bytes long, in name order; `visit` returns the bound for the names after it. The
+    /// fences in memory narrow both ends to blocks of `fenceStride` names, and the names from the first block to the
+    /// last are read with two `pread`s into `scratch`.
     func forEachPrefixMatch(
-        _ query: [UInt8], scratch: SearchScratch, _ visit: (_ i: Int, _ name: UnsafeBufferPointer<UInt8>) -> Void
+        _ query: [UInt8], scratch: SearchScratch, bound: Int,
+        _ visit: (_ i: Int, _ name: UnsafeBufferPointer<UInt8>) -> Int
     ) {
         guard count > 0 else { return }
         /// Positions `a..<b` hold the first name not below `key` (or it is `b`).
@@ -144,7 +146,10 @@ extension NameTable {
             }
             let lo = lowerBound(query, a, b)
             let hi = lowerBound(upper, c, d)
-            for i in lo..<max(lo, hi) { visit(i, name(i)) }
+            var bound = bound
+            for i in lo..<max(lo, hi) where Int(offsets[i - first + 1] - offsets[i - first]) - 1 <= bound {
+                bound = visit(i, name(i))
+            }
         }
     }
 }

@@ -71,6 +71,10 @@ struct Ranker {
         }
     }
 
+    /// Candidates whose names lie at most this many bytes apart are read with one `pread` (copying the bytes between
+    /// costs less than another system call).
+    static let readGap = 1024
+
     func rank(_ indexes: [DerivedIndex]) -> [Candidate] {
         var selection = Selection(limit: limit)
         let allowed = indexes.map(allowedTypes)
@@ -88,11 +92,21 @@ struct Ranker {
         func offer(_ names: NameTable, _ d: Int, _ i: Int, _ kind: MatchKind, _ line: UnsafeBufferPointer<UInt8>) {
             selection.offer(Candidate(kind: kind, length: line.count, docset: d, position: i, name: Array(line)))
         }
+        /// The longest exact or prefix match that can still enter the selection (`worth` without the type filter).
+        func prefixBound() -> Int {
+            guard let worst = selection.worst else { return .max }
+            switch worst.kind {
+            case .exact: return needle.count
+            case .prefix: return worst.length
+            default: return .max
+            }
+        }
         for d in searched {
             let names = indexes[d].names
-            names.forEachPrefixMatch(needle, scratch: scratch) { i, line in
+            names.forEachPrefixMatch(needle, scratch: scratch, bound: prefixBound()) { i, line in
                 let kind: MatchKind = line.count == needle.count ? .exact : .prefix
                 if worth(names, d, i, kind, length: line.count) { offer(names, d, i, kind, line) }
+                return prefixBound()
             }
             if allowed[d] != nil { names.release() }  // the type filter read the mapping
         }
@@ -121,25 +135,37 @@ struct Ranker {
                     candidates(k, table, range)
                     if ranks.isEmpty { continue }
                     let short = group < NameTable.lengthGroups
-                    if short { table.readRankNames(group: group, into: &names) }
-                    names.withUnsafeBufferPointer { all in
-                        for rank in ranks {
-                            let length = table.length(rank: rank, group: group)
-                            guard length >= minimumLength,
-                                worth(table, d, table.position(rank: rank), kind, length: length)
-                            else { continue }
-                            let line =
-                                short
-                                ? UnsafeBufferPointer(
-                                    start: all.baseAddress! + (rank - range.lowerBound) * group, count: group)
-                                : table.name(table.position(rank: rank))
-                            if matches(line) {
-                                selection.offer(
-                                    Candidate(
-                                        kind: kind, length: length, docset: d, position: table.readPosition(rank: rank),
-                                        name: Array(line)))
+                    // The candidates in clusters of nearby ranks, each cluster's names read with one `pread`.
+                    var first = 0
+                    while first < ranks.count {
+                        var end = first + 1
+                        if short {
+                            while end < ranks.count, (ranks[end] - ranks[end - 1]) * group <= Self.readGap { end += 1 }
+                            let span = (ranks[first] - range.lowerBound)..<(ranks[end - 1] + 1 - range.lowerBound)
+                            table.readRankNames(group: group, span, into: &names)
+                        } else {
+                            end = ranks.count
+                        }
+                        let base = ranks[first]
+                        names.withUnsafeBufferPointer { all in
+                            for rank in ranks[first..<end] {
+                                let length = table.length(rank: rank, group: group)
+                                guard length >= minimumLength,
+                                    worth(table, d, table.position(rank: rank), kind, length: length)
+                                else { continue }
+                                let line =
+                                    short
+                                    ? UnsafeBufferPointer(start: all.baseAddress! + (rank - base) * group, count: group)
+                                    : table.name(table.position(rank: rank))
+                                if matches(line) {
+                                    selection.offer(
+                                        Candidate(
+                                            kind: kind, length: length, docset: d,
+                                            position: table.readPosition(rank: rank), name: Array(line)))
+                                }
                             }
                         }
+                        first = end
                     }
                     // The type filter and names of 256 bytes or more read the mapping: drop what they touched.
                     if !short || allowed[d] != nil { table.release() }
