@@ -8,6 +8,9 @@ struct Ranker {
         var kind: MatchKind
         var length: Int
         var docset: Int
+        /// The sorted position; while ranking, a substring or fuzzy candidate holds its rank here instead (read as
+        /// a position only for the hits kept). Both order a docset's equal names the same way (ranks follow length,
+        /// then position), and only candidates of the same kind are compared on it.
         var position: Int
         /// A copy of the lowercased name: comparing candidates must not touch the mapped indexes again (a docset's
         /// pages are dropped from the resident set once it is searched, and the kernel maps them back in large
@@ -160,8 +163,7 @@ struct Ranker {
                                 if matches(line) {
                                     selection.offer(
                                         Candidate(
-                                            kind: kind, length: length, docset: d,
-                                            position: table.readPosition(rank: rank), name: Array(line)))
+                                            kind: kind, length: length, docset: d, position: rank, name: Array(line)))
                                 }
                             }
                         }
@@ -213,7 +215,11 @@ struct Ranker {
         }
         scratch.names = names
         selection.compact()
-        return selection.items
+        return selection.items.map { candidate in
+            var hit = candidate
+            if hit.kind >= .substring { hit.position = indexes[hit.docset].names.readPosition(rank: hit.position) }
+            return hit
+        }
     }
 
     /// Per type id: kept or not (nil: no type filter).
