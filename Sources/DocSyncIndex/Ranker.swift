@@ -76,7 +76,7 @@ struct Ranker {
 
     /// Candidates whose names lie at most this many bytes apart are read with one `pread` (copying the bytes between
     /// costs less than another system call).
-    static let readGap = 1024
+    static let readGap = 8192
 
     func rank(_ indexes: [DerivedIndex]) -> [Candidate] {
         var selection = Selection(limit: limit)
