@@ -77,6 +77,7 @@ final class DerivedIndex: @unchecked Sendable {
         guard let names = NameTable(path: "\(folder)/names.bin"), let meta = names.meta(),
             meta["layout"] == NameTable.layoutVersion, meta["source"] == source, meta["entries"] == String(names.count)
         else { return nil }
+        names.release()  // the meta read through the mapping; searching reads with `pread` and releases nothing
         return DerivedIndex(docset: docset, names: names, typeNames: NameTable.typeNames(meta))
     }
 }

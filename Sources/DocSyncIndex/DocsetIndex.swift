@@ -143,13 +143,12 @@ public final class DocsetIndex: @unchecked Sendable {
         let scratch = lock.withLock { scratches.popLast() } ?? SearchScratch()
         let ranked = Ranker(needle: needle, limit: query.limit, types: types, scratch: scratch).rank(indexes)
         lock.withLock { if scratches.count < 4 { scratches.append(scratch) } }
-        // Records docset by docset, each docset's pages released before the next (see `Ranker.Candidate.name`).
+        // Records docset by docset (read with `pread`: no page of the mappings touched).
         var records: [NameTable.Record?] = Array(repeating: nil, count: ranked.count)
         var byDocset: [Int: [Int]] = [:]
         for (k, candidate) in ranked.enumerated() { byDocset[candidate.docset, default: []].append(k) }
         for (d, ks) in byDocset.sorted(by: { $0.key < $1.key }) {
             for k in ks { records[k] = indexes[d].names.record(ranked[k].position) }
-            indexes[d].names.release()
             if ks.contains(where: { records[$0] == nil }) {
                 failures.append(.unreadable(indexes[d].docset.name, "derived index: a damaged record"))
             }

@@ -82,14 +82,20 @@ extension NameTable {
             keyStarts.append(UInt32(postings.count))
             pairs = []
 
+            // The names below `lengthGroups` bytes again, by rank (each length group one run of equal widths).
+            var rankNamesBytes = 0
+            for length in lengths where length < groups { rankNamesBytes += length }
+            if rankNamesBytes >= Int(UInt32.max) - 1 {
+                throw .tooLarge(docset, "names longer than 4 GiB in total")
+            }
             let layout = NameTable.Layout(
                 count: n, namesBytes: bytes.count, trigrams: keys.count, postings: postings.count,
-                recordBytes: recordData.count, metaBytes: metaArea.count)
+                rankNamesBytes: rankNamesBytes, recordBytes: recordData.count, metaBytes: metaArea.count)
             var out: [UInt8] = NameTable.magic
             out.reserveCapacity(layout.end)
             func put32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
             func pad(to offset: Int) { while out.count < offset { out.append(0) } }
-            for v in [n, bytes.count, keys.count, postings.count, recordData.count, metaArea.count] {
+            for v in [n, bytes.count, keys.count, postings.count, recordData.count, metaArea.count, rankNamesBytes, 0] {
                 put32(UInt32(v))
             }
             var offset: UInt32 = 0
@@ -116,6 +122,10 @@ extension NameTable {
             for start in keyStarts { put32(start) }
             for posting in postings { put32(posting) }
             for i in order { out += bytes[Int(starts[i])..<Int(starts[i + 1])] }
+            for position in byLength where lengths[position] < groups {
+                let i = order[position]
+                out += bytes[Int(starts[i])..<(Int(starts[i + 1]) - 1)]
+            }
             for i in order { out += recordData[Int(recordStarts[i])..<Int(recordStarts[i + 1])] }
             out += metaArea
             precondition(out.count == layout.end)

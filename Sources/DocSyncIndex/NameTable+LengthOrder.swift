@@ -12,33 +12,48 @@ extension NameTable {
     /// The sorted position of the name at `rank`.
     func position(rank: Int) -> Int { Int(order[rank]) }
 
-    /// Calls `visit(rank, group)` for every name of `minimumLength` bytes or more whose folded mask covers `wanted`,
-    /// shortest first; before each length group asks `goOn(length)` (the group's length, 256 for the last: a lower
-    /// bound) and stops at the first `false`.
-    func maskScan(
-        _ wanted: UInt32, minimumLength: Int, goOn: (Int) -> Bool, _ visit: (_ rank: Int, _ group: Int) -> Void
-    ) {
-        guard count > 0 else { return }
+    /// Calls `visit(rank)` for every rank in `range` whose folded mask covers `wanted`, in rank order (the masks
+    /// read 8 at a time).
+    func maskScan(_ wanted: UInt32, ranks range: Range<Int>, _ visit: (_ rank: Int) -> Void) {
+        guard !range.isEmpty else { return }
         let splat = SIMD8<UInt32>(repeating: wanted)
         lengthMasks.withUnsafeBufferPointer { masks in
             let base = UnsafeRawPointer(masks.baseAddress!)
-            for group in min(minimumLength, Self.lengthGroups)...Self.lengthGroups {
-                let range = ranks(ofGroup: group)
-                if range.isEmpty { continue }
-                guard goOn(group) else { return }
-                var k = range.lowerBound
-                while k + 8 <= range.upperBound {
-                    let block = base.loadUnaligned(fromByteOffset: 4 * k, as: SIMD8<UInt32>.self)
-                    let hit = (block & splat) .== splat
-                    if any(hit) {
-                        for j in 0..<8 where hit[j] { visit(k + j, group) }
-                    }
-                    k += 8
+            var k = range.lowerBound
+            while k + 8 <= range.upperBound {
+                let block = base.loadUnaligned(fromByteOffset: 4 * k, as: SIMD8<UInt32>.self)
+                let hit = (block & splat) .== splat
+                if any(hit) {
+                    for j in 0..<8 where hit[j] { visit(k + j) }
                 }
-                while k < range.upperBound {
-                    if masks[k] & wanted == wanted { visit(k, group) }
-                    k += 1
-                }
+                k += 8
+            }
+            while k < range.upperBound {
+                if masks[k] & wanted == wanted { visit(k) }
+                k += 1
+            }
+        }
+    }
+
+    /// The names of length group `group` (below `lengthGroups`), by rank and without separators (each `group`
+    /// bytes), read with `pread` into `buffer` (its first bytes; grown when needed), or copied from the mapping if
+    /// the read fails. Reading keeps the scanned names out of the resident set: nothing to drop afterwards.
+    func readRankNames(group: Int, into buffer: inout [UInt8]) {
+        readRankNames(group: group, 0..<(ranks(ofGroup: group).count), into: &buffer)
+    }
+
+    /// ``readRankNames(group:into:)`` for the names `names` of the group only (0: its first), into `buffer`'s start.
+    func readRankNames(group: Int, _ names: Range<Int>, into buffer: inout [UInt8]) {
+        let start = rankNameStarts[group] + names.lowerBound * group
+        let bytes = names.count * group
+        if buffer.count < bytes { buffer = Array(repeating: 0, count: max(bytes, 2 * buffer.count)) }
+        guard bytes > 0 else { return }
+        let read = buffer.withUnsafeMutableBytes {
+            Self.readFully(fd, into: $0.baseAddress!, bytes, at: rankNamesOffset + start)
+        }
+        if !read {
+            buffer.withUnsafeMutableBytes {
+                $0.baseAddress!.copyMemory(from: rankNamesBase + start, byteCount: bytes)
             }
         }
     }

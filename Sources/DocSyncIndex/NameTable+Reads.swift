@@ -6,6 +6,13 @@
 /// allocates and faults in nothing per query.
 final class SearchScratch {
     var lists: [[UInt32]] = []
+    /// The substring candidates of every docset searched, one after the other (ranks).
+    var candidates: [UInt32] = []
+    /// One length group's names (`NameTable.readRankNames`).
+    var names: [UInt8] = []
+    /// A run of sorted names and their offsets (`NameTable.forEachPrefixMatch`).
+    var runOffsets: [UInt32] = []
+    var runBytes: [UInt8] = []
 }
 
 /// Postings read with `pread` rather than through the mapping: pages read this way never enter the process's
@@ -23,7 +30,7 @@ extension NameTable {
         if !read { for k in range.indices { buffer[k - range.lowerBound] = postings[k] } }
     }
 
-    private static func readFully(_ fd: Int32, into buffer: UnsafeMutableRawPointer, _ bytes: Int, at offset: Int)
+    static func readFully(_ fd: Int32, into buffer: UnsafeMutableRawPointer, _ bytes: Int, at offset: Int)
         -> Bool
     {
         var done = 0
@@ -48,5 +55,101 @@ extension NameTable {
         for group in 0..<4 where (other >> (7 * UInt64(group))) & 0x7F != 0 { out |= 1 << (27 + UInt32(group)) }
         if m >> 63 != 0 { out |= 1 << 31 }
         return out
+    }
+}
+
+/// Reads of single values and runs with `pread` (the search path touches no page of the mapping: on this kernel a
+/// touch can map a whole large folio — up to 2 MiB — which then has to be dropped again).
+extension NameTable {
+    /// `bytes` bytes of the file from `offset` into `buffer`, or copied from the mapping if the read fails.
+    func read(_ offset: Int, _ bytes: Int, into buffer: UnsafeMutableRawPointer) {
+        guard bytes > 0 else { return }
+        if !Self.readFully(fd, into: buffer, bytes, at: offset) {
+            buffer.copyMemory(from: base + offset, byteCount: bytes)
+        }
+    }
+
+    /// The sorted position of the name at `rank`, read with `pread`.
+    func readPosition(rank: Int) -> Int {
+        var value: UInt32 = 0
+        withUnsafeMutableBytes(of: &value) { read(areas.order + 4 * rank, 4, into: $0.baseAddress!) }
+        return Int(UInt32(littleEndian: value))
+    }
+
+    /// The type id of entry `i` (sorted position), read with `pread`.
+    func readType(_ i: Int) -> UInt16 {
+        var value: UInt16 = 0
+        withUnsafeMutableBytes(of: &value) { read(areas.types + 2 * i, 2, into: $0.baseAddress!) }
+        return UInt16(littleEndian: value)
+    }
+
+    /// `values.count` UInt32 fields from `offset` into `values`.
+    func read(_ offset: Int, into values: inout [UInt32], count: Int) {
+        if values.count < count { values = Array(repeating: 0, count: max(count, 2 * values.count)) }
+        values.withUnsafeMutableBytes { read(offset, 4 * count, into: $0.baseAddress!) }
+        for k in 0..<count { values[k] = UInt32(littleEndian: values[k]) }
+    }
+
+    /// Calls `visit(i, name)` for every sorted position `i` whose name starts with `query` (exact matches first)
+    /// and is at most `bound` bytes long, in name order; `visit` returns the bound for the names after it. The
+    /// fences in memory narrow both ends to blocks of `fenceStride` names, and the names from the first block to the
+    /// last are read with two `pread`s into `scratch`.
+    func forEachPrefixMatch(
+        _ query: [UInt8], scratch: SearchScratch, bound: Int,
+        _ visit: (_ i: Int, _ name: UnsafeBufferPointer<UInt8>) -> Int
+    ) {
+        guard count > 0 else { return }
+        /// Positions `a..<b` hold the first name not below `key` (or it is `b`).
+        func block(_ key: [UInt8]) -> (Int, Int) {
+            var lo = 0
+            var hi = fenceStarts.count - 1
+            fenceBytes.withUnsafeBufferPointer { fences in
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    let fence = UnsafeBufferPointer(rebasing: fences[fenceStarts[mid]..<fenceStarts[mid + 1]])
+                    if Self.compare(fence, key) < 0 { lo = mid + 1 } else { hi = mid }
+                }
+            }
+            guard lo > 0 else { return (0, 0) }
+            return ((lo - 1) * Self.fenceStride + 1, min(lo * Self.fenceStride, count))
+        }
+        let upper = query + [0xFF]  // 0xFF never occurs in UTF-8
+        let (a, b) = block(query)
+        let (c, d) = block(upper)
+        let first = min(a, c)
+        let end = max(b, d)
+        // offsets[first...end] and the names between.
+        read(areas.offsets + 4 * first, into: &scratch.runOffsets, count: end - first + 1)
+        let offsets = scratch.runOffsets
+        let from = Int(offsets[0])
+        let bytes = Int(offsets[end - first]) - from
+        if scratch.runBytes.count < bytes {
+            scratch.runBytes = Array(repeating: 0, count: max(bytes, 2 * scratch.runBytes.count))
+        }
+        if bytes > 0 {
+            scratch.runBytes.withUnsafeMutableBytes { read(areas.names + from, bytes, into: $0.baseAddress!) }
+        }
+        scratch.runBytes.withUnsafeBufferPointer { run in
+            func name(_ i: Int) -> UnsafeBufferPointer<UInt8> {
+                let start = Int(offsets[i - first]) - from
+                let count = max(0, Int(offsets[i - first + 1]) - from - start - 1)
+                return UnsafeBufferPointer(start: run.baseAddress! + start, count: count)
+            }
+            func lowerBound(_ key: [UInt8], _ lo: Int, _ hi: Int) -> Int {
+                var lo = lo
+                var hi = hi
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    if Self.compare(name(mid), key) < 0 { lo = mid + 1 } else { hi = mid }
+                }
+                return lo
+            }
+            let lo = lowerBound(query, a, b)
+            let hi = lowerBound(upper, c, d)
+            var bound = bound
+            for i in lo..<max(lo, hi) where Int(offsets[i - first + 1] - offsets[i - first]) - 1 <= bound {
+                bound = visit(i, name(i))
+            }
+        }
     }
 }

@@ -7,7 +7,7 @@
 ///         "docset" with their values, then "type:<id>" and the normalised type name for each type id
 /// ```
 extension NameTable {
-    static let layoutVersion = "4"
+    static let layoutVersion = "5"
     private static let noFragment = UInt32.max
 
     /// One entry as a hit shows it.
@@ -17,12 +17,20 @@ extension NameTable {
         var location: EntryLocation
     }
 
-    /// The record of the entry at sorted position `i`; nil when the file is damaged there.
+    /// The record of the entry at sorted position `i`; nil when the file is damaged there. Read with `pread`, so no
+    /// page of the mapping is touched.
     func record(_ i: Int) -> Record? {
-        let start = Int(records[i])
-        let end = Int(records[i + 1])
-        guard end - start >= 12 else { return nil }
-        let bytes = UnsafeRawBufferPointer(rebasing: recordBytes[start..<end])
+        var bounds: [UInt32] = []
+        read(areas.records + 4 * i, into: &bounds, count: 2)
+        let start = Int(bounds[0])
+        let end = Int(bounds[1])
+        guard end - start >= 12, end <= recordBytes.count else { return nil }
+        var copy = [UInt8](repeating: 0, count: end - start)
+        copy.withUnsafeMutableBytes { read(areas.recordArea + start, end - start, into: $0.baseAddress!) }
+        return copy.withUnsafeBytes { parseRecord($0, type: readType(i)) }
+    }
+
+    private func parseRecord(_ bytes: UnsafeRawBufferPointer, type: UInt16) -> Record? {
         func length(_ k: Int) -> UInt32 {
             UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4 * k, as: UInt32.self))
         }
@@ -34,7 +42,7 @@ extension NameTable {
             String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(12 + from)..<(12 + from + count)]), as: UTF8.self)
         }
         return Record(
-            name: text(0, name), type: type(i),
+            name: text(0, name), type: type,
             location: EntryLocation(path: text(name, path), fragment: fragment.map { text(name + path, $0) }))
     }
 

@@ -1,15 +1,12 @@
 /// Substring candidates from the trigram postings of `names.bin`.
 extension NameTable {
-    /// Calls `visit(rank, group)` for every name that can contain `query` of 3 bytes or more (the caller checks
-    /// it), shortest first; before each length group asks `goOn(length)` (256 for the last group: a lower bound) and
-    /// stops at the first `false`.
+    /// Appends to `out` the rank of every name that can contain `query` of 3 bytes or more (the caller checks it),
+    /// shortest first (ranks ascending).
     ///
     /// Only the names in the postings of every one of its trigrams can contain it, so the rarest trigram's postings
     /// are walked and each is looked up in the others' (galloping search: the work follows the rarest list, not the
-    /// common ones). Postings hold ranks, so the walk goes through the names shortest first.
-    func substringCandidates(
-        _ query: [UInt8], scratch: SearchScratch, goOn: (Int) -> Bool, _ visit: (_ rank: Int, _ group: Int) -> Void
-    ) {
+    /// common ones). Postings hold ranks, so the candidates come shortest first.
+    func substringCandidates(_ query: [UInt8], scratch: SearchScratch, into out: inout [UInt32]) {
         guard query.count >= 3, count > 0 else { return }
         // A trigram no name has means no match at all.
         var lists: [Range<Int>] = []
@@ -27,29 +24,24 @@ extension NameTable {
         // Each list read into its own reused buffer (no page of the mapping touched).
         while scratch.lists.count < lists.count { scratch.lists.append([]) }
         for (k, list) in lists.enumerated() { readPostings(list, into: &scratch.lists[k]) }
+        if lists.count == 1 {
+            out.append(contentsOf: scratch.lists[0].prefix(lists[0].count))
+            return
+        }
         var cursors = [0, 0, 0]
-        var group = -1
-        var groupEnd = 0
         scratch.lists[0].withUnsafeBufferPointer { rarest in
             candidates: for p in 0..<lists[0].count {
-                let rank = Int(rarest[p])
-                if rank >= groupEnd {
-                    repeat {
-                        group += 1
-                        groupEnd = lengthStarts[group + 1]
-                    } while rank >= groupEnd
-                    guard goOn(group) else { return }
-                }
+                let rank = rarest[p]
                 for k in 1..<lists.count {
                     let end = lists[k].count
                     let found = scratch.lists[k].withUnsafeBufferPointer { values -> Bool in
-                        let at = Self.gallop(values.baseAddress!, from: cursors[k], to: end, UInt32(rank))
+                        let at = Self.gallop(values.baseAddress!, from: cursors[k], to: end, rank)
                         cursors[k] = at
-                        return at < end && values[at] == UInt32(rank)
+                        return at < end && values[at] == rank
                     }
                     guard found else { continue candidates }
                 }
-                visit(rank, group)
+                out.append(rank)
             }
         }
     }

@@ -9,10 +9,10 @@ import Foundation
 /// lowercased and sorted bytewise, with what search needs to find them and what a hit needs to be shown.
 ///
 /// ```
-/// 0   "DSNAMES4"
-/// 8   count, names bytes, trigram count, posting count, records bytes, meta bytes: UInt32 each (little-endian,
-///     like every field)
-/// 32  offsets[count + 1]: UInt32        start of each name in the names area
+/// 0   "DSNAMES5"
+/// 8   count, names bytes, trigram count, posting count, records bytes, meta bytes, rank names bytes, 0: UInt32
+///     each (little-endian, like every field)
+/// 40  offsets[count + 1]: UInt32        start of each name in the names area
 ///     records[count + 1]: UInt32        start of each entry's record in the records area
 ///     order[count]: UInt32              the sorted positions in length order (name length, then position): the
 ///                                       k-th shortest name is `order[k]`; k is the name's *rank*
@@ -23,6 +23,9 @@ import Foundation
 ///     starts[trigram count + 1]: UInt32 where each trigram's postings begin
 ///     postings[posting count]: UInt32   the sorted ranks of the names containing each trigram (shortest first)
 ///     names: each lowercased name followed by "\n" (a newline inside a name is stored as a space)
+///     rank names: the lowercased names of fewer than 256 bytes again, by rank, without separators: a length
+///                 group's names are one run of equal-width names (where each run starts follows from
+///                 `lengthStarts`), read with `pread` by the scans (`NameTable+LengthOrder`)
 ///     records: per entry its name as the docset spells it, page path and fragment (`NameTable+Records`)
 ///     meta: what the index was built from, and the type names (`NameTable+Records`)
 /// ```
@@ -31,17 +34,21 @@ import Foundation
 /// substrings and fuzzy (subsequence) matches are the names whose character mask covers the query's, each checked —
 /// a scan of 4 bytes per entry held in memory, not of the names. Both walk the names shortest first (postings hold
 /// ranks, masks are stored by rank), so a search that already holds its best `limit` stops at the first length
-/// that can no longer rank (`NameTable+LengthOrder`). A hit's display data is one record read from the
-/// same mapping: no database is open while searching. What every query scans is in memory or read with `pread`, so
-/// the mapping is touched only for the few names that pass, and `release` drops those pages again.
+/// that can no longer rank (`NameTable+LengthOrder`); the names they check are read a length group at a time from
+/// the rank names, in sequence, not one random page of the mapping per candidate. A hit's display data is one
+/// record read from the same mapping: no database is open while searching. What every query scans is in memory or
+/// read with `pread`, so the mapping is touched only for the few names that pass, and `release` drops those pages
+/// again.
 ///
 /// `@unchecked Sendable`: every stored property is `let`; the pointers address a read-only mapping and memory
 /// allocated once at open, never written after `init` and freed only in `deinit`.
 final class NameTable: @unchecked Sendable {
-    static let magic = Array("DSNAMES4".utf8)
-    static let headerSize = 32
+    static let magic = Array("DSNAMES5".utf8)
+    static let headerSize = 40
+    /// Linux's `O_NOATIME` (Glibc's module does not export it).
+    static let noAccessTime: Int32 = 0o1_000_000
     let count: Int
-    private let base: UnsafeRawPointer
+    let base: UnsafeRawPointer
     private let size: Int
     private let offsets: UnsafePointer<UInt32>
     let records: UnsafePointer<UInt32>
@@ -57,8 +64,8 @@ final class NameTable: @unchecked Sendable {
     /// Every `fenceStride`-th name, in memory: a binary search over them first, then within one block of the
     /// mapping, so a lookup touches one or two pages of `names.bin` instead of one per probe.
     static let fenceStride = 64
-    private var fenceBytes: [UInt8] = []
-    private var fenceStarts: [Int] = [0]
+    var fenceBytes: [UInt8] = []
+    var fenceStarts: [Int] = [0]
     /// The trigram directory, in memory (a few KiB per docset); the postings themselves are read with `pread` into
     /// reused buffers (`NameTable+Reads`): walking them maps no page of the file, so nothing has to be dropped from
     /// the resident set after each query and faulted back in by the next.
@@ -71,6 +78,14 @@ final class NameTable: @unchecked Sendable {
     var lengthStarts: [Int] = []
     /// Names of this many bytes or more share the last length group.
     static let lengthGroups = 256
+    /// Where each length group's names begin in the rank names area (bytes; `lengthGroups + 1` of them, the last
+    /// its end), and the file offset of that area.
+    var rankNameStarts: [Int] = []
+    let rankNamesOffset: Int
+    /// Where each area begins in the file (for `pread`).
+    let areas: Layout
+    /// The rank names area in the mapping (read only when a `pread` fails).
+    let rankNamesBase: UnsafeRawPointer
     let fd: Int32
     let postingsOffset: Int
     /// The records area and the meta area (`NameTable+Records`).
@@ -79,9 +94,12 @@ final class NameTable: @unchecked Sendable {
 
     struct Layout {
         var offsets = NameTable.headerSize, records = 0, order = 0, lengthStarts = 0, lengthMasks = 0, types = 0
-        var trigrams = 0, starts = 0, postings = 0, names = 0, recordArea = 0, meta = 0, end = 0
+        var trigrams = 0, starts = 0, postings = 0, names = 0, rankNames = 0, recordArea = 0, meta = 0, end = 0
 
-        init(count n: Int, namesBytes: Int, trigrams t: Int, postings p: Int, recordBytes: Int, metaBytes: Int) {
+        init(
+            count n: Int, namesBytes: Int, trigrams t: Int, postings p: Int, rankNamesBytes: Int, recordBytes: Int,
+            metaBytes: Int
+        ) {
             records = offsets + 4 * (n + 1)
             order = records + 4 * (n + 1)
             lengthStarts = order + 4 * n
@@ -91,7 +109,8 @@ final class NameTable: @unchecked Sendable {
             starts = trigrams + 4 * t
             postings = starts + 4 * (t + 1)
             names = postings + 4 * p
-            recordArea = names + namesBytes
+            rankNames = names + namesBytes
+            recordArea = rankNames + rankNamesBytes
             meta = recordArea + recordBytes
             end = meta + metaBytes
         }
@@ -103,6 +122,9 @@ final class NameTable: @unchecked Sendable {
         var keepOpen = false
         defer { if !keepOpen { close(fd) } }
         self.fd = fd
+        // Searching reads this file with `pread` hundreds of times per query: no access-time bookkeeping for each
+        // (allowed since docsync owns the file; ignored when refused).
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | Self.noAccessTime)
         var st = stat()
         guard fstat(fd, &st) == 0, st.st_size >= Self.headerSize else { return nil }
         size = Int(st.st_size)
@@ -113,15 +135,18 @@ final class NameTable: @unchecked Sendable {
             Int(UInt32(littleEndian: header.loadUnaligned(fromByteOffset: 8 + 4 * i, as: UInt32.self)))
         }
         let layout = Layout(
-            count: field(0), namesBytes: field(1), trigrams: field(2), postings: field(3), recordBytes: field(4),
-            metaBytes: field(5))
+            count: field(0), namesBytes: field(1), trigrams: field(2), postings: field(3), rankNamesBytes: field(6),
+            recordBytes: field(4), metaBytes: field(5))
         guard Array(header.prefix(8)) == Self.magic, layout.end == size else {
             munmap(mapped, size)
             return nil
         }
         count = field(0)
         postingsOffset = layout.postings
+        areas = layout
+        rankNamesOffset = layout.rankNames
         namesCount = field(1)
+        rankNamesBase = base + layout.rankNames
         postingCount = field(3)
         offsets = (base + layout.offsets).assumingMemoryBound(to: UInt32.self)
         records = (base + layout.records).assumingMemoryBound(to: UInt32.self)
@@ -157,6 +182,15 @@ final class NameTable: @unchecked Sendable {
         lengthMasks = Array(
             UnsafeBufferPointer(start: (base + layout.lengthMasks).assumingMemoryBound(to: UInt32.self), count: count))
         lengthStarts = (0..<(Self.lengthGroups + 2)).map { Int(starts32[$0]) }
+        // The rank names area holds exactly the names below `lengthGroups` bytes, each group's at its width.
+        rankNameStarts = [0]
+        for group in 0..<Self.lengthGroups {
+            rankNameStarts.append(rankNameStarts[group] + group * (lengthStarts[group + 1] - lengthStarts[group]))
+        }
+        guard rankNameStarts[Self.lengthGroups] == field(6) else {
+            munmap(mapped, size)
+            return nil
+        }
         trigramKeys = Array(trigrams)
         trigramStarts = Array(UnsafeBufferPointer(start: starts, count: trigrams.count + 1))
         release()

@@ -1,12 +1,16 @@
 /// Picks the best `limit` entries across derived indexes: exact > prefix > substring > fuzzy, then shorter names,
 /// then bytewise name order, then docset order. Lower ranks are only scanned while the better ones leave room, and
-/// the substring and fuzzy scans go through each docset's names shortest first, stopping at the first length that
-/// can no longer enter the best `limit`.
+/// the substring and fuzzy scans go through the names of all docsets together shortest first (one length group of
+/// every docset, then the next length), stopping at the first length that can no longer enter the best `limit`;
+/// the names checked are read a length group at a time (`NameTable.readRankNames`).
 struct Ranker {
     struct Candidate {
         var kind: MatchKind
         var length: Int
         var docset: Int
+        /// The sorted position; while ranking, a substring or fuzzy candidate holds its rank here instead (read as
+        /// a position only for the hits kept). Both order a docset's equal names the same way (ranks follow length,
+        /// then position), and only candidates of the same kind are compared on it.
         var position: Int
         /// A copy of the lowercased name: comparing candidates must not touch the mapped indexes again (a docset's
         /// pages are dropped from the resident set once it is searched, and the kernel maps them back in large
@@ -70,15 +74,19 @@ struct Ranker {
         }
     }
 
+    /// Candidates whose names lie at most this many bytes apart are read with one `pread` (copying the bytes between
+    /// costs less than another system call).
+    static let readGap = 8192
+
     func rank(_ indexes: [DerivedIndex]) -> [Candidate] {
         var selection = Selection(limit: limit)
         let allowed = indexes.map(allowedTypes)
         let searched = indexes.indices.filter { allowed[$0].map { $0.contains(true) } ?? true }
         /// Whether entry `i` (sorted position) of docset `d` passes the type filter and could still enter the
         /// selection as `kind` (cheap: asked before a name is read).
-        func worth(_ names: NameTable, _ d: Int, _ i: Int, _ kind: MatchKind, length: Int) -> Bool {
+        func worth(_ names: NameTable, _ d: Int, _ i: @autoclosure () -> Int, _ kind: MatchKind, length: Int) -> Bool {
             if let mask = allowed[d] {
-                let type = Int(names.type(i))
+                let type = Int(names.type(i()))
                 guard type < mask.count, mask[type] else { return false }
             }
             guard let worst = selection.worst else { return true }
@@ -87,58 +95,131 @@ struct Ranker {
         func offer(_ names: NameTable, _ d: Int, _ i: Int, _ kind: MatchKind, _ line: UnsafeBufferPointer<UInt8>) {
             selection.offer(Candidate(kind: kind, length: line.count, docset: d, position: i, name: Array(line)))
         }
+        /// The longest exact or prefix match that can still enter the selection (`worth` without the type filter).
+        func prefixBound() -> Int {
+            guard let worst = selection.worst else { return .max }
+            switch worst.kind {
+            case .exact: return needle.count
+            case .prefix: return worst.length
+            default: return .max
+            }
+        }
         for d in searched {
             let names = indexes[d].names
-            for i in names.prefixRange(needle) {
-                let kind: MatchKind = names.length(i) == needle.count ? .exact : .prefix
-                if worth(names, d, i, kind, length: names.length(i)) { offer(names, d, i, kind, names.name(i)) }
+            names.forEachPrefixMatch(needle, scratch: scratch, bound: prefixBound()) { i, line in
+                let kind: MatchKind = line.count == needle.count ? .exact : .prefix
+                if worth(names, d, i, kind, length: line.count) { offer(names, d, i, kind, line) }
+                return prefixBound()
             }
-            names.release()
+            if allowed[d] != nil { names.release() }  // the type filter read the mapping
         }
         // Substrings (not at the start), then fuzzy matches: names of at least one byte more than the query,
-        // shortest first, each docset's walk stopping at the first length that can no longer rank.
+        // shortest first across all docsets at once (each length group of every docset before the next length), so
+        // the walk stops at the first length that can no longer enter the best `limit` of all of them together.
         let minimumLength = needle.count + 1
         let wanted = NameTable.fold(NameTable.mask(needle))
+        var names = scratch.names
+        scratch.names = []
+        var ranks: [Int] = []
+        /// Each length group (from `minimumLength`) of every searched docset in turn, while a `kind` match of that
+        /// length could still rank: `candidates(k, table, ranks)` appends the group's ranks worth checking (`k`: the
+        /// docset's place in `searched`) to `ranks`, and `matches(line)` decides each one on its name.
+        func scanByLength(
+            _ kind: MatchKind, _ candidates: (_ k: Int, _ table: NameTable, _ group: Range<Int>) -> Void,
+            matches: (UnsafeBufferPointer<UInt8>) -> Bool
+        ) {
+            for group in min(minimumLength, NameTable.lengthGroups)...NameTable.lengthGroups {
+                guard selection.admits(kind, length: max(group, minimumLength)) else { return }
+                for (k, d) in searched.enumerated() {
+                    let table = indexes[d].names
+                    let range = table.ranks(ofGroup: group)
+                    if range.isEmpty { continue }
+                    ranks.removeAll(keepingCapacity: true)
+                    candidates(k, table, range)
+                    if ranks.isEmpty { continue }
+                    let short = group < NameTable.lengthGroups
+                    // The candidates in clusters of nearby ranks, each cluster's names read with one `pread`.
+                    var first = 0
+                    while first < ranks.count {
+                        var end = first + 1
+                        if short {
+                            while end < ranks.count, (ranks[end] - ranks[end - 1]) * group <= Self.readGap { end += 1 }
+                            let span = (ranks[first] - range.lowerBound)..<(ranks[end - 1] + 1 - range.lowerBound)
+                            table.readRankNames(group: group, span, into: &names)
+                        } else {
+                            end = ranks.count
+                        }
+                        let base = ranks[first]
+                        names.withUnsafeBufferPointer { all in
+                            for rank in ranks[first..<end] {
+                                let length = table.length(rank: rank, group: group)
+                                guard length >= minimumLength,
+                                    worth(table, d, table.position(rank: rank), kind, length: length)
+                                else { continue }
+                                let line =
+                                    short
+                                    ? UnsafeBufferPointer(start: all.baseAddress! + (rank - base) * group, count: group)
+                                    : table.name(table.position(rank: rank))
+                                if matches(line) {
+                                    selection.offer(
+                                        Candidate(
+                                            kind: kind, length: length, docset: d, position: rank, name: Array(line)))
+                                }
+                            }
+                        }
+                        first = end
+                    }
+                    // The type filter and names of 256 bytes or more read the mapping: drop what they touched.
+                    if !short || allowed[d] != nil { table.release() }
+                }
+            }
+        }
         needle.withUnsafeBufferPointer { needle in
             if !selection.isFull() {
-                for d in searched {
-                    let names = indexes[d].names
-                    func check(_ rank: Int, _ group: Int) {
-                        let i = names.position(rank: rank)
-                        let length = names.length(rank: rank, group: group)
-                        guard length >= minimumLength, worth(names, d, i, .substring, length: length) else { return }
-                        let line = names.name(i)
-                        if let at = NameTable.find(needle, in: line), at > 0 { offer(names, d, i, .substring, line) }
+                let substring = { (line: UnsafeBufferPointer<UInt8>) -> Bool in
+                    if let at = NameTable.find(needle, in: line), at > 0 { return true }
+                    return false
+                }
+                if needle.count >= 3 {
+                    // Each docset's candidates from its postings (by rank), then walked a length group at a time.
+                    var candidates = scratch.candidates
+                    scratch.candidates = []
+                    candidates.removeAll(keepingCapacity: true)
+                    var bounds = [0]
+                    for d in searched {
+                        indexes[d].names.substringCandidates(self.needle, scratch: scratch, into: &candidates)
+                        bounds.append(candidates.count)
                     }
-                    let goOn = { (length: Int) in selection.admits(.substring, length: max(length, minimumLength)) }
-                    if needle.count >= 3 {
-                        names.substringCandidates(self.needle, scratch: scratch, goOn: goOn, check)
-                    } else {
-                        names.maskScan(wanted, minimumLength: minimumLength, goOn: goOn, check)
-                    }
-                    names.release()
+                    var cursors = Array(bounds.dropLast())
+                    scanByLength(
+                        .substring,
+                        { k, _, group in
+                            while cursors[k] < bounds[k + 1] {
+                                let rank = Int(candidates[cursors[k]])
+                                if rank >= group.upperBound { break }
+                                if rank >= group.lowerBound { ranks.append(rank) }
+                                cursors[k] += 1
+                            }
+                        }, matches: substring)
+                    scratch.candidates = candidates
+                } else {
+                    scanByLength(
+                        .substring, { _, table, group in table.maskScan(wanted, ranks: group) { ranks.append($0) } },
+                        matches: substring)
                 }
             }
             guard needle.count > 1, !selection.isFull() else { return }
-            for d in searched {
-                let names = indexes[d].names
-                names.maskScan(
-                    wanted, minimumLength: minimumLength,
-                    goOn: { selection.admits(.fuzzy, length: max($0, minimumLength)) }
-                ) { rank, group in
-                    let i = names.position(rank: rank)
-                    let length = names.length(rank: rank, group: group)
-                    guard length >= minimumLength, worth(names, d, i, .fuzzy, length: length) else { return }
-                    let line = names.name(i)
-                    if NameTable.isSubsequence(needle, of: line), NameTable.find(needle, in: line) == nil {
-                        offer(names, d, i, .fuzzy, line)
-                    }
-                }
-                names.release()
-            }
+            scanByLength(
+                .fuzzy, { _, table, group in table.maskScan(wanted, ranks: group) { ranks.append($0) } },
+                matches: { NameTable.isSubsequence(needle, of: $0) && NameTable.find(needle, in: $0) == nil })
         }
+        scratch.names = names
         selection.compact()
-        return selection.items
+        return selection.items.map { candidate in
+            var hit = candidate
+            if hit.kind >= .substring { hit.position = indexes[hit.docset].names.readPosition(rank: hit.position) }
+            return hit
+        }
     }
 
     /// Per type id: kept or not (nil: no type filter).

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `names.bin` layout 4: each hit's display record and the meta data live in the one mapped file (no database is
+/// `names.bin` layout 5: each hit's display record and the meta data live in the one mapped file (no database is
 /// open while searching); a damaged file or record is refused, never read past.
 @Suite(.timeLimit(.minutes(10))) struct NameTableLayoutTests {
     struct Entry {
@@ -88,7 +88,7 @@ import Testing
 
     /// Layout 4: `order` lists the sorted positions by name length, then position (a name's rank); `lengthStarts`
     /// groups the ranks by length (256 bytes and more together); the in-memory masks follow the ranks, and the
-    /// trigram postings hold ranks.
+    /// trigram postings hold ranks. Layout 5: the rank names hold each group's names by rank.
     @Test func ranksFollowNameLength() throws {
         let dir = try TemporaryDirectory("names")
         defer { dir.remove() }
@@ -110,6 +110,12 @@ import Testing
             #expect(table.ranks(ofGroup: group).contains(rank))
             #expect(table.length(rank: rank, group: group) == length)
             #expect(table.lengthMasks[rank] == NameTable.fold(NameTable.mask(table.name(i))))
+            if group < NameTable.lengthGroups {  // layout 5: the group's names again, by rank, `group` bytes each
+                var names: [UInt8] = []
+                table.readRankNames(group: group, into: &names)
+                let at = (rank - table.ranks(ofGroup: group).lowerBound) * group
+                #expect(Array(names[at..<(at + group)]) == Array(table.name(i)))
+            }
             let name = Array(table.name(i))
             if name.count >= 3 {
                 let postings = try #require(table.postings(of: NameTable.trigram(name[0], name[1], name[2])))

@@ -74,4 +74,83 @@ import Testing
             }
         }
     }
+
+    /// The walk across docsets by length (every docset's group of one length before the next length): many small
+    /// docsets, queries picked from their names as the benchmarks pick them (whole names, prefixes, inner parts,
+    /// characters in order with gaps), small limits so that the bound from earlier docsets prunes later ones.
+    @Test func walkAcrossManyDocsetsMatchesTheReference() throws {
+        var rng = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
+        let seed = rng.seed
+        let words = ["Module", "Codec", "node", "Tree", "map", "io", "x", "Stream", "é", "set", "ab"]
+        let separators = ["", "_", ".", "::", ""]
+        func name() -> String {
+            (0..<Int.random(in: 1...4, using: &rng)).map { _ in words.randomElement(using: &rng)! }
+                .joined(separator: separators.randomElement(using: &rng)!)
+        }
+        let types = ["Function", "Class", "Method"]
+        let dir = try TemporaryDirectory("equivalence-many")
+        defer { dir.remove() }
+        var docsets: [(name: String, entries: [(name: String, type: String)])] = []
+        var all: [String] = []
+        for d in 0..<12 {
+            var seen = Set<String>()
+            var entries: [(name: String, type: String)] = []
+            for _ in 0..<Int.random(in: 20...120, using: &rng) {
+                let n = name()
+                if seen.insert(n.lowercased()).inserted { entries.append((n, types.randomElement(using: &rng)!)) }
+            }
+            docsets.append(("M\(d)", entries))
+            all += entries.map(\.name)
+            try IndexFixture.dash(
+                "M\(d)", in: dir.path,
+                entries.enumerated().map { .init(name: $1.name, type: $1.type, path: "p\($0).html") })
+        }
+        let index = DocsetIndex(
+            docsets: docsets.map {
+                IndexedDocset(name: $0.name, version: nil, path: dir.appending("\($0.name).docset"))
+            },
+            stateDirectory: dir.appending("state"))
+        var queries: [String] = []
+        for k in 0..<60 {
+            let n = Array(all.randomElement(using: &rng)!)
+            switch k % 4 {
+            case 0: queries.append(String(n))
+            case 1: queries.append(String(n.prefix(Int.random(in: 1...6, using: &rng))))
+            case 2:
+                let start = Int.random(in: 0..<n.count, using: &rng)
+                queries.append(String(n[start..<min(n.count, start + Int.random(in: 1...5, using: &rng))]))
+            default:
+                let picks = (0..<n.count).filter { _ in Int.random(in: 0..<3, using: &rng) == 0 }
+                let picked = String(picks.map { n[$0] })
+                queries.append(picked.isEmpty ? String(n.prefix(2)) : picked)
+            }
+        }
+        for query in queries {
+            let q = Array(query.lowercased().utf8)
+            for limit in [1, 3, 20, SearchQuery.maximumLimit] {
+                for filter in [[], ["Method"]] {
+                    var expected: [(MatchKind, Int, [UInt8], Int, String)] = []
+                    for (d, docset) in docsets.enumerated() {
+                        for entry in docset.entries where filter.isEmpty || filter.contains(entry.type) {
+                            let n = Array(entry.name.lowercased().utf8)
+                            if let kind = MatchKind.classify(name: n, query: q) {
+                                expected.append((kind, n.count, n, d, "\(kind.label) \(docset.name) \(entry.name)"))
+                            }
+                        }
+                    }
+                    expected.sort { a, b in
+                        if a.0 != b.0 { return a.0 < b.0 }
+                        if a.1 != b.1 { return a.1 < b.1 }
+                        if a.2 != b.2 { return a.2.lexicographicallyPrecedes(b.2) }
+                        return a.3 < b.3
+                    }
+                    let got = index.searchBlocking(SearchQuery(query, types: filter, limit: limit)).hits
+                        .map { "\($0.match.label) \($0.docset) \($0.name)" }
+                    #expect(
+                        got == expected.prefix(limit).map(\.4),
+                        "query \(query), limit \(limit), types \(filter), seed \(seed)")
+                }
+            }
+        }
+    }
 }
