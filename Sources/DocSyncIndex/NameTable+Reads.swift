@@ -99,23 +99,9 @@ extension NameTable {
         _ visit: (_ i: Int, _ name: UnsafeBufferPointer<UInt8>) -> Int
     ) {
         guard count > 0 else { return }
-        /// Positions `a..<b` hold the first name not below `key` (or it is `b`).
-        func block(_ key: [UInt8]) -> (Int, Int) {
-            var lo = 0
-            var hi = fenceStarts.count - 1
-            fenceBytes.withUnsafeBufferPointer { fences in
-                while lo < hi {
-                    let mid = (lo + hi) / 2
-                    let fence = UnsafeBufferPointer(rebasing: fences[fenceStarts[mid]..<fenceStarts[mid + 1]])
-                    if Self.compare(fence, key) < 0 { lo = mid + 1 } else { hi = mid }
-                }
-            }
-            guard lo > 0 else { return (0, 0) }
-            return ((lo - 1) * Self.fenceStride + 1, min(lo * Self.fenceStride, count))
-        }
         let upper = query + [0xFF]  // 0xFF never occurs in UTF-8
-        let (a, b) = block(query)
-        let (c, d) = block(upper)
+        let (a, b) = fenceBlock(query)
+        let (c, d) = fenceBlock(upper)
         let first = min(a, c)
         let end = max(b, d)
         // offsets[first...end] and the names between.

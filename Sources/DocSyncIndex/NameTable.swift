@@ -251,8 +251,9 @@ final class NameTable: @unchecked Sendable {
         return lo..<max(lo, hi)
     }
 
-    /// The first sorted position whose name is not below `key`.
-    private func lowerBound(_ key: [UInt8]) -> Int {
+    /// The positions `first..<last` that hold the first name not below `key` (or it is `last`): the fences in memory
+    /// narrow the answer to one block of `fenceStride` names. `(0, 0)` when the key is not above the first name.
+    func fenceBlock(_ key: [UInt8]) -> (first: Int, last: Int) {
         // The first fence not below the key; the answer is after the fence before it, and at most this one.
         var lo = 0
         var hi = fenceStarts.count - 1
@@ -263,9 +264,13 @@ final class NameTable: @unchecked Sendable {
                 if Self.compare(fence, key) < 0 { lo = mid + 1 } else { hi = mid }
             }
         }
-        guard lo > 0 else { return 0 }
-        var first = (lo - 1) * Self.fenceStride + 1
-        var last = min(lo * Self.fenceStride, count)
+        guard lo > 0 else { return (0, 0) }
+        return ((lo - 1) * Self.fenceStride + 1, min(lo * Self.fenceStride, count))
+    }
+
+    /// The first sorted position whose name is not below `key`.
+    private func lowerBound(_ key: [UInt8]) -> Int {
+        var (first, last) = fenceBlock(key)
         while first < last {
             let mid = (first + last) / 2
             if Self.compare(name(mid), key) < 0 { first = mid + 1 } else { last = mid }
