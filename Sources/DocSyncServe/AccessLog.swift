@@ -1,6 +1,5 @@
 import DocSyncSupport
 import Hummingbird
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -12,7 +11,7 @@ import Synchronization
 package final class AccessLog: Sendable {
     private let fd: Int32
     /// The date field of the current second, formatted once per second and shared by its lines.
-    private let stamp = Mutex<(second: Int, text: String)?>(nil)
+    private let stamp = PerSecond { AccessLog.date($0) }
 
     /// `-`: standard output; else a file path (created 0644, appended).
     package init(destination: String) throws {
@@ -50,25 +49,12 @@ package final class AccessLog: Sendable {
     }
 
     /// ``date(_:)`` for now, formatted at most once per second.
-    private func date() -> String {
-        let now = time(nil)
-        return stamp.withLock { stamp in
-            if let stamp, stamp.second == now { return stamp.text }
-            let text = Self.date(now)
-            stamp = (now, text)
-            return text
-        }
-    }
+    private func date() -> String { stamp.now() }
 
     /// `10/Oct/2000:13:55:36 +0000` (UTC).
     static func date(_ seconds: Int) -> String {
-        var now = seconds
-        var parts = tm()
-        gmtime_r(&now, &parts)
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(two(parts.tm_mday))/\(months[Int(parts.tm_mon)])/\(parts.tm_year + 1900):"
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) +0000"
+        let time = UTCTime(seconds)
+        return "\(time.day)/\(time.month)/\(time.year):\(time.clock) +0000"
     }
 
     /// nginx-style access-log escaping: `"` and `\` backslashed, anything else not printable ASCII as `\xHH`.
