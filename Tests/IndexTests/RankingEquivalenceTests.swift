@@ -50,25 +50,11 @@ import Testing
             let q = Array(query.lowercased().utf8)
             for limit in [1, 5, 20, 1000] {
                 for filter in [[], ["Class"]] {
-                    var expected: [(MatchKind, Int, [UInt8], Int, String)] = []
-                    for (d, docset) in docsets.enumerated() {
-                        for entry in docset.entries where filter.isEmpty || filter.contains(entry.type) {
-                            let n = Array(entry.name.lowercased().utf8)
-                            if let kind = MatchKind.classify(name: n, query: q) {
-                                expected.append((kind, n.count, n, d, "\(kind.label) \(docset.name) \(entry.name)"))
-                            }
-                        }
-                    }
-                    expected.sort { a, b in
-                        if a.0 != b.0 { return a.0 < b.0 }
-                        if a.1 != b.1 { return a.1 < b.1 }
-                        if a.2 != b.2 { return a.2.lexicographicallyPrecedes(b.2) }
-                        return a.3 < b.3
-                    }
+                    let expected = Self.reference(docsets, query: q, types: filter)
                     let got = index.searchBlocking(SearchQuery(query, types: filter, limit: limit)).hits
                         .map { "\($0.match.label) \($0.docset) \($0.name)" }
                     #expect(
-                        got == expected.prefix(limit).map(\.4),
+                        got == Array(expected.prefix(limit)),
                         "query \(query), limit \(limit), types \(filter), seed \(seed)")
                 }
             }
@@ -129,28 +115,37 @@ import Testing
             let q = Array(query.lowercased().utf8)
             for limit in [1, 3, 20, SearchQuery.maximumLimit] {
                 for filter in [[], ["Method"]] {
-                    var expected: [(MatchKind, Int, [UInt8], Int, String)] = []
-                    for (d, docset) in docsets.enumerated() {
-                        for entry in docset.entries where filter.isEmpty || filter.contains(entry.type) {
-                            let n = Array(entry.name.lowercased().utf8)
-                            if let kind = MatchKind.classify(name: n, query: q) {
-                                expected.append((kind, n.count, n, d, "\(kind.label) \(docset.name) \(entry.name)"))
-                            }
-                        }
-                    }
-                    expected.sort { a, b in
-                        if a.0 != b.0 { return a.0 < b.0 }
-                        if a.1 != b.1 { return a.1 < b.1 }
-                        if a.2 != b.2 { return a.2.lexicographicallyPrecedes(b.2) }
-                        return a.3 < b.3
-                    }
+                    let expected = Self.reference(docsets, query: q, types: filter)
                     let got = index.searchBlocking(SearchQuery(query, types: filter, limit: limit)).hits
                         .map { "\($0.match.label) \($0.docset) \($0.name)" }
                     #expect(
-                        got == expected.prefix(limit).map(\.4),
+                        got == Array(expected.prefix(limit)),
                         "query \(query), limit \(limit), types \(filter), seed \(seed)")
                 }
             }
         }
+    }
+
+    /// What a search must answer, by brute force: every entry `MatchKind.classify` accepts, ordered by kind, name
+    /// length, name bytes and docset order, as `"<kind> <docset> <name>"`.
+    static func reference(
+        _ docsets: [(name: String, entries: [(name: String, type: String)])], query q: [UInt8], types filter: [String]
+    ) -> [String] {
+        var expected: [(MatchKind, Int, [UInt8], Int, String)] = []
+        for (d, docset) in docsets.enumerated() {
+            for entry in docset.entries where filter.isEmpty || filter.contains(entry.type) {
+                let n = Array(entry.name.lowercased().utf8)
+                if let kind = MatchKind.classify(name: n, query: q) {
+                    expected.append((kind, n.count, n, d, "\(kind.label) \(docset.name) \(entry.name)"))
+                }
+            }
+        }
+        expected.sort { a, b in
+            if a.0 != b.0 { return a.0 < b.0 }
+            if a.1 != b.1 { return a.1 < b.1 }
+            if a.2 != b.2 { return a.2.lexicographicallyPrecedes(b.2) }
+            return a.3 < b.3
+        }
+        return expected.map(\.4)
     }
 }

@@ -20,14 +20,19 @@ import Testing
     /// Installs `A`, reads two of its pages once through the async route (so the folder is kept and the pages are
     /// cached: later reads are the fast path's), and returns the pinned version name with the two pages' bytes.
     static func warmed(_ h: ServeHarness) async throws -> (version: String, page1: [UInt8], page0: [UInt8]) {
-        let v1 = try await h.install("A", version: "1")
-        try await h.start()
-        let version = ServeHarness.versionName(v1)
-        let page1 = try await v1.contents(of: "section1/page1.html")
-        let page0 = try await v1.contents(of: "page0.html")
+        let (version, page1, page0) = try await started(h)
         #expect(try await h.http.get("/d/\(version)/section1/page1.html").body == page1)
         #expect(try await h.http.get("/d/\(version)/page0.html").body == page0)
         return (version, page1, page0)
+    }
+
+    /// Installs `A`, starts the server, and returns the pinned version name with two of its pages' bytes (not read
+    /// through the server yet).
+    static func started(_ h: ServeHarness) async throws -> (version: String, page1: [UInt8], page0: [UInt8]) {
+        let v1 = try await h.install("A", version: "1")
+        try await h.start()
+        let page1 = try await v1.contents(of: "section1/page1.html")
+        return (ServeHarness.versionName(v1), page1, try await v1.contents(of: "page0.html"))
     }
 
     @Test func headsSplitAnywhereAndPipelinedBatchesAreAnsweredInOrder() async throws {

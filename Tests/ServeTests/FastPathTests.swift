@@ -56,11 +56,7 @@ import Testing
     @Test func pipelinedRequestsMixingFastAndAsyncAnswersStayInOrder() async throws {
         let h = try ServeHarness()
         defer { h.remove() }
-        let v1 = try await h.install("A", version: "1")
-        try await h.start()
-        let version = ServeHarness.versionName(v1)
-        let page1 = try await v1.contents(of: "section1/page1.html")
-        let page0 = try await v1.contents(of: "page0.html")
+        let (version, page1, page0) = try await FastPathConnectionTests.started(h)
         // The first read keeps the version folder open (async route); later ones can be answered on the event loop.
         #expect(try await h.http.get("/d/\(version)/section1/page1.html").body == page1)
 
