@@ -26,24 +26,9 @@ import Testing
         let dir = try TemporaryDirectory("equivalence")
         defer { dir.remove() }
         // Per docset, names unique once lowercased: ties within a docset are then only across docsets.
-        var docsets: [(name: String, entries: [(name: String, type: String)])] = []
-        for d in 0..<4 {
-            var seen = Set<String>()
-            var entries: [(name: String, type: String)] = []
-            for _ in 0..<Int.random(in: 150...400, using: &rng) {
-                let n = name()
-                if seen.insert(n.lowercased()).inserted { entries.append((n, types.randomElement(using: &rng)!)) }
-            }
-            docsets.append(("D\(d)", entries))
-            try IndexFixture.dash(
-                "D\(d)", in: dir.path,
-                entries.enumerated().map { .init(name: $1.name, type: $1.type, path: "p\($0).html") })
-        }
-        let index = DocsetIndex(
-            docsets: docsets.map {
-                IndexedDocset(name: $0.name, version: nil, path: dir.appending("\($0.name).docset"))
-            },
-            stateDirectory: dir.appending("state"))
+        let (docsets, index) = try Self.docsets(
+            (0..<4).map { "D\($0)" }, in: dir, draws: { Int.random(in: 150...400, using: &rng) },
+            draw: { (name(), types.randomElement(using: &rng)!) })
         let queries = ["m", "a", "ab", "p", "mp", "ma", "é", "_", "mvw", "aray", "qe", "nd", "xa", "ab:", "ba.m", "ia",
             "mapview", "bab", "abba", "vwq", "aaaa", "mapmap"]
         for query in queries + (0..<20).map({ _ in String(name().prefix(Int.random(in: 1...5, using: &rng))) }) {
@@ -76,26 +61,10 @@ import Testing
         let types = ["Function", "Class", "Method"]
         let dir = try TemporaryDirectory("equivalence-many")
         defer { dir.remove() }
-        var docsets: [(name: String, entries: [(name: String, type: String)])] = []
-        var all: [String] = []
-        for d in 0..<12 {
-            var seen = Set<String>()
-            var entries: [(name: String, type: String)] = []
-            for _ in 0..<Int.random(in: 20...120, using: &rng) {
-                let n = name()
-                if seen.insert(n.lowercased()).inserted { entries.append((n, types.randomElement(using: &rng)!)) }
-            }
-            docsets.append(("M\(d)", entries))
-            all += entries.map(\.name)
-            try IndexFixture.dash(
-                "M\(d)", in: dir.path,
-                entries.enumerated().map { .init(name: $1.name, type: $1.type, path: "p\($0).html") })
-        }
-        let index = DocsetIndex(
-            docsets: docsets.map {
-                IndexedDocset(name: $0.name, version: nil, path: dir.appending("\($0.name).docset"))
-            },
-            stateDirectory: dir.appending("state"))
+        let (docsets, index) = try Self.docsets(
+            (0..<12).map { "M\($0)" }, in: dir, draws: { Int.random(in: 20...120, using: &rng) },
+            draw: { (name(), types.randomElement(using: &rng)!) })
+        let all = docsets.flatMap { $0.entries.map(\.name) }
         var queries: [String] = []
         for k in 0..<60 {
             let n = Array(all.randomElement(using: &rng)!)
@@ -124,6 +93,32 @@ import Testing
                 }
             }
         }
+    }
+
+    /// Docsets named `names` written in `dir` (Dash indexes), each of `draws()` drawn entries with names unique once
+    /// lowercased (ties within a docset are then only across docsets), and the index over them all.
+    static func docsets(
+        _ names: [String], in dir: TemporaryDirectory, draws: () -> Int, draw: () -> (name: String, type: String)
+    ) throws -> ([(name: String, entries: [(name: String, type: String)])], DocsetIndex) {
+        var docsets: [(name: String, entries: [(name: String, type: String)])] = []
+        for docset in names {
+            var seen = Set<String>()
+            var entries: [(name: String, type: String)] = []
+            for _ in 0..<draws() {
+                let entry = draw()
+                if seen.insert(entry.name.lowercased()).inserted { entries.append(entry) }
+            }
+            docsets.append((docset, entries))
+            try IndexFixture.dash(
+                docset, in: dir.path,
+                entries.enumerated().map { .init(name: $1.name, type: $1.type, path: "p\($0).html") })
+        }
+        let index = DocsetIndex(
+            docsets: docsets.map {
+                IndexedDocset(name: $0.name, version: nil, path: dir.appending("\($0.name).docset"))
+            },
+            stateDirectory: dir.appending("state"))
+        return (docsets, index)
     }
 
     /// What a search must answer, by brute force: every entry `MatchKind.classify` accepts, ordered by kind, name
