@@ -28,20 +28,26 @@ extension NameTable {
             out.append(contentsOf: scratch.lists[0].prefix(lists[0].count))
             return
         }
-        var cursors = [0, 0, 0]
-        scratch.lists[0].withUnsafeBufferPointer { rarest in
-            candidates: for p in 0..<lists[0].count {
-                let rank = rarest[p]
-                for k in 1..<lists.count {
-                    let end = lists[k].count
-                    let found = scratch.lists[k].withUnsafeBufferPointer { values -> Bool in
-                        let at = Self.gallop(values.baseAddress!, from: cursors[k], to: end, rank)
-                        cursors[k] = at
-                        return at < end && values[at] == rank
+        // The (up to 3) lists' buffers held once for the whole walk: no retain, release or uniqueness check of the
+        // scratch's arrays per candidate (a third of a substring query's time when taken per lookup).
+        let first = scratch.lists[0], second = scratch.lists[1], third = lists.count > 2 ? scratch.lists[2] : []
+        let ends = (lists[0].count, lists[1].count, lists.count > 2 ? lists[2].count : 0)
+        first.withUnsafeBufferPointer { rarest in
+            second.withUnsafeBufferPointer { b in
+                third.withUnsafeBufferPointer { c in
+                    var atB = 0
+                    var atC = 0
+                    for p in 0..<ends.0 {
+                        let rank = rarest[p]
+                        atB = Self.gallop(b.baseAddress!, from: atB, to: ends.1, rank)
+                        guard atB < ends.1, b[atB] == rank else { continue }
+                        if ends.2 > 0 {
+                            atC = Self.gallop(c.baseAddress!, from: atC, to: ends.2, rank)
+                            guard atC < ends.2, c[atC] == rank else { continue }
+                        }
+                        out.append(rank)
                     }
-                    guard found else { continue candidates }
                 }
-                out.append(rank)
             }
         }
     }

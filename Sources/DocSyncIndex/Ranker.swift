@@ -191,16 +191,24 @@ struct Ranker {
                         bounds.append(candidates.count)
                     }
                     var cursors = Array(bounds.dropLast())
-                    scanByLength(
-                        .substring,
-                        { k, _, group in
-                            while cursors[k] < bounds[k + 1] {
-                                let rank = Int(candidates[cursors[k]])
-                                if rank >= group.upperBound { break }
-                                if rank >= group.lowerBound { ranks.append(rank) }
-                                cursors[k] += 1
-                            }
-                        }, matches: substring)
+                    // Buffers taken once: no retain or uniqueness check of the captured arrays per candidate.
+                    candidates.withUnsafeBufferPointer { all in
+                        cursors.withUnsafeMutableBufferPointer { cursors in
+                            scanByLength(
+                                .substring,
+                                { k, _, group in
+                                    var at = cursors[k]
+                                    let end = bounds[k + 1]
+                                    while at < end {
+                                        let rank = Int(all[at])
+                                        if rank >= group.upperBound { break }
+                                        if rank >= group.lowerBound { ranks.append(rank) }
+                                        at += 1
+                                    }
+                                    cursors[k] = at
+                                }, matches: substring)
+                        }
+                    }
                     scratch.candidates = candidates
                 } else {
                     scanByLength(
