@@ -17,13 +17,13 @@ package struct TarixStoreBuilder: Sendable {
             _ publisherIndex: String?
         ) throws -> TarixStoreResult
 
-    /// The install of an archive file in one pass: walks `pass.archive` once (a file, or a download still growing) — indexing it when it is flushed at
-    /// every record, checking `publisherIndex` against it, or (`pass.reencodes`) re-encoding it into
-    /// `pass.storeArchiveFD` — creating `tarixIndex.db` in `pass.folderFD` and handing every byte read, every record
-    /// and its data to `pass`. Returns nil when the archive is not flushed at every record (the installer then
-    /// starts over with a pass that re-encodes); throws when the index is refused or the walk fails: the installer
-    /// then discards the pass (unless `pass.failure` says the archive broke an extraction rule) and installs in two
-    /// passes with `build`.
+    /// The install of an archive file in one pass: walks `pass.archive` once (a file, or a download still growing) —
+    /// indexing it when it is flushed at every record, checking `publisherIndex` against it, or (`pass.reencodes`)
+    /// re-encoding it into `pass.storeArchiveFD` — creating `tarixIndex.db` in `pass.folderFD` and handing every byte
+    /// read, every record and its data to `pass`. Returns nil when the archive is not flushed at every record (the
+    /// installer then starts over with a pass that re-encodes); throws when the index is refused or the walk fails: the
+    /// installer then discards the pass (unless `pass.failure` says the archive broke an extraction rule) and installs
+    /// in two passes with `build`.
     package typealias OnePass =
         @Sendable (_ pass: TarixOnePass, _ publisherIndex: String?) throws -> TarixStoreResult?
 

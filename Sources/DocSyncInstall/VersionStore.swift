@@ -20,16 +20,16 @@ import Foundation
 /// Everything but the `NAME.docset` links is under one dot-directory on the root's file system, so renames between
 /// them are atomic and Zeal's scan (folders ending in `.docset`, dot-entries skipped) never sees work in progress.
 ///
-/// Crash safety. The only step a reader can observe is `rename(.docsync/link-ID, NAME.docset)`, which replaces the
-/// old symlink by the new one atomically (rename(2) guarantees NAME.docset names the old or the new link at every
-/// instant, and after a crash). Before it: the new version is built in staging, renamed into versions/ and its
-/// `link-ID` created (nothing references either yet), then all of it — tree, rename, link — made durable by one
-/// syncfs of the file system — so the link can only ever point at a complete, durable tree. The old version is never modified; it stays where the old link
-/// pointed until the grace period has passed. After the rename the root is fsynced, so the flip itself survives a
-/// power cut. A crash (or SIGKILL) at any point therefore leaves NAME.docset pointing at one complete version, plus
-/// garbage that nothing references: staging folders, an unflipped `link-ID`, or an unreferenced version. The next
-/// run, under the lock, moves staging leftovers to trash, removes stray links, and gives unreferenced versions a
-/// retired marker so they are deleted only after the grace period (a reader may hold one).
+/// Crash safety. The only step a reader can observe is `rename(.docsync/link-ID, NAME.docset)`, which replaces the old
+/// symlink by the new one atomically (rename(2) guarantees NAME.docset names the old or the new link at every instant,
+/// and after a crash). Before it: the new version is built in staging, renamed into versions/ and its `link-ID` created
+/// (nothing references either yet), then all of it — tree, rename, link — made durable by one syncfs of the file system
+/// — so the link can only ever point at a complete, durable tree. The old version is never modified; it stays where the
+/// old link pointed until the grace period has passed. After the rename the root is fsynced, so the flip itself
+/// survives a power cut. A crash (or SIGKILL) at any point therefore leaves NAME.docset pointing at one complete
+/// version, plus garbage that nothing references: staging folders, an unflipped `link-ID`, or an unreferenced version.
+/// The next run, under the lock, moves staging leftovers to trash, removes stray links, and gives unreferenced versions
+/// a retired marker so they are deleted only after the grace period (a reader may hold one).
 ///
 /// A NAME.docset docsync did not create (a real folder, a file, or a link that does not point at one of its
 /// versions) is never replaced silently: `checkReplaceable` refuses it (`InstallError.foreign`). Only with
