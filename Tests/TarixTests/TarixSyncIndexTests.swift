@@ -47,20 +47,8 @@ import Testing
         let origin = MemoryOrigin(root: www)
         try ServedFile.write(
             "<entry><version>1.0</version><url>\(origin.url("Sample.tgz"))</url></entry>\n", to: "\(www)/Sample.xml")
-        let config = fixture.dir.appending("docsync.toml")
-        try """
-        root = "root"
-        staging = "staging"
-        state = "state"
-
-        [install]
-        layout = "tarix"
-        streaming = \(streaming)
-
-        [[feed]]
-        url = "\(origin.url("Sample.xml"))"
-
-        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let config = try TarixStreamingSyncTests.config(
+            fixture, feed: origin.url("Sample.xml"), extra: "streaming = \(streaming)\n")
 
         let configuration = try DocSyncConfigurationLoader().load(file: config)
         let run = try await SyncRun.of(SyncEngine(configuration: configuration, transport: origin.transport))
