@@ -145,8 +145,8 @@ import Testing
         }
         defer { server.stop() }
         let first = Task { try await f.download([server.url()], maxAttempts: 1) }
-        let deadline = ContinuousClock.now + .seconds(30)  // the first request arrived: the partial is locked
-        while server.requests.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        // Once the first request arrived, the first downloader holds the partial's lock.
+        try await Poll.until("the first downloader's request") { () async in !server.requests.isEmpty }
         do {
             _ = try await f.download([server.url()])
             Issue.record("the second downloader was not refused")
