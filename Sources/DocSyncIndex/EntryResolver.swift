@@ -162,7 +162,7 @@ package enum EntryResolver {
         var i = 0
         while i < bytes.count {
             if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count,
-                let high = PercentEncoding.hexValue(bytes[i + 1]), let low = PercentEncoding.hexValue(bytes[i + 2])
+                let high = bytes[i + 1].hexDigitValue, let low = bytes[i + 2].hexDigitValue
             {
                 out.append(high << 4 | low)
                 i += 3
@@ -187,8 +187,8 @@ package enum EntryResolver {
         var i = 0
         var run = ""
         while i < bytes.count {
-            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, PercentEncoding.hexValue(bytes[i + 1]) != nil,
-                PercentEncoding.hexValue(bytes[i + 2]) != nil
+            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, bytes[i + 1].hexDigitValue != nil,
+                bytes[i + 2].hexDigitValue != nil
             {
                 appendPercentEncoded(run, allowed: fragmentAllowed, to: &out)
                 run = ""

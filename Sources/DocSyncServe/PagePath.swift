@@ -69,8 +69,8 @@ package struct PagePath: Sendable, Equatable {
                 bytes.append(byte)
                 continue
             }
-            guard let high = iterator.next().flatMap(PercentEncoding.hexValue),
-                let low = iterator.next().flatMap(PercentEncoding.hexValue)
+            guard let high = iterator.next().flatMap(\.hexDigitValue),
+                let low = iterator.next().flatMap(\.hexDigitValue)
             else { return nil }
             bytes.append(high << 4 | low)
         }
