@@ -103,7 +103,9 @@ struct DaemonCommand: AsyncParsableCommand {
 }
 
 /// The daemon's event output: `sync`'s text report (a fresh one per run) or its JSON lines. Events arrive one at
-/// a time (``SyncService`` awaits each handler call before the next), so the reporter is never used concurrently.
+/// a time (``SyncService`` awaits each handler call before the next).
+///
+/// `@unchecked Sendable`: the reporter is never used concurrently (one event at a time, as above).
 final class DaemonPrinter: @unchecked Sendable {
     private let json: Bool
     private var reporter: SyncReporter?

@@ -47,18 +47,6 @@ struct StatusJSON: Encodable {
         }
     }
 
-    struct Leftovers: Encodable {
-        var trashBytes: Int64
-        var stalePartials: Int
-        var stalePartialBytes: Int64
-
-        enum CodingKeys: String, CodingKey {
-            case trashBytes = "trash_bytes"
-            case stalePartials = "stale_partials"
-            case stalePartialBytes = "stale_partial_bytes"
-        }
-    }
-
     /// What Zeal makes of each docset (`ReaderView`), by name.
     struct Reader: Encodable {
         var name: String
@@ -80,7 +68,7 @@ struct StatusJSON: Encodable {
     /// Per docset: its layout, regular files and allocated bytes on disk.
     var disk: [DiskUsage]
     var partialDownloads: [Partial]
-    var reclaimable: Leftovers
+    var reclaimable: Reclaimable
     var lastSync: LastSync?
     var syncInProgress: Running?
     var lastRun: LastRun?
@@ -120,9 +108,7 @@ struct StatusJSON: Encodable {
                 startedAt: run.startedAt, finishedAt: run.finishedAt, state: state, pid: run.pid,
                 detail: run.detail?.redactingCredentials)
         }
-        self.reclaimable = Leftovers(
-            trashBytes: reclaimable.trashBytes, stalePartials: reclaimable.stalePartials,
-            stalePartialBytes: reclaimable.stalePartialBytes)
+        self.reclaimable = reclaimable
         // SyncRecord stores its feeds redacted already.
         lastSync = record.map { LastSync(finishedAt: $0.finishedAt, feeds: $0.feeds, summary: $0.summary) }
     }

@@ -45,12 +45,8 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
         self.isTransient = isTransient
     }
 
-    public var description: String {
-        var text = ""
-        if let url { text += "\(url): " }
-        if let status, status > 0, !reason.hasPrefix("HTTP \(status)") { text += "HTTP \(status): " }
-        return text + reason
-    }
+    /// `url: HTTP status: reason`, leaving out what is absent.
+    public var description: String { RequestFailureText.line(url: url, status: status, message: reason) }
 
     static func disk(_ error: SystemError) -> DownloadError {
         let transient = error.code == ENOSPC || error.code == EIO || error.code == EDQUOT

@@ -23,11 +23,10 @@ public enum Curl {
     /// Performs `request` and reports how the transport ended. Cancelling the task aborts the transfer promptly.
     public static func perform(_ request: HTTPRequest, receiver: any HTTPResponseReceiver) async -> HTTPTransferResult {
         let context = TransferContext(receiver: receiver, options: request.options)
-        let box = UncheckedBox(context)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<HTTPTransferResult, Never>) in
                 WorkerThread.start(name: "docsync-curl", stackSize: 1 << 20) {
-                    continuation.resume(returning: performBlocking(request, context: box.value))
+                    continuation.resume(returning: performBlocking(request, context: context))
                 }
             }
         } onCancel: {
@@ -154,8 +153,9 @@ public enum Curl {
     }
 }
 
-/// State shared with libcurl's C callbacks through an unretained pointer; touched only on the transfer thread,
-/// except `cancelled`, which is atomic.
+/// State shared with libcurl's C callbacks through an unretained pointer.
+///
+/// `@unchecked Sendable`: touched only on the transfer thread, except `cancelled`, which is atomic.
 private final class TransferContext: @unchecked Sendable {
     let receiver: any HTTPResponseReceiver
     let cancelled = Atomic<Bool>(false)
@@ -245,11 +245,6 @@ private func addressCheck(
     let count = family == AF_INET6 ? 16 : 4
     let address = IPAddress(bytes: Array(UnsafeBufferPointer(start: bytes, count: count)), port: Int(port))
     return context.admits(address) ? 1 : 0
-}
-
-private struct UncheckedBox<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
 }
 
 private func headerCallback(

@@ -136,6 +136,8 @@ public struct DocsetEntries: AsyncSequence, Sendable {
 
 /// The bounded hand-over between the reader thread and the iterator: the reader waits (`ConditionLock`) while
 /// `capacity` batches are waiting; the iterator waits (a continuation) while none is.
+///
+/// `@unchecked Sendable`: every mutable field is read and written only while holding `lock`.
 final class EntryChannel: @unchecked Sendable {
     enum Item: Sendable {
         case batch(EntryBatch)

@@ -2,6 +2,9 @@
 /// final UTF-8 text in one growing buffer, so the reader builds no `String` (no allocation per entry on its thread,
 /// none freed on another). The iterator builds a ``DocsetEntry``'s strings on its own side (``entry(_:)``), or hands
 /// the bytes out as they are (``EntryBytes``, what `docsync entries --json` writes).
+///
+/// `@unchecked Sendable`: the reader thread fills a batch and hands it over through `EntryChannel`; only the
+/// iterator touches it after that.
 @usableFromInline
 final class EntryBatch: @unchecked Sendable {
     /// A field's place in ``bytes``; `start` -1: no value (a nil fragment).

@@ -197,8 +197,8 @@ struct EntryBytesResolver {
         var i = 0
         var n = 0
         while i < bytes.count {
-            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let high = EntryResolver.hex(bytes[i + 1]),
-                let low = EntryResolver.hex(bytes[i + 2])
+            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count,
+                let high = bytes[i + 1].hexDigitValue, let low = bytes[i + 2].hexDigitValue
             {
                 out[n] = high << 4 | low
                 i += 3
@@ -258,8 +258,8 @@ struct EntryBytesResolver {
                 out[n] = byte
                 n += 1
                 i += 1
-            } else if byte == UInt8(ascii: "%"), i + 2 < count, EntryResolver.hex(base[i + 1]) != nil,
-                EntryResolver.hex(base[i + 2]) != nil
+            } else if byte == UInt8(ascii: "%"), i + 2 < count, base[i + 1].hexDigitValue != nil,
+                base[i + 2].hexDigitValue != nil
             {
                 out[n] = byte
                 out[n + 1] = base[i + 1]

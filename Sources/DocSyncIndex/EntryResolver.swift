@@ -161,8 +161,8 @@ package enum EntryResolver {
         out.reserveCapacity(bytes.count)
         var i = 0
         while i < bytes.count {
-            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let high = hex(bytes[i + 1]),
-                let low = hex(bytes[i + 2])
+            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count,
+                let high = bytes[i + 1].hexDigitValue, let low = bytes[i + 2].hexDigitValue
             {
                 out.append(high << 4 | low)
                 i += 3
@@ -187,7 +187,9 @@ package enum EntryResolver {
         var i = 0
         var run = ""
         while i < bytes.count {
-            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, hex(bytes[i + 1]) != nil, hex(bytes[i + 2]) != nil {
+            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, bytes[i + 1].hexDigitValue != nil,
+                bytes[i + 2].hexDigitValue != nil
+            {
                 appendPercentEncoded(run, allowed: fragmentAllowed, to: &out)
                 run = ""
                 out += String(decoding: bytes[i...(i + 2)], as: UTF8.self)
@@ -201,14 +203,5 @@ package enum EntryResolver {
         }
         appendPercentEncoded(run, allowed: fragmentAllowed, to: &out)
         return out
-    }
-
-    static func hex(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -9,6 +9,8 @@ import Synchronization
 /// thread started per request: at most `threads` jobs run at once, up to `queueLimit` more wait in order, and
 /// beyond that ``run(_:)`` refuses at once (the route answers 503), so a burst costs neither a thread each nor an
 /// unbounded backlog. The threads end at ``shutdown()`` once the queue is drained.
+///
+/// `@unchecked Sendable`: `jobs`, `head` and `stopping` are read and written only while holding `lock`.
 final class BlockingPool: @unchecked Sendable {
     private let lock = ConditionLock()
     /// Guarded by `lock`.

@@ -1,3 +1,5 @@
+import DocSyncSupport
+
 /// A request path under `/d/`, split and decoded: `/d/<Name>/<page>` (the version installed now) or
 /// `/d/<Name>@<ID>/<page>` (one installed version, kept for its grace period). A pure function; the page itself is
 /// checked again, and resolved beneath the docset by the kernel, by `InstalledDocset.contents(of:)`.
@@ -67,20 +69,11 @@ package struct PagePath: Sendable, Equatable {
                 bytes.append(byte)
                 continue
             }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
-                return nil
-            }
+            guard let high = iterator.next().flatMap(\.hexDigitValue),
+                let low = iterator.next().flatMap(\.hexDigitValue)
+            else { return nil }
             bytes.append(high << 4 | low)
         }
         return String(validating: bytes, as: UTF8.self)
-    }
-
-    static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

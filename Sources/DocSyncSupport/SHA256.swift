@@ -52,7 +52,7 @@ public struct SHA256: Sendable {
             var out = [UInt8]()
             out.reserveCapacity(32)
             for i in stride(from: 0, to: 64, by: 2) {
-                guard let hi = Self.nibble(chars[i]), let lo = Self.nibble(chars[i + 1]) else { return nil }
+                guard let hi = chars[i].hexDigitValue, let lo = chars[i + 1].hexDigitValue else { return nil }
                 out.append(hi << 4 | lo)
             }
             bytes = out
@@ -67,15 +67,6 @@ public struct SHA256: Sendable {
                 out.append(digits[Int(b & 0xF)])
             }
             return String(decoding: out, as: UTF8.self)
-        }
-
-        private static func nibble(_ c: UInt8) -> UInt8? {
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
-            default: nil
-            }
         }
     }
 }

@@ -16,21 +16,12 @@ import Testing
         var standardOutput: String
     }
 
-    /// Runs a tool with extra environment variables; standard output and error together.
+    /// Runs a tool with extra environment variables (`Tool.run`); standard output, then standard error.
     static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws
         -> Output
     {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Output(status: process.terminationStatus, standardOutput: String(decoding: data, as: UTF8.self))
+        let result = try Tool.run(executable, arguments, environment: Tool.environment(environment))
+        return Output(status: result.status, standardOutput: result.standardOutput + result.standardError)
     }
 
     static func install(_ destdir: String, _ arguments: [String], home: String? = nil) throws -> Output {

@@ -71,8 +71,7 @@ import Testing
         // They are mid-download (slow link) when the publisher installs and publishes 2.0.
         let logs = late.indices.map { fleet.dir.appending("late\($0).json") }
         let running = try late.indices.map { try MirrorFleet.startSync(late[$0], json: logs[$0]) }
-        let underway = Date().addingTimeInterval(120)
-        while Date() < underway, !logs.allSatisfy({ Self.downloaded($0) > 0 }) { usleep(20_000) }
+        try Poll.until("every late client downloading", timeout: 120) { logs.allSatisfy { Self.downloaded($0) > 0 } }
         let republished = try fleet.publisher(["sync"])
         #expect(republished.status == 0, "\(republished.standardError)")
         let publisherTree2 = try #require(MirrorFleet.tree(fleet.publisherRoot))

@@ -17,6 +17,7 @@ import Testing
     func aSyncFetchesThePublishersIndexAndChecksIt(offer: Offer, streaming: Bool) async throws {
         var random = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
         let fixture = try TarixInstallTests.fixture(&random, count: 60)
+        let seed = "seed \(random.seed)"  // DOCSYNC_TEST_SEED replays the fixture
         defer { fixture.dir.remove() }
         let www = fixture.dir.appending("www")
         try FileManager.default.createDirectory(atPath: www, withIntermediateDirectories: true)
@@ -39,7 +40,7 @@ import Testing
                 db.commit()
                 print("changed")
                 """, [publisherIndex])
-            #expect(changed.contains("changed"))
+            #expect(changed.contains("changed"), "\(seed)")
         }
         if offer != .missing {
             try fixture.run("/usr/bin/tar", ["-czf", "\(www)/Sample.tgz.tarix", "-C", packageDir, "tarixIndex.db"])
@@ -52,16 +53,16 @@ import Testing
 
         let configuration = try DocSyncConfigurationLoader().load(file: config)
         let run = try await SyncRun.of(SyncEngine(configuration: configuration, transport: origin.transport))
-        #expect(run.summary?.isSuccess == true && run.summary?.installed == 1, "\(run.lines)")
+        #expect(run.summary?.isSuccess == true && run.summary?.installed == 1, "\(seed): \(run.lines)")
         let index = origin.accessLog().filter { $0.path.hasSuffix("Sample.tgz.tarix") }
-        #expect(index.map(\.status).last == (offer == .missing ? 404 : 200), "\(origin.accessLog())")
+        #expect(index.map(\.status).last == (offer == .missing ? 404 : 200), "\(seed): \(origin.accessLog())")
 
         let docset = fixture.dir.appending("root/Sample.docset")
         let store = "\(docset)/Contents/Resources"
         let meta = try TarixInstallTests.meta(docset)
-        #expect(meta["tarix_index"] as? String == (offer == .valid ? "publisher" : "built"))
-        #expect(meta["tarix_mode"] as? String == "indexed")
-        #expect(FileManager.default.contentsEqual(atPath: "\(store)/tarix.tgz", andPath: flushed))
+        #expect(meta["tarix_index"] as? String == (offer == .valid ? "publisher" : "built"), "\(seed)")
+        #expect(meta["tarix_mode"] as? String == "indexed", "\(seed)")
+        #expect(FileManager.default.contentsEqual(atPath: "\(store)/tarix.tgz", andPath: flushed), "\(seed)")
         if offer == .valid {  // the publisher's rows, rewritten packed (TarixIndexCompaction)
             let same = try fixture.python(
                 """
@@ -69,14 +70,14 @@ import Testing
                 rows = lambda p: sorted(sqlite3.connect(p).execute("SELECT path, hash FROM tarindex").fetchall())
                 print(rows(sys.argv[1]) == rows(sys.argv[2]))
                 """, ["\(store)/tarixIndex.db", publisherIndex])
-            #expect(same.trimmingCharacters(in: .whitespacesAndNewlines) == "True")
+            #expect(same.trimmingCharacters(in: .whitespacesAndNewlines) == "True", "\(seed)")
         }
         // Zeal's reader reads every document back byte-identical to GNU tar's extraction, whichever index it got.
         let extracted = try fixture.extract(plain, label: "plain")
         let zeal = try fixture.python(ZealScripts.reader, ["\(store)/tarix.tgz", "\(store)/tarixIndex.db", extracted])
-        #expect(zeal.trimmingCharacters(in: .whitespacesAndNewlines) == "OK \(fixture.files.count)")
+        #expect(zeal.trimmingCharacters(in: .whitespacesAndNewlines) == "OK \(fixture.files.count)", "\(seed)")
         // Nothing of the index is left in staging.
         let staged = (try? FileManager.default.subpathsOfDirectory(atPath: fixture.dir.appending("staging"))) ?? []
-        #expect(!staged.contains { $0.hasSuffix(".archive") || $0.contains("tarix") }, "\(staged)")
+        #expect(!staged.contains { $0.hasSuffix(".archive") || $0.contains("tarix") }, "\(seed): \(staged)")
     }
 }

@@ -8,13 +8,19 @@ import Foundation
     import Glibc
 #endif
 
-/// What deleting leftovers would give back (`docsync status`).
-package struct Reclaimable: Sendable, Equatable {
+/// What deleting leftovers would give back (`docsync status`; `reclaimable` in `status --json`).
+package struct Reclaimable: Sendable, Equatable, Encodable {
     /// Bytes in `<root>/.docsync/trash`, deleted by the next sync.
     package var trashBytes: Int64 = 0
     /// Partial downloads untouched longer than `[install] partial_max_age`, deleted by the next sync unless planned.
     package var stalePartials: Int = 0
     package var stalePartialBytes: Int64 = 0
+
+    enum CodingKeys: String, CodingKey {
+        case trashBytes = "trash_bytes"
+        case stalePartials = "stale_partials"
+        case stalePartialBytes = "stale_partial_bytes"
+    }
 }
 
 extension SyncEngine {

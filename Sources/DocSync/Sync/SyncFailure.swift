@@ -1,3 +1,5 @@
+internal import DocSyncHTTP
+
 /// Why one docset or feed failed in a sync, as a value: what kind of failure (``code``), whether a later sync can
 /// succeed without anyone changing anything (``isTransient``), the URL and HTTP status involved, and a message for
 /// people. Its JSON is `{"code", "is_transient", "url", "http_status", "message"}`, and for a `hook` failure also
@@ -84,12 +86,7 @@ public struct SyncFailure: Error, Sendable, Hashable, Codable, CustomStringConve
     }
 
     /// `url: HTTP status: message`, leaving out what is absent.
-    public var description: String {
-        var text = ""
-        if let url { text += "\(url): " }
-        if let httpStatus, httpStatus > 0 { text += "HTTP \(httpStatus): " }
-        return text + message
-    }
+    public var description: String { RequestFailureText.line(url: url, status: httpStatus, message: message) }
 
     enum CodingKeys: String, CodingKey {
         case code, url, message, signal

@@ -1,6 +1,6 @@
 /// `%XX` percent-encoding (RFC 3986 §2.1, uppercase hex digits): the one writer behind every encoder in docsync
 /// (entry URLs, fragments, URI references, manifest paths, served path segments). Which bytes stay literal is the
-/// caller's rule; this type only writes the escapes.
+/// caller's rule; this type only writes the escapes. (Decoders read the digits with `UInt8.hexDigitValue`.)
 package enum PercentEncoding {
     /// The uppercase hex digits RFC 3986 recommends for escapes.
     @usableFromInline static let digits: StaticString = "0123456789ABCDEF"

@@ -3,6 +3,8 @@ import CZlib
 /// A raw deflate stream (no gzip or zlib wrapper) compressing into a caller's `DeflateOutput`; `ParallelDeflater`
 /// gives each of its worker threads one and writes the gzip header and trailer itself. A full flush makes the next
 /// byte a point where raw inflation can start cold. Not thread-safe: one thread at a time.
+///
+/// `@unchecked Sendable`: each is handed to one worker thread when it starts, the only one that uses it.
 final class Deflater: @unchecked Sendable {
     private let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
 
@@ -49,6 +51,8 @@ final class Deflater: @unchecked Sendable {
 }
 
 /// A growable byte buffer a `Deflater` writes into (one per job, reused).
+///
+/// `@unchecked Sendable`: it belongs to its `DeflateJob` and moves with it (see there).
 final class DeflateOutput: @unchecked Sendable {
     private(set) var bytes: UnsafeMutableRawBufferPointer
     /// Bytes written so far.

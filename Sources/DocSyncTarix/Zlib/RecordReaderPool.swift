@@ -5,6 +5,8 @@ import Synchronization
 /// (`windowBits` -15) inflate stream, reset with `inflateReset` rather than set up and torn down (zlib's state and
 /// 32 KiB window stay allocated), and a compressed-input buffer. Used by one reader at a time: taken from
 /// ``RecordReaderPool`` and given back.
+///
+/// `@unchecked Sendable`: one reader uses it at a time; the pool's `Mutex` hands it from one to the next.
 final class RecordReader: @unchecked Sendable {
     /// Compressed bytes read per `pread`, at most.
     static let inputCapacity = 32 << 10
