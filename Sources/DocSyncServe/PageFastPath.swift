@@ -52,12 +52,7 @@ final class PageFastPath: Sendable {
         }
         let raw = Substring(utf8[utf8.index(utf8.startIndex, offsetBy: 3)..<end])
         guard let (answer, fromFile) = routes.warmRead(raw, conditions: conditions) else { return nil }
-        if plain, fromFile, answer.status.code == 200, let made = routes.warmHead(raw) {
-            var fields = renderFields(made.answer, allocator: allocator)
-            var exact = allocator.buffer(capacity: fields.readableBytes)
-            exact.writeBuffer(&fields)
-            heads.put(target, PageHeads.Entry(folder: made.folder, file: made.file, head: exact))
-        }
+        if plain, fromFile, answer.status.code == 200 { remember(target, raw, allocator: allocator) }
         let length = answer.contentLength
         let method: HTTPRequest.Method = head ? .head : .get
         log?.record(method: method, target: target, remote: remote(), status: answer.status.code, bytes: length)
@@ -65,23 +60,34 @@ final class PageFastPath: Sendable {
         return (render(answer, length: length, allocator: allocator), head ? nil : answer.body)
     }
 
+    /// Remembers the page of `target` (``PageHeads``) after the full route answered it from a file of a kept,
+    /// extracted version folder: its head, and the file opened again beneath the folder with the same checks.
+    private func remember(_ target: String, _ raw: Substring, allocator: ByteBufferAllocator) {
+        guard let made = routes.warmHead(raw),
+            let (descriptor, size) = try? ContainedFile.openForReading(
+                made.file, below: made.folder.descriptor, limit: max(0, routes.reader.maximumBytes),
+                cachedOnly: true)
+        else { return }
+        let file = PageHeads.OpenFile(descriptor: descriptor, size: size)
+        var fields = renderFields(made.answer, allocator: allocator)
+        var head = allocator.buffer(capacity: fields.readableBytes)
+        head.writeBuffer(&fields)
+        heads.put(target, PageHeads.Entry(folder: made.folder, file: file, head: head))
+    }
+
     /// The whole answer to a plain `GET` of a page ``heads`` remembers — the kept head, `Content-Length`, the
-    /// per-answer fields and the page's bytes, in one buffer — and the page's length; nil when the full route must
-    /// answer: the version folder is gone (pruned: the entry is dropped, the async route redirects), or the page
-    /// cannot be opened or read without waiting (`RESOLVE_CACHED`, `RWF_NOWAIT`), or changed size meanwhile.
+    /// per-answer fields and the page's bytes read from its open file, in one buffer — and the page's length; nil
+    /// when the full route must answer: the version folder is gone (pruned: its entries are dropped, the async
+    /// route redirects), or the bytes cannot be read without waiting (`RWF_NOWAIT`), or the file is shorter now.
     func known(_ entry: PageHeads.Entry, target: String, allocator: ByteBufferAllocator)
         -> (bytes: ByteBuffer, length: Int)?
     {
         guard Routes.isDirectory(entry.folder.path) else {
-            heads.remove(target)
+            heads.removeFolder(entry.folder.path)
             return nil
         }
-        guard
-            let (descriptor, size) = try? ContainedFile.openForReading(
-                entry.file, below: entry.folder.descriptor, limit: max(0, routes.reader.maximumBytes),
-                cachedOnly: true)
-        else { return nil }
-        defer { close(descriptor) }
+        let descriptor = entry.file.descriptor
+        let size = entry.file.size
         var out = allocator.buffer(capacity: entry.head.readableBytes + 160 + size)
         out.writeImmutableBuffer(entry.head)
         writeTrailer(&out, length: size)
@@ -98,7 +104,7 @@ final class PageFastPath: Sendable {
             }
             if failed { return nil }
         }
-        return (out, size)
+        return withExtendedLifetime(entry) { (out, size) }
     }
 
     /// `HTTP/1.1 <status>`, the answer's fields, `Content-Length`, `X-Content-Type-Options`, `Date`, `Server`.

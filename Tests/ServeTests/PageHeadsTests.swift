@@ -7,6 +7,10 @@ import NIOHTTP1
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 @testable import DocSyncServe
 
 /// ``PageHeads``: a plain `GET` of a page the fast path answered from an extracted version folder is answered again
@@ -80,7 +84,8 @@ import Testing
 
         // Conditional, range, HEAD and query requests take the full route (and are not remembered).
         let tag = try #require(reply.header("ETag"))
-        #expect(try RawHTTP.parse(try #require(f.answer(.GET, target, [("If-None-Match", tag)])), head: true).status == 304)
+        let notModified = try #require(f.answer(.GET, target, [("If-None-Match", tag)]))
+        #expect(try RawHTTP.parse(notModified, head: true).status == 304)
         let range = try RawHTTP.parse(try #require(f.answer(.GET, target, [("Range", "bytes=0-3")])))
         #expect(range.status == 206 && range.body == Array(expected[0..<4]))
         let head = try RawHTTP.parse(try #require(f.answer(.HEAD, target)), head: true)
@@ -129,7 +134,13 @@ import Testing
             let reply = try RawHTTP.parse(try #require(f.answer(.GET, "/d/\(version)/\(page)")))
             #expect(reply.status == 200 && reply.body == expected)
         }
-        // Capacity 4: the fifth page emptied the table, then was kept.
+        // Capacity 4: the fifth page emptied the table (closing its files), then was kept.
         #expect(f.fast.heads.count == 1)
+        // The server's table: a quarter of the open-file limit, whose soft value is raised to the hard one.
+        let remembered = DocServer.rememberedPages()
+        var limit = rlimit()
+        #expect(getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0)
+        #expect(limit.rlim_cur == min(limit.rlim_max, 65_536) || limit.rlim_cur > 65_536)
+        #expect(remembered == Int(min(4096, limit.rlim_cur / 4)))
     }
 }
