@@ -14,8 +14,9 @@ import NIOHTTP1
 ///
 /// It reads NIO's HTTP/1 request head as the decoder made it (no conversion to `HTTPRequest`, no `URLComponents`)
 /// and renders the answer's head as bytes, ready for the socket: status line and fields in one buffer. A plain `GET`
-/// (no query, no conditional or range field) of a page answered here from an extracted version folder before is
-/// answered from what ``PageHeads`` remembers of it: head and body in one buffer, read straight after the head.
+/// (no query, no conditional or range field) of a page answered here before from a file of an extracted version
+/// folder or from the page cache is answered from what ``PageHeads`` remembers of it (no parsing, no header
+/// building): an extracted page's bytes are read from its open file straight after the head, in one buffer.
 final class PageFastPath: Sendable {
     let routes: Routes
     let log: AccessLog?
@@ -48,11 +49,13 @@ final class PageFastPath: Sendable {
         if plain, let entry = heads.get(target), let whole = known(entry, target: target, allocator: allocator) {
             log?.record(method: .get, target: target, remote: remote(), status: 200, bytes: whole.length)
             counters.record(.pages, status: 200, duration: ContinuousClock.now - start)
-            return (whole.bytes, nil)
+            return (whole.head, whole.body)
         }
         let raw = Substring(utf8[utf8.index(utf8.startIndex, offsetBy: 3)..<end])
-        guard let (answer, fromFile) = routes.warmRead(raw, conditions: conditions) else { return nil }
-        if plain, fromFile, answer.status.code == 200 { remember(target, raw, allocator: allocator) }
+        guard let (answer, source) = routes.warmRead(raw, conditions: conditions) else { return nil }
+        if plain, answer.status.code == 200, source != .inflated {
+            remember(target, raw, file: source == .file, allocator: allocator)
+        }
         let length = answer.contentLength
         let method: HTTPRequest.Method = head ? .head : .get
         log?.record(method: method, target: target, remote: remote(), status: answer.status.code, bytes: length)
@@ -60,36 +63,59 @@ final class PageFastPath: Sendable {
         return (render(answer, length: length, allocator: allocator), head ? nil : answer.body)
     }
 
-    /// Remembers the page of `target` (``PageHeads``) after the full route answered it from a file of a kept,
-    /// extracted version folder: its head, and the file opened again beneath the folder with the same checks.
-    private func remember(_ target: String, _ raw: Substring, allocator: ByteBufferAllocator) {
-        guard let made = routes.warmHead(raw),
-            let (descriptor, size) = try? ContainedFile.openForReading(
-                made.file, below: made.folder.descriptor, limit: max(0, routes.reader.maximumBytes),
-                cachedOnly: true)
-        else { return }
-        let file = PageHeads.OpenFile(descriptor: descriptor, size: size)
+    /// Remembers the page of `target` (``PageHeads``) after the full route answered it from a `file` of a kept,
+    /// extracted version folder (opened again beneath the folder, with the same checks) or from the page cache.
+    private func remember(_ target: String, _ raw: Substring, file: Bool, allocator: ByteBufferAllocator) {
+        guard let made = routes.warmHead(raw) else { return }
+        let body: PageHeads.Body
+        if file {
+            guard let folder = routes.reader.keptExtractedFolder(made.folder),
+                let (descriptor, size) = try? ContainedFile.openForReading(
+                    made.file, below: folder.descriptor, limit: max(0, routes.reader.maximumBytes), cachedOnly: true)
+            else { return }
+            body = .file(PageHeads.OpenFile(descriptor: descriptor, size: size))
+        } else {
+            body = .cached(made.tag)
+        }
         var fields = renderFields(made.answer, allocator: allocator)
         var head = allocator.buffer(capacity: fields.readableBytes)
         head.writeBuffer(&fields)
-        heads.put(target, PageHeads.Entry(folder: made.folder, file: file, head: head))
+        heads.put(target, PageHeads.Entry(folder: made.folder, body: body, head: head))
     }
 
-    /// The whole answer to a plain `GET` of a page ``heads`` remembers — the kept head, `Content-Length`, the
-    /// per-answer fields and the page's bytes read from its open file, in one buffer — and the page's length; nil
-    /// when the full route must answer: the version folder is gone (pruned: its entries are dropped, the async
-    /// route redirects), or the bytes cannot be read without waiting (`RWF_NOWAIT`), or the file is shorter now.
+    /// The whole answer to a plain `GET` of a page ``heads`` remembers — the kept head, `Content-Length` and the
+    /// per-answer fields, then the page: read from its open file into the same buffer, or the page cache's buffer
+    /// — and the page's length; nil when the full route must answer: the version folder is gone (pruned: its
+    /// entries are dropped, the async route redirects), the bytes cannot be read without waiting (`RWF_NOWAIT`),
+    /// the file is shorter now, or the tarix page was evicted from the page cache.
     func known(_ entry: PageHeads.Entry, target: String, allocator: ByteBufferAllocator)
-        -> (bytes: ByteBuffer, length: Int)?
+        -> (head: ByteBuffer, body: ByteBuffer?, length: Int)?
     {
-        guard Routes.isDirectory(entry.folder.path) else {
-            heads.removeFolder(entry.folder.path)
+        guard Routes.isDirectory(entry.folder) else {
+            heads.removeFolder(entry.folder)
             return nil
         }
-        let descriptor = entry.file.descriptor
-        let size = entry.file.size
-        var out = allocator.buffer(capacity: entry.head.readableBytes + 160 + size)
-        out.writeImmutableBuffer(entry.head)
+        switch entry.body {
+        case .cached(let key):
+            guard let bytes = routes.cache.get(key) else { return nil }
+            var out = allocator.buffer(capacity: entry.head.readableBytes + 160)
+            out.writeImmutableBuffer(entry.head)
+            writeTrailer(&out, length: bytes.readableBytes)
+            return (out, bytes, bytes.readableBytes)
+        case .file(let file):
+            guard let out = read(file, after: entry.head, allocator: allocator) else { return nil }
+            return (out, nil, file.size)
+        }
+    }
+
+    /// `head`, the trailer and the bytes of `file` in one buffer; nil when they cannot all be read without waiting.
+    private func read(_ file: PageHeads.OpenFile, after head: ByteBuffer, allocator: ByteBufferAllocator)
+        -> ByteBuffer?
+    {
+        let descriptor = file.descriptor
+        let size = file.size
+        var out = allocator.buffer(capacity: head.readableBytes + 160 + size)
+        out.writeImmutableBuffer(head)
         writeTrailer(&out, length: size)
         var done = 0
         while done < size {
@@ -104,7 +130,7 @@ final class PageFastPath: Sendable {
             }
             if failed { return nil }
         }
-        return withExtendedLifetime(entry) { (out, size) }
+        return withExtendedLifetime(file) { out }  // its descriptor stays open until the reads are done
     }
 
     /// `HTTP/1.1 <status>`, the answer's fields, `Content-Length`, `X-Content-Type-Options`, `Date`, `Server`.

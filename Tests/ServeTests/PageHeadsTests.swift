@@ -14,8 +14,8 @@ import Testing
 @testable import DocSyncServe
 
 /// ``PageHeads``: a plain `GET` of a page the fast path answered from an extracted version folder is answered again
-/// from the remembered head, byte for byte the answer the full route gives; conditional, range, `HEAD` and query
-/// requests and tarix pages are never remembered; a pruned version's remembered page goes back to the full route
+/// from the remembered head, byte for byte the answer the full route gives, and so is a tarix page found in the page
+/// cache; conditional, range, `HEAD` and query requests are never remembered; a pruned version's remembered page goes back to the full route
 /// (the async route's redirect); the table is bounded.
 @Suite(.timeLimit(.minutes(10))) struct PageHeadsTests {
     struct Fixture {
@@ -93,12 +93,25 @@ import Testing
         #expect(try RawHTTP.parse(try #require(f.answer(.GET, target + "?q=1"))).body == expected)
         #expect(f.fast.heads.count == 1)
 
-        // A tarix page is never remembered (the page cache keeps its bytes); neither is a 404 or a traversal.
-        _ = try f.routes.reader.open("page0.html", of: t1, immutable: true)
-        _ = f.answer(.GET, "/d/\(ServeHarness.versionName(t1))/page0.html")
+        // A 404 or a traversal is never remembered.
         #expect(f.answer(.GET, "/d/\(version)/nope.html") == nil)
         #expect(f.answer(.GET, "/d/\(version)/..%2F..%2FInfo.plist") == nil)
         #expect(f.fast.heads.count == 1)
+
+        // A tarix page answered from the page cache is remembered by its cache key (the bytes stay the cache's);
+        // evicted, it goes back to the full route.
+        let tarix = ServeHarness.versionName(t1)
+        let tarixTarget = "/d/\(tarix)/page0.html"
+        let tarixBytes = try await t1.contents(of: "page0.html")
+        _ = try f.routes.reader.open("page0.html", of: t1, immutable: true)
+        f.routes.cache.put("\(tarix)/page0.html", ByteBuffer(bytes: tarixBytes))
+        let cached = try #require(f.answer(.GET, tarixTarget))
+        #expect(f.fast.heads.count == 2)
+        let hits = f.routes.cache.hitsAndMisses.hits
+        let cachedAgain = try #require(f.answer(.GET, tarixTarget))
+        #expect(f.routes.cache.hitsAndMisses.hits == hits + 1, "the remembered page's bytes are the cache's")
+        #expect(Self.withoutDate(cachedAgain) == Self.withoutDate(cached))
+        #expect(try RawHTTP.parse(cachedAgain).body == tarixBytes)
     }
 
     @Test func aPrunedVersionsRememberedPageGoesBackToTheFullRoute() async throws {
