@@ -20,10 +20,10 @@ import Synchronization
 /// Anything else, or anything that fails (folder pruned, bytes not cached, the file shorter than when opened, the
 /// tarix page evicted), takes the full route.
 ///
-/// Bounded: at most `capacity` entries, each holding at most one descriptor (about 0.7 KiB of memory); when full, all are
-/// dropped and the table refills from the full route. A folder found gone drops every entry of it, and folders are
-/// checked every ``sweepInterval`` when entries are added, so the files of a pruned version are not held open
-/// (keeping their disk space) for long. Thread-safe.
+/// Bounded: at most `capacity` entries, each holding at most one descriptor (about 0.7 KiB of memory); when full,
+/// all are dropped and the table refills from the full route. A folder found gone drops every entry of it, and
+/// folders are checked every ``sweepInterval`` when entries are added, so the files of a pruned version are not
+/// held open (keeping their disk space) for long. Thread-safe.
 final class PageHeads: Sendable {
     /// A page's file, open for reading; closed when the last entry using it goes.
     final class OpenFile: Sendable {

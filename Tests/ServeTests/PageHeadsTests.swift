@@ -15,8 +15,8 @@ import Testing
 
 /// ``PageHeads``: a plain `GET` of a page the fast path answered from an extracted version folder is answered again
 /// from the remembered head, byte for byte the answer the full route gives, and so is a tarix page found in the page
-/// cache; conditional, range, `HEAD` and query requests are never remembered; a pruned version's remembered page goes back to the full route
-/// (the async route's redirect); the table is bounded.
+/// cache; conditional, range, `HEAD` and query requests are never remembered; a pruned version's remembered page
+/// goes back to the full route (the async route's redirect); the table is bounded.
 @Suite(.timeLimit(.minutes(10))) struct PageHeadsTests {
     struct Fixture {
         let routes: Routes
