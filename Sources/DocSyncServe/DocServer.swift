@@ -108,8 +108,15 @@ package struct DocServer: Service {
             guard !observers.isEmpty else { return }
             while (try? await Task.sleep(for: Self.statsInterval)) != nil { report() }
         }
+        // The access log's lines reach its file within a second, and all of them when the server stops.
+        let flusher = Task {
+            guard let log else { return }
+            while (try? await Task.sleep(for: .seconds(1))) != nil { log.flush() }
+        }
         defer {
             reporter.cancel()
+            flusher.cancel()
+            log?.flush()
             if !observers.isEmpty { report() }
         }
         do {
