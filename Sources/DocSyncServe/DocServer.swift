@@ -6,6 +6,10 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `docsync serve`: a read-only HTTP front for the installed docsets (pages under `/d/`, search under `/api/`, the
 /// search page at `/`), run as a swift-service-lifecycle service: alone, or beside ``SyncService`` in the daemon's
 /// service group, stopping gracefully with it (connections in flight finish, then it returns).
@@ -81,7 +85,8 @@ package struct DocServer: Service {
             idleTimeout: .nanoseconds(Int64(settings.idleTimeout / .nanoseconds(1))),
             httpDecoderConfiguration: .init(
                 maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100))
-        let pages = PageFastPath(routes: routes, log: log, counters: counters)
+        let pages = PageFastPath(
+            routes: routes, log: log, counters: counters, heads: PageHeads(capacity: Self.rememberedPages()))
         let onListening = self.onListening
         let address = self.address
         let logger = self.logger
@@ -103,8 +108,15 @@ package struct DocServer: Service {
             guard !observers.isEmpty else { return }
             while (try? await Task.sleep(for: Self.statsInterval)) != nil { report() }
         }
+        // The access log's lines reach its file within a second, and all of them when the server stops.
+        let flusher = Task {
+            guard let log else { return }
+            while (try? await Task.sleep(for: .seconds(1))) != nil { log.flush() }
+        }
         defer {
             reporter.cancel()
+            flusher.cancel()
+            log?.flush()
             if !observers.isEmpty { report() }
         }
         do {
@@ -112,6 +124,24 @@ package struct DocServer: Service {
         } catch let error as IOError {
             throw ServeError.cannotStart(address, "\(error)")
         }
+    }
+}
+
+extension DocServer {
+    /// How many pages the fast path keeps open (``PageHeads``): a quarter of the open-file limit, at most 4,096,
+    /// after raising the limit's soft value to its hard one (up to 65,536), as Go's runtime does at start and
+    /// nginx's `worker_rlimit_nofile` asks (systemd's default soft limit is 1,024).
+    static func rememberedPages() -> Int {
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        var limit = rlimit()
+        guard getrlimit(resource, &limit) == 0 else { return 256 }
+        let wanted = min(limit.rlim_max, 65_536)
+        if limit.rlim_cur < wanted {
+            var raised = limit
+            raised.rlim_cur = wanted
+            if setrlimit(resource, &raised) == 0 { limit = raised }
+        }
+        return Int(min(4096, limit.rlim_cur / 4))
     }
 }
 

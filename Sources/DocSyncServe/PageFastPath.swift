@@ -1,24 +1,34 @@
+import DocSyncSupport
 import HTTPTypes
 import Hummingbird
 import NIOCore
 import NIOHTTP1
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// What the server does for a request it can answer on the event loop, without a task: a warm page
 /// (``Routes/warmPage(_:conditions:)``) with every header the async route would send (`X-Content-Type-Options`,
 /// `Date`, `Server`, `Content-Length`), counted and logged the same way. Anything else is the async route's.
 ///
 /// It reads NIO's HTTP/1 request head as the decoder made it (no conversion to `HTTPRequest`, no `URLComponents`)
-/// and renders the answer's head as bytes, ready for the socket: status line and fields in one buffer.
+/// and renders the answer's head as bytes, ready for the socket: status line and fields in one buffer. A plain `GET`
+/// (no query, no conditional or range field) of a page answered here before from a file of an extracted version
+/// folder or from the page cache is answered from what ``PageHeads`` remembers of it (no parsing, no header
+/// building): an extracted page's bytes are read from its open file straight after the head, in one buffer.
 final class PageFastPath: Sendable {
     let routes: Routes
     let log: AccessLog?
     let counters: ServeCounters
     let date = HTTPDate()
+    let heads: PageHeads
 
-    init(routes: Routes, log: AccessLog?, counters: ServeCounters) {
+    init(routes: Routes, log: AccessLog?, counters: ServeCounters, heads: PageHeads = PageHeads()) {
         self.routes = routes
         self.log = log
         self.counters = counters
+        self.heads = heads
     }
 
     /// The answer's head (status line and fields, up to the blank line) and body (nil for HEAD and bodiless
@@ -32,10 +42,20 @@ final class PageFastPath: Sendable {
         let utf8 = target.utf8
         guard utf8.count <= Routes.maximumTargetBytes, utf8.starts(with: "/d/".utf8) else { return nil }
         let start = ContinuousClock.now
+        let conditions = PageConditions(request.headers)
         // The path is the target up to its query, as the async route's `request.uri.path` reads it.
         let end = utf8.firstIndex(of: UInt8(ascii: "?")) ?? utf8.endIndex
+        let plain = !head && end == utf8.endIndex && conditions == PageConditions()
+        if plain, let entry = heads.get(target), let whole = known(entry, target: target, allocator: allocator) {
+            log?.record(method: .get, target: target, remote: remote(), status: 200, bytes: whole.length)
+            counters.record(.pages, status: 200, duration: ContinuousClock.now - start)
+            return (whole.head, whole.body)
+        }
         let raw = Substring(utf8[utf8.index(utf8.startIndex, offsetBy: 3)..<end])
-        guard let answer = routes.warmPage(raw, conditions: PageConditions(request.headers)) else { return nil }
+        guard let (answer, source) = routes.warmRead(raw, conditions: conditions) else { return nil }
+        if plain, answer.status.code == 200, source != .inflated {
+            remember(target, raw, file: source == .file, allocator: allocator)
+        }
         let length = answer.contentLength
         let method: HTTPRequest.Method = head ? .head : .get
         log?.record(method: method, target: target, remote: remote(), status: answer.status.code, bytes: length)
@@ -43,8 +63,85 @@ final class PageFastPath: Sendable {
         return (render(answer, length: length, allocator: allocator), head ? nil : answer.body)
     }
 
+    /// Remembers the page of `target` (``PageHeads``) after the full route answered it from a `file` of a kept,
+    /// extracted version folder (opened again beneath the folder, with the same checks) or from the page cache.
+    private func remember(_ target: String, _ raw: Substring, file: Bool, allocator: ByteBufferAllocator) {
+        guard let made = routes.warmHead(raw) else { return }
+        let body: PageHeads.Body
+        if file {
+            guard let folder = routes.reader.keptExtractedFolder(made.folder),
+                let (descriptor, size) = try? ContainedFile.openForReading(
+                    made.file, below: folder.descriptor, limit: max(0, routes.reader.maximumBytes), cachedOnly: true)
+            else { return }
+            body = .file(PageHeads.OpenFile(descriptor: descriptor, size: size))
+        } else {
+            body = .cached(made.tag)
+        }
+        var fields = renderFields(made.answer, allocator: allocator)
+        var head = allocator.buffer(capacity: fields.readableBytes)
+        head.writeBuffer(&fields)
+        heads.put(target, PageHeads.Entry(folder: made.folder, body: body, head: head))
+    }
+
+    /// The whole answer to a plain `GET` of a page ``heads`` remembers — the kept head, `Content-Length` and the
+    /// per-answer fields, then the page: read from its open file into the same buffer, or the page cache's buffer
+    /// — and the page's length; nil when the full route must answer: the version folder is gone (pruned: its
+    /// entries are dropped, the async route redirects), the bytes cannot be read without waiting (`RWF_NOWAIT`),
+    /// the file is shorter now, or the tarix page was evicted from the page cache.
+    func known(_ entry: PageHeads.Entry, target: String, allocator: ByteBufferAllocator)
+        -> (head: ByteBuffer, body: ByteBuffer?, length: Int)?
+    {
+        guard Routes.isDirectory(entry.folder) else {
+            heads.removeFolder(entry.folder)
+            return nil
+        }
+        switch entry.body {
+        case .cached(let key):
+            guard let bytes = routes.cache.get(key) else { return nil }
+            var out = allocator.buffer(capacity: entry.head.readableBytes + 160)
+            out.writeImmutableBuffer(entry.head)
+            writeTrailer(&out, length: bytes.readableBytes)
+            return (out, bytes, bytes.readableBytes)
+        case .file(let file):
+            guard let out = read(file, after: entry.head, allocator: allocator) else { return nil }
+            return (out, nil, file.size)
+        }
+    }
+
+    /// `head`, the trailer and the bytes of `file` in one buffer; nil when they cannot all be read without waiting.
+    private func read(_ file: PageHeads.OpenFile, after head: ByteBuffer, allocator: ByteBufferAllocator)
+        -> ByteBuffer?
+    {
+        let descriptor = file.descriptor
+        let size = file.size
+        var out = allocator.buffer(capacity: head.readableBytes + 160 + size)
+        out.writeImmutableBuffer(head)
+        writeTrailer(&out, length: size)
+        var done = 0
+        while done < size {
+            var failed = false
+            let at = done
+            done += out.writeWithUnsafeMutableBytes(minimumWritableBytes: size - done) { target in
+                let n = ContainedFile.readCached(
+                    descriptor, into: UnsafeMutableRawBufferPointer(rebasing: target[..<(size - at)]), at: at)
+                if n < 0, errno == EINTR { return 0 }
+                failed = n <= 0  // not cached (EAGAIN), an error, or the file ended sooner
+                return max(0, n)
+            }
+            if failed { return nil }
+        }
+        return withExtendedLifetime(file) { out }  // its descriptor stays open until the reads are done
+    }
+
     /// `HTTP/1.1 <status>`, the answer's fields, `Content-Length`, `X-Content-Type-Options`, `Date`, `Server`.
     func render(_ answer: PageAnswer, length: Int, allocator: ByteBufferAllocator) -> ByteBuffer {
+        var out = renderFields(answer, allocator: allocator)
+        writeTrailer(&out, length: length)
+        return out
+    }
+
+    /// `HTTP/1.1 <status>` and the answer's fields, each line ending in CRLF.
+    func renderFields(_ answer: PageAnswer, allocator: ByteBufferAllocator) -> ByteBuffer {
         var out = allocator.buffer(capacity: 512)
         switch answer.status.code {
         case 200: out.writeStaticString("HTTP/1.1 200 OK\r\n")
@@ -63,11 +160,15 @@ final class PageFastPath: Sendable {
             out.writeString(field.value)
             out.writeStaticString("\r\n")
         }
+        return out
+    }
+
+    /// `Content-Length`, `X-Content-Type-Options`, `Date`, `Server` and the blank line that ends the head.
+    func writeTrailer(_ out: inout ByteBuffer, length: Int) {
         out.writeStaticString("Content-Length: ")
         out.writeString(String(length))
         out.writeStaticString("\r\nX-Content-Type-Options: nosniff\r\nDate: ")
         out.writeString(date.field().value)
         out.writeStaticString("\r\nServer: docsync\r\n\r\n")
-        return out
     }
 }

@@ -121,26 +121,57 @@ extension Routes {
     /// ``warmPage(_:headers:)`` with the request's conditional and range fields already picked out (the fast path
     /// reads them from NIO's HTTP/1 head, without converting it to `HTTPFields`).
     func warmPage(_ raw: Substring, conditions: PageConditions) -> PageAnswer? {
+        warmRead(raw, conditions: conditions)?.answer
+    }
+
+    /// Where a warm page's bytes came from (``warmRead(_:conditions:)``).
+    enum WarmSource {
+        /// Read from its file in an extracted version folder.
+        case file
+        /// Taken from the ``PageCache`` (a tarix page inflated before).
+        case cached
+        /// Inflated from a tarix store just now.
+        case inflated
+    }
+
+    /// ``warmPage(_:conditions:)``, and where the page's bytes came from (``PageHeads`` remembers pages read from
+    /// a file or found in the page cache).
+    func warmRead(_ raw: Substring, conditions: PageConditions) -> (answer: PageAnswer, source: WarmSource)? {
         guard let path = PagePath(afterPrefix: raw), let version = path.version else { return nil }
         let folder = "\(configuredRoot)/.docsync/versions/\(version)"
         guard Self.isDirectory(folder) else { return nil }
         let docset = InstalledDocset(name: path.name, path: folder)
         let tag = "\(version)/\(path.page)"
         if let kept = cache.get(tag) {
-            return respond(kept, tag: tag, path: path, docset: docset, conditions: conditions)
+            return (respond(kept, tag: tag, path: path, docset: docset, conditions: conditions), .cached)
         }
         switch try? reader.openIfCached(path.page, of: docset, as: InflatedBuffer.self) {
         case .file(let descriptor, let size)?:
             defer { close(descriptor) }
             var buffer = ByteBufferAllocator().buffer(capacity: size)
             guard Self.fill(&buffer, from: descriptor, size: size, waiting: false) == 0 else { return nil }
-            return respond(buffer, tag: tag, path: path, docset: docset, conditions: conditions)
+            return (respond(buffer, tag: tag, path: path, docset: docset, conditions: conditions), .file)
         case .bytes(let inflated)?:  // a small tarix page, its compressed bytes in the page cache
             cache.put(tag, inflated.buffer)
-            return respond(inflated.buffer, tag: tag, path: path, docset: docset, conditions: conditions)
+            return (respond(inflated.buffer, tag: tag, path: path, docset: docset, conditions: conditions), .inflated)
         default:
             return nil
         }
+    }
+
+    /// What ``PageHeads`` keeps of a pinned page (`raw`: the part after `/d/`): its version folder's path, its file
+    /// beneath the folder (`Contents/Resources/Documents/<page>`), its ``PageCache`` key, and its whole answer's
+    /// status and headers (the body left empty). Nil for anything else: not pinned, a page path that is not
+    /// canonical (the full route decides those every time). Touches no file.
+    func warmHead(_ raw: Substring) -> (folder: String, file: String, tag: String, answer: PageAnswer)? {
+        guard let path = PagePath(afterPrefix: raw), let version = path.version, ContainedFile.isCanonical(path.page)
+        else { return nil }
+        let folder = "\(configuredRoot)/.docsync/versions/\(version)"
+        let docset = InstalledDocset(name: path.name, path: folder)
+        let tag = "\(version)/\(path.page)"
+        let answer = respond(ByteBuffer(), tag: tag, path: path, docset: docset, conditions: PageConditions())
+        guard answer.status == .ok else { return nil }
+        return (folder, "Contents/Resources/Documents/\(path.page)", tag, answer)
     }
 
     /// The answer for a page read that failed: 413 for one over the limit, else 404 (I/O errors logged).

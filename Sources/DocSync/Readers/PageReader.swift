@@ -52,7 +52,7 @@ package enum PageContents<Inflated: InflatedPage>: Sendable {
 /// of your own. Thread-safe.
 package final class PageReader: Sendable {
     /// What is kept of one version folder.
-    private final class Folder: Sendable {
+    fileprivate final class Folder: Sendable {
         let path: String
         let descriptor: Int32
         /// The open store of a tarix folder; nil for the extracted layout.
@@ -177,6 +177,15 @@ package final class PageReader: Sendable {
         }
     }
 
+    /// The extracted version folder at `path` if it is kept open now (nil when it is not, or holds a tarix store):
+    /// a handle that keeps its descriptor open while referenced, for a server that remembers how to answer a page
+    /// of it (``KeptFolder``). Never opens anything, never blocks.
+    package func keptExtractedFolder(_ path: String) -> KeptFolder? {
+        let folder = state.withLock { $0.folders[path]?.folder }
+        guard let folder, folder.archive == nil else { return nil }
+        return KeptFolder(folder: folder)
+    }
+
     /// The kept folder at `path`, opened (and its layout found) on first use.
     private func kept(_ path: String) -> Result<Folder, ContainedFile.Failure> {
         let found = state.withLock { state -> Folder? in
@@ -261,4 +270,16 @@ package final class PageReader: Sendable {
         case .success(let archive): return open(page, base: base, archive: archive, folder: folder, limit: limit)
         }
     }
+}
+
+/// An extracted version folder kept open by a ``PageReader`` (``PageReader/keptExtractedFolder(_:)``): its path and
+/// open descriptor, which stays open while a handle refers to it (even after the reader drops the folder). Pages
+/// are opened beneath it with `ContainedFile.openForReading` (`RESOLVE_BENEATH`), as the reader opens them.
+package struct KeptFolder: Sendable {
+    fileprivate let folder: PageReader.Folder
+
+    /// The folder's path (`<root>/.docsync/versions/NAME@ID`).
+    package var path: String { folder.path }
+    /// Its open descriptor (valid while this handle exists).
+    package var descriptor: Int32 { folder.descriptor }
 }
