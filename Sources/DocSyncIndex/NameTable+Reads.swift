@@ -92,9 +92,8 @@ extension NameTable {
 
     /// Calls `visit(i, name)` for every sorted position `i` whose name starts with `query` (exact matches first)
     /// and is at most `bound` bytes long, in name order; `visit` returns the bound for the names after it. The
-    /// fences in memory narrow both ends to blocks of `fenceStride` names, and the names from the first block's
-    /// fence to the last block's end are read with one `pread` into `scratch` (where each block begins is in memory:
-    /// the names' own newlines give the offsets within it).
+    /// fences in memory narrow both ends to blocks of `fenceStride` names, and the names from the first block to the
+    /// last are read with two `pread`s into `scratch`.
     func forEachPrefixMatch(
         _ query: [UInt8], scratch: SearchScratch, bound: Int,
         _ visit: (_ i: Int, _ name: UnsafeBufferPointer<UInt8>) -> Int
@@ -103,44 +102,23 @@ extension NameTable {
         let upper = query + [0xFF]  // 0xFF never occurs in UTF-8
         let (a, b) = fenceBlock(query)
         let (c, d) = fenceBlock(upper)
-        // From the fence that opens the first block (a block's first position is 0 or one past a fence) to the end
-        // of the last block: a fence's position (its offset is in memory) or `count` (the end of the area).
-        let first = min(a, c) - min(a, c) % Self.fenceStride
+        let first = min(a, c)
         let end = max(b, d)
-        let from = fenceOffsets[first / Self.fenceStride]
-        let to = end == count ? fenceOffsets[fenceOffsets.count - 1] : fenceOffsets[end / Self.fenceStride]
-        let bytes = to - from
+        // offsets[first...end] and the names between.
+        read(areas.offsets + 4 * first, into: &scratch.runOffsets, count: end - first + 1)
+        let offsets = scratch.runOffsets
+        let from = Int(offsets[0])
+        let bytes = Int(offsets[end - first]) - from
         if scratch.runBytes.count < bytes {
             scratch.runBytes = Array(repeating: 0, count: max(bytes, 2 * scratch.runBytes.count))
         }
         if bytes > 0 {
             scratch.runBytes.withUnsafeMutableBytes { read(areas.names + from, bytes, into: $0.baseAddress!) }
         }
-        // offsets[first...end], relative to `from`, from the newline after each name.
-        if scratch.runOffsets.count < end - first + 1 {
-            scratch.runOffsets = Array(repeating: 0, count: max(end - first + 1, 2 * scratch.runOffsets.count))
-        }
-        scratch.runBytes.withUnsafeBufferPointer { run in
-            scratch.runOffsets.withUnsafeMutableBufferPointer { offsets in
-                offsets[0] = 0
-                var at = 0
-                for k in 0..<(end - first) {
-                    // A name without its newline (a damaged file) ends the run, and so do the ones after it.
-                    if at < bytes, let found = memchr(run.baseAddress! + at, 0x0A, bytes - at) {
-                        at = run.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
-                    } else {
-                        at = bytes
-                    }
-                    offsets[k + 1] = UInt32(at)
-                }
-            }
-        }
-        let offsets = scratch.runOffsets
-        let base = first
         scratch.runBytes.withUnsafeBufferPointer { run in
             func name(_ i: Int) -> UnsafeBufferPointer<UInt8> {
-                let start = Int(offsets[i - base])
-                let count = max(0, Int(offsets[i - base + 1]) - start - 1)
+                let start = Int(offsets[i - first]) - from
+                let count = max(0, Int(offsets[i - first + 1]) - from - start - 1)
                 return UnsafeBufferPointer(start: run.baseAddress! + start, count: count)
             }
             func lowerBound(_ key: [UInt8], _ lo: Int, _ hi: Int) -> Int {
@@ -155,7 +133,7 @@ extension NameTable {
             let lo = lowerBound(query, a, b)
             let hi = lowerBound(upper, c, d)
             var bound = bound
-            for i in lo..<max(lo, hi) where Int(offsets[i - base + 1]) - Int(offsets[i - base]) - 1 <= bound {
+            for i in lo..<max(lo, hi) where Int(offsets[i - first + 1] - offsets[i - first]) - 1 <= bound {
                 bound = visit(i, name(i))
             }
         }

@@ -68,9 +68,6 @@ final class NameTable: @unchecked Sendable {
     static let fenceStride = 64
     var fenceBytes: [UInt8] = []
     var fenceStarts: [Int] = [0]
-    /// Where each fence's name begins in the names area, and the area's size at the end: a block's names are one
-    /// `pread` with no offsets read first (`forEachPrefixMatch`).
-    var fenceOffsets: [Int] = []
     /// The trigram directory, in memory (a few KiB per docset); the postings themselves are read with `pread` into
     /// reused buffers (`NameTable+Reads`): walking them maps no page of the file, so nothing has to be dropped from
     /// the resident set after each query and faulted back in by the next.
@@ -184,9 +181,7 @@ final class NameTable: @unchecked Sendable {
         for i in stride(from: 0, to: count, by: Self.fenceStride) {
             fenceBytes += name(i)
             fenceStarts.append(fenceBytes.count)
-            fenceOffsets.append(Int(offsets[i]))
         }
-        fenceOffsets.append(namesCount)
         lengthMasks = [UInt64](unsafeUninitializedCapacity: count) { masks, initialized in
             let from = base + layout.lengthMasks  // 4-byte aligned in the file: copied, then byte-swapped if needed
             if count > 0 { UnsafeMutableRawPointer(masks.baseAddress!).copyMemory(from: from, byteCount: 8 * count) }
