@@ -130,10 +130,9 @@ struct Routes: Sendable {
             ("docset", JSONWriter.string(hit.docset)), ("match", JSONWriter.string(hit.match.label)),
             ("name", JSONWriter.string(hit.name)),
         ]
-        let url = hit.url.absoluteString  // once: Foundation builds it anew at each call
-        fields.append(("page_url", JSONWriter.string(pageURL(absolute: url, docset: hit.docset))))
+        fields.append(("page_url", JSONWriter.string(pageURL(hit, snapshot: snapshot))))
         fields.append(("type", JSONWriter.string(hit.type)))
-        fields.append(("url", JSONWriter.string(url)))
+        fields.append(("url", JSONWriter.string(hit.url.absoluteString)))
         if let version = hit.version { fields.append(("version", JSONWriter.string(version))) }
         return JSONWriter.object(fields)
     }
@@ -142,16 +141,11 @@ struct Routes: Sendable {
     /// folder replaced by `/d/<Name>/` (Apple's `Contents/Resources/Documentation/` reached through the
     /// documents folder's `Documentation` link); nil-ish (`""`) for an online page.
     static func pageURL(_ hit: SearchHit, snapshot: ServedDocsets.Snapshot) -> String {
-        pageURL(absolute: hit.url.absoluteString, docset: hit.docset)
-    }
-
-    /// ``pageURL(_:snapshot:)`` of a hit's URL text (`absoluteString`) from `docset`. The folder is found on UTF-8
-    /// bytes (the URL is ASCII): Foundation's `range(of:)` bridged each search to `CFStringFind`.
-    static func pageURL(absolute url: String, docset: String) -> String {
+        let url = hit.url.absoluteString
         guard url.hasPrefix("file://") else { return url }
-        let name = encodeSegment(docset)
+        let name = encodeSegment(hit.docset)
         for marker in ["/Contents/Resources/Documents/", "/Contents/Resources/"] {
-            if let range = url.utf8.firstRange(of: marker.utf8) {
+            if let range = url.range(of: marker) {
                 return "/d/\(name)/\(url[range.upperBound...])"
             }
         }
