@@ -3,7 +3,8 @@
 import json, os, random, re, socket, subprocess, sys, time, urllib.request
 
 docsync, work, seconds = sys.argv[1], sys.argv[2], int(sys.argv[3])
-root, state = work + "/root", work + "/state"
+root, state = work + "/root", os.environ.get("STATE_DIR") or work + "/state"
+modes = (os.environ.get("MODES") or "search,pages").split(",")
 rng = random.Random(7)
 
 def free_port():
@@ -120,15 +121,17 @@ try:
     # Warm-up: every docset's derived index opened, every page read once (both servers read the page cache after).
     subprocess.run(["wrk", "-t2", "-c4", "-d5s", "-s", script, base], env=dict(os.environ, PATHS=query_file),
                    capture_output=True, check=True)
-    for warm in (page_file, tarix_file):
+    for warm in (page_file, tarix_file) if "pages" in modes else ():
         subprocess.run(["wrk", "-t2", "-c4", "-d5s", "-s", script, base], env=dict(os.environ, PATHS=warm),
                        capture_output=True, check=True)
     print("load average before the runs: %s" % " ".join(open("/proc/loadavg").read().split()[:3]))
-    print("search: 400 queries (exact/prefix/substring/fuzzy), limit 20, 10 connections with 20 ms think time")
-    rps, lat, errors, _ = wrk(base, script, 10, {"PATHS": query_file, "THINK": "20"})
-    print("  docsync serve   %7.0f req/s   p50 %6.2f ms  p90 %6.2f ms  p99 %6.2f ms  non-2xx %d"
-          % (rps, lat.get("50", -1), lat.get("90", -1), lat.get("99", -1), errors))
-    print("  peak RSS so far (warm-ups and search): %.1f MiB" % peak_rss(server.pid))
+    if "search" in modes:
+        print("search: 400 queries (exact/prefix/substring/fuzzy), limit 20, 10 connections with 20 ms think time")
+        rps, lat, errors, _ = wrk(base, script, 10, {"PATHS": query_file, "THINK": "20"})
+        print("  docsync serve   %7.0f req/s   p50 %6.2f ms  p90 %6.2f ms  p99 %6.2f ms  non-2xx %d"
+              % (rps, lat.get("50", -1), lat.get("90", -1), lat.get("99", -1), errors))
+        print("  peak RSS so far (warm-ups and search): %.1f MiB" % peak_rss(server.pid))
+    if "pages" not in modes: sys.exit(0)  # MODES=search: no page runs
     print("pages: %d HTML pages of 2-64 KiB, 32 connections, as fast as possible" % len(pages))
     d_rps, d_lat, d_err, _ = wrk(base, script, 32, {"PATHS": page_file})
     n_rps, n_lat, n_err, _ = wrk("http://127.0.0.1:%d" % nginx_port, script, 32, {"PATHS": nginx_file})

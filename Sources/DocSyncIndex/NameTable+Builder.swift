@@ -114,7 +114,9 @@ extension NameTable {
             for start in lengthStarts { put32(UInt32(start)) }
             for position in byLength {
                 let i = order[position]
-                put32(NameTable.fold(NameTable.mask(bytes[Int(starts[i])..<(Int(starts[i + 1]) - 1)])))
+                let m = NameTable.scanMask(bytes[Int(starts[i])..<(Int(starts[i + 1]) - 1)])
+                put32(UInt32(truncatingIfNeeded: m))
+                put32(UInt32(truncatingIfNeeded: m >> 32))
             }
             for i in order { withUnsafeBytes(of: types[i].littleEndian) { out += $0 } }
             pad(to: layout.trigrams)

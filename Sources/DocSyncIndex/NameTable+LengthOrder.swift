@@ -1,6 +1,33 @@
 /// The scans over names by rank (shortest first): the fuzzy and short-substring candidates are the names whose
-/// folded character mask covers the query's, read from the in-memory `lengthMasks` 8 at a time.
+/// scan mask covers the query's, read from the in-memory `lengthMasks` 4 at a time.
 extension NameTable {
+    /// The 64-bit mask the scans compare (`lengthMasks`): the low half is `fold(mask(bytes))`, which characters
+    /// occur; the high half `repeats(bytes)`, which occur at least twice. A name contains `query` as a substring or a
+    /// subsequence only if it holds each of the query's bytes at least as often, so only if its scan mask covers the
+    /// query's: the scan never drops a match, and passes far fewer names than the presence half alone (a query with
+    /// a repeated letter, like most whole names, rules out every name with that letter once).
+    static func scanMask(_ bytes: some Sequence<UInt8>) -> UInt64 {
+        var seen: UInt32 = 0
+        var twice: UInt32 = 0
+        for b in bytes {
+            let bit = UInt32(1) << foldedBit(b)
+            twice |= seen & bit
+            seen |= bit
+        }
+        return UInt64(twice) << 32 | UInt64(seen)
+    }
+
+    /// The bit of byte `b` in a folded mask (`fold`): a–z 0–25, any digit 26, the other ASCII bytes in four groups
+    /// 27–30 (as `mask` puts them on bits 36–62, seven to a group), non-ASCII 31.
+    @inline(__always) static func foldedBit(_ b: UInt8) -> UInt32 {
+        switch b {
+        case 0x61...0x7A: UInt32(b - 0x61)
+        case 0x30...0x39: 26
+        case 0x80...: 31
+        default: 27 + UInt32(b % 27) / 7
+        }
+    }
+
     /// The ranks of the names of length `group` (0...255), or of 256 bytes and more (`lengthGroups`).
     func ranks(ofGroup group: Int) -> Range<Int> { lengthStarts[group]..<lengthStarts[group + 1] }
 
@@ -12,21 +39,21 @@ extension NameTable {
     /// The sorted position of the name at `rank`.
     func position(rank: Int) -> Int { Int(order[rank]) }
 
-    /// Calls `visit(rank)` for every rank in `range` whose folded mask covers `wanted`, in rank order (the masks
-    /// read 8 at a time).
-    func maskScan(_ wanted: UInt32, ranks range: Range<Int>, _ visit: (_ rank: Int) -> Void) {
+    /// Calls `visit(rank)` for every rank in `range` whose scan mask covers `wanted` (`scanMask`), in rank order
+    /// (the masks read 4 at a time).
+    func maskScan(_ wanted: UInt64, ranks range: Range<Int>, _ visit: (_ rank: Int) -> Void) {
         guard !range.isEmpty else { return }
-        let splat = SIMD8<UInt32>(repeating: wanted)
+        let splat = SIMD4<UInt64>(repeating: wanted)
         lengthMasks.withUnsafeBufferPointer { masks in
             let base = UnsafeRawPointer(masks.baseAddress!)
             var k = range.lowerBound
-            while k + 8 <= range.upperBound {
-                let block = base.loadUnaligned(fromByteOffset: 4 * k, as: SIMD8<UInt32>.self)
+            while k + 4 <= range.upperBound {
+                let block = base.loadUnaligned(fromByteOffset: 8 * k, as: SIMD4<UInt64>.self)
                 let hit = (block & splat) .== splat
                 if any(hit) {
-                    for j in 0..<8 where hit[j] { visit(k + j) }
+                    for j in 0..<4 where hit[j] { visit(k + j) }
                 }
-                k += 8
+                k += 4
             }
             while k < range.upperBound {
                 if masks[k] & wanted == wanted { visit(k) }

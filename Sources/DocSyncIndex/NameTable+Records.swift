@@ -7,7 +7,7 @@
 ///         "docset" with their values, then "type:<id>" and the normalised type name for each type id
 /// ```
 extension NameTable {
-    static let layoutVersion = "5"
+    static let layoutVersion = "6"
     private static let noFragment = UInt32.max
 
     /// One entry as a hit shows it.

@@ -9,7 +9,7 @@ import Foundation
 /// lowercased and sorted bytewise, with what search needs to find them and what a hit needs to be shown.
 ///
 /// ```
-/// 0   "DSNAMES5"
+/// 0   "DSNAMES6"
 /// 8   count, names bytes, trigram count, posting count, records bytes, meta bytes, rank names bytes, 0: UInt32
 ///     each (little-endian, like every field)
 /// 40  offsets[count + 1]: UInt32        start of each name in the names area
@@ -17,7 +17,8 @@ import Foundation
 ///     order[count]: UInt32              the sorted positions in length order (name length, then position): the
 ///                                       k-th shortest name is `order[k]`; k is the name's *rank*
 ///     lengthStarts[258]: UInt32         the first rank of each name length 0...255, of 256 bytes and more, and count
-///     lengthMasks[count]: UInt32        by rank, which characters the name contains (see `mask`, `fold`)
+///     lengthMasks[count]: UInt64        by rank, which characters the name contains (low 32 bits: `fold` of
+///                                       `mask`) and which occur at least twice (high 32 bits; see `scanMask`)
 ///     types[count]: UInt16              the entry's type id (see meta), padded to 8 bytes
 ///     trigrams[trigram count]: UInt32   every 3-byte sequence of any name, sorted
 ///     starts[trigram count + 1]: UInt32 where each trigram's postings begin
@@ -31,11 +32,12 @@ import Foundation
 /// ```
 /// Exact and prefix matches are one binary search (over in-memory fences, then one block of the file). Substring
 /// matches of 3 bytes or more are the postings of the query's rarest trigrams intersected, each checked; shorter
-/// substrings and fuzzy (subsequence) matches are the names whose character mask covers the query's, each checked —
-/// a scan of 4 bytes per entry held in memory, not of the names. Both walk the names shortest first (postings hold
-/// ranks, masks are stored by rank), so a search that already holds its best `limit` stops at the first length
-/// that can no longer rank (`NameTable+LengthOrder`); the names they check are read a length group at a time from
-/// the rank names, in sequence, not one random page of the mapping per candidate. A hit's display data is one
+/// substrings and fuzzy (subsequence) matches are the names whose character masks cover the query's (the characters
+/// it contains, and those it contains twice or more), each checked — a scan of 8 bytes per entry held in memory, not
+/// of the names. Both walk the names shortest first (postings hold ranks, masks are stored by rank), so a search
+/// that already holds its best `limit` stops at the first length that can no longer rank (`NameTable+LengthOrder`);
+/// the names they check are read a length group at a time from the rank names, in sequence, not one random page of
+/// the mapping per candidate. A hit's display data is one
 /// record read from the same mapping: no database is open while searching. What every query scans is in memory or
 /// read with `pread`, so the mapping is touched only for the few names that pass, and `release` drops those pages
 /// again.
@@ -43,7 +45,7 @@ import Foundation
 /// `@unchecked Sendable`: every stored property is `let`; the pointers address a read-only mapping and memory
 /// allocated once at open, never written after `init` and freed only in `deinit`.
 final class NameTable: @unchecked Sendable {
-    static let magic = Array("DSNAMES5".utf8)
+    static let magic = Array("DSNAMES6".utf8)
     static let headerSize = 40
     /// Linux's `O_NOATIME` (Glibc's module does not export it).
     static let noAccessTime: Int32 = 0o1_000_000
@@ -71,9 +73,10 @@ final class NameTable: @unchecked Sendable {
     /// the resident set after each query and faulted back in by the next.
     var trigramKeys: [UInt32] = []
     var trigramStarts: [UInt32] = []
-    /// Each entry's character mask folded to 32 bits (`fold`), by rank, in memory: the fuzzy and short-substring
-    /// scans read 4 bytes per entry without touching the file.
-    var lengthMasks: [UInt32] = []
+    /// Each entry's scan mask (`scanMask`: the characters it contains, and those it contains twice or more), by
+    /// rank, in memory: the fuzzy and short-substring scans read 8 bytes per entry without touching the file, and
+    /// read a name only when its mask covers the query's.
+    var lengthMasks: [UInt64] = []
     /// The first rank of each name length (0...255; 256: 256 bytes or more), and `count` at the end.
     var lengthStarts: [Int] = []
     /// Names of this many bytes or more share the last length group.
@@ -104,7 +107,7 @@ final class NameTable: @unchecked Sendable {
             order = records + 4 * (n + 1)
             lengthStarts = order + 4 * n
             lengthMasks = lengthStarts + 4 * (NameTable.lengthGroups + 2)
-            types = lengthMasks + 4 * n
+            types = lengthMasks + 8 * n
             trigrams = (types + 2 * n + 7) & ~7
             starts = trigrams + 4 * t
             postings = starts + 4 * (t + 1)
@@ -179,8 +182,12 @@ final class NameTable: @unchecked Sendable {
             fenceBytes += name(i)
             fenceStarts.append(fenceBytes.count)
         }
-        lengthMasks = Array(
-            UnsafeBufferPointer(start: (base + layout.lengthMasks).assumingMemoryBound(to: UInt32.self), count: count))
+        lengthMasks = [UInt64](unsafeUninitializedCapacity: count) { masks, initialized in
+            let from = base + layout.lengthMasks  // 4-byte aligned in the file: copied, then byte-swapped if needed
+            if count > 0 { UnsafeMutableRawPointer(masks.baseAddress!).copyMemory(from: from, byteCount: 8 * count) }
+            for k in 0..<count { masks[k] = UInt64(littleEndian: masks[k]) }
+            initialized = count
+        }
         lengthStarts = (0..<(Self.lengthGroups + 2)).map { Int(starts32[$0]) }
         // The rank names area holds exactly the names below `lengthGroups` bytes, each group's at its width.
         rankNameStarts = [0]

@@ -117,7 +117,7 @@ struct Ranker {
         // shortest first across all docsets at once (each length group of every docset before the next length), so
         // the walk stops at the first length that can no longer enter the best `limit` of all of them together.
         let minimumLength = needle.count + 1
-        let wanted = NameTable.fold(NameTable.mask(needle))
+        let wanted = NameTable.scanMask(needle)
         var names = scratch.names
         scratch.names = []
         var ranks: [Int] = []

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `names.bin` layout 5: each hit's display record and the meta data live in the one mapped file (no database is
+/// `names.bin` layout 6: each hit's display record and the meta data live in the one mapped file (no database is
 /// open while searching); a damaged file or record is refused, never read past.
 @Suite(.timeLimit(.minutes(10))) struct NameTableLayoutTests {
     struct Entry {
@@ -109,7 +109,9 @@ import Testing
             let group = min(length, NameTable.lengthGroups)
             #expect(table.ranks(ofGroup: group).contains(rank))
             #expect(table.length(rank: rank, group: group) == length)
-            #expect(table.lengthMasks[rank] == NameTable.fold(NameTable.mask(table.name(i))))
+            let masks = (table.lengthMasks[rank], NameTable.fold(NameTable.mask(table.name(i))))
+            #expect(masks.0 == NameTable.scanMask(table.name(i)))  // layout 6: 64 bits, the low half as before
+            #expect(UInt32(truncatingIfNeeded: masks.0) == masks.1)
             if group < NameTable.lengthGroups {  // layout 5: the group's names again, by rank, `group` bytes each
                 var names: [UInt8] = []
                 table.readRankNames(group: group, into: &names)
@@ -124,6 +126,25 @@ import Testing
         }
         #expect(seen.count == table.count)
         #expect(table.ranks(ofGroup: NameTable.lengthGroups).count == 2)
+    }
+
+    /// The scan mask: the low half is the folded character mask, the high half the folded characters seen twice
+    /// or more (two different digits, two bytes of one non-ASCII character and two other punctuation bytes of one
+    /// group count as repeats, as a query's bytes would).
+    @Test(arguments: [
+        ("", [], []), ("a", ["a"], []), ("aab", ["a", "b"], ["a"]), ("banana", ["a", "b", "n"], ["a", "n"]),
+        ("x1", ["x", "1"], []), ("19", ["1"], ["1"]), ("é", ["é"], ["é"]),
+        ("a.b_c", ["a", "b", "c", ".", "_"], ["."]),
+        ("::", [":"], [":"]),
+    ] as [(String, [String], [String])])
+    func scanMaskCountsRepeats(name: String, present: [String], twice: [String]) {
+        func bits(_ characters: [String]) -> UInt32 {
+            characters.reduce(0) { $0 | NameTable.fold(NameTable.mask(Array($1.utf8))) }
+        }
+        let m = NameTable.scanMask(Array(name.utf8))
+        #expect(UInt32(truncatingIfNeeded: m) == bits(present))
+        #expect(UInt32(truncatingIfNeeded: m >> 32) == bits(twice))
+        #expect(UInt32(truncatingIfNeeded: m) == NameTable.fold(NameTable.mask(Array(name.utf8))))
     }
 
     /// `gallop`: the first index at or after `from` whose value is at least the target.

@@ -5,12 +5,18 @@ import Testing
 
 /// The length-ordered walks (substring postings by rank, fuzzy and short-substring mask scans, each stopping at the
 /// first name length that can no longer rank) against the brute-force reference over several docsets of generated
-/// names: the same hits in the same order for every limit, with and without a type filter.
+/// names: the same hits in the same order for every limit, with and without a type filter. Names and queries repeat
+/// letters (the scan mask passes only names holding each query character at least as often, up to twice), mix
+/// cases and non-ASCII, so that a filter dropping a true hit fails here.
 @Suite(.timeLimit(.minutes(10))) struct RankingEquivalenceTests {
     @Test func lengthOrderedScansMatchTheReference() throws {
         var rng = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
         let seed = rng.seed
-        let words = ["map", "view", "array", "set", "io", "x", "queue", "node", "ab", "ba", "é"]
+        // Repeated letters (the scan mask's high half), non-ASCII in either case, digits and punctuation groups.
+        let words = [
+            "map", "view", "array", "set", "io", "x", "queue", "node", "ab", "ba", "é", "Codec", "llama", "ÉtÉ", "Ñu",
+            "x11", "Straße", "àÀ",
+        ]
         let separators = ["", "_", ".", ":", ""]
         func name() -> String {
             if Int.random(in: 0..<40, using: &rng) == 0 {  // past the last length bucket (255 bytes and more)
@@ -30,7 +36,8 @@ import Testing
             (0..<4).map { "D\($0)" }, in: dir, draws: { Int.random(in: 150...400, using: &rng) },
             draw: { (name(), types.randomElement(using: &rng)!) })
         let queries = ["m", "a", "ab", "p", "mp", "ma", "é", "_", "mvw", "aray", "qe", "nd", "xa", "ab:", "ba.m", "ia",
-            "mapview", "bab", "abba", "vwq", "aaaa", "mapmap"]
+            "mapview", "bab", "abba", "vwq", "aaaa", "mapmap", "cc", "codec", "CODEC", "cdcd", "ll", "lll", "llam",
+            "éé", "ÉÉ", "étét", "àà", "ÀÀÀ", "ñ", "11", "x1x1", "ßß", "ss", "eee", "oo", "ooo", "..", "__", "a_a"]
         for query in queries + (0..<20).map({ _ in String(name().prefix(Int.random(in: 1...5, using: &rng))) }) {
             let q = Array(query.lowercased().utf8)
             for limit in [1, 5, 20, 1000] {
@@ -52,7 +59,9 @@ import Testing
     @Test func walkAcrossManyDocsetsMatchesTheReference() throws {
         var rng = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
         let seed = rng.seed
-        let words = ["Module", "Codec", "node", "Tree", "map", "io", "x", "Stream", "é", "set", "ab"]
+        let words = [
+            "Module", "Codec", "node", "Tree", "map", "io", "x", "Stream", "é", "set", "ab", "Llama", "ÉtÉ", "x11",
+        ]
         let separators = ["", "_", ".", "::", ""]
         func name() -> String {
             (0..<Int.random(in: 1...4, using: &rng)).map { _ in words.randomElement(using: &rng)! }
@@ -80,7 +89,8 @@ import Testing
                 queries.append(picked.isEmpty ? String(n.prefix(2)) : picked)
             }
         }
-        for query in queries {
+        let shouted = queries.filter { _ in Bool.random(using: &rng) }.map { $0.uppercased() }
+        for query in queries + shouted {
             let q = Array(query.lowercased().utf8)
             for limit in [1, 3, 20, SearchQuery.maximumLimit] {
                 for filter in [[], ["Method"]] {
