@@ -35,17 +35,21 @@ final class BlockingPool: @unchecked Sendable {
     /// `body`) when `queueLimit` jobs are already waiting or the pool is shut down.
     func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T? {
         await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
-            let accepted = lock.withLock { () -> Bool in
-                guard !stopping, jobs.count - head < queueLimit else { return false }
-                jobs.append { continuation.resume(returning: body()) }
-                lock.broadcast()
-                return true
-            }
-            if !accepted {
-                rejections.add(1, ordering: .relaxed)
-                continuation.resume(returning: nil)
-            }
+            if !submit({ continuation.resume(returning: body()) }) { continuation.resume(returning: nil) }
         }
+    }
+
+    /// Queues `job` for one of the pool's threads without waiting for it; false (without running `job`) when
+    /// `queueLimit` jobs are already waiting or the pool is shut down.
+    func submit(_ job: @escaping @Sendable () -> Void) -> Bool {
+        let accepted = lock.withLock { () -> Bool in
+            guard !stopping, jobs.count - head < queueLimit else { return false }
+            jobs.append(job)
+            lock.broadcast()
+            return true
+        }
+        if !accepted { rejections.add(1, ordering: .relaxed) }
+        return accepted
     }
 
     /// Why ``run(before:_:)`` did not run a job.

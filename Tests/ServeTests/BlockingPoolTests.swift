@@ -30,38 +30,46 @@ import Testing
         }
     }
 
-    /// The submitting tasks run on the cooperative pool, which the rest of a parallel suite can keep busy on two
-    /// cores for tens of seconds: the deadline is generous (the pool's own threads start at once).
-    static let startDeadline = 240.0
+    /// Results of jobs, by the job's number.
+    final class Results: Sendable {
+        private let values = Mutex<[Int: Int]>([:])
+        func set(_ k: Int, _ v: Int) { values.withLock { $0[k] = v } }
+        var all: [Int: Int] { values.withLock { $0 } }
+    }
 
-    @Test func jobsBeyondTheThreadsWaitAndBeyondTheQueueAreRefused() async throws {
+    // These tests submit and wait from the test's own thread (`submit`, a blocking `Poll.until`), never through a
+    // task that the cooperative pool must schedule: a parallel suite on two cores can keep that pool busy for
+    // minutes, and the pool's own threads start a job at once.
+
+    @Test func jobsBeyondTheThreadsWaitAndBeyondTheQueueAreRefused() throws {
         let pool = BlockingPool(name: "test-pool", threads: 1, queueLimit: 1)
         defer { pool.shutdown() }
         let gate = Gate()
-        let first = Task { await pool.run { () -> Int in gate.pass(); return 1 } }
-        try await Poll.until("the first job to start", timeout: Self.startDeadline) { () async in gate.started == 1 }
-        let second = Task { await pool.run { () -> Int in 2 } }
-        try await Poll.until("the second job to be queued", timeout: Self.startDeadline) { () async in pool.waiting == 1 }
+        let results = Results()
+        #expect(pool.submit { gate.pass(); results.set(1, 1) })
+        try Poll.until("the first job to start") { gate.started == 1 }
+        #expect(pool.submit { results.set(2, 2) })
+        #expect(pool.waiting == 1)
         // One running, one queued: the third is refused at once, without running.
-        let third = await pool.run { () -> Int in 3 }
-        #expect(third == nil)
+        #expect(!pool.submit { results.set(3, 3) })
+        #expect(pool.rejected == 1)
         gate.open()
-        #expect(await first.value == 1)
-        #expect(await second.value == 2)
+        try Poll.until("both accepted jobs to finish") { results.all.count == 2 }
+        #expect(results.all == [1: 1, 2: 2])
         #expect(pool.waiting == 0)
     }
 
-    @Test func runsOnAsManyThreadsAsAskedAtOnce() async throws {
+    @Test func runsOnAsManyThreadsAsAskedAtOnce() throws {
         let pool = BlockingPool(name: "test-pool", threads: 3, queueLimit: 8)
         defer { pool.shutdown() }
         let gate = Gate()
-        let jobs = (0..<3).map { k in Task { await pool.run { () -> Int in gate.pass(); return k } } }
+        let results = Results()
+        for k in 0..<3 { #expect(pool.submit { gate.pass(); results.set(k, k) }) }
         // All three start before any finishes: three threads, not one after another.
-        try await Poll.until("three jobs to run at once", timeout: Self.startDeadline) { () async in gate.started == 3 }
+        try Poll.until("three jobs to run at once") { gate.started == 3 }
         gate.open()
-        var results: [Int?] = []
-        for job in jobs { results.append(await job.value) }
-        #expect(results == [0, 1, 2])
+        try Poll.until("the three jobs to finish") { results.all.count == 3 }
+        #expect(results.all == [0: 0, 1: 1, 2: 2])
     }
 
     @Test func afterShutdownNothingIsAccepted() async throws {
