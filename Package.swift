@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layout: one module per pipeline stage (feeds → download → install → sync), each the only user of its C library.
-//   CCurl / CLibXML2 / CArchive / CZlib   system libraries (module maps only)
+//   CCurl / CLibXML2 / CArchive / CZlib / CIsal   system libraries (module maps only)
 //   CCurlShim                     typed, non-variadic curl_easy_setopt / curl_easy_getinfo wrappers
 //   CDocSyncSys                   renameat2, syncfs, O_DIRECT, OpenSSL SHA-256 behind a fixed-size state (C)
 //   DocSyncSupport                SHA-256, durable file helpers (the only CDocSyncSys user)
@@ -10,7 +10,7 @@ import PackageDescription
 //   DocSyncFeed                   feed parsing (the only libxml2 user)
 //   DocSyncDownload               the resumable downloader
 //   DocSyncDocset                 InstalledDocset, the installed docset's value (product: DocSync re-exports it)
-//   DocSyncInstall                safe extraction + atomic swap (the only libarchive user)
+//   DocSyncInstall                safe extraction + atomic swap (the only libarchive and ISA-L user)
 //   DocSyncCatalog                catalogues (Zeal, Kapeli, contributions, cheat sheets): parsing and name resolution
 //   DocSyncIndex                  read-only search over installed docsets' indexes
 //   DocSyncTarix                  the compressed store: tarix archives and their indexes (the only zlib user)
@@ -57,6 +57,9 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(
+            name: "CIsal", pkgConfig: "libisal",
+            providers: [.apt(["libisal-dev"])]),
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
         .target(name: "CDocSyncSys", linkerSettings: [.linkedLibrary("crypto")]),
 
@@ -73,7 +76,7 @@ let package = Package(
         .target(name: "DocSyncDocset", swiftSettings: strict),
         .target(
             name: "DocSyncInstall",
-            dependencies: ["CArchive", "DocSyncSupport", "DocSyncDocset"], swiftSettings: strict),
+            dependencies: ["CArchive", "CIsal", "DocSyncSupport", "DocSyncDocset"], swiftSettings: strict),
         .target(
             name: "DocSyncCatalog",
             dependencies: ["DocSyncSupport", "DocSyncFeed"], swiftSettings: strict),

@@ -39,7 +39,8 @@ final class ArchiveReader {
     private let context: Unmanaged<ReadContext>
     private var entry: OpaquePointer?
 
-    /// Owns the block buffer libarchive reads from, and hashes what is read while reads are sequential.
+    /// Owns the block buffer libarchive reads from, and hashes what is read while reads are sequential. A gzip
+    /// source is inflated here with ISA-L (``GzipInflater``), so libarchive reads plain tar.
     final class ReadContext {
         let source: any ArchiveSource
         let buffer: UnsafeMutableRawBufferPointer
@@ -48,6 +49,12 @@ final class ArchiveReader {
         /// Still hashing: reads are sequential, and the caller wants the digest.
         var sequential: Bool
         var error: SystemError?
+        /// Bytes at the buffer's front read before libarchive opened (the format sniff), not yet handed over.
+        var pending = 0
+        /// Set when the source is gzip: libarchive gets the inflated bytes.
+        var inflater: GzipInflater?
+        /// Damage the inflater found (a truncated or corrupt gzip stream).
+        var damage: ArchiveFailure?
 
         init(source: any ArchiveSource, hashing: Bool) {
             self.source = source
@@ -56,6 +63,57 @@ final class ArchiveReader {
         }
 
         deinit { buffer.deallocate() }
+
+        /// Reads from the source into `space`, hashing what it reads.
+        func read(into space: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+            let n = try source.read(into: space)
+            if sequential { hash.update(UnsafeRawBufferPointer(rebasing: space[..<n])) }
+            position += Int64(n)
+            return n
+        }
+
+        /// Reads the source's first bytes (at least 3 unless it is shorter) and sets up inflation when they are the
+        /// gzip magic. Returns true for gzip.
+        func sniff() throws(SystemError) -> Bool {
+            while pending < 3 {
+                let n = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[pending...]))
+                if n == 0 { break }
+                pending += n
+            }
+            guard GzipInflater.isGzip(UnsafeRawBufferPointer(rebasing: buffer[..<pending])) else { return false }
+            inflater = GzipInflater(input: buffer, pending: pending, name: source.displayName)
+            pending = 0
+            return true
+        }
+
+        /// The next block for libarchive: the sniffed bytes, then the source's (inflated when gzip); empty at the end.
+        func nextBlock() throws(SystemError) -> UnsafeRawBufferPointer {
+            if let inflater { return try inflate(inflater) }
+            if pending > 0 {
+                defer { pending = 0 }
+                return UnsafeRawBufferPointer(rebasing: buffer[..<pending])
+            }
+            let n = try read(into: buffer)
+            return UnsafeRawBufferPointer(rebasing: buffer[..<n])
+        }
+
+        private func inflate(_ inflater: GzipInflater) throws(SystemError) -> UnsafeRawBufferPointer {
+            while true {
+                let step: GzipInflater.Step
+                do { step = try inflater.step() } catch {
+                    damage = error
+                    throw SystemError("inflate", path: source.displayName, code: EIO)
+                }
+                switch step {
+                case .output(let bytes): return bytes
+                case .end: return UnsafeRawBufferPointer(start: nil, count: 0)
+                case .needInput: inflater.supplied(try read(into: inflater.inputSpace()))
+                }
+            }
+        }
+
+        /// Compressed bytes consumed: read from the source, less what the inflater still holds.
+        var compressedConsumed: Int64 { position - Int64(inflater?.unconsumed ?? 0) }
     }
 
     /// - Parameter hashing: hash the archive bytes as they are read (``finishDigest()``); false when the caller
@@ -64,13 +122,20 @@ final class ArchiveReader {
         guard let archive = archive_read_new() else { throw ArchiveFailure(message: "archive_read_new failed") }
         self.archive = archive
         context = Unmanaged.passRetained(ReadContext(source: source, hashing: hashing))
-        let enable: [(String, (OpaquePointer?) -> Int32)] = [
+        let gzip: Bool
+        do throws(SystemError) { gzip = try context.takeUnretainedValue().sniff() } catch {
+            throw ArchiveFailure(message: "cannot open \(source.displayName): \(error)")
+        }
+        let filters: [(String, (OpaquePointer?) -> Int32)] = [
             ("gzip", archive_read_support_filter_gzip), ("bzip2", archive_read_support_filter_bzip2),
             ("xz", archive_read_support_filter_xz), ("zstd", archive_read_support_filter_zstd),
+        ]
+        let formats: [(String, (OpaquePointer?) -> Int32)] = [
             ("tar", archive_read_support_format_tar), ("zip", archive_read_support_format_zip),
             ("xar", archive_read_support_format_xar),
         ]
-        for (name, call) in enable where call(archive) != ARCHIVE_OK {
+        // A gzip source is inflated in the read callback: libarchive sees its tar, with no filter to detect.
+        for (name, call) in (gzip ? [] : filters) + formats where call(archive) != ARCHIVE_OK {
             // ARCHIVE_WARN here means "will run an external program": refused.
             // deinit frees the archive: every stored property is set, so a throwing init still runs it.
             throw ArchiveFailure(message: message(archive, "libarchive cannot read \(name) in-process"))
@@ -79,19 +144,18 @@ final class ArchiveReader {
         archive_read_set_read_callback(archive) { _, data, out in
             let context = Unmanaged<ReadContext>.fromOpaque(data!).takeUnretainedValue()
             do throws(SystemError) {
-                let n = try context.source.read(into: context.buffer)
-                if context.sequential { context.hash.update(UnsafeRawBufferPointer(rebasing: context.buffer[..<n])) }
-                context.position += Int64(n)
-                out?.pointee = UnsafeRawPointer(context.buffer.baseAddress)
-                return n
+                let block = try context.nextBlock()
+                out?.pointee = block.baseAddress
+                return block.count
             } catch {
-                context.error = error
+                if context.damage == nil { context.error = error }
                 return -1
             }
         }
-        if source.seek(to: 0, whence: SEEK_CUR) != nil {
+        if !gzip && source.seek(to: 0, whence: SEEK_CUR) != nil {
             archive_read_set_seek_callback(archive) { _, data, offset, whence in
                 let context = Unmanaged<ReadContext>.fromOpaque(data!).takeUnretainedValue()
+                context.pending = 0
                 guard let position = context.source.seek(to: offset, whence: whence) else { return -1 }
                 if position != context.position { context.sequential = false }
                 context.position = position
@@ -121,16 +185,23 @@ final class ArchiveReader {
         return try body()
     }
 
+    /// A failure naming the archive: the inflater's finding, the source's I/O error, or libarchive's message.
     private func failure(_ what: String) -> ArchiveFailure {
-        if let error = context.takeUnretainedValue().error { return ArchiveFailure(message: "\(what): \(error)") }
-        return ArchiveFailure(message: message(archive, what))
+        let context = context.takeUnretainedValue()
+        if let damage = context.damage { return ArchiveFailure(message: "\(what): \(damage)") }
+        let named = "\(what) in \(context.source.displayName)"
+        if let error = context.error { return ArchiveFailure(message: "\(named): \(error)") }
+        return ArchiveFailure(message: message(archive, named))
     }
 
     /// The next entry's metadata, or nil at the end of the archive.
     func next() throws(ArchiveFailure) -> ArchiveEntryMetadata? {
         var entry: OpaquePointer?
         let status = archive_read_next_header(archive, &entry)
-        if status == ARCHIVE_EOF { return nil }
+        if status == ARCHIVE_EOF {
+            try finishInflating()
+            return nil
+        }
         guard status == ARCHIVE_OK || status == ARCHIVE_WARN, let entry else {
             throw failure("unreadable archive entry")
         }
@@ -169,7 +240,22 @@ final class ArchiveReader {
     }
 
     /// Compressed bytes consumed from the source so far.
-    var bytesConsumed: Int64 { archive_filter_bytes(archive, -1) }
+    var bytesConsumed: Int64 {
+        let context = context.takeUnretainedValue()
+        return context.inflater == nil ? archive_filter_bytes(archive, -1) : context.compressedConsumed
+    }
+
+    /// A gzip source: inflates what follows the tar's end (its padding, the last member's CRC-32 and length, further
+    /// members) so a damaged end is refused like damage anywhere else.
+    private func finishInflating() throws(ArchiveFailure) {
+        let context = context.takeUnretainedValue()
+        guard context.inflater != nil else { return }
+        do throws(SystemError) {
+            while try context.nextBlock().count > 0 {}
+        } catch {
+            throw failure("corrupt or truncated archive end")
+        }
+    }
 
     /// Reads the source to its end and returns the SHA-256 of the whole archive, or nil when libarchive sought
     /// (the caller hashes the file again) or hashing was off (the caller knows the digest; the trailing bytes are
