@@ -163,7 +163,8 @@ final class ArchiveReader {
             }
         }
         if archive_read_open1(archive) != ARCHIVE_OK {
-            throw ArchiveFailure(message: message(archive, "cannot open \(source.displayName)"))
+            // The source's own error when its read failed (libarchive has no text for it), else libarchive's.
+            throw failure("cannot read the start of the archive")
         }
     }
 
