@@ -38,11 +38,21 @@ import Testing
         let queries = ["m", "a", "ab", "p", "mp", "ma", "é", "_", "mvw", "aray", "qe", "nd", "xa", "ab:", "ba.m", "ia",
             "mapview", "bab", "abba", "vwq", "aaaa", "mapmap", "cc", "codec", "CODEC", "cdcd", "ll", "lll", "llam",
             "éé", "ÉÉ", "étét", "àà", "ÀÀÀ", "ñ", "11", "x1x1", "ßß", "ss", "eee", "oo", "ooo", "..", "__", "a_a"]
-        for query in queries + (0..<20).map({ _ in String(name().prefix(Int.random(in: 1...5, using: &rng))) }) {
+        let drawn = (0..<20).map { _ in String(name().prefix(Int.random(in: 1...5, using: &rng))) }
+        Self.expectReference(
+            index, docsets, queries: queries + drawn, limits: [1, 5, 20, 1000], types: ["Class"], seed: seed)
+    }
+
+    /// Every query at every limit, with no type filter and with `types`, gives the reference's hits in its order.
+    static func expectReference(
+        _ index: DocsetIndex, _ docsets: [(name: String, entries: [(name: String, type: String)])], queries: [String],
+        limits: [Int], types: [String], seed: UInt64
+    ) {
+        for query in queries {
             let q = Array(query.lowercased().utf8)
-            for limit in [1, 5, 20, 1000] {
-                for filter in [[], ["Class"]] {
-                    let expected = Self.reference(docsets, query: q, types: filter)
+            for limit in limits {
+                for filter in [[], types] {
+                    let expected = reference(docsets, query: q, types: filter)
                     let got = index.searchBlocking(SearchQuery(query, types: filter, limit: limit)).hits
                         .map { "\($0.match.label) \($0.docset) \($0.name)" }
                     #expect(
@@ -90,19 +100,9 @@ import Testing
             }
         }
         let shouted = queries.filter { _ in Bool.random(using: &rng) }.map { $0.uppercased() }
-        for query in queries + shouted {
-            let q = Array(query.lowercased().utf8)
-            for limit in [1, 3, 20, SearchQuery.maximumLimit] {
-                for filter in [[], ["Method"]] {
-                    let expected = Self.reference(docsets, query: q, types: filter)
-                    let got = index.searchBlocking(SearchQuery(query, types: filter, limit: limit)).hits
-                        .map { "\($0.match.label) \($0.docset) \($0.name)" }
-                    #expect(
-                        got == Array(expected.prefix(limit)),
-                        "query \(query), limit \(limit), types \(filter), seed \(seed)")
-                }
-            }
-        }
+        Self.expectReference(
+            index, docsets, queries: queries + shouted, limits: [1, 3, 20, SearchQuery.maximumLimit],
+            types: ["Method"], seed: seed)
     }
 
     /// Docsets named `names` written in `dir` (Dash indexes), each of `draws()` drawn entries with names unique once
