@@ -124,7 +124,8 @@ final class ArchiveReader {
         context = Unmanaged.passRetained(ReadContext(source: source, hashing: hashing))
         let gzip: Bool
         do throws(SystemError) { gzip = try context.takeUnretainedValue().sniff() } catch {
-            throw ArchiveFailure(message: "cannot open \(source.displayName): \(error)")
+            context.takeUnretainedValue().error = error
+            throw failure("cannot read the start of the archive")
         }
         let filters: [(String, (OpaquePointer?) -> Int32)] = [
             ("gzip", archive_read_support_filter_gzip), ("bzip2", archive_read_support_filter_bzip2),
