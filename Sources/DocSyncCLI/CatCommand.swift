@@ -28,7 +28,8 @@ struct CatCommand: AsyncParsableCommand {
         let installed = try InstalledLookup.all(config, command: "cat")
         guard let docset = InstalledLookup.find(name, in: installed) else {
             printError(
-                "docsync cat: no docset \(name.escapingControlCharacters) in \(config.root.escapingControlCharacters)")
+                "docsync cat: no docset \(name.escapingControlCharacters) in \(config.root.escapingControlCharacters)"
+                    + " (installed: \(InstalledLookup.names(installed)))")
             throw ExitStatus.usage
         }
         let bytes: [UInt8]

@@ -34,7 +34,7 @@ struct EntriesCommand: AsyncParsableCommand {
             guard let docset = InstalledLookup.find(name, in: installed) else {
                 printError(
                     "docsync entries: no docset \(name.escapingControlCharacters) in \(config.root.escapingControlCharacters)"
-                        + " (installed: \(installed.map(\.name).joined(separator: ", ").escapingControlCharacters))")
+                        + " (installed: \(InstalledLookup.names(installed)))")
                 throw ExitStatus.usage
             }
             docsets.append(docset)

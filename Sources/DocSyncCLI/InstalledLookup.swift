@@ -8,9 +8,16 @@ enum InstalledLookup {
         do {
             return try SyncEngine(configuration: config).installedDocsets()
         } catch {
-            printError("docsync \(command): cannot read \(config.root): \(error)")
+            printError(
+                "docsync \(command): cannot read \(config.root.escapingControlCharacters): "
+                    + "\(String(describing: error).escapingControlCharacters)")
             throw ExitStatus.ioError
         }
+    }
+
+    /// The installed docsets' names for an error message, control characters escaped ("none" when there is none).
+    static func names(_ installed: [InstalledDocset]) -> String {
+        installed.isEmpty ? "none" : installed.map(\.name).joined(separator: ", ").escapingControlCharacters
     }
 
     /// The docset called `name`: the exact name, else one that differs only in case.

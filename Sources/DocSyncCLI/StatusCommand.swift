@@ -49,7 +49,8 @@ struct StatusCommand: AsyncParsableCommand {
             let usage = DiskUsage.of(d)
             let size = "\(d.layout.rawValue), \(usage.files) files, \(ProgressRenderer.bytes(usage.bytes))"
             let when = d.installedAt.map { ISO8601DateFormatter().string(from: $0) } ?? "-"
-            let source = d.sourceURL.map(safe) ?? "(not installed by docsync)"
+            let source =
+                d.sourceURL.map(safe) ?? (d.installedAt == nil ? "(not installed by docsync)" : "(from a local archive)")
             print(
                 "  \(safe(d.name).padding(toLength: width, withPad: " ", startingAt: 0))  \(version.isEmpty ? "-" : version)"
                     + "  \(size)  \(when)  \(source)")

@@ -39,6 +39,7 @@ import Testing
         #expect(reader["zeal_loadable"] as? Bool == true)
         let text = try Self.docsync(["status", "--root", root, "--state", fixture.dir.appending("state")])
         #expect(text.standardOutput.contains("tarix, 5 files"), "\(text.standardOutput)")
+        #expect(text.standardOutput.contains("(from a local archive)"), "\(text.standardOutput)")
 
         let page = "section-3/part-0/page-3.html"
         let cat = try Self.docsync(["cat", "Sample", page, "--root", root])
