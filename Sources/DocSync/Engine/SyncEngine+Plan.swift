@@ -1,11 +1,73 @@
-// What the engine plans from besides feeds: catalogues (`[[docset]]`) and the `docsync.lock` pin file (a locked
-// round, `docsync lock`).
+// What the engine plans from: the feeds (conditional GETs through the feed cache), catalogues (`[[docset]]`), the
+// `docsync.lock` pin file (a locked round, `docsync lock`), and the installed state the plan is made against.
 
 internal import DocSyncCatalog
 internal import DocSyncFeed
 internal import DocSyncInstall
 internal import DocSyncSupport
 import Foundation
+
+extension SyncEngine {
+    /// What the feeds contribute to a sync: their offers and skips, the feeds that failed (their docsets are not
+    /// pruned this time), and each feed's result for the sync record.
+    struct FeedRound: Sendable {
+        var offers: [DocsetCandidate] = []
+        var skipped: [SyncPlan.Action] = []
+        var failed: Set<String> = []
+        var results: [SyncRecord.FeedResult] = []
+    }
+
+    /// Fetches every feed (eight at a time; fresh cached copies cost nothing) and selects its candidates. A failed
+    /// feed is an event and a `failed` entry, never thrown.
+    func refreshFeeds(refresh: Bool, emit: @escaping @Sendable (SyncEvent) -> Void) async -> FeedRound {
+        let fetcher = FeedRefresher(
+            store: FeedCacheStore(stateDirectory: configuration.state), options: feedHTTPOptions, transport: transport)
+        let feeds = configuration.feeds
+        let results = await Self.boundedMap(feeds.indices, width: 8) {
+            index -> Result<(result: FeedRefresher.Result, document: FeedDocument), any Error> in
+            do {
+                let location = feeds[index].location
+                return .success(
+                    try await fetcher.fetchDocument(location, refresh: refresh, documentURL: documentURL(location)))
+            } catch {
+                return .failure(error)
+            }
+        }
+        var round = FeedRound()
+        for (index, result) in results.enumerated() {
+            let source = feeds[index]
+            do {
+                let (fetched, document) = try result.get()
+                for warning in document.warnings { emit(.feedWarning(feed: source.location, message: warning)) }
+                let selection = CandidateSelector.select(document, source: source)
+                round.offers += selection.offers
+                round.skipped += selection.skipped
+                emit(.feedChecked(feed: source.location, source: fetched.source, docsets: selection.offers.count))
+                round.results.append(.init(feed: source.location, ok: true, detail: fetched.source.rawValue))
+            } catch {
+                round.failed.insert(source.location)
+                let failure = SyncFailure(error, url: source.location)
+                emit(.feedFailed(feed: source.location, failure: failure))
+                round.results.append(.init(feed: source.location, ok: false, detail: failure.message))
+            }
+        }
+        return round
+    }
+
+    private func documentURL(_ location: String) -> String {
+        location.contains("://") ? location : URL(fileURLWithPath: location).absoluteString
+    }
+
+    /// The planner's view of an installed docset.
+    static func state(of docset: InstallRecord) -> InstalledState {
+        InstalledState(
+            name: docset.name, identifier: docset.identifier,
+            version: DocsetVersion(version: docset.version ?? "", revision: docset.revision ?? ""),
+            // Only docsync's own installs (its record in meta.json) belong to a feed and can be pruned; a folder
+            // Zeal or the user put there keeps its feed_url but is never docsync's to remove.
+            updated: docset.updated, feed: docset.installedAt == nil ? nil : docset.feedURL)
+    }
+}
 
 extension SyncEngine {
     /// What the `[[docset]]` selections contribute to a sync.
