@@ -8,18 +8,21 @@ internal import DocSyncSupport
 import Foundation
 
 extension SyncEngine {
-    /// What the feeds contribute to a sync: their offers and skips, the feeds that failed (their docsets are not
-    /// pruned this time), and each feed's result for the sync record.
-    struct FeedRound: Sendable {
+    /// What one kind of source — the feeds, the catalogues (`[[docset]]`) or the lock — contributes to a sync.
+    struct SourceRound: Sendable {
         var offers: [DocsetCandidate] = []
         var skipped: [SyncPlan.Action] = []
+        /// Feeds whose installed docsets must not be pruned this time (a feed or catalogue could not be read).
         var failed: Set<String> = []
+        /// Each feed's or catalogue's result, for the sync record.
         var results: [SyncRecord.FeedResult] = []
+        /// Feeds or catalogues that could not be read.
+        var failures = 0
     }
 
     /// Fetches every feed (eight at a time; fresh cached copies cost nothing) and selects its candidates. A failed
     /// feed is an event and a `failed` entry, never thrown.
-    func refreshFeeds(refresh: Bool, emit: @escaping @Sendable (SyncEvent) -> Void) async -> FeedRound {
+    func refreshFeeds(refresh: Bool, emit: @escaping @Sendable (SyncEvent) -> Void) async -> SourceRound {
         let fetcher = FeedRefresher(
             store: FeedCacheStore(stateDirectory: configuration.state), options: feedHTTPOptions, transport: transport)
         let feeds = configuration.feeds
@@ -33,7 +36,7 @@ extension SyncEngine {
                 return .failure(error)
             }
         }
-        var round = FeedRound()
+        var round = SourceRound()
         for (index, result) in results.enumerated() {
             let source = feeds[index]
             do {
@@ -46,6 +49,7 @@ extension SyncEngine {
                 round.results.append(.init(feed: source.location, ok: true, detail: fetched.source.rawValue))
             } catch {
                 round.failed.insert(source.location)
+                round.failures += 1
                 let failure = SyncFailure(error, url: source.location)
                 emit(.feedFailed(feed: source.location, failure: failure))
                 round.results.append(.init(feed: source.location, ok: false, detail: failure.message))
@@ -70,16 +74,6 @@ extension SyncEngine {
 }
 
 extension SyncEngine {
-    /// What the `[[docset]]` selections contribute to a sync.
-    struct CatalogRound: Sendable {
-        var offers: [DocsetCandidate] = []
-        var skipped: [SyncPlan.Action] = []
-        /// Feeds whose installed docsets must not be pruned this time (a catalogue could not be read).
-        var failed: Set<String> = []
-        var results: [SyncRecord.FeedResult] = []
-        var failures = 0
-    }
-
     /// The catalogues of this configuration, read through the same cache as feeds.
     package var catalogLoader: CatalogLoader {
         CatalogLoader(
@@ -92,10 +86,10 @@ extension SyncEngine {
     /// or a skip. Nothing is fetched when there is no `[[docset]]`.
     /// With a lock (`sync --locked`), the lock's entries instead, and no catalogue is read.
     func resolveDocsets(refresh: Bool, lock: LockFile? = nil, emit: @escaping @Sendable (SyncEvent) -> Void) async
-        -> CatalogRound
+        -> SourceRound
     {
         if let lock { return lockedRound(lock) }
-        var round = CatalogRound()
+        var round = SourceRound()
         let selections = configuration.docsets
         guard !selections.isEmpty else { return round }
         let loader = catalogLoader
@@ -217,8 +211,8 @@ extension SyncEngine {
     /// `sync --locked`: the lock's entries are the only offers (checksums enforced, pinned), nothing is pruned, and
     /// drift — a selected docset missing from the lock, or the same version installed from a different archive —
     /// fails that docset.
-    func lockedRound(_ lock: LockFile) -> CatalogRound {
-        var round = CatalogRound()
+    func lockedRound(_ lock: LockFile) -> SourceRound {
+        var round = SourceRound()
         let installed = (try? installer.installedDocsets()) ?? []
         let locked = Set(lock.docsets.map { $0.name.lowercased() })
         let credentials = LockCredentials(configured: configuredURLs)

@@ -155,9 +155,9 @@ public struct SyncEngine: Sendable {
         if !options.dryRun { await collectLeftovers(plan: nil) }  // what a killed run left
 
         // 1. Feeds: fresh copies cost nothing, the rest are conditional GETs; a failed feed is an event.
-        let feeds = options.lock == nil ? await refreshFeeds(refresh: options.refresh, emit: emit) : FeedRound()
+        let feeds = options.lock == nil ? await refreshFeeds(refresh: options.refresh, emit: emit) : SourceRound()
         let catalog = await resolveDocsets(refresh: options.refresh, lock: options.lock, emit: emit)  // [[docset]]
-        summary.feedsFailed = feeds.failed.count + catalog.failures
+        summary.feedsFailed = feeds.failures + catalog.failures
 
         // 2. Plan against what is installed.
         let installed: [InstalledState]
