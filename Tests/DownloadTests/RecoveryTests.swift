@@ -145,9 +145,8 @@ import Testing
         }
         defer { server.stop() }
         let first = Task { try await f.download([server.url()], maxAttempts: 1) }
-        // Once the first request arrived, the first downloader holds the partial's lock. (Over 30 s on a loaded
-        // 2-core machine running the whole suite: the deadline is generous, the failure loud.)
-        try await Poll.until("the first downloader's request", timeout: 120) { () async in
+        // Once the first request arrived, the first downloader holds the partial's lock.
+        try await Poll.until("the first downloader's request", timeout: 30) { () async in
             !server.requests.isEmpty
         }
         do {

@@ -68,9 +68,9 @@ final class ServeHarness: @unchecked Sendable {
             configuration: .init(services: [.init(service: server)], gracefulShutdownSignals: [], logger: logger))
         self.group = group
         running = Task { try await group.run() }
-        // The service group's task is scheduled by the cooperative pool, which a parallel suite on two cores can keep
-        // busy for minutes (BlockingPoolTests saw 240 s): a generous deadline, failing loudly.
-        try await Poll.until("the server to listen", timeout: 240) { () async in bound.get() != nil }
+        // The service group's task is scheduled by the cooperative pool; the tests that block threads run off it
+        // (`.blockingWaits`), so it starts at once even under a full parallel suite.
+        try await Poll.until("the server to listen", timeout: 30) { () async in bound.get() != nil }
         port = bound.get()!
     }
 

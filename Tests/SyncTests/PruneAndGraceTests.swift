@@ -70,7 +70,7 @@ import Testing
         let running = Task { try await group.run() }
         var timedOut: (any Error)?
         do {
-            try await Poll.until("v1's folder deleted by an idle cycle", timeout: 240) { () async in
+            try await Poll.until("v1's folder deleted by an idle cycle", timeout: 60) { () async in
                 Self.versions(h).count == 1
             }
         } catch {
