@@ -164,7 +164,7 @@ import Testing
         var request = f.request([nginx.url("slow/file.bin")], sha256: f.sha256)
         request.committed = { count in if count >= 1 << 20 { interruption.reached() } }
         let first = request
-        interruption.start(Task { try await downloader.download(first) })
+        interruption.start(BlockingTestExecutor.task { try await downloader.download(first) })
         await #expect(throws: DownloadError.self) { try await interruption.task?.value }
         #expect(!f.outputExists)
         request.alternates = [nginx.url("file.bin")]

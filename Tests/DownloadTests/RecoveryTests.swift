@@ -144,7 +144,7 @@ import Testing
             return response
         }
         defer { server.stop() }
-        let first = Task { try await f.download([server.url()], maxAttempts: 1) }
+        let first = BlockingTestExecutor.task { try await f.download([server.url()], maxAttempts: 1) }
         // Once the first request arrived, the first downloader holds the partial's lock.
         try await Poll.until("the first downloader's request", timeout: 30) { () async in
             !server.requests.isEmpty

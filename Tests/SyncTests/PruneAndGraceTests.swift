@@ -67,7 +67,7 @@ import Testing
             kinds.withLock { $0.append(event.kind) }
         }
         let group = ServiceGroup(services: [service], logger: logger)
-        let running = Task { try await group.run() }
+        let running = BlockingTestExecutor.task { try await group.run() }
         var timedOut: (any Error)?
         do {
             try await Poll.until("v1's folder deleted by an idle cycle", timeout: 60) { () async in

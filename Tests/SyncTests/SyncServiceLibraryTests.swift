@@ -51,7 +51,7 @@ import Testing
             engine: h.engine, interval: .milliseconds(200), logger: Self.logger, onOutcome: { seen.add($0) },
             onEvent: { seen.add($0) })
         let group = ServiceGroup(services: [service], logger: Self.logger)
-        let running = Task { try await group.run() }
+        let running = BlockingTestExecutor.task { try await group.run() }
         let twice = await seen.wait { $0.count >= 2 }
         await group.triggerGracefulShutdown()
         try await running.value
@@ -77,7 +77,7 @@ import Testing
         let service = SyncService(
             engine: h.engine, interval: .milliseconds(50), options: SyncOptions(wait: false), logger: Self.logger,
             onOutcome: { seen.add($0) }, onEvent: { _ in })
-        let running = Task { try await service.run() }
+        let running = BlockingTestExecutor.task { try await service.run() }
         let failedTwice = await seen.wait { outcomes in
             outcomes.filter { if case .failed(let error) = $0 { error == .busy } else { false } }.count >= 2
         }

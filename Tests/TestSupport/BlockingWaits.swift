@@ -8,7 +8,7 @@ import Testing
 /// Swift's cooperative pool. That pool has one thread per core (two on CI); a parallel suite whose tests block
 /// them starves every task another test needs scheduled (a server's service group, a `Task {}`) for minutes.
 ///
-/// Put `.blockingWaits` on the `@Suite` of every test that blocks: the test's body and its child tasks (async
+/// Put `.blockingWaits` on the suite of every test that blocks: the test's body and its child tasks (async
 /// let, task groups) run on ``BlockingTestExecutor``, which starts a thread whenever no idle one can take a job.
 /// At most twice as many such tests as there are cores run at once (the rest wait suspended, holding no thread),
 /// so that moving them off the pool does not start a hundred child processes together on two cores.
@@ -112,5 +112,14 @@ public final class BlockingTestExecutor: TaskExecutor, @unchecked Sendable {
             }
             job.runSynchronously(on: asUnownedTaskExecutor())
         }
+    }
+}
+
+extension BlockingTestExecutor {
+    /// Starts `operation` as an unstructured task on this executor instead of the cooperative pool: a task a test
+    /// waits for (a server's service group, a first downloader) starts at once, never queued behind the suite's
+    /// other tests on the pool's one thread per core. Its child tasks run here too.
+    public static func task<T: Sendable>(_ operation: sending @escaping () async throws -> T) -> Task<T, any Error> {
+        Task(executorPreference: shared, operation: operation)
     }
 }
