@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// What a restart keeps of a partial (checklist A): only bytes the journal vouches for and that still hash right.
-@Suite(.timeLimit(.minutes(10))) struct RecoveryTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct RecoveryTests {
     /// P after the interrupted first run: 2.5 chunks (checkpoints at 1 MiB and 2 MiB).
     static let p = 5 << 19
     static let w = 65_536
