@@ -186,3 +186,15 @@ public struct EntryPolicy: Sendable {
         return climbs <= parentDepth
     }
 }
+
+extension EntryPolicy {
+    /// `evaluate` as extraction and the tarix walk apply it: the entry to create, nil to skip it, or `.rejected`
+    /// naming the entry and the rule.
+    mutating func admit(_ entry: ArchiveEntryMetadata) throws(InstallError) -> PlannedEntry? {
+        switch evaluate(entry) {
+        case .skip: return nil
+        case .reject(let rule): throw .rejected(entry: entry.displayPath, rule: rule)
+        case .accept(let accepted): return accepted
+        }
+    }
+}

@@ -108,12 +108,7 @@ enum Extractor {
             let metadata: ArchiveEntryMetadata?
             do { metadata = try reader.next() } catch { throw .unreadableArchive(error.message) }
             guard let metadata else { break }
-            let entry: PlannedEntry
-            switch policy.evaluate(metadata) {
-            case .skip: continue
-            case .reject(let rule): throw .rejected(entry: metadata.displayPath, rule: rule)
-            case .accept(let accepted): entry = accepted
-            }
+            guard let entry = try policy.admit(metadata) else { continue }
             guard case .file = entry.action else {
                 try makeRoom(0)
                 batch.items.append(.begin(entry, data: 0..<0, complete: true))

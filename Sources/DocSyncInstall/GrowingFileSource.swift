@@ -163,6 +163,9 @@ public final class GrowingFileSource: ArchiveSource, ByteSource, @unchecked Send
         }
         let available = committed - at
         let mine = readerGeneration
+        // Known before the file is opened: a zero read after `finish` is bytes missing from the verified file; one
+        // before it may be the `.part` just renamed into `complete/` (`finish` comes after the rename).
+        let finishedBefore = finished != nil
         condition.unlock()
         if available <= 0 { return 0 }  // finished, and everything was read
 
@@ -175,7 +178,6 @@ public final class GrowingFileSource: ArchiveSource, ByteSource, @unchecked Send
             // Durable bytes that are not there: either the downloader just renamed the verified file to its final
             // path (reopen it once `finish` arrives), or the file is being replaced (wait for the new generation).
             condition.lock()
-            let finishedBefore = finished != nil
             while failure == nil && generation == mine && finished == nil { condition.wait() }
             let reopen = failure == nil && generation == mine && !finishedBefore
             if reopen, fd >= 0 {

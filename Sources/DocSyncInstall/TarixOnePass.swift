@@ -96,12 +96,7 @@ package final class TarixOnePass {
     package func entry(_ metadata: ArchiveEntryMetadata) -> Bool {
         guarded { () throws(InstallError) in
             if let file { throw .unreadableArchive("\(file.entry.archivePath): \(file.left) bytes of data missing") }
-            let entry: PlannedEntry
-            switch policy.evaluate(metadata) {
-            case .skip: return
-            case .reject(let rule): throw .rejected(entry: metadata.displayPath, rule: rule)
-            case .accept(let accepted): entry = accepted
-            }
+            guard let entry = try policy.admit(metadata) else { return }
             guard case .file = entry.action else {
                 try writer.apply(.begin(entry, data: 0..<0, complete: true), block: block)
                 return

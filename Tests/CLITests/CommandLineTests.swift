@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// `docsync install` as a process: exit statuses, output, and crash safety under SIGKILL.
-@Suite(.timeLimit(.minutes(10))) struct CommandLineTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct CommandLineTests {
     private var binary: String {
         get throws {
             let path = Tool.docsyncBinary

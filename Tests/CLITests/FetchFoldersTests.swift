@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `docsync fetch --output` into folders that do not exist yet: they are created, as `install --root` does.
-@Suite(.timeLimit(.minutes(10))) struct FetchFoldersTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct FetchFoldersTests {
     @Test func fetchCreatesMissingOutputAndStagingFolders() throws {
         let dir = try TemporaryDirectory("fetch-folders")
         defer { dir.remove() }

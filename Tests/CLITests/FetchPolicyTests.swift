@@ -6,7 +6,7 @@ import Testing
 
 /// `docsync fetch` enforces sync's archive policy (one implementation, `DocSyncConfiguration.applyArchivePolicy`): the size
 /// cap (`[install] max_archive_size`, `--max-size`) and HTTPS-First / `[network] require_https`.
-@Suite(.timeLimit(.minutes(10))) struct FetchPolicyTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct FetchPolicyTests {
     struct Row: Sendable, CustomStringConvertible {
         var maxArchiveSize: Int64
         var requireHTTPS: Bool

@@ -7,7 +7,7 @@ import Testing
 /// A first run: `docsync init` writes the documented configuration (root = Zeal's folder, else --root); `add` and
 /// `adopt` with no configuration offer it at a terminal or write it with `--init`, and say where; nothing is ever
 /// written silently.
-@Suite(.timeLimit(.minutes(10))) struct FirstRunTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct FirstRunTests {
     /// A home folder with no configuration; `zeal`: with Zeal's default docset folder.
     func home(zeal: Bool) throws -> (TemporaryDirectory, [String: String]) {
         let dir = try TemporaryDirectory("first-run")

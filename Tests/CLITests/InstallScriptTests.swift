@@ -6,7 +6,7 @@ import Testing
 
 /// `scripts/install` into a temporary DESTDIR: the units it installs verify, the system service is hardened to
 /// exposure ≤ 2.0, its config's folders lie under the unit's ReadWritePaths, and `--uninstall` reverses it.
-@Suite(.timeLimit(.minutes(10))) struct InstallScriptTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct InstallScriptTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
         .standardized.path
     static let analyzer = SystemdUnitTests.analyzer

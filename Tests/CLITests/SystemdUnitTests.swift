@@ -4,7 +4,7 @@ import Testing
 
 /// `systemd-analyze verify` on the shipped units (a copy whose ExecStart names the freshly built binary, since
 /// verify insists the executable exists). Skipped where the tool is missing (CI installs `systemd`).
-@Suite(.timeLimit(.minutes(10))) struct SystemdUnitTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct SystemdUnitTests {
     static let analyzer = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].first {
         FileManager.default.isExecutableFile(atPath: $0)
     }

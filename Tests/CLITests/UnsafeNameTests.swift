@@ -5,7 +5,7 @@ import Testing
 
 /// `install --name` with control characters, `/`, `.` or `..` is refused with a clear message, creates
 /// nothing, and the message shows the name escaped.
-@Suite(.timeLimit(.minutes(10))) struct UnsafeNameTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct UnsafeNameTests {
     @Test(arguments: ["\u{1B}[31mred", "line\nbreak", "c1\u{9B}x", "..", ".", "a/b"])
     func anUnsafeNameIsRefusedAndNothingCreated(_ name: String) throws {
         let h = try InstallHarness()

@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// Errors become user text in one place: no Foundation dump, no doubled segment; every exit status is documented.
-@Suite(.timeLimit(.minutes(10))) struct UserTextTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct UserTextTests {
     @Test(arguments: [
         (CocoaError(.fileWriteVolumeReadOnly, userInfo: [NSFilePathErrorKey: "/srv/staging"]) as any Error,
          "/srv/staging: Read-only file system"),

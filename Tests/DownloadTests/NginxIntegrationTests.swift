@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// Against a real nginx on loopback: the library, the `docsync fetch` binary, SIGKILL and tampering.
-@Suite(.timeLimit(.minutes(10))) struct NginxIntegrationTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct NginxIntegrationTests {
     /// A fixture whose content nginx serves at `/file.bin`, and at `/slow/file.bin` at `rate` bytes/s.
     private func serve(_ fixture: DownloadFixture, rate: Int = 4 << 20, http2: Bool = false) throws -> Nginx {
         let root = fixture.directory.appending("www")
@@ -164,7 +164,7 @@ import Testing
         var request = f.request([nginx.url("slow/file.bin")], sha256: f.sha256)
         request.committed = { count in if count >= 1 << 20 { interruption.reached() } }
         let first = request
-        interruption.start(Task { try await downloader.download(first) })
+        interruption.start(BlockingTestExecutor.task { try await downloader.download(first) })
         await #expect(throws: DownloadError.self) { try await interruption.task?.value }
         #expect(!f.outputExists)
         request.alternates = [nginx.url("file.bin")]

@@ -6,7 +6,7 @@ import Testing
 
 /// A symlink planted where the downloader expects its own staging file or folder is refused, naming the
 /// path, and nothing is written through it.
-@Suite(.timeLimit(.minutes(10))) struct PlantedSymlinkDownloadTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct PlantedSymlinkDownloadTests {
     /// A victim file outside staging, and a server that answers with the fixture's bytes.
     private func setUp(_ f: DownloadFixture) throws -> (victim: String, server: FaultServer) {
         let victim = f.directory.appending("victim.txt")

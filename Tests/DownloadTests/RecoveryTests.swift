@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// What a restart keeps of a partial (checklist A): only bytes the journal vouches for and that still hash right.
-@Suite(.timeLimit(.minutes(10))) struct RecoveryTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct RecoveryTests {
     /// P after the interrupted first run: 2.5 chunks (checkpoints at 1 MiB and 2 MiB).
     static let p = 5 << 19
     static let w = 65_536
@@ -144,10 +144,9 @@ import Testing
             return response
         }
         defer { server.stop() }
-        let first = Task { try await f.download([server.url()], maxAttempts: 1) }
-        // Once the first request arrived, the first downloader holds the partial's lock. (Over 30 s on a loaded
-        // 2-core machine running the whole suite: the deadline is generous, the failure loud.)
-        try await Poll.until("the first downloader's request", timeout: 120) { () async in
+        let first = BlockingTestExecutor.task { try await f.download([server.url()], maxAttempts: 1) }
+        // Once the first request arrived, the first downloader holds the partial's lock.
+        try await Poll.until("the first downloader's request", timeout: 30) { () async in
             !server.requests.isEmpty
         }
         do {

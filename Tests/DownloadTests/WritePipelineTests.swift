@@ -12,7 +12,7 @@ import Testing
 /// The data path on its own, against real files: whatever the piece sizes, commit timing, write mode or resume
 /// point, the file holds exactly the bytes appended, and the journal's hash state and checkpoints hash exactly them.
 /// Serialized and kept to a few MiB: the other suites share the test process (and its cooperative pool).
-@Suite(.serialized, .timeLimit(.minutes(10))) struct WritePipelineTests {
+@Suite(.serialized, .timeLimit(.minutes(10)), .blockingWaits) struct WritePipelineTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var directIO: Bool
         /// 0 commits (and seals an aligned prefix) on every append.

@@ -5,7 +5,7 @@ import Testing
 
 /// Attribute and element caps: libxml2's time grows with the square of one element's attribute count, and every
 /// parsed entry stays in memory, so both are bounded with errors that say which limit was hit.
-@Suite(.timeLimit(.minutes(10))) struct FeedLimitTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct FeedLimitTests {
     static func attributes(_ count: Int) -> String {
         (0..<count).map { "a\($0)=\"v\"" }.joined(separator: " ")
     }

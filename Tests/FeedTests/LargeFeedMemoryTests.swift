@@ -9,7 +9,7 @@ import Testing
 /// 1 MiB chunks, never whole in memory) and on a one-entry feed of the same shape; the kernel's peak-RSS count of
 /// each (`ru_maxrss`, see `PeakMemory`) differs by the memory the parse needed, which must stay under 64 MiB.
 /// (Measuring this test process instead counted whatever the tests running in parallel allocated meanwhile.)
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.serialized, .timeLimit(.minutes(10)), .blockingWaits)
 struct LargeFeedMemoryTests {
     static let entryCount = 2_000
     /// ~50 KiB of escaped HTML per entry: ~100 MiB in all, mostly content the parser streams past.

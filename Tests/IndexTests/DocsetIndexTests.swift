@@ -6,7 +6,7 @@ import Testing
 @testable import DocSyncCLI
 
 /// Both index formats as docsets lay them out, read in place (not installed by docsync): what a hit carries.
-@Suite(.timeLimit(.minutes(10))) struct DocsetIndexTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct DocsetIndexTests {
     @Test func readsDashAndCoreData() throws {
         let dir = try TemporaryDirectory("index")
         defer { dir.remove() }
@@ -94,7 +94,7 @@ import Testing
 }
 
 /// A `docSet.dsidx` comes from the internet: each bad one is a clear error of its own; the others still answer.
-@Suite(.timeLimit(.minutes(10))) struct HostileIndexTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct HostileIndexTests {
     @Test func badIndexesAreErrorsOfTheirOwn() throws {
         let dir = try TemporaryDirectory("hostile")
         defer { dir.remove() }

@@ -5,7 +5,7 @@ import Testing
 
 /// `docsync entries`, and `--root` / `--state` / `@group` on the reading commands, run as a user would: a root
 /// installed with `docsync install --root`, read without any configuration file.
-@Suite(.timeLimit(.minutes(10))) struct EntriesCommandTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct EntriesCommandTests {
     struct Root {
         let dir: TemporaryDirectory
         var root: String { dir.appending("root") }
@@ -141,7 +141,7 @@ import Testing
 }
 
 /// `DocsetGroups` in the library: `@name` selectors in `SearchQuery.docsets`.
-@Suite(.timeLimit(.minutes(10))) struct DocsetGroupsTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct DocsetGroupsTests {
     @Test func expandsGroupsIgnoringCase() {
         let groups = DocsetGroups(["web": ["JavaScript", "CSS", "HTML"]])
         #expect(groups.expand(["@WEB", "Python"]).docsets == ["JavaScript", "CSS", "HTML", "Python"])

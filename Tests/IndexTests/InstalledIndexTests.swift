@@ -7,7 +7,7 @@ import Testing
 
 /// Installs docsets as docsync does (with its index preparation) and checks that Zeal, opening them its way on
 /// read-only files, needs to write nothing, and that a thousand searches change no byte.
-@Suite(.timeLimit(.minutes(10))) struct InstalledIndexTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct InstalledIndexTests {
     struct Installed {
         let dir: TemporaryDirectory
         let root: String

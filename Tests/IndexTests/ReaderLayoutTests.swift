@@ -8,7 +8,7 @@ import Testing
 /// Every layout real docsets use, installed as docsync installs them: Zeal's own load rules
 /// (`ZealLoadRules`, from docset.cpp) accept each installed docset on a root it cannot write, every entry's URL
 /// names an existing file, `verify` says intact, and reading changes nothing in the installed tree.
-@Suite(.timeLimit(.minutes(10))) struct ReaderLayoutTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct ReaderLayoutTests {
     static let kinds = ["CUPS", "Beside", "Relative", "DashRefs"]
 
     static func fixture(_ kind: String, in parent: String) throws -> LayoutFixtures.Fixture {

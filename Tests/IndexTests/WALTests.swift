@@ -5,7 +5,7 @@ import Testing
 
 /// Apple's XAR docsets ship their entries in `docSet.dsidx-wal`. Read in place (a docset Zeal or another tool
 /// installed, not prepared by docsync), every entry must be found without writing anything beside the index.
-@Suite(.timeLimit(.minutes(10))) struct WALTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct WALTests {
     @Test func walIndexReadCompletelyWithoutWriting() throws {
         let dir = try TemporaryDirectory("wal")
         defer { dir.remove() }

@@ -12,7 +12,7 @@ struct FormatRow: Sendable, CustomTestStringConvertible {
 }
 
 /// Every supported format round-trips a small docset: contents and (normalised) modes compared file by file.
-@Suite(.timeLimit(.minutes(10))) struct FormatRoundTripTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct FormatRoundTripTests {
     static let rows = [
         FormatRow(name: "tgz", format: .pax, filter: .gzip),
         FormatRow(name: "tar.bz2", format: .pax, filter: .bzip2),

@@ -11,7 +11,7 @@ import Testing
 
 /// `GrowingFileSource` read at offsets (`ByteSource.readAt`, what the tarix store's walk and re-encode use while
 /// the archive downloads): only durable bytes, waiting for more, failing when the download restarts.
-@Suite(.timeLimit(.minutes(10))) struct GrowingFileSourceReadAtTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct GrowingFileSourceReadAtTests {
     /// What a reader thread got: its bytes, or the error that stopped it (nil while it runs).
     final class Reader: Sendable {
         let outcome = Mutex<Result<[UInt8], SystemError>?>(nil)

@@ -12,7 +12,7 @@ import Testing
 
 /// `GrowingFileSource` driven the way the downloader drives it: bytes appended to a partial file, durable counts
 /// reported after each append, then a verified end or a failure.
-@Suite(.timeLimit(.minutes(10))) struct GrowingFileSourceTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct GrowingFileSourceTests {
     /// Appends to a partial file as a downloader would, reporting each durable count to the source.
     final class FakeDownload: Sendable {
         let fd: Int32
@@ -97,7 +97,9 @@ import Testing
             reported.withLock { $0 = max($0, bytes) }
         }
         let download = try FakeDownload(part: part, source: source, preallocate: Int64(bytes.count) * 2)
-        let install = Task { try await h.installer.install(source: source, as: InstallRequest(name: h.name)) }
+        let install = BlockingTestExecutor.task {
+            try await h.installer.install(source: source, as: InstallRequest(name: h.name))
+        }
         await download.append(bytes, pieces: 40)
         #expect(Self.wait { source.bytesRead > 0 })
         #expect(reported.withLock { $0 } > 0, "extraction progressed before the end")
@@ -118,7 +120,9 @@ import Testing
         let part = h.archive("x.part")
         let source = GrowingFileSource(partPath: part, finalPath: h.archive("x.archive"))
         let download = try FakeDownload(part: part, source: source, preallocate: 0)
-        let first = Task { try await h.installer.install(source: source, as: InstallRequest(name: h.name)) }
+        let first = BlockingTestExecutor.task {
+            try await h.installer.install(source: source, as: InstallRequest(name: h.name))
+        }
         await download.append(Array(old.prefix(old.count / 2)), pieces: 10)
         #expect(Self.wait { source.bytesRead == download.count }, "extraction read the old half before the truncation")
         download.truncate()
@@ -127,7 +131,9 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: h.docsetPath))
 
         source.rewind()
-        let second = Task { try await h.installer.install(source: source, as: InstallRequest(name: h.name)) }
+        let second = BlockingTestExecutor.task {
+            try await h.installer.install(source: source, as: InstallRequest(name: h.name))
+        }
         await download.append(new, pieces: 10)
         source.finish(length: download.count, sourceURL: nil, sha256: SHA256.hash(new).description)
         let installed = try await second.value
@@ -144,7 +150,9 @@ import Testing
         let part = h.archive("x.part")
         let source = GrowingFileSource(partPath: part, finalPath: h.archive("x.archive"))
         let download = try FakeDownload(part: part, source: source, preallocate: 0)
-        let install = Task { try await h.installer.install(source: source, as: InstallRequest(name: h.name)) }
+        let install = BlockingTestExecutor.task {
+            try await h.installer.install(source: source, as: InstallRequest(name: h.name))
+        }
         await download.append(bytes, pieces: 5)
         // libarchive has read the whole archive (its end included); the install now waits for the verified end.
         #expect(Self.wait { source.bytesRead == Int64(bytes.count) }, "extraction read to the end")
@@ -153,5 +161,57 @@ import Testing
         #expect(source.stopReason == .downloadFailed("SHA-256 mismatch"))
         await h.installer.waitForBackgroundWork()
         #expect(try h.snapshot() == before)
+    }
+
+    /// The downloader renames the verified `.part` into `complete/` and only then calls `finish`. A first read that
+    /// finds the `.part` gone before `finish` arrives must wait for it and read the final file, whichever way the
+    /// two interleave; it used to fail with "durable bytes not there" (EIO) when `finish` landed between the open
+    /// and the reader's own check (CI saw it once as `invalid_archive: cannot open ….part` in a 1 KB streaming
+    /// install). A race, so it is driven many times, `finish` at a seeded spread of moments around the first read.
+    @Test func aRenameToCompleteRacingTheFirstReadIsNeverAnError() throws {
+        let dir = try TemporaryDirectory("rename-race")
+        defer { dir.remove() }
+        let bytes = [UInt8](repeating: 0x5A, count: 1024)
+        let final = dir.appending("complete.archive")
+        try Data(bytes).write(to: URL(fileURLWithPath: final))
+        var random = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
+        let rounds = 3_000
+        let delays = (0..<rounds).map { _ in Int.random(in: 0..<6_000, using: &random) }
+        let current = Mutex<GrowingFileSource?>(nil)
+        let started = Atomic<Int>(-1)  // the round the finisher may start
+        let finished = Atomic<Int>(-1)  // the last round the finisher has finished
+        let spin = Atomic<Int>(0)
+        WorkerThread.start(name: "test-finisher") {
+            for round in 0..<rounds {
+                while started.load(ordering: .acquiring) < round {}  // spinning: starts with the read
+                for _ in 0..<delays[round] { spin.add(1, ordering: .relaxed) }
+                let source = current.withLock { $0 }!
+                source.finish(length: 1024, sourceURL: nil, sha256: nil)
+                finished.store(round, ordering: .releasing)
+            }
+        }
+        var failures: [String] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        for round in 0..<rounds {
+            // The `.part` is already gone (renamed), its bytes were committed, `finish` is on its way.
+            let source = GrowingFileSource(partPath: dir.appending("gone.part"), finalPath: final)
+            source.commit(1024)
+            current.withLock { $0 = source }
+            started.store(round, ordering: .releasing)
+            var read = 0
+            do {
+                while true {
+                    let n = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
+                    if n == 0 { break }
+                    read += n
+                }
+                if read != 1024 { failures.append("round \(round): read \(read) bytes") }
+            } catch {
+                failures.append("round \(round): \(error)")
+            }
+            while finished.load(ordering: .acquiring) < round { sched_yield() }
+        }
+        let seed = random.seed
+        #expect(failures.count == 0, "\(failures.count) of \(rounds) reads failed, seed \(seed): \(failures.prefix(2))")
     }
 }

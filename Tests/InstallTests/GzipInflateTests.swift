@@ -7,7 +7,7 @@ import Testing
 /// gzip archives are inflated with ISA-L in the read callback: seeded random trees, gzip'd as one member or as
 /// several concatenated members (mixed levels, trailing bytes), must install exactly as the same tree's plain tar;
 /// truncated and byte-flipped ones must be refused with the archive named.
-@Suite(.timeLimit(.minutes(10))) struct GzipInflateTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct GzipInflateTests {
     /// A docset fixture with random extra files: sizes from empty to ~600 KiB, compressible text and random bytes.
     private func randomFixture(_ random: inout TestRandom) throws -> DocsetFixture {
         var fixture = try DocsetFixture.make(version: "1.0")

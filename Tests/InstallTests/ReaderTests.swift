@@ -8,7 +8,7 @@ import Testing
 /// A reader walking the root the way Zeal does — every `*.docset`, its meta.json, Info.plist and docSet.dsidx
 /// through SQLite — before, during and after an update, resolving each docset once per scan as the library
 /// advises. Every scan must see exactly one docset, complete and of one version.
-@Suite(.timeLimit(.minutes(10))) struct ReaderTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct ReaderTests {
     struct Observation: Sendable, Equatable {
         var phase: Int
         var docsets: Int

@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 
 /// The published documents read back with docsync's own parsers, and the bundle's round trip and refusals.
-@Suite(.timeLimit(.minutes(10))) struct MirrorDocumentsTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct MirrorDocumentsTests {
     static let new = MirrorVersion(
         name: "C++", title: "C++", version: "2.0", revision: "3", sha256: String(repeating: "b", count: 64),
         size: 20, upstream: ["http://up.example/feeds/C++.tar.xz", "http://up2.example/C++.tar.xz"])

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// `/api/search`, `/api/docsets`, `/api/entries/<Name>` and the page at `/`, over real HTTP.
-@Suite(.timeLimit(.minutes(10))) struct APITests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct APITests {
     static func object(_ text: some StringProtocol) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }

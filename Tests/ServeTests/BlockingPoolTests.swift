@@ -7,7 +7,7 @@ import Testing
 
 /// The server's blocking-work pool: a fixed number of threads, a bounded queue that refuses beyond its limit, and
 /// a shutdown that runs what was queued and refuses the rest.
-@Suite(.timeLimit(.minutes(10))) struct BlockingPoolTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct BlockingPoolTests {
     /// A gate a job waits at until the test opens it.
     final class Gate: Sendable {
         private let state = Mutex((started: 0, open: false))

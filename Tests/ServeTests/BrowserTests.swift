@@ -9,7 +9,7 @@ import Testing
 /// (`--remote-debugging-pipe`: NUL-terminated JSON on fds 3 and 4, no websocket): type a query, see results as you
 /// type, open one with the keyboard, and find the document in the sandboxed frame. Skipped, saying so, when
 /// chromium is not installed.
-@Suite(.timeLimit(.minutes(10))) struct BrowserTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct BrowserTests {
     static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
         FileManager.default.isExecutableFile(atPath: $0)
     }

@@ -9,7 +9,7 @@ import TestSupport
 /// `docsync serve` and `docsync daemon` with `[serve]` run the HTTP front by exec'ing `docsync-serve` (the
 /// `docsync` binary does not link Hummingbird/NIO): the same process and command line, the server answers and
 /// stops on SIGTERM; without `docsync-serve` beside `docsync`, a clear error and exit 69.
-@Suite(.timeLimit(.minutes(10))) struct ServeExecutableTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct ServeExecutableTests {
     /// A configuration with an empty root and `[serve]` on a free loopback port (port 0: the log names it).
     static func configure(_ dir: TemporaryDirectory) throws -> String {
         for folder in ["root", "staging", "state"] {

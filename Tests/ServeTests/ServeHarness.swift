@@ -67,10 +67,10 @@ final class ServeHarness: @unchecked Sendable {
         let group = ServiceGroup(
             configuration: .init(services: [.init(service: server)], gracefulShutdownSignals: [], logger: logger))
         self.group = group
-        running = Task { try await group.run() }
-        // The service group's task is scheduled by the cooperative pool, which a parallel suite on two cores can keep
-        // busy for minutes (BlockingPoolTests saw 240 s): a generous deadline, failing loudly.
-        try await Poll.until("the server to listen", timeout: 240) { () async in bound.get() != nil }
+        running = BlockingTestExecutor.task { try await group.run() }
+        // The service group runs on a thread of its own (`BlockingTestExecutor.task`), never queued behind the suite's
+        // other tests on the cooperative pool: it listens within the deadline even under a full parallel suite.
+        try await Poll.until("the server to listen", timeout: 30) { () async in bound.get() != nil }
         port = bound.get()!
     }
 

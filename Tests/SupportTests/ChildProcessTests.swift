@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// `ChildProcess`: exit status and standard error kept, and a deadline that stops the whole process group.
-@Suite(.timeLimit(.minutes(10))) struct ChildProcessTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct ChildProcessTests {
     static func shell(_ script: String) -> ChildProcess {
         ChildProcess(path: "/bin/sh", arguments: ["-c", script], environment: ["PATH": "/usr/bin:/bin"])
     }

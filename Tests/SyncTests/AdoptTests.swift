@@ -8,7 +8,7 @@ import Testing
 /// `docsync adopt`: a folder Zeal made becomes docsync-managed without a byte changing, then updates normally.
 /// The binary reads the catalogue as a local file (adopt and a sync with nothing to fetch ask no server); the update
 /// downloads in process from a `MemoryOrigin`.
-@Suite(.timeLimit(.minutes(10))) struct AdoptTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct AdoptTests {
     @Test func aZealFolderIsAdoptedUnchangedThenUpdatedBySync() async throws {
         let h = try SyncHarness.inMemory()
         // What Zeal left: Go.docset with its meta.json, Bash.docset without one (matched by CFBundleName),

@@ -5,7 +5,7 @@ import Testing
 
 /// Mirrors tried in a learned order: a dead or slow host is demoted after one sync, across process restarts
 /// (every sync is a new `docsync` process); a mirror answering 200 with a page or nothing is skipped.
-@Suite(.timeLimit(.minutes(10))) struct AlternateLearningTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct AlternateLearningTests {
     struct HostRecord: Decodable {
         var successes: Int
         var failures: Int

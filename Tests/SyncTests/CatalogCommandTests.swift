@@ -6,7 +6,7 @@ import Testing
 /// `docsync catalog`, `add` and `drop` (the real binary: its output, exit statuses and the configuration file it
 /// edits) against a catalogue it reads as a local file; the sync between them installs in process from a
 /// `MemoryOrigin`.
-@Suite(.timeLimit(.minutes(10))) struct CatalogCommandTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct CatalogCommandTests {
     @Test func catalogListsAndAddDropEditTheConfig() async throws {
         let h = try SyncHarness.inMemory()
         try h.publish(try DocsetFixture.make(version: "1.21"), at: "feeds/Go.tgz", folder: "Go")

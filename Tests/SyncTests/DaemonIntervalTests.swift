@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `daemon --interval 0s` once ran thousands of syncs a second: intervals below a minute are usage errors.
-@Suite(.timeLimit(.minutes(10))) struct DaemonIntervalTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct DaemonIntervalTests {
     @Test(arguments: ["0s", "1s", "59s"])
     func anIntervalBelowOneMinuteIsRefused(interval: String) throws {
         let h = try SyncHarness.inMemory()

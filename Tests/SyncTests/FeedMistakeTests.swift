@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// Feed locations people get wrong: a URL without its scheme, a server answering with an HTML page.
-@Suite(.timeLimit(.minutes(10))) struct FeedMistakeTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct FeedMistakeTests {
     /// `URL: message` of the first `feed-failed` event.
     static func feedFailure(_ events: [[String: Any]], _ context: String) throws -> String {
         let failed = try #require(events.first { $0["event"] as? String == "feed-failed" }, "\(context)")

@@ -12,7 +12,7 @@ import Testing
 /// `meta.json`, `Info.plist`, icons and index; the configuration file) hangs no command: each finishes well within
 /// its deadline and names what it refused. The feed is a local file and A is installed in process from a
 /// `MemoryOrigin`, so the commands under test (the binary) ask no server.
-@Suite(.timeLimit(.minutes(10))) struct HostileFileTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct HostileFileTests {
     static let deadline = 30.0
 
     /// A harness with A 1 installed by sync, and two folders docsync did not create beside it.

@@ -6,7 +6,7 @@ import Testing
 /// `source = "kapeli"` obeys `[catalog] mirrors` first, like every catalogue source: a host configured with a
 /// campus mirror never reaches the feed's public `<url>`s while the mirror has the archive — not on the first
 /// install, and not later when learned ordering would "explore" never-measured hosts.
-@Suite(.timeLimit(.minutes(10))) struct KapeliAlternatesTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct KapeliAlternatesTests {
     @Test func theFeedsPublicURLsAreOnlyFallbacksAfterTheConfiguredMirrors() throws {
         let h = try SyncHarness()
         let publicDir = h.dir.appending("public")

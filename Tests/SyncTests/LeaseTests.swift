@@ -9,7 +9,7 @@ import Testing
 
 /// A lease keeps one version (and its derived index) through updates and prunes, until it is released or its
 /// holder dies — here with a grace period of 0 s, so only the lease keeps a replaced version.
-@Suite(.timeLimit(.minutes(10))) struct LeaseTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct LeaseTests {
     static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
     @Test func aLeaseHoldsAVersionAcrossAnUpdateAndAPrune() async throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// The trash is emptied at the start and end of every run (grace period respected), partials of versions
 /// no longer planned go after `partial_max_age`, and `status` shows what is reclaimable.
-@Suite(.timeLimit(.minutes(10))) struct LeftoverTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct LeftoverTests {
     private func harness(extra: String = "") throws -> SyncHarness {
         let h = try SyncHarness.inMemory()
         try h.publishArchive(try DocsetFixture.make(version: "1.0"), as: "A.tgz", folder: "A")

@@ -6,7 +6,7 @@ import Testing
 
 /// `docsync lock` + `sync --locked`: the same docsets, byte for byte, on every machine. `lock` runs the binary (it
 /// reads only the root); the syncs run in process against a `MemoryOrigin`, with the lock as `--locked` loads it.
-@Suite(.timeLimit(.minutes(10))) struct LockTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct LockTests {
     /// A second machine: its own config, root and state beside the harness's, with the harness's lock copied in.
     func secondMachine(_ h: SyncHarness, _ name: String) throws -> String {
         let dir = h.dir.appending(name)

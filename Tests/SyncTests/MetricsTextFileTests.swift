@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// `[metrics] textfile`: after each run a Prometheus text file (parsed here) with the run's result and counts.
-@Suite(.timeLimit(.minutes(10))) struct MetricsTextFileTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct MetricsTextFileTests {
     @Test func eachRunRewritesTheFile() async throws {
         let h = try SyncHarness.inMemory()
         try FileManager.default.createDirectory(atPath: h.dir.appending("metrics"), withIntermediateDirectories: true)

@@ -9,7 +9,7 @@ import Testing
 
 /// Before any network work, root, staging and state are created or checked; each problem names its config key and
 /// path, is reported once, and exits 78.
-@Suite(.timeLimit(.minutes(10))) struct PreflightTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct PreflightTests {
     static func config(_ dir: TemporaryDirectory, root: String, staging: String, state: String) throws -> String {
         let path = dir.appending("docsync.toml")
         try """

@@ -46,15 +46,15 @@ import Testing
         #expect(h.installedManifest("A") == a.expectedManifest)
     }
 
-    /// v1 is replaced by v2 (its folder retired, grace period 2 s); the daemon's loop with nothing to install deletes
-    /// v1's folder once the grace period has passed.
+    /// v1 is replaced by v2 (its folder retired, grace period 10 s: the second sync, slow on a loaded machine, ends well
+    /// inside it); the daemon's loop with nothing to install deletes v1's folder once the grace period has passed.
     @Test func anIdleDaemonDeletesAReplacedVersionAfterTheGracePeriod() async throws {
         let h = try SyncHarness.inMemory()
         try h.publishArchive(try DocsetFixture.make(version: "1"), as: "A-1.tgz", folder: "A")
         let v2 = try DocsetFixture.make(version: "2")
         try h.publishArchive(v2, as: "A-2.tgz", folder: "A")
         try h.writeAtomFeed("f.atom", [Self.entry("A", "1")])
-        try h.writeConfig(feeds: ["f.atom"], extra: "[install]\ngrace_period = \"2s\"")
+        try h.writeConfig(feeds: ["f.atom"], extra: "[install]\ngrace_period = \"10s\"")
         #expect(try await h.sync().status == 0)
         try h.writeAtomFeed("f.atom", [Self.entry("A", "2")])
         #expect(try await h.sync(SyncOptions(refresh: true)).status == 0)
@@ -67,10 +67,10 @@ import Testing
             kinds.withLock { $0.append(event.kind) }
         }
         let group = ServiceGroup(services: [service], logger: logger)
-        let running = Task { try await group.run() }
+        let running = BlockingTestExecutor.task { try await group.run() }
         var timedOut: (any Error)?
         do {
-            try await Poll.until("v1's folder deleted by an idle cycle", timeout: 240) { () async in
+            try await Poll.until("v1's folder deleted by an idle cycle", timeout: 60) { () async in
                 Self.versions(h).count == 1
             }
         } catch {

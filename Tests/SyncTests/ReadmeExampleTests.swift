@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// README's library example is `ReadmeExample.swift`, compiled with this target, and it runs.
-@Suite(.timeLimit(.minutes(10))) struct ReadmeExampleTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct ReadmeExampleTests {
     static let marker = "<!-- Tests/SyncTests/ReadmeExample.swift -->"
 
     @Test func readmeShowsTheCompiledExample() throws {

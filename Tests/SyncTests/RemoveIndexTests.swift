@@ -5,7 +5,7 @@ import Testing
 
 /// `docsync remove NAME` takes the docset's derived search index with it at once; `status` and `search` stop
 /// showing it, and the other docsets stay searchable.
-@Suite(.timeLimit(.minutes(10))) struct RemoveIndexTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct RemoveIndexTests {
     @Test func removeDeletesTheDerivedIndexAndSearchAndStatusForgetTheDocset() async throws {
         let h = try SyncHarness.inMemory()
         try h.publishArchive(DocsetFixture.make(version: "1", indexRows: 5), as: "A.tgz", folder: "Alpha")

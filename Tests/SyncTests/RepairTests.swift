@@ -10,7 +10,7 @@ import Testing
 /// `docsync verify` notices a damaged installed tree (exit 3) and `sync --repair` reinstalls it through
 /// the normal atomic path. A plain `sync` notices a missing or resized essential file too (an lstat each
 /// against the manifest), reports the docset `failed` with code `damaged` (exit 3) instead of "unchanged".
-@Suite(.timeLimit(.minutes(10))) struct RepairTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct RepairTests {
     @Test func verifyReportsDamageAndRepairReinstalls() async throws {
         let h = try SyncHarness.inMemory()
         let fixture = try DocsetFixture.make(version: "1.0")

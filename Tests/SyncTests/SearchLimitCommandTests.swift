@@ -5,7 +5,7 @@ import Testing
 
 /// `docsync search --limit` passes through the library's validation: out of range is a usage error naming the
 /// range, not a crash (a limit of Int.max used to trap), and the largest accepted limit works.
-@Suite(.timeLimit(.minutes(10))) struct SearchLimitCommandTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct SearchLimitCommandTests {
     @Test func anOutOfRangeLimitIsAUsageError() async throws {
         let h = try ReaderHarness()
         defer { h.remove() }

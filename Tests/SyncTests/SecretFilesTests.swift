@@ -12,7 +12,7 @@ import Testing
 /// The files are the subject: the sync runs in process against a `MemoryOrigin` (its `--json` lines are what the
 /// binary prints; the binary's own text with credentials against nginx: `UntrustedFeedTextTests`), `lock` and
 /// `status`, which ask no server, run the binary.
-@Suite(.timeLimit(.minutes(10))) struct SecretFilesTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct SecretFilesTests {
     @Test func passwordsStayOutOfEveryFileButThePrivateFeedCache() async throws {
         let h = try SyncHarness.inMemory()
         try h.publishArchive(DocsetFixture.make(version: "1"), as: "A-1.tgz", folder: "A")

@@ -5,7 +5,7 @@ import Testing
 
 /// `docsync sync` end to end: the real binary against a real nginx on loopback. `status` and `remove`, which ask no
 /// server, run the binary after an in-process sync against a `MemoryOrigin`.
-@Suite(.timeLimit(.minutes(10))) struct SyncEndToEndTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct SyncEndToEndTests {
     @Test func firstSyncInstallsAndTheSecondTransfersNoBodyBytes() throws {
         let h = try SyncHarness()
         let alpha = try DocsetFixture.make(version: "1.0", documents: 12, indexRows: 7)

@@ -5,7 +5,7 @@ import Testing
 
 /// `sync` builds each installed version's search index and reports it; `docsync search` reads it; an update
 /// replaces it and the old version's index goes with the old version.
-@Suite(.timeLimit(.minutes(10))) struct SyncIndexTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct SyncIndexTests {
     @Test func syncIndexesWhatItInstallsAndSearchFindsIt() async throws {
         let h = try SyncHarness.inMemory()
         try h.publishArchive(DocsetFixture.make(version: "1", indexRows: 7), as: "A1.tgz", folder: "Alpha")

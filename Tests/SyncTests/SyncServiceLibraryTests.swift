@@ -13,7 +13,7 @@ import Testing
 /// `SyncService` — the loop `docsync daemon` runs — used as a library: in a `ServiceGroup` it syncs now and again
 /// after the interval, hands on every event, and stops on graceful shutdown; a run that cannot start is an outcome,
 /// not the end of the service.
-@Suite(.timeLimit(.minutes(15))) struct SyncServiceLibraryTests {
+@Suite(.timeLimit(.minutes(10))) struct SyncServiceLibraryTests {
     /// Collects what the service reports, for waiting on.
     final class Seen: @unchecked Sendable {
         private let lock = NSLock()
@@ -24,11 +24,11 @@ import Testing
         func add(_ event: SyncEvent) { if case .summary = event { lock.withLock { summaries += 1 } } }
         var snapshot: (outcomes: [SyncService.Outcome], summaries: Int) { lock.withLock { (outcomes, summaries) } }
 
-        /// Waits (polling the condition) until `condition` holds. No deadline of its own: under a full, parallel test
-        /// run the cooperative pool these syncs need can be starved for minutes, so the suite's time limit is the
-        /// loud failure.
+        /// Waits (polling the condition, 60 s at most) until `condition` holds. The tests that block threads run
+        /// off the cooperative pool (`.blockingWaits`), so the service group's task is scheduled at once.
         func wait(_ condition: ([SyncService.Outcome]) -> Bool) async -> Bool {
-            while !Task.isCancelled {
+            let deadline = ContinuousClock.now + .seconds(60)
+            while !Task.isCancelled, ContinuousClock.now < deadline {
                 if condition(snapshot.outcomes) { return true }
                 try? await Task.sleep(for: .milliseconds(20))
             }
@@ -51,7 +51,7 @@ import Testing
             engine: h.engine, interval: .milliseconds(200), logger: Self.logger, onOutcome: { seen.add($0) },
             onEvent: { seen.add($0) })
         let group = ServiceGroup(services: [service], logger: Self.logger)
-        let running = Task { try await group.run() }
+        let running = BlockingTestExecutor.task { try await group.run() }
         let twice = await seen.wait { $0.count >= 2 }
         await group.triggerGracefulShutdown()
         try await running.value
@@ -77,7 +77,7 @@ import Testing
         let service = SyncService(
             engine: h.engine, interval: .milliseconds(50), options: SyncOptions(wait: false), logger: Self.logger,
             onOutcome: { seen.add($0) }, onEvent: { _ in })
-        let running = Task { try await service.run() }
+        let running = BlockingTestExecutor.task { try await service.run() }
         let failedTwice = await seen.wait { outcomes in
             outcomes.filter { if case .failed(let error) = $0 { error == .busy } else { false } }.count >= 2
         }

@@ -6,7 +6,7 @@ import Testing
 @testable import DocSyncCLI
 
 /// `--only NAME` and `remove NAME` that match nothing: an error listing the names that exist, with a near match.
-@Suite(.timeLimit(.minutes(10))) struct UnknownDocsetTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct UnknownDocsetTests {
     @Test(arguments: [
         ("apidoc", ["apiDoc", "Swift"], "apiDoc"),
         ("Swfit", ["apiDoc", "Swift"], "Swift"),

@@ -8,7 +8,7 @@ import Testing
 /// The fixture is ActionScript as Kapeli and Zeal publish it: Kapeli's feed says `3/27`, Zeal's catalogue `3`
 /// with revision `27`. Syncs run in process against a `MemoryOrigin`; `lock` and `mirror import` (which need no
 /// server) run the binary.
-@Suite(.timeLimit(.minutes(10))) struct ZealMetadataTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct ZealMetadataTests {
     static func actionScript() throws -> SyncHarness {
         let h = try SyncHarness.inMemory()
         try h.publish(try DocsetFixture.make(version: "3", documents: 3), at: "feeds/ActionScript.tgz", folder: "AS")

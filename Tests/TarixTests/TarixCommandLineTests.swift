@@ -9,7 +9,7 @@ import Testing
 
 /// The tarix layout through the `docsync` executable: `install --layout tarix`, `status`, `cat`, `verify`, and
 /// SIGKILL at random moments of a tarix install.
-@Suite(.timeLimit(.minutes(10))) struct TarixCommandLineTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct TarixCommandLineTests {
     static func docsync(_ arguments: [String]) throws -> Tool.Result {
         let path = Tool.docsyncBinary
         try #require(FileManager.default.isExecutableFile(atPath: path), "build the docsync executable first")

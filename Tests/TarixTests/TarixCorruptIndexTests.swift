@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// A publisher's index is checked record by record: one bad row refuses it, and the error names the row.
-@Suite(.timeLimit(.minutes(10))) struct TarixCorruptIndexTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct TarixCorruptIndexTests {
     struct Store {
         let fixture: TarixFixture
         let archive: String

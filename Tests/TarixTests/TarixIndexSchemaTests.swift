@@ -7,7 +7,7 @@ import Testing
 /// The index docsync writes: one B-tree (`WITHOUT ROWID`, `path` its key) with no free pages and no scratch left
 /// beside it; Zeal's statements and reading algorithm work on it; an index in the older rowid form (what docsync
 /// wrote before, and Zeal's test writer writes) still reads and verifies.
-@Suite(.timeLimit(.minutes(10))) struct TarixIndexSchemaTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct TarixIndexSchemaTests {
     private func store(count: Int = 120) throws
         -> (TarixFixture, source: String, archive: String, index: String, seed: UInt64)
     {

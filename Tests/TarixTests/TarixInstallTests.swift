@@ -12,7 +12,7 @@ import Testing
 /// The tarix layout through the installer: `Documents/` kept as `tarix.tgz` + `tarixIndex.db` (built, re-encoded
 /// or indexed as it is), everything else extracted, checked with Zeal's own reading algorithm and load rules, read
 /// back through the library's document access.
-@Suite(.timeLimit(.minutes(10))) struct TarixInstallTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct TarixInstallTests {
     /// A generated docset with a real `docSet.dsidx` (the installer's Zeal preparation opens it).
     static func fixture(_ random: inout TestRandom, count: Int = 200) throws -> TarixFixture {
         var fixture = try TarixFixture.make(&random, count: count)
@@ -205,7 +205,7 @@ import Testing
 
 /// A publisher's index (`<url>.tarix`, Zeal's test writer here) is used only after a full check against the archive;
 /// one wrong row and docsync builds its own.
-@Suite(.timeLimit(.minutes(10))) struct TarixPublisherIndexTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct TarixPublisherIndexTests {
     @Test(arguments: [false, true])
     func aPublisherIndexIsCheckedInFullBeforeItIsUsed(corrupt: Bool) async throws {
         var random = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")

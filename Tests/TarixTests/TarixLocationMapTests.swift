@@ -6,7 +6,7 @@ import Testing
 /// A store opened for many reads (`mappingUpTo`): its locations in memory give the same bytes and errors as the
 /// index, without case; reads that must not wait (`withoutWaitingUpTo`) answer from the map and the page cache or
 /// say they cannot; a store larger than the bound is read through its index.
-@Suite(.timeLimit(.minutes(10))) struct TarixLocationMapTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct TarixLocationMapTests {
     private func store() throws -> (TarixFixture, String, String, UInt64) {
         var random = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
         let fixture = try TarixFixture.make(&random, count: 60)

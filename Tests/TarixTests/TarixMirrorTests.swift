@@ -8,7 +8,7 @@ import Testing
 /// already flushed at every record — the bytes it serves unchanged — and marks it `"tarix": true` in its catalogue;
 /// an archive that is not flushed gets no index (re-encoding would change the bytes under the publisher's digest).
 /// A client with the tarix layout syncing the mirror's feed uses the mirror's index. In process, `MemoryOrigin`.
-@Suite(.timeLimit(.minutes(10))) struct TarixMirrorTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct TarixMirrorTests {
     static func sync(_ config: String, _ origin: MemoryOrigin) async throws -> (SyncSummary?, String) {
         let configuration = try DocSyncConfigurationLoader().load(file: config)
         let run = try await SyncRun.of(SyncEngine(configuration: configuration, transport: origin.transport))

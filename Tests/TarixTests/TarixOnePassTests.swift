@@ -12,7 +12,7 @@ import Testing
 /// The tarix install of an archive file kept as it is (flushed at every record) in one pass: the store builder's walk
 /// hands the records outside `Documents/` to the tree writer. Every entry is still judged by extraction's rules, the
 /// store's files reach `Contents/Resources` only when the pass succeeded, and a refused install leaves nothing behind.
-@Suite(.timeLimit(.minutes(10))) struct TarixOnePassTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct TarixOnePassTests {
     /// `plain` re-encoded by Zeal's test writer: a full flush before every record.
     static func flushed(_ fixture: TarixFixture, _ plain: String, as name: String) throws -> String {
         let flushed = fixture.dir.appending(name)

@@ -13,7 +13,7 @@ import Testing
 /// The re-encode deflates on two worker threads: records are cut into jobs (a record larger than a job goes in
 /// pieces to one worker), compressed independently between full flushes and written back in order, the trailer's
 /// CRC-32 combined from the jobs'. The output must be one valid gzip stream whose every record Zeal reads cold.
-@Suite(.timeLimit(.minutes(10))) struct TarixParallelDeflateTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct TarixParallelDeflateTests {
     /// Files larger than the job size (random and compressible, one an exact multiple of it) among thousands of
     /// tiny records (empty files, one-byte files, folders).
     static func fixture(_ random: inout TestRandom, jobBytes: Int) throws -> TarixFixture {

@@ -13,7 +13,7 @@ import Testing
 /// proven (a record larger than a job, an output larger than a job's room, a marker made of data). Whatever the job
 /// size and the worker count, the index is the writer's own, every document reads back as Zeal reads it, and a
 /// damaged record late in the archive is refused with its path named.
-@Suite(.timeLimit(.minutes(10))) struct TarixParallelInflateTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct TarixParallelInflateTests {
     /// A flushed archive (re-encoded by `TarixWriter`) of thousands of tiny records and records larger than any job
     /// (random: stored blocks; text: an output larger than a job's room), with the writer's index.
     static func flushed(_ random: inout TestRandom) throws -> (

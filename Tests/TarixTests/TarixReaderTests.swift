@@ -7,7 +7,7 @@ import Testing
 
 /// `TarixArchive`: Zeal's lookups (prefix added, without case), one bounded inflate, limits checked before
 /// inflating, descriptors opened without following symlinks.
-@Suite(.timeLimit(.minutes(10))) struct TarixReaderTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct TarixReaderTests {
     private func store() throws -> (TarixFixture, String, String, UInt64) {
         var random = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
         let fixture = try TarixFixture.make(&random, count: 50)

@@ -6,7 +6,7 @@ import Testing
 /// `docsync sync --relayout` (`SyncEngine.relayout()`): a root switched to the tarix layout and back, through the
 /// normal atomic path and without the original archive (the extracted tree is packed again; the tarix store is
 /// itself an archive of the docset).
-@Suite(.timeLimit(.minutes(10))) struct TarixRelayoutTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct TarixRelayoutTests {
     @Test func aRootSwitchedToTarixAndBackKeepsEveryDocument() async throws {
         var random = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
         let seed = "seed \(random.seed)"

@@ -5,7 +5,7 @@ import Testing
 
 /// Stores built from GNU tar archives (GNU long names, pax headers, ustar prefixes, `./` roots) read back
 /// byte-identical to GNU tar's extraction — by docsync's reader and by Zeal's algorithm (in Python).
-@Suite(.timeLimit(.minutes(10))) struct TarixRoundTripTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct TarixRoundTripTests {
     static let formats = ["gnu", "pax", "ustar", "oldgnu"]
 
     @Test(arguments: formats)

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// The streaming pieces take their input in chunks of any size, and flush points are proven, not assumed.
-@Suite(.timeLimit(.minutes(10))) struct TarixStreamingTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct TarixStreamingTests {
     @Test func writerTakesAnyChunking() throws {
         var random = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
         let fixture = try TarixFixture.make(&random, count: 80)

@@ -8,7 +8,7 @@ import Testing
 /// convention: a gzip'd tar holding `tarixIndex.db`, written here by Zeal's test writer) and hands it to the
 /// installer, which uses it only after a full check; a corrupted or missing one means docsync builds its own and the
 /// sync still succeeds. Served by a `MemoryOrigin` to the in-process engine.
-@Suite(.timeLimit(.minutes(10))) struct TarixSyncIndexTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct TarixSyncIndexTests {
     enum Offer: String, CaseIterable, Sendable {
         case valid, corrupted, missing
     }

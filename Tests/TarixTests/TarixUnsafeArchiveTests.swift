@@ -14,7 +14,7 @@ struct HostileCase: Sendable, CustomTestStringConvertible {
 
 /// Archives whose entries extraction would refuse, or a tarix store cannot hold, are refused while building the
 /// index, naming the entry.
-@Suite(.timeLimit(.minutes(10))) struct TarixUnsafeArchiveTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct TarixUnsafeArchiveTests {
     static let root = "dir:Sample.docset/"
     static let cases = [
         HostileCase(

@@ -1,5 +1,5 @@
-// What the engine plans from besides feeds: catalogues (`[[docset]]`) and the `docsync.lock` pin file (a locked
-// round, `docsync lock`).
+// What the engine plans from: the feeds (conditional GETs through the feed cache), catalogues (`[[docset]]`), the
+// `docsync.lock` pin file (a locked round, `docsync lock`), and the installed state the plan is made against.
 
 internal import DocSyncCatalog
 internal import DocSyncFeed
@@ -8,16 +8,72 @@ internal import DocSyncSupport
 import Foundation
 
 extension SyncEngine {
-    /// What the `[[docset]]` selections contribute to a sync.
-    struct CatalogRound: Sendable {
+    /// What one kind of source — the feeds, the catalogues (`[[docset]]`) or the lock — contributes to a sync.
+    struct SourceRound: Sendable {
         var offers: [DocsetCandidate] = []
         var skipped: [SyncPlan.Action] = []
-        /// Feeds whose installed docsets must not be pruned this time (a catalogue could not be read).
+        /// Feeds whose installed docsets must not be pruned this time (a feed or catalogue could not be read).
         var failed: Set<String> = []
+        /// Each feed's or catalogue's result, for the sync record.
         var results: [SyncRecord.FeedResult] = []
+        /// Feeds or catalogues that could not be read.
         var failures = 0
     }
 
+    /// Fetches every feed (eight at a time; fresh cached copies cost nothing) and selects its candidates. A failed
+    /// feed is an event and a `failed` entry, never thrown.
+    func refreshFeeds(refresh: Bool, emit: @escaping @Sendable (SyncEvent) -> Void) async -> SourceRound {
+        let fetcher = FeedRefresher(
+            store: FeedCacheStore(stateDirectory: configuration.state), options: feedHTTPOptions, transport: transport)
+        let feeds = configuration.feeds
+        let results = await Self.boundedMap(feeds.indices, width: 8) {
+            index -> Result<(result: FeedRefresher.Result, document: FeedDocument), any Error> in
+            do {
+                let location = feeds[index].location
+                return .success(
+                    try await fetcher.fetchDocument(location, refresh: refresh, documentURL: documentURL(location)))
+            } catch {
+                return .failure(error)
+            }
+        }
+        var round = SourceRound()
+        for (index, result) in results.enumerated() {
+            let source = feeds[index]
+            do {
+                let (fetched, document) = try result.get()
+                for warning in document.warnings { emit(.feedWarning(feed: source.location, message: warning)) }
+                let selection = CandidateSelector.select(document, source: source)
+                round.offers += selection.offers
+                round.skipped += selection.skipped
+                emit(.feedChecked(feed: source.location, source: fetched.source, docsets: selection.offers.count))
+                round.results.append(.init(feed: source.location, ok: true, detail: fetched.source.rawValue))
+            } catch {
+                round.failed.insert(source.location)
+                round.failures += 1
+                let failure = SyncFailure(error, url: source.location)
+                emit(.feedFailed(feed: source.location, failure: failure))
+                round.results.append(.init(feed: source.location, ok: false, detail: failure.message))
+            }
+        }
+        return round
+    }
+
+    private func documentURL(_ location: String) -> String {
+        location.contains("://") ? location : URL(fileURLWithPath: location).absoluteString
+    }
+
+    /// The planner's view of an installed docset.
+    static func state(of docset: InstallRecord) -> InstalledState {
+        InstalledState(
+            name: docset.name, identifier: docset.identifier,
+            version: DocsetVersion(version: docset.version ?? "", revision: docset.revision ?? ""),
+            // Only docsync's own installs (its record in meta.json) belong to a feed and can be pruned; a folder
+            // Zeal or the user put there keeps its feed_url but is never docsync's to remove.
+            updated: docset.updated, feed: docset.installedAt == nil ? nil : docset.feedURL)
+    }
+}
+
+extension SyncEngine {
     /// The catalogues of this configuration, read through the same cache as feeds.
     package var catalogLoader: CatalogLoader {
         CatalogLoader(
@@ -30,10 +86,10 @@ extension SyncEngine {
     /// or a skip. Nothing is fetched when there is no `[[docset]]`.
     /// With a lock (`sync --locked`), the lock's entries instead, and no catalogue is read.
     func resolveDocsets(refresh: Bool, lock: LockFile? = nil, emit: @escaping @Sendable (SyncEvent) -> Void) async
-        -> CatalogRound
+        -> SourceRound
     {
         if let lock { return lockedRound(lock) }
-        var round = CatalogRound()
+        var round = SourceRound()
         let selections = configuration.docsets
         guard !selections.isEmpty else { return round }
         let loader = catalogLoader
@@ -155,8 +211,8 @@ extension SyncEngine {
     /// `sync --locked`: the lock's entries are the only offers (checksums enforced, pinned), nothing is pruned, and
     /// drift — a selected docset missing from the lock, or the same version installed from a different archive —
     /// fails that docset.
-    func lockedRound(_ lock: LockFile) -> CatalogRound {
-        var round = CatalogRound()
+    func lockedRound(_ lock: LockFile) -> SourceRound {
+        var round = SourceRound()
         let installed = (try? installer.installedDocsets()) ?? []
         let locked = Set(lock.docsets.map { $0.name.lowercased() })
         let credentials = LockCredentials(configured: configuredURLs)

@@ -155,9 +155,9 @@ public struct SyncEngine: Sendable {
         if !options.dryRun { await collectLeftovers(plan: nil) }  // what a killed run left
 
         // 1. Feeds: fresh copies cost nothing, the rest are conditional GETs; a failed feed is an event.
-        let feeds = options.lock == nil ? await refreshFeeds(refresh: options.refresh, emit: emit) : FeedRound()
+        let feeds = options.lock == nil ? await refreshFeeds(refresh: options.refresh, emit: emit) : SourceRound()
         let catalog = await resolveDocsets(refresh: options.refresh, lock: options.lock, emit: emit)  // [[docset]]
-        summary.feedsFailed = feeds.failed.count + catalog.failures
+        summary.feedsFailed = feeds.failures + catalog.failures
 
         // 2. Plan against what is installed.
         let installed: [InstalledState]
@@ -197,52 +197,6 @@ public struct SyncEngine: Sendable {
         }
         emit(.summary(summary))
         return summary
-    }
-
-    private struct FeedRound: Sendable {
-        var offers: [DocsetCandidate] = []
-        var skipped: [SyncPlan.Action] = []
-        var failed: Set<String> = []
-        var results: [SyncRecord.FeedResult] = []
-    }
-
-    private func refreshFeeds(refresh: Bool, emit: @escaping @Sendable (SyncEvent) -> Void) async -> FeedRound {
-        let fetcher = FeedRefresher(
-            store: FeedCacheStore(stateDirectory: configuration.state), options: feedHTTPOptions, transport: transport)
-        let feeds = configuration.feeds
-        let results = await Self.boundedMap(feeds.indices, width: 8) {
-            index -> Result<(result: FeedRefresher.Result, document: FeedDocument), any Error> in
-            do {
-                let location = feeds[index].location
-                return .success(
-                    try await fetcher.fetchDocument(location, refresh: refresh, documentURL: documentURL(location)))
-            } catch {
-                return .failure(error)
-            }
-        }
-        var round = FeedRound()
-        for (index, result) in results.enumerated() {
-            let source = feeds[index]
-            do {
-                let (fetched, document) = try result.get()
-                for warning in document.warnings { emit(.feedWarning(feed: source.location, message: warning)) }
-                let selection = CandidateSelector.select(document, source: source)
-                round.offers += selection.offers
-                round.skipped += selection.skipped
-                emit(.feedChecked(feed: source.location, source: fetched.source, docsets: selection.offers.count))
-                round.results.append(.init(feed: source.location, ok: true, detail: fetched.source.rawValue))
-            } catch {
-                round.failed.insert(source.location)
-                let failure = SyncFailure(error, url: source.location)
-                emit(.feedFailed(feed: source.location, failure: failure))
-                round.results.append(.init(feed: source.location, ok: false, detail: failure.message))
-            }
-        }
-        return round
-    }
-
-    private func documentURL(_ location: String) -> String {
-        location.contains("://") ? location : URL(fileURLWithPath: location).absoluteString
     }
 
     private func execute(
@@ -422,14 +376,5 @@ public struct SyncEngine: Sendable {
             }
             return results.sorted { $0.0 < $1.0 }.map(\.1)
         }
-    }
-
-    static func state(of docset: InstallRecord) -> InstalledState {
-        InstalledState(
-            name: docset.name, identifier: docset.identifier,
-            version: DocsetVersion(version: docset.version ?? "", revision: docset.revision ?? ""),
-            // Only docsync's own installs (its record in meta.json) belong to a feed and can be pruned; a folder
-            // Zeal or the user put there keeps its feed_url but is never docsync's to remove.
-            updated: docset.updated, feed: docset.installedAt == nil ? nil : docset.feedURL)
     }
 }

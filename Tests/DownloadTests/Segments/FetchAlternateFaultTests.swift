@@ -4,7 +4,7 @@ import Testing
 
 /// `docsync fetch` reports every mirror it excluded ("a clear line in the report"): one line each on
 /// standard error with the reason code, and `mirror_faults` in `--json`, credentials redacted.
-@Suite(.timeLimit(.minutes(10))) struct FetchAlternateFaultTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct FetchAlternateFaultTests {
     /// Above twice the CLI's 16 MiB minimum segment, served at 24 MB/s per connection: the first connection is
     /// slower than the 64 MiB/s at which one connection is deemed enough, so the download splits and the mirrors
     /// are asked to prove themselves.
