@@ -58,9 +58,7 @@ struct Routes: Sendable {
         if path.hasPrefix("/d/") {
             response = await pages(path.dropFirst(3), request: request, timeout: timeout)
         } else if path == "/api/search" {
-            response =
-                await Deadline.run(timeout) { await search(query) }
-                ?? Self.jsonError(.serviceUnavailable, "timed out")
+            response = await search(query, before: ContinuousClock.now + timeout)
         } else if path == "/api/docsets" {
             response = docsetList()
         } else if path.hasPrefix("/api/entries/") {
@@ -88,7 +86,10 @@ struct Routes: Sendable {
 
     // MARK: JSON API
 
-    func search(_ query: QueryString) async -> Response {
+    /// A search on the search pool: 503 when its queue is full, or when it is still queued at `deadline` (the
+    /// request's timeout, checked when a thread takes it, without a timer task per request; a search that started
+    /// runs to its end, a few milliseconds).
+    func search(_ query: QueryString, before deadline: ContinuousClock.Instant) async -> Response {
         let text = query["q"] ?? ""
         let limitText = query["limit"] ?? "20"
         guard let limit = Int(limitText), (1...SearchQuery.maximumLimit).contains(limit) else {
@@ -105,11 +106,13 @@ struct Routes: Sendable {
                 return Self.jsonError(.badRequest, DocsetIndexError.invalidQuery(problem).description)
             }
             let index = snapshot.index
-            guard let results = await searches.run({ index.searchBlocking(search) }) else {
-                return Self.busy(json: true)
+            switch await searches.run(before: deadline, { index.searchBlocking(search) }) {
+            case .success(let results):
+                hits = results.hits
+                failures = results.failures
+            case .failure(.busy): return Self.busy(json: true)
+            case .failure(.timedOut): return Self.jsonError(.serviceUnavailable, "timed out")
             }
-            hits = results.hits
-            failures = results.failures
         }
         var out = "{\"query\":"
         JSONWriter.appendString(text, to: &out)
