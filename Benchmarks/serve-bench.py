@@ -170,7 +170,8 @@ try:
         rps, lat, errors, out = wrk(base, script, 20, {"PATHS": query_file, "RATE": str(rate)})
         late = re.search(r"schedule: (\d+) late sends \(> 1 ms\), latest ([\d.]+) ms", out)
         maximum = re.search(r"^\s+Latency\s+\S+\s+\S+\s+([\d.]+)(us|ms|s)", out, re.M)
-        print("  docsync serve   %7.0f req/s achieved   p50 %6.2f ms  p90 %6.2f ms  p99 %6.2f ms  max %6.2f ms  non-2xx %d"
+        print("  docsync serve   %7.0f req/s achieved   p50 %6.2f ms  p90 %6.2f ms  p99 %6.2f ms  max %6.2f ms"
+              "  non-2xx %d"
               % (rps, lat.get("50", -1), lat.get("90", -1), lat.get("99", -1),
                  float(maximum.group(1)) * {"us": 0.001, "ms": 1, "s": 1000}[maximum.group(2)] if maximum else -1,
                  errors))
