@@ -24,7 +24,8 @@ def lua_list(name, items):
     return os.path.join(work, name)
 
 def wrk(url, script, connections, extra_env=None):
-    env = dict(os.environ, THREADS="2", **(extra_env or {}))
+    env = dict(os.environ, THREADS="2", WRK_RATE="0")
+    env.update(extra_env or {})
     out = subprocess.run(["wrk", "-t2", "-c%d" % connections, "-d%ds" % seconds, "--latency", "-s", script, url],
                          capture_output=True, text=True, env=env, check=True).stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
@@ -59,8 +60,8 @@ tarix_file = lua_list("pages-tarix.list", ["/d/%s/%s" % (tarix_version, p) for p
 
 script = os.path.join(work, "paths.lua")
 with open(script, "w") as f:
-    # RATE > 0: a fixed offered rate (wrk has no such mode; Debian's wrk runs LuaJIT, so the clock is ffi's
-    # clock_gettime). Each wrk thread keeps one schedule of send times, RATE / threads apart: a connection that has
+    # WRK_RATE > 0: a fixed offered rate (wrk has no such mode; Debian's wrk runs LuaJIT, so the clock is ffi's
+    # clock_gettime). Each wrk thread keeps one schedule of send times, threads / WRK_RATE apart: a connection that has
     # its answer takes the next slot (next_send += interval) and waits until then (delay = max(0, next_send - now)),
     # so the rate holds however slow one answer is, as long as some connection is free. A slot taken after its time
     # is a late send (wrk times a request from its send, so lateness is latency wrk does not see): counted, with the
@@ -68,7 +69,7 @@ with open(script, "w") as f:
     f.write("""
 local paths = {}
 for line in io.lines(os.getenv("PATHS")) do paths[#paths + 1] = line end
-local rate = tonumber(os.getenv("RATE") or "0")
+local rate = tonumber(os.getenv("WRK_RATE") or "0")
 local i = 0
 request = function()
   i = i + 1
@@ -167,7 +168,7 @@ try:
         rate = int(os.environ.get("RATE") or 500)
         print("search: 400 queries (exact/prefix/substring/fuzzy), limit 20, offered at a fixed %d req/s"
               " (20 connections, one send schedule per wrk thread)" % rate)
-        rps, lat, errors, out = wrk(base, script, 20, {"PATHS": query_file, "RATE": str(rate)})
+        rps, lat, errors, out = wrk(base, script, 20, {"PATHS": query_file, "WRK_RATE": str(rate)})
         late = re.search(r"schedule: (\d+) late sends \(> 1 ms\), latest ([\d.]+) ms", out)
         maximum = re.search(r"^\s+Latency\s+\S+\s+\S+\s+([\d.]+)(us|ms|s)", out, re.M)
         print("  docsync serve   %7.0f req/s achieved   p50 %6.2f ms  p90 %6.2f ms  p99 %6.2f ms  max %6.2f ms"
