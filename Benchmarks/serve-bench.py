@@ -24,7 +24,8 @@ def lua_list(name, items):
     return os.path.join(work, name)
 
 def wrk(url, script, connections, extra_env=None):
-    env = dict(os.environ, **(extra_env or {}))
+    env = dict(os.environ, THREADS="2", WRK_RATE="0")
+    env.update(extra_env or {})
     out = subprocess.run(["wrk", "-t2", "-c%d" % connections, "-d%ds" % seconds, "--latency", "-s", script, url],
                          capture_output=True, text=True, env=env, check=True).stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
@@ -59,16 +60,54 @@ tarix_file = lua_list("pages-tarix.list", ["/d/%s/%s" % (tarix_version, p) for p
 
 script = os.path.join(work, "paths.lua")
 with open(script, "w") as f:
+    # WRK_RATE > 0: a fixed offered rate (wrk has no such mode; Debian's wrk runs LuaJIT, so the clock is ffi's
+    # clock_gettime). Each wrk thread keeps one schedule of send times, threads / WRK_RATE apart: a connection that has
+    # its answer takes the next slot (next_send += interval) and waits until then (delay = max(0, next_send - now)),
+    # so the rate holds however slow one answer is, as long as some connection is free. A slot taken after its time
+    # is a late send (wrk times a request from its send, so lateness is latency wrk does not see): counted, with the
+    # largest, and printed by done().
     f.write("""
 local paths = {}
 for line in io.lines(os.getenv("PATHS")) do paths[#paths + 1] = line end
-local think = tonumber(os.getenv("THINK") or "0")
+local rate = tonumber(os.getenv("WRK_RATE") or "0")
 local i = 0
 request = function()
   i = i + 1
   return wrk.format("GET", paths[(i * 7919) % #paths + 1])
 end
-if think > 0 then delay = function() return think end end
+if rate > 0 then
+  local ffi = require("ffi")
+  ffi.cdef[[ typedef struct { long tv_sec; long tv_nsec; } bench_timespec; int clock_gettime(int, bench_timespec *); ]]
+  local ts = ffi.new("bench_timespec")
+  local function now_ms()
+    ffi.C.clock_gettime(1, ts)
+    return tonumber(ts.tv_sec) * 1000 + tonumber(ts.tv_nsec) / 1e6
+  end
+  local threads = {}
+  setup = function(thread) threads[#threads + 1] = thread end
+  local interval, next_send = 0, nil
+  late, late_max = 0, 0
+  init = function(args) interval = 1000 * tonumber(os.getenv("THREADS") or "1") / rate end
+  delay = function()
+    local now = now_ms()
+    if next_send == nil then next_send = now end
+    next_send = next_send + interval
+    local wait = next_send - now
+    if wait < -1 then
+      late = late + 1
+      if -wait > late_max then late_max = -wait end
+    end
+    return math.max(0, wait)
+  end
+  done = function(summary, latency, requests)
+    local count, worst = 0, 0
+    for _, thread in ipairs(threads) do
+      count = count + thread:get("late")
+      worst = math.max(worst, thread:get("late_max"))
+    end
+    io.write(string.format("schedule: %d late sends (> 1 ms), latest %.1f ms\\n", count, worst))
+  end
+end
 """)
 
 def serve_config(port, cache_mib=None):
@@ -126,10 +165,20 @@ try:
                        capture_output=True, check=True)
     print("load average before the runs: %s" % " ".join(open("/proc/loadavg").read().split()[:3]))
     if "search" in modes:
-        print("search: 400 queries (exact/prefix/substring/fuzzy), limit 20, 10 connections with 20 ms think time")
-        rps, lat, errors, _ = wrk(base, script, 10, {"PATHS": query_file, "THINK": "20"})
-        print("  docsync serve   %7.0f req/s   p50 %6.2f ms  p90 %6.2f ms  p99 %6.2f ms  non-2xx %d"
-              % (rps, lat.get("50", -1), lat.get("90", -1), lat.get("99", -1), errors))
+        rate = int(os.environ.get("RATE") or 500)
+        print("search: 400 queries (exact/prefix/substring/fuzzy), limit 20, offered at a fixed %d req/s"
+              " (20 connections, one send schedule per wrk thread)" % rate)
+        rps, lat, errors, out = wrk(base, script, 20, {"PATHS": query_file, "WRK_RATE": str(rate)})
+        late = re.search(r"schedule: (\d+) late sends \(> 1 ms\), latest ([\d.]+) ms", out)
+        maximum = re.search(r"^\s+Latency\s+\S+\s+\S+\s+([\d.]+)(us|ms|s)", out, re.M)
+        print("  docsync serve   %7.0f req/s achieved   p50 %6.2f ms  p90 %6.2f ms  p99 %6.2f ms  max %6.2f ms"
+              "  non-2xx %d"
+              % (rps, lat.get("50", -1), lat.get("90", -1), lat.get("99", -1),
+                 float(maximum.group(1)) * {"us": 0.001, "ms": 1, "s": 1000}[maximum.group(2)] if maximum else -1,
+                 errors))
+        if late:
+            print("  sends behind the schedule by more than 1 ms: %s of %d (latest %s ms)"
+                  % (late.group(1), int(rps * seconds), late.group(2)))
         print("  peak RSS so far (warm-ups and search): %.1f MiB" % peak_rss(server.pid))
     if "pages" not in modes: sys.exit(0)  # MODES=search: no page runs
     print("pages: %d HTML pages of 2-64 KiB, 32 connections, as fast as possible" % len(pages))

@@ -53,8 +53,12 @@ package struct DocServer: Service {
     /// Serves until graceful shutdown (SIGTERM/SIGINT through the service group) or cancellation.
     package func run() async throws {
         let reads = BlockingPool(name: "docsync-read", threads: BlockingPool.cores, queueLimit: 1024)
+        // Twice as many search threads as cores: searches take 0.3-5 ms of CPU (heavy-tailed), and with one thread
+        // per core a slow one (or a thread the kernel descheduled) held up every query queued behind it; with more
+        // threads than cores the kernel time-slices them and short queries pass (Benchmarks/README.md: serve-bench's
+        // search p99, hsearch6).
         let searches = BlockingPool(
-            name: "docsync-search", threads: BlockingPool.cores, queueLimit: 256, stackSize: 1 << 20)
+            name: "docsync-search", threads: BlockingPool.cores * 2, queueLimit: 256, stackSize: 1 << 20)
         defer {
             reads.shutdown()
             searches.shutdown()

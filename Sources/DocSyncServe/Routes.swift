@@ -58,9 +58,7 @@ struct Routes: Sendable {
         if path.hasPrefix("/d/") {
             response = await pages(path.dropFirst(3), request: request, timeout: timeout)
         } else if path == "/api/search" {
-            response =
-                await Deadline.run(timeout) { await search(query) }
-                ?? Self.jsonError(.serviceUnavailable, "timed out")
+            response = await search(query, before: ContinuousClock.now + timeout)
         } else if path == "/api/docsets" {
             response = docsetList()
         } else if path.hasPrefix("/api/entries/") {
@@ -88,7 +86,10 @@ struct Routes: Sendable {
 
     // MARK: JSON API
 
-    func search(_ query: QueryString) async -> Response {
+    /// A search on the search pool: 503 when its queue is full, or when it is still queued at `deadline` (the
+    /// request's timeout, checked when a thread takes it, without a timer task per request; a search that started
+    /// runs to its end, a few milliseconds).
+    func search(_ query: QueryString, before deadline: ContinuousClock.Instant) async -> Response {
         let text = query["q"] ?? ""
         let limitText = query["limit"] ?? "20"
         guard let limit = Int(limitText), (1...SearchQuery.maximumLimit).contains(limit) else {
@@ -105,18 +106,21 @@ struct Routes: Sendable {
                 return Self.jsonError(.badRequest, DocsetIndexError.invalidQuery(problem).description)
             }
             let index = snapshot.index
-            guard let results = await searches.run({ index.searchBlocking(search) }) else {
-                return Self.busy(json: true)
+            switch await searches.run(before: deadline, { index.searchBlocking(search) }) {
+            case .success(let results):
+                hits = results.hits
+                failures = results.failures
+            case .failure(.busy): return Self.busy(json: true)
+            case .failure(.timedOut): return Self.jsonError(.serviceUnavailable, "timed out")
             }
-            hits = results.hits
-            failures = results.failures
         }
         var out = "{\"query\":"
+        out.reserveCapacity(64 + 320 * hits.count)
         JSONWriter.appendString(text, to: &out)
         out += ",\"hits\":["
         for (index, hit) in hits.enumerated() {
             if index > 0 { out += "," }
-            out += Self.hitJSON(hit, snapshot: snapshot)
+            Self.appendHitJSON(hit, to: &out)
         }
         out += "],\"failures\":["
         out += failures.map { JSONWriter.string($0.description) }.joined(separator: ",")
@@ -124,32 +128,70 @@ struct Routes: Sendable {
         return Self.json(out)
     }
 
-    /// `docsync search --json`'s object (keys sorted: docset, match, name, type, url, version) plus `page_url`.
-    static func hitJSON(_ hit: SearchHit, snapshot: ServedDocsets.Snapshot) -> String {
-        var fields: [(String, String)] = [
-            ("docset", JSONWriter.string(hit.docset)), ("match", JSONWriter.string(hit.match.label)),
-            ("name", JSONWriter.string(hit.name)),
-        ]
-        fields.append(("page_url", JSONWriter.string(pageURL(hit, snapshot: snapshot))))
-        fields.append(("type", JSONWriter.string(hit.type)))
-        fields.append(("url", JSONWriter.string(hit.url.absoluteString)))
-        if let version = hit.version { fields.append(("version", JSONWriter.string(version))) }
-        return JSONWriter.object(fields)
+    /// `docsync search --json`'s object (keys sorted: docset, match, name, type, url, version) plus `page_url`,
+    /// appended to `out` (the hit's URL text built once, for both `url` and `page_url`).
+    static func appendHitJSON(_ hit: SearchHit, to out: inout String) {
+        let url = hit.url.absoluteString
+        out += "{\"docset\":"
+        JSONWriter.appendString(hit.docset, to: &out)
+        out += ",\"match\":"
+        JSONWriter.appendString(hit.match.label, to: &out)
+        out += ",\"name\":"
+        JSONWriter.appendString(hit.name, to: &out)
+        out += ",\"page_url\":"
+        JSONWriter.appendString(pageURL(hit, url: url), to: &out)
+        out += ",\"type\":"
+        JSONWriter.appendString(hit.type, to: &out)
+        out += ",\"url\":"
+        JSONWriter.appendString(url, to: &out)
+        if let version = hit.version {
+            out += ",\"version\":"
+            JSONWriter.appendString(version, to: &out)
+        }
+        out += "}"
     }
 
     /// The path under `/d/` serving a hit's page, fragment included: the hit's `file://` URL with its docset
     /// folder replaced by `/d/<Name>/` (Apple's `Contents/Resources/Documentation/` reached through the
     /// documents folder's `Documentation` link); nil-ish (`""`) for an online page.
     static func pageURL(_ hit: SearchHit, snapshot: ServedDocsets.Snapshot) -> String {
-        let url = hit.url.absoluteString
+        pageURL(hit, url: hit.url.absoluteString)
+    }
+
+    /// ``pageURL(_:snapshot:)`` from the hit's URL text `url`.
+    static func pageURL(_ hit: SearchHit, url: String) -> String {
         guard url.hasPrefix("file://") else { return url }
         let name = encodeSegment(hit.docset)
-        for marker in ["/Contents/Resources/Documents/", "/Contents/Resources/"] {
-            if let range = url.range(of: marker) {
-                return "/d/\(name)/\(url[range.upperBound...])"
+        var url = url
+        return url.withUTF8 { bytes in
+            for marker in folderMarkers {
+                if let end = Self.end(of: marker, in: bytes) {
+                    return "/d/\(name)/" + String(decoding: UnsafeBufferPointer(rebasing: bytes[end...]), as: UTF8.self)
+                }
             }
+            return "/d/\(name)/"
         }
-        return "/d/\(name)/"
+    }
+
+    /// The docset folders a hit's page lies in, most specific first.
+    private static let folderMarkers: [[UInt8]] = [
+        Array("/Contents/Resources/Documents/".utf8), Array("/Contents/Resources/".utf8),
+    ]
+
+    /// Where the first occurrence of `marker` in `bytes` ends (a byte loop: Foundation's `range(of:)` went through
+    /// `CFStringFind` for every hit).
+    static func end(of marker: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let first = marker.first, bytes.count >= marker.count else { return nil }
+        var at = 0
+        while at + marker.count <= bytes.count {
+            if bytes[at] == first {
+                var k = 1
+                while k < marker.count, bytes[at + k] == marker[k] { k += 1 }
+                if k == marker.count { return at + marker.count }
+            }
+            at += 1
+        }
+        return nil
     }
 
     /// A path segment percent-encoded (everything but unreserved characters).
