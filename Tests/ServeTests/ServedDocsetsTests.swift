@@ -14,7 +14,9 @@ import Testing
         #expect(docsets.snapshot().docset("A")?.path == v1.path)
         let v2 = try await h.install("A", version: "2")
         // Asked every 10 ms: the view is re-read in the background, and answered from meanwhile.
-        try await Poll.until("the view to show version 2") { docsets.snapshot().docset("A")?.path == v2.path }
+        try await Poll.until("the view to show version 2") { () async -> Bool in
+            docsets.snapshot().docset("A")?.path == v2.path
+        }
         #expect(docsets.snapshot().docsets.map(\.name) == ["A"])
     }
 
