@@ -17,7 +17,9 @@ extension NameTable {
 
         func append(_ name: String, type: UInt16, location: EntryLocation, docset: String) throws(DocsetIndexError) {
             starts.append(UInt32(bytes.count))
-            for byte in name.lowercased().utf8 { bytes.append(byte == 0x0A ? 0x20 : byte) }
+            if !appendLowercasedASCII(name) {
+                for byte in name.lowercased().utf8 { bytes.append(byte == 0x0A ? 0x20 : byte) }
+            }
             bytes.append(0x0A)
             types.append(type)
             recordStarts.append(UInt32(recordData.count))
@@ -25,6 +27,24 @@ extension NameTable {
             if bytes.count >= Int(UInt32.max) - 1 || recordData.count >= Int(UInt32.max) - 1 {
                 throw .tooLarge(docset, "names or paths longer than 4 GiB in total")
             }
+        }
+
+        /// Appends `name` lowercased (newlines as spaces) when it is ASCII — what `lowercased()` gives then: A–Z
+        /// become a–z, nothing else changes — without building a lowercased String per entry. False (and nothing
+        /// appended) when `name` is not ASCII.
+        private func appendLowercasedASCII(_ name: String) -> Bool {
+            let appended = name.utf8.withContiguousStorageIfAvailable { source -> Bool in
+                for byte in source where byte >= 0x80 { return false }
+                for byte in source {
+                    switch byte {
+                    case UInt8(ascii: "A")...UInt8(ascii: "Z"): bytes.append(byte | 0x20)
+                    case 0x0A: bytes.append(0x20)
+                    default: bytes.append(byte)
+                    }
+                }
+                return true
+            }
+            return appended ?? false
         }
 
         /// Writes the file; `meta` goes to its meta area (`NameTable+Records`).

@@ -58,6 +58,28 @@ import Testing
         #expect(NameTable.typeNames(meta) == [0: "Class", 1: "Function", 2: "Tab\there"])
     }
 
+    /// Names are stored lowercased (newlines as spaces) whether ASCII (lowercased byte by byte) or not (Swift's
+    /// `lowercased()`): seeded random names from a mixed alphabet.
+    @Test func namesAreLowercasedLikeSwift() throws {
+        var random = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
+        let alphabet = ["a", "Z", "Q", "9", "_", ":", "\n", " ", "É", "ß", "İ", "Σ", "\u{301}", "[", "@", "`", "{"]
+        let entries = (0..<400).map { i in
+            let count = Int.random(in: 1...10, using: &random)
+            let name = (0..<count).map { _ in alphabet.randomElement(using: &random)! }.joined()
+            return Entry(name: name, type: 0, path: "p\(i).html", fragment: nil)
+        }
+        let dir = try TemporaryDirectory("names")
+        defer { dir.remove() }
+        let path = dir.appending("names.bin")
+        try Self.write(entries, to: path)
+        let table = try #require(NameTable(path: path))
+        for i in 0..<table.count {
+            let record = try #require(table.record(i))
+            let lowered = record.name.lowercased().utf8.map { $0 == 0x0A ? 0x20 : $0 }  // newline bytes as spaces
+            #expect(Array(table.name(i)) == lowered, "\(record.name.debugDescription) (seed \(random.seed))")
+        }
+    }
+
     /// Truncated files, a wrong magic and a record whose lengths do not add up: nil, not a read past the mapping.
     @Test func damagedFilesAreRefused() throws {
         let dir = try TemporaryDirectory("names")
