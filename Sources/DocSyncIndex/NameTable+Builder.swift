@@ -53,23 +53,14 @@ extension NameTable {
             starts.append(UInt32(bytes.count))
             recordStarts.append(UInt32(recordData.count))
             let metaArea = NameTable.metaArea(meta)
-            let order: [Int] = bytes.withUnsafeBufferPointer { all in
-                func line(_ i: Int) -> UnsafeBufferPointer<UInt8> {
-                    let s = Int(starts[i])
-                    return UnsafeBufferPointer(rebasing: all[s..<(Int(starts[i + 1]) - 1)])
-                }
-                return (0..<n).sorted { a, b in
-                    let c = NameTable.compare(line(a), line(b))
-                    return c != 0 ? c < 0 : a < b
-                }
-            }
+            let order = sortedOrder(n)
             // Ranks: the sorted positions in length order (length, then position), and where each length begins.
             let lengths = order.map { Int(starts[$0 + 1] - starts[$0]) - 1 }
             let groups = NameTable.lengthGroups
             var lengthStarts = [Int](repeating: 0, count: groups + 2)
             for length in lengths { lengthStarts[min(length, groups) + 1] += 1 }
             for g in 0...groups { lengthStarts[g + 1] += lengthStarts[g] }
-            let byLength = (0..<n).sorted { a, b in lengths[a] != lengths[b] ? lengths[a] < lengths[b] : a < b }
+            let byLength = Self.lengthOrder(lengths)
             var rank = [Int](repeating: 0, count: n)
             for (k, position) in byLength.enumerated() { rank[position] = k }
             // (trigram << 32 | rank), sorted and without repeats: each trigram's postings list, shortest names first.
@@ -152,6 +143,44 @@ extension NameTable {
             out += metaArea
             precondition(out.count == layout.end)
             try Self.writeFile(out, to: path, docset: docset)
+        }
+
+        /// The entries' indexes sorted by name (bytewise), equal names in insertion order. Each name's first 8 bytes
+        /// (big-endian, zero-padded) decide most comparisons as one integer comparison; equal prefixes compare the
+        /// names (a shorter name that is a prefix of a longer one sorts first either way).
+        private func sortedOrder(_ n: Int) -> [Int] {
+            bytes.withUnsafeBufferPointer { all in
+                func line(_ i: Int) -> UnsafeBufferPointer<UInt8> {
+                    UnsafeBufferPointer(rebasing: all[Int(starts[i])..<(Int(starts[i + 1]) - 1)])
+                }
+                var keyed: [(prefix: UInt64, index: Int)] = (0..<n).map { i in
+                    let name = line(i)
+                    var prefix: UInt64 = 0
+                    for k in 0..<8 { prefix = prefix << 8 | UInt64(k < name.count ? name[k] : 0) }
+                    return (prefix, i)
+                }
+                keyed.sort { a, b in
+                    if a.prefix != b.prefix { return a.prefix < b.prefix }
+                    let c = NameTable.compare(line(a.index), line(b.index))
+                    return c != 0 ? c < 0 : a.index < b.index
+                }
+                return keyed.map(\.index)
+            }
+        }
+
+        /// The positions `0..<lengths.count` ordered by (length, position): a counting sort by length (positions go in
+        /// ascending, so equal lengths keep their order).
+        static func lengthOrder(_ lengths: [Int]) -> [Int] {
+            let longest = lengths.max() ?? 0
+            var next = [Int](repeating: 0, count: longest + 2)
+            for length in lengths { next[length + 1] += 1 }
+            for l in 0...longest { next[l + 1] += next[l] }
+            var result = [Int](repeating: 0, count: lengths.count)
+            for (position, length) in lengths.enumerated() {
+                result[next[length]] = position
+                next[length] += 1
+            }
+            return result
         }
 
         private static func writeFile(_ out: [UInt8], to path: String, docset: String) throws(DocsetIndexError) {

@@ -59,13 +59,15 @@ import Testing
     }
 
     /// Names are stored lowercased (newlines as spaces) whether ASCII (lowercased byte by byte) or not (Swift's
-    /// `lowercased()`): seeded random names from a mixed alphabet.
-    @Test func namesAreLowercasedLikeSwift() throws {
+    /// `lowercased()`), sorted bytewise with equal names in insertion order (names sharing their first 8 bytes
+    /// included): seeded random names from a mixed alphabet, a third of them behind a common 12-byte prefix.
+    @Test func namesAreLowercasedLikeSwiftAndSorted() throws {
         var random = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
         let alphabet = ["a", "Z", "Q", "9", "_", ":", "\n", " ", "É", "ß", "İ", "Σ", "\u{301}", "[", "@", "`", "{"]
-        let entries = (0..<400).map { i in
-            let count = Int.random(in: 1...10, using: &random)
-            let name = (0..<count).map { _ in alphabet.randomElement(using: &random)! }.joined()
+        let entries = (0..<600).map { i in
+            let count = Int.random(in: 0...6, using: &random)
+            let tail = (0..<count).map { _ in alphabet.randomElement(using: &random)! }.joined()
+            let name = i % 3 == 0 ? "CommonPrefix" + tail : tail.isEmpty ? "x" : tail
             return Entry(name: name, type: 0, path: "p\(i).html", fragment: nil)
         }
         let dir = try TemporaryDirectory("names")
@@ -77,6 +79,15 @@ import Testing
             let record = try #require(table.record(i))
             let lowered = record.name.lowercased().utf8.map { $0 == 0x0A ? 0x20 : $0 }  // newline bytes as spaces
             #expect(Array(table.name(i)) == lowered, "\(record.name.debugDescription) (seed \(random.seed))")
+        }
+        for i in 1..<table.count {
+            let (previous, name) = (Array(table.name(i - 1)), Array(table.name(i)))
+            #expect(!name.lexicographicallyPrecedes(previous), "sorted at \(i) (seed \(random.seed))")
+            if previous == name {
+                let (a, b) = (try #require(table.record(i - 1)), try #require(table.record(i)))
+                let position = { (path: String) in Int(path.dropFirst().dropLast(5))! }
+                #expect(position(a.location.path) < position(b.location.path), "ties (seed \(random.seed))")
+            }
         }
     }
 
