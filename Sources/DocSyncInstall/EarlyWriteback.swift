@@ -21,8 +21,8 @@ import DocSyncSupport
 /// `meta.json`, the manifest) instead of holding up the end of the extraction, and the `syncfs` before publishing
 /// finds even less to do. The thread ends after it; the object lives until then (the thread holds it).
 ///
-/// `@unchecked Sendable` is sound: `pending`, `stopped`, `finished`, `running` and `passesDone` are read and written only while `condition` is
-/// locked; `fd` is immutable; `sinceKick` belongs to the writer thread alone.
+/// `@unchecked Sendable` is sound: `pending`, `stopped`, `finished`, `running` and `passesDone` are read and written
+/// only while `condition` is locked; `fd` is immutable; `sinceKick` belongs to the writer thread alone.
 final class EarlyWriteback: @unchecked Sendable {
     static let stepBytes: Int64 = 48 << 20
     private let condition = ConditionLock()

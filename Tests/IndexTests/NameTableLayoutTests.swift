@@ -91,6 +91,28 @@ import Testing
         }
     }
 
+    /// The trigram postings bucketed by their first two bytes equal the (trigram, rank) pairs sorted: seeded random
+    /// names (repeated trigrams, short names, non-ASCII bytes) in a random rank order.
+    @Test func bucketedPostingsEqualSortedPairs() throws {
+        var random = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
+        let alphabet = ["a", "b", "c", "é", "\u{0}", "ÿ", " ", "ab"]
+        let builder = NameTable.Builder()
+        for i in 0..<3_000 {
+            let count = Int.random(in: 0...9, using: &random)
+            let name = (0..<count).map { _ in alphabet.randomElement(using: &random)! }.joined()
+            try builder.append(name, type: 0, location: EntryLocation(path: "p\(i)", fragment: nil), docset: "T")
+        }
+        builder.endLastEntry()
+        let order = Array(0..<builder.count).shuffled(using: &random)
+        let rank = Array(0..<builder.count).shuffled(using: &random)
+        let bucketed = builder.bucketedPostings(order: order, rank: rank)
+        let sorted = builder.sortedPostings(order: order, rank: rank)
+        #expect(bucketed.keys == sorted.keys, "seed \(random.seed)")
+        #expect(bucketed.keyStarts == sorted.keyStarts, "seed \(random.seed)")
+        #expect(bucketed.postings == sorted.postings, "seed \(random.seed)")
+        #expect(!sorted.postings.isEmpty)
+    }
+
     /// Truncated files, a wrong magic and a record whose lengths do not add up: nil, not a read past the mapping.
     @Test func damagedFilesAreRefused() throws {
         let dir = try TemporaryDirectory("names")
