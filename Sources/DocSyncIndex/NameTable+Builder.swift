@@ -81,9 +81,11 @@ extension NameTable {
             let layout = NameTable.Layout(
                 count: n, namesBytes: bytes.count, trigrams: keys.count, postings: postings.count,
                 rankNamesBytes: rankNamesBytes, recordBytes: recordData.count, metaBytes: metaArea.count)
-            var out: [UInt8] = NameTable.magic
-            out.reserveCapacity(layout.end)
-            func put32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
+            // Written out as it is assembled, through a small buffer (the whole file in memory beside the arrays it
+            // comes from was most of the build's peak).
+            let out = try FileOut(path: path, docset: docset)
+            out.append(NameTable.magic)
+            func put32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { out.append($0) } }
             func pad(to offset: Int) { while out.count < offset { out.append(0) } }
             for v in [n, bytes.count, keys.count, postings.count, recordData.count, metaArea.count, rankNamesBytes, 0] {
                 put32(UInt32(v))
@@ -108,20 +110,20 @@ extension NameTable {
                 put32(UInt32(truncatingIfNeeded: m))
                 put32(UInt32(truncatingIfNeeded: m >> 32))
             }
-            for i in order { withUnsafeBytes(of: types[i].littleEndian) { out += $0 } }
+            for i in order { withUnsafeBytes(of: types[i].littleEndian) { out.append($0) } }
             pad(to: layout.trigrams)
             for key in keys { put32(key) }
             for start in keyStarts { put32(start) }
             for posting in postings { put32(posting) }
-            for i in order { out += bytes[Int(starts[i])..<Int(starts[i + 1])] }
+            for i in order { out.append(bytes[Int(starts[i])..<Int(starts[i + 1])]) }
             for position in byLength where lengths[position] < groups {
                 let i = order[position]
-                out += bytes[Int(starts[i])..<(Int(starts[i + 1]) - 1)]
+                out.append(bytes[Int(starts[i])..<(Int(starts[i + 1]) - 1)])
             }
-            for i in order { out += recordData[Int(recordStarts[i])..<Int(recordStarts[i + 1])] }
-            out += metaArea
+            for i in order { out.append(recordData[Int(recordStarts[i])..<Int(recordStarts[i + 1])]) }
+            out.append(metaArea)
             precondition(out.count == layout.end)
-            try Self.writeFile(out, to: path, docset: docset)
+            try out.finish()
         }
 
         typealias Postings = (keys: [UInt32], keyStarts: [UInt32], postings: [UInt32])
@@ -246,13 +248,55 @@ extension NameTable {
             return result
         }
 
-        private static func writeFile(_ out: [UInt8], to path: String, docset: String) throws(DocsetIndexError) {
-            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+    }
+
+    /// A new file written through a 256 KiB buffer; `finish` writes the rest and makes it durable (`fsync`). The
+    /// first write error is kept and reported by `finish`.
+    private final class FileOut {
+        static let bufferBytes = 256 << 10
+        private let fd: Int32
+        private let path: String
+        private let docset: String
+        private var buffer: [UInt8] = []
+        private var failure: Int32 = 0
+        private var open = true
+        /// Bytes appended so far.
+        private(set) var count = 0
+
+        init(path: String, docset: String) throws(DocsetIndexError) {
+            fd = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
             if fd < 0 { throw .io(docset, "\(path): \(String(cString: strerror(errno)))") }
-            defer { close(fd) }
-            do throws(SystemError) { try LinuxFS.writeAll(fd, out, path: path) } catch {
-                throw .io(docset, "write \(path): \(String(cString: strerror(error.code)))")
+            self.path = path
+            self.docset = docset
+            buffer.reserveCapacity(Self.bufferBytes)
+        }
+
+        deinit { if open { close(fd) } }
+
+        func append(_ bytes: some Collection<UInt8>) {
+            buffer.append(contentsOf: bytes)
+            count += bytes.count
+            if buffer.count >= Self.bufferBytes { flush() }
+        }
+
+        func append(_ byte: UInt8) {
+            buffer.append(byte)
+            count += 1
+            if buffer.count >= Self.bufferBytes { flush() }
+        }
+
+        private func flush() {
+            if failure == 0 {
+                do throws(SystemError) { try LinuxFS.writeAll(fd, buffer, path: path) } catch { failure = error.code }
             }
+            buffer.removeAll(keepingCapacity: true)
+        }
+
+        func finish() throws(DocsetIndexError) {
+            flush()
+            open = false
+            defer { close(fd) }
+            if failure != 0 { throw .io(docset, "write \(path): \(String(cString: strerror(failure)))") }
             if fsync(fd) != 0 { throw .io(docset, "fsync \(path): \(String(cString: strerror(errno)))") }
         }
     }
