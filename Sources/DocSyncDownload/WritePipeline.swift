@@ -26,10 +26,12 @@ final class WritePipeline: @unchecked Sendable {
     /// time, and the other half of the ring keeps the transfer going meanwhile.
     static let maxBatch = 4
     /// With a consumer of the durable counts (`callback`: a streaming install extracting the bytes as they become
-    /// durable), the bytes are also committed once 1, 2 and 4 MiB past where this pipeline started, so that the
-    /// extraction starts after the first MiB instead of the first chunk (8 MiB: 0.17 s at 50 MB/s, which the
-    /// extraction, about as fast as the transfer, never made up). Three more commits per response, only then.
-    static let earlyCommits: [Int64] = [1 << 20, 2 << 20, 4 << 20]
+    /// durable), the bytes are also committed once 4 and 6 MiB past where this pipeline started, so that the
+    /// extraction starts after 4 MiB instead of the first chunk (8 MiB: 0.17 s at 50 MB/s, which the extraction,
+    /// about as fast as the transfer, never made up). Two more commits per response, only then. Not earlier: a
+    /// commit's journal flush slows the transfer for a moment, and the first 4 MiB are the split probe's measure of
+    /// the connection (`SegmentOptions.probeBytes`): commits at 1 and 2 MiB made a fast connection look slow.
+    static let earlyCommits: [Int64] = [4 << 20, 6 << 20]
 
     private struct Block {
         /// File offset of the block's first byte (aligned, except after a write that could not be).

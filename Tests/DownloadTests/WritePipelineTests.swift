@@ -76,13 +76,13 @@ import Testing
         #expect(staging.readJournal() == journal)
     }
 
-    /// With a consumer of the durable counts (a streaming install), the first chunk is also committed 1, 2 and 4 MiB
+    /// With a consumer of the durable counts (a streaming install), the first chunk is also committed 4 and 6 MiB
     /// past the start, each without waiting for the chunk's end, the commit interval or close.
     @Test func aConsumerGetsEarlyCommitsInTheFirstChunk() throws {
         let directory = try TemporaryDirectory("write-pipeline")
         defer { directory.remove() }
         var generator = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
-        let content = Self.bytes(5 << 20, using: &generator)
+        let content = Self.bytes(7 << 20, using: &generator)
         let staging = try StagingFile(directory: directory.path, name: "file", directIO: true)
         try staging.openPart()
         var journal = Journal.empty(key: "key", chunkSize: 8 << 20)
