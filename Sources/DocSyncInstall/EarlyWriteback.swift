@@ -16,15 +16,22 @@ import DocSyncSupport
 /// correctness: the installer's own `syncfs` before publishing is what makes the tree durable. Measured on a fresh
 /// ext4 (60k files, 436 MB): the final `syncfs` took 1.3–2.4 s without, 0.004–0.12 s with, for the same CPU time.
 ///
-/// `@unchecked Sendable` is sound: `pending`, `stopped` and `running` are read and written only while `condition` is
-/// locked; `fd` is immutable; `sinceKick` belongs to the writer thread alone.
+/// When the extraction ends, `finish()` starts one last pass over what it wrote since the last one and returns at
+/// once: that pass (and one still running) overlaps the work before publishing (Zeal's index preparation,
+/// `meta.json`, the manifest) instead of holding up the end of the extraction, and the `syncfs` before publishing
+/// finds even less to do. The thread ends after it; the object lives until then (the thread holds it).
+///
+/// `@unchecked Sendable` is sound: `pending`, `stopped`, `finished`, `running` and `passesDone` are read and written
+/// only while `condition` is locked; `fd` is immutable; `sinceKick` belongs to the writer thread alone.
 final class EarlyWriteback: @unchecked Sendable {
     static let stepBytes: Int64 = 48 << 20
     private let condition = ConditionLock()
     private let fd: Int32
     private var pending = false
     private var stopped = false
+    private var finished = false
     private var running = true
+    private var passesDone = 0
     private var sinceKick: Int64 = 0
 
     /// Starts the thread; `directoryFD` is duplicated (the caller keeps its own).
@@ -46,6 +53,13 @@ final class EarlyWriteback: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// The `syncfs` passes that have returned so far.
+    var passes: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return passesDone
+    }
+
     /// Stops the thread and waits until a `syncfs` in progress has returned.
     func stop() {
         condition.lock()
@@ -55,15 +69,29 @@ final class EarlyWriteback: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// The extraction is complete: starts a last pass over what was written since the last one (if anything was)
+    /// and lets the thread end after it, without waiting for it (or for a pass still running).
+    func finish() {
+        let wroteMore = sinceKick > 0
+        sinceKick = 0
+        condition.lock()
+        if wroteMore { pending = true }
+        finished = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
     private func loop() {
         condition.lock()
         while true {
-            while !pending && !stopped { condition.wait() }
-            if stopped { break }
+            while !pending && !stopped && !finished { condition.wait() }
+            // After `stop()` nothing more is started; after `finish()` a pass asked for still runs.
+            guard pending, !stopped else { break }
             pending = false
             condition.unlock()
             if fd >= 0 { _ = try? LinuxFS.syncFileSystem(fd, path: "") }  // only a head start: errors don't matter
             condition.lock()
+            passesDone += 1
         }
         running = false
         condition.broadcast()

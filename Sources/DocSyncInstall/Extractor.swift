@@ -50,8 +50,10 @@ enum Extractor {
 
         let writer = TreeWriter(rootFD: rootFD, rootPath: rootPath, recorder: recorder)
         // The tree's data goes to disk while it is extracted, not all in the syncfs before publishing.
+        // Extracted: a last pass starts and the install goes on beside it (a failed tree is not written back).
         let writeback = EarlyWriteback(directoryFD: rootFD)
-        defer { writeback.stop() }
+        var extracted = false
+        defer { if extracted { writeback.finish() } else { writeback.stop() } }
         drain: while let batches = queue.take() {
             for batch in batches {
                 writeback.wrote(batch.used)
@@ -74,6 +76,7 @@ enum Extractor {
             queue.fail(error)
         }
         if let error = queue.error { throw error }
+        extracted = true
         let (entries, digest) = outcome.withLock { $0 }
         return ExtractionResult(
             entryCount: entries, fileCount: writer.fileCount, directoryCount: writer.directoryCount,

@@ -14,9 +14,13 @@ import Foundation
 ///
 /// The tarix layout's walk reads it at offsets instead (`ByteSource`'s `readAt`), with the same waits and failures.
 ///
+/// The downloader writes with `O_DIRECT`, so the durable bytes are not in the page cache: each read asks the kernel to
+/// read the next durable bytes ahead (`POSIX_FADV_WILLNEED`, up to `readAheadBytes`) while the extraction works on
+/// these, so its next `pread` finds them cached instead of waiting for the disk.
+///
 /// `@unchecked Sendable` is sound: the stored `var`s are read and written only while `condition` is locked, except
-/// `fd`, `offset`, `walked` and `lastProgress` belong to the one reader thread of the current install (`rewind()`
-/// touches them under the lock between installs, before the next reader thread starts).
+/// `fd`, `offset`, `walked`, `prefetched` and `lastProgress` belong to the one reader thread of the current install
+/// (`rewind()` touches them under the lock between installs, before the next reader thread starts).
 public final class GrowingFileSource: ArchiveSource, ByteSource, @unchecked Sendable {
     /// Why reading stopped.
     public enum Failure: Error, Sendable, Equatable {
@@ -30,6 +34,8 @@ public final class GrowingFileSource: ArchiveSource, ByteSource, @unchecked Send
 
     public let partPath: String
     public let finalPath: String
+    /// How far past a read the durable bytes are read ahead (two of the extractor's 1 MiB reads).
+    static let readAheadBytes: Int64 = 2 << 20
 
     /// `finalPath`: where the verified download is once ``awaitVerifiedEnd()`` returned.
     public var completedFile: String? { finalPath }
@@ -42,6 +48,7 @@ public final class GrowingFileSource: ArchiveSource, ByteSource, @unchecked Send
     private var readerGeneration = 0
     private var offset: Int64 = 0
     private var walked: Int64 = 0  // the end of the furthest `readAt` (the reader thread's, as `offset`)
+    private var prefetched: Int64 = 0  // the end of the last read-ahead asked for (the reader thread's)
     private var handedOut: Int64 = 0  // `offset` as other threads may read it
     private var fd: Int32 = -1
     private let progress: (@Sendable (Int64, Int64?) -> Void)?
@@ -122,6 +129,7 @@ public final class GrowingFileSource: ArchiveSource, ByteSource, @unchecked Send
         readerGeneration = generation
         offset = 0
         walked = 0
+        prefetched = 0
         handedOut = 0
         if fd >= 0 {
             close(fd)
@@ -190,9 +198,20 @@ public final class GrowingFileSource: ArchiveSource, ByteSource, @unchecked Send
             throw error(locked { failure } ?? .restarted)
         }
         let total = at + Int64(n)
+        readAhead(from: total, durable: at + available)
         locked { handedOut = max(handedOut, total) }
         report(total)
         return n
+    }
+
+    /// Asks the kernel to read the durable bytes after `start` into the page cache (up to `readAheadBytes` past it,
+    /// never past `durable`, each byte once).
+    private func readAhead(from start: Int64, durable: Int64) {
+        let end = min(durable, start + Self.readAheadBytes)
+        let from = max(start, prefetched)
+        guard fd >= 0, end > from else { return }
+        _ = posix_fadvise(fd, off_t(from), off_t(end - from), POSIX_FADV_WILLNEED)
+        prefetched = end
     }
 
     /// Archive bytes handed to the extractor so far (in the current generation), readable from any thread.
@@ -216,6 +235,7 @@ public final class GrowingFileSource: ArchiveSource, ByteSource, @unchecked Send
 
     private func pread(_ at: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
         if fd < 0 {
+            prefetched = 0
             fd = open(partPath, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
             // Finished: the downloader may have renamed the part file already (same bytes, verified).
             if fd < 0 && errno == ENOENT && locked({ finished != nil }) {

@@ -76,6 +76,40 @@ import Testing
         #expect(staging.readJournal() == journal)
     }
 
+    /// With a consumer of the durable counts (a streaming install), the first chunk is also committed 4 and 6 MiB
+    /// past the start, each without waiting for the chunk's end, the commit interval or close.
+    @Test func aConsumerGetsEarlyCommitsInTheFirstChunk() throws {
+        let directory = try TemporaryDirectory("write-pipeline")
+        defer { directory.remove() }
+        var generator = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
+        let content = Self.bytes(7 << 20, using: &generator)
+        let staging = try StagingFile(directory: directory.path, name: "file", directIO: true)
+        try staging.openPart()
+        var journal = Journal.empty(key: "key", chunkSize: 8 << 20)
+        journal.length = Int64(content.count)
+        try staging.truncate(to: 0, journal: journal)
+        let reported = Mutex<[Int64]>([])
+        let pipeline = WritePipeline(
+            staging: staging, durable: journal, commitInterval: 1_000,
+            callback: { count in reported.withLock { $0.append(count) } })
+        var offset = 0
+        for target in WritePipeline.earlyCommits.map(Int.init) + [content.count] {
+            while offset < target {
+                let count = min(Int.random(in: 1...100_000, using: &generator), target - offset)
+                #expect(content[offset..<(offset + count)].withUnsafeBytes { pipeline.append($0) } == nil)
+                offset += count
+            }
+            guard target < content.count else { break }
+            try Poll.until("a durable count of \(target) before close (seed \(generator.seed))") {
+                reported.withLock { ($0.last ?? 0) >= Int64(target) }
+            }
+        }
+        let (durable, failure) = pipeline.close()
+        #expect(failure == nil)
+        #expect(durable.committed == Int64(content.count))
+        #expect(try bytes(of: staging, count: content.count) == content)
+    }
+
     /// Feeds `bytes` in random pieces through one pipeline; returns the durable journal. Every committed count
     /// reported must already be in the file with the right bytes.
     private func append(

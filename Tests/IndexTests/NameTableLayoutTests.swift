@@ -58,6 +58,61 @@ import Testing
         #expect(NameTable.typeNames(meta) == [0: "Class", 1: "Function", 2: "Tab\there"])
     }
 
+    /// Names are stored lowercased (newlines as spaces) whether ASCII (lowercased byte by byte) or not (Swift's
+    /// `lowercased()`), sorted bytewise with equal names in insertion order (names sharing their first 8 bytes
+    /// included): seeded random names from a mixed alphabet, a third of them behind a common 12-byte prefix.
+    @Test func namesAreLowercasedLikeSwiftAndSorted() throws {
+        var random = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
+        let alphabet = ["a", "Z", "Q", "9", "_", ":", "\n", " ", "É", "ß", "İ", "Σ", "\u{301}", "[", "@", "`", "{"]
+        let entries = (0..<600).map { i in
+            let count = Int.random(in: 0...6, using: &random)
+            let tail = (0..<count).map { _ in alphabet.randomElement(using: &random)! }.joined()
+            let name = i % 3 == 0 ? "CommonPrefix" + tail : tail.isEmpty ? "x" : tail
+            return Entry(name: name, type: 0, path: "p\(i).html", fragment: nil)
+        }
+        let dir = try TemporaryDirectory("names")
+        defer { dir.remove() }
+        let path = dir.appending("names.bin")
+        try Self.write(entries, to: path)
+        let table = try #require(NameTable(path: path))
+        for i in 0..<table.count {
+            let record = try #require(table.record(i))
+            let lowered = record.name.lowercased().utf8.map { $0 == 0x0A ? 0x20 : $0 }  // newline bytes as spaces
+            #expect(Array(table.name(i)) == lowered, "\(record.name.debugDescription) (seed \(random.seed))")
+        }
+        for i in 1..<table.count {
+            let (previous, name) = (Array(table.name(i - 1)), Array(table.name(i)))
+            #expect(!name.lexicographicallyPrecedes(previous), "sorted at \(i) (seed \(random.seed))")
+            if previous == name {
+                let (a, b) = (try #require(table.record(i - 1)), try #require(table.record(i)))
+                let position = { (path: String) in Int(path.dropFirst().dropLast(5))! }
+                #expect(position(a.location.path) < position(b.location.path), "ties (seed \(random.seed))")
+            }
+        }
+    }
+
+    /// The trigram postings bucketed by their first two bytes equal the (trigram, rank) pairs sorted: seeded random
+    /// names (repeated trigrams, short names, non-ASCII bytes) in a random rank order.
+    @Test func bucketedPostingsEqualSortedPairs() throws {
+        var random = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
+        let alphabet = ["a", "b", "c", "é", "\u{0}", "ÿ", " ", "ab"]
+        let builder = NameTable.Builder()
+        for i in 0..<3_000 {
+            let count = Int.random(in: 0...9, using: &random)
+            let name = (0..<count).map { _ in alphabet.randomElement(using: &random)! }.joined()
+            try builder.append(name, type: 0, location: EntryLocation(path: "p\(i)", fragment: nil), docset: "T")
+        }
+        builder.endLastEntry()
+        let order = Array(0..<builder.count).shuffled(using: &random)
+        let rank = Array(0..<builder.count).shuffled(using: &random)
+        let bucketed = builder.bucketedPostings(order: order, rank: rank)
+        let sorted = builder.sortedPostings(order: order, rank: rank)
+        #expect(bucketed.keys == sorted.keys, "seed \(random.seed)")
+        #expect(bucketed.keyStarts == sorted.keyStarts, "seed \(random.seed)")
+        #expect(bucketed.postings == sorted.postings, "seed \(random.seed)")
+        #expect(!sorted.postings.isEmpty)
+    }
+
     /// Truncated files, a wrong magic and a record whose lengths do not add up: nil, not a read past the mapping.
     @Test func damagedFilesAreRefused() throws {
         let dir = try TemporaryDirectory("names")

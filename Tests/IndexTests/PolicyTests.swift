@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import DocSyncIndex
@@ -51,6 +52,22 @@ import Testing
         let location = EntryLocation(rawPath: rawPath, rawFragment: rawFragment)
         #expect(location.path == path)
         #expect(location.fragment == fragment)
+    }
+
+    /// The byte scan for ASCII paths finds the `#` Character search finds, and non-ASCII paths (a `#` joined to a
+    /// combining mark is no `#`) keep the Character search: seeded random paths from a small alphabet.
+    @Test func firstHashIsTheFirstHashCharacter() {
+        var random = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
+        let alphabet = ["a", "B", "/", ".", "#", "%23", "\u{301}", "é", "\r\n", "<", ">", "😀"]
+        for _ in 0..<5_000 {
+            let count = Int.random(in: 0...12, using: &random)
+            let text = (0..<count).map { _ in alphabet.randomElement(using: &random)! }.joined()
+            #expect(
+                EntryLocation.firstHash(in: text) == text.firstIndex(of: "#"),
+                "\(text.debugDescription) (seed \(random.seed))")
+        }
+        let joined = "a#\u{301}#b"  // the first '#' carries a combining mark: the second is the first Character "#"
+        #expect(EntryLocation.firstHash(in: joined) == joined.utf8.index(joined.utf8.startIndex, offsetBy: 4))
     }
 
     @Test func urls() {
