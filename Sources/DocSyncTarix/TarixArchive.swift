@@ -107,8 +107,8 @@ package final class TarixArchive: Sendable {
     }
 
     /// The bytes of the document at `path`, relative to the docset folder
-    /// (`Contents/Resources/Documents/index.html`), inflated by `engine` (ISA-L unless zlib is asked for).
-    package func read(_ path: String, engine: RecordInflate = .isal) throws(TarixError) -> [UInt8] {
+    /// (`Contents/Resources/Documents/index.html`), inflated by `engine` (by default ISA-L for long records, zlib for short ones).
+    package func read(_ path: String, engine: RecordInflate = .bySize) throws(TarixError) -> [UInt8] {
         let bytes = try read(path, engine: engine) { size, fill in
             [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
                 count = fill(UnsafeMutableRawBufferPointer(buffer)) ? size : 0
@@ -126,9 +126,9 @@ package final class TarixArchive: Sendable {
     /// index query; see ``init(resources:limits:mappingUpTo:)``), records longer than that are not read, and the
     /// archive's bytes are read only from the page cache (`RWF_NOWAIT`): nil when any of that is not possible
     /// (then read on a thread that may block). Errors are the same as a blocking read's. `engine` inflates the
-    /// record (ISA-L's by default; zlib's gives the same bytes, more slowly).
+    /// record (``RecordInflate``: by default ISA-L for long records, zlib for short ones; both give the same bytes).
     package func read<Output>(
-        _ path: String, withoutWaitingUpTo inlineBytes: Int? = nil, engine: RecordInflate = .isal,
+        _ path: String, withoutWaitingUpTo inlineBytes: Int? = nil, engine: RecordInflate = .bySize,
         into output: (_ size: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Bool) -> Output
     ) throws(TarixError) -> Output? {
         if let locations {
@@ -190,8 +190,9 @@ package final class TarixArchive: Sendable {
                     .tooLarge(path.escapingControlCharacters, "record of \(location.length) blocks is over the limit")))
         }
         do throws(TarixError) {
+            let engine = engine.resolved(blocks: location.length)
             return try RecordReaderPool.with(engine) { reader throws(TarixError) in
-                let zlib = engine == .zlib ? try reader.zlib() : nil
+                let zlib = engine == .isal ? nil : try reader.zlib()
                 return readRecord(
                     location, expected: expected, path: path, inline: inline, reader: reader, zlib: zlib, output)
             }
@@ -252,7 +253,12 @@ package final class TarixArchive: Sendable {
             }
             let compressed = UnsafeRawBufferPointer(rebasing: input[inStart..<inEnd])
             guard let zlib else {
-                let step = isal.inflate(compressed, out)
+                // ISA-L decodes ahead into its own 64 KiB buffer whenever the output space left is small (a header
+                // block, a page's tail), as far as the input given allows: into the next records, each with its
+                // Huffman tables to build. Input is fed in slices about as long as the output still wanted could
+                // need (a quarter of it: text inflates 3-10x), so that the overshoot stays small.
+                let slice = min(compressed.count, max(256, out.count / 4))
+                let step = isal.inflate(UnsafeRawBufferPointer(rebasing: compressed[0..<slice]), out)
                 inStart += step.consumed
                 switch step.outcome {
                 case .more: break

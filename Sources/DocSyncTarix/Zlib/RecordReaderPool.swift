@@ -1,11 +1,25 @@
 import CZlib
 import Synchronization
 
-/// Which decoder inflates a tarix record: ISA-L's (the default, 2–3× faster) or zlib's (kept as the reference the
-/// tests compare ISA-L's reads with, byte for byte).
+/// Which decoder inflates a tarix record. ISA-L's inflates long records 1.6–1.8× faster than zlib's, but costs more
+/// to start (its larger Huffman tables are built for every deflate block), so for a page under 64 KiB zlib's is as
+/// fast or faster (Benchmarks/README.md, htarixpage): `bySize` (the default) picks by the record's length.
 package enum RecordInflate: Sendable {
+    /// ISA-L for records of ``isalFromBlocks`` blocks or more, zlib below.
+    case bySize
+    /// ISA-L's raw inflate (``RawInflater``).
     case isal
+    /// zlib's raw inflate (``Inflater``).
     case zlib
+
+    /// Records this long (512-byte blocks: 64 KiB) or longer are inflated by ISA-L under `bySize`.
+    static let isalFromBlocks: Int64 = 128
+
+    /// The decoder for a record of `blocks` blocks.
+    func resolved(blocks: Int64) -> RecordInflate {
+        guard self == .bySize else { return self }
+        return blocks >= Self.isalFromBlocks ? .isal : .zlib
+    }
 }
 
 /// What one read of a tarix record needs beyond its output, kept between reads instead of made per page: a raw
@@ -44,14 +58,15 @@ enum RecordReaderPool {
     private static let capacity = 8
     private static let idle = Mutex<[RecordReader]>([])
 
-    /// Runs `body` with an idle reader (the `engine`'s stream reset), given back afterwards.
+    /// Runs `body` with an idle reader (the `engine`'s stream reset; `bySize` is resolved by the caller), given back
+    /// afterwards.
     static func with<T>(_ engine: RecordInflate, _ body: (RecordReader) throws(TarixError) -> T) throws(TarixError)
         -> T
     {
         let reader = idle.withLock({ $0.popLast() }) ?? RecordReader()
         switch engine {
         case .isal: reader.isal.reset()
-        case .zlib: try reader.zlib().reset()
+        case .zlib, .bySize: try reader.zlib().reset()
         }
         defer {
             idle.withLock { pool in
