@@ -107,7 +107,8 @@ package final class TarixArchive: Sendable {
     }
 
     /// The bytes of the document at `path`, relative to the docset folder
-    /// (`Contents/Resources/Documents/index.html`), inflated by `engine` (by default ISA-L for long records, zlib for short ones).
+    /// (`Contents/Resources/Documents/index.html`), inflated by `engine` (by default ISA-L for long records, zlib
+    /// for short ones).
     package func read(_ path: String, engine: RecordInflate = .bySize) throws(TarixError) -> [UInt8] {
         let bytes = try read(path, engine: engine) { size, fill in
             [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
@@ -215,15 +216,15 @@ package final class TarixArchive: Sendable {
         }
     }
 
-    /// Raw inflate (ISA-L's, or `zlib`'s when given) from the record's flush point: the header chain first (at most one block at a time, into a
-    /// 512-byte block on the stack), then — once the declared size is checked against the limit and the index —
+    /// Raw inflate (ISA-L's, or `zlib`'s when given) from the record's flush point: the header chain first (at most
+    /// one block at a time, into a 512-byte block on the stack), then — once the declared size is checked against the limit and the index —
     /// exactly the document's bytes, straight into `output`'s storage. Compressed bytes are read with `pread`
     /// (`RWF_NOWAIT` when `inline`), about as many as the record needs.
     private func readRecord<Output>(
         _ location: TarixLocation, expected: Expected, path: String, inline: Bool, reader: RecordReader,
         zlib: Inflater?, _ output: (_ size: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Bool) -> Output
     ) -> Result<Output, ReadFailure> {
-        let isal = reader.isal
+        let isal = zlib == nil ? reader.isal() : nil
         let input = reader.input
         var inStart = 0
         var inEnd = 0
@@ -252,7 +253,7 @@ package final class TarixArchive: Sendable {
                 wanted = input.count
             }
             let compressed = UnsafeRawBufferPointer(rebasing: input[inStart..<inEnd])
-            guard let zlib else {
+            if let isal {
                 // ISA-L decodes ahead into its own 64 KiB buffer whenever the output space left is small (a header
                 // block, a page's tail), as far as the input given allows: into the next records, each with its
                 // Huffman tables to build. Input is fed in slices about as long as the output still wanted could
@@ -272,6 +273,7 @@ package final class TarixArchive: Sendable {
                 }
                 return step.produced
             }
+            guard let zlib else { throw .failed(.io(archiveName, "no decoder for the record")) }  // never: one is given
             let step = zlib.inflate(compressed, out, flush: Z_NO_FLUSH)
             inStart += step.consumed
             switch step.code {

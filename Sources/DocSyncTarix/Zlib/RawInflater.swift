@@ -52,7 +52,8 @@ final class RawInflater {
     /// Inflates from `input` into `output` until either is used up or the stream ends.
     func inflate(_ input: UnsafeRawBufferPointer, _ output: UnsafeMutableRawBufferPointer) -> Step {
         guard output.count > 0, let outBase = output.baseAddress else {
-            return Step(outcome: state.pointee.block_state == ISAL_BLOCK_FINISH ? .end : .more, consumed: 0, produced: 0)
+            let ended = state.pointee.block_state == ISAL_BLOCK_FINISH
+            return Step(outcome: ended ? .end : .more, consumed: 0, produced: 0)
         }
         var spare: UInt8 = 0
         return withUnsafeMutablePointer(to: &spare) { spare in

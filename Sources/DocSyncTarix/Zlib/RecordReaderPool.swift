@@ -23,7 +23,7 @@ package enum RecordInflate: Sendable {
 }
 
 /// What one read of a tarix record needs beyond its output, kept between reads instead of made per page: a raw
-/// inflate stream (ISA-L's, or zlib's `windowBits` -15 made on first use), reset rather than set up and torn down
+/// inflate stream (ISA-L's or zlib's `windowBits` -15, each made on first use), reset rather than set up and torn down
 /// (the decoder's state and history stay allocated), and a compressed-input buffer. Used by one reader at a time:
 /// taken from ``RecordReaderPool`` and given back.
 ///
@@ -32,12 +32,20 @@ final class RecordReader: @unchecked Sendable {
     /// Compressed bytes read per `pread`, at most.
     static let inputCapacity = 32 << 10
 
-    let isal = RawInflater()
+    private var isalInflater: RawInflater?
     private var zlibInflater: Inflater?
     let input: UnsafeMutableRawBufferPointer
 
     init() {
         input = .allocate(byteCount: Self.inputCapacity, alignment: 16)
+    }
+
+    /// ISA-L's raw inflate state (about 100 KiB), made on first use: a server of short pages never needs it.
+    func isal() -> RawInflater {
+        if let isalInflater { return isalInflater }
+        let made = RawInflater()
+        isalInflater = made
+        return made
     }
 
     /// zlib's raw inflate stream, made on first use.
@@ -65,7 +73,7 @@ enum RecordReaderPool {
     {
         let reader = idle.withLock({ $0.popLast() }) ?? RecordReader()
         switch engine {
-        case .isal: reader.isal.reset()
+        case .isal: reader.isal().reset()
         case .zlib, .bySize: try reader.zlib().reset()
         }
         defer {
