@@ -217,8 +217,8 @@ package final class TarixArchive: Sendable {
     }
 
     /// Raw inflate (ISA-L's, or `zlib`'s when given) from the record's flush point: the header chain first (at most
-    /// one block at a time, into a 512-byte block on the stack), then — once the declared size is checked against the limit and the index —
-    /// exactly the document's bytes, straight into `output`'s storage. Compressed bytes are read with `pread`
+    /// one block at a time, into a 512-byte block on the stack), then — once the declared size is checked against
+    /// the limit and the index — exactly the document's bytes, straight into `output`'s storage. Compressed bytes are read with `pread`
     /// (`RWF_NOWAIT` when `inline`), about as many as the record needs.
     private func readRecord<Output>(
         _ location: TarixLocation, expected: Expected, path: String, inline: Bool, reader: RecordReader,
