@@ -10,10 +10,11 @@ import PackageDescription
 //   DocSyncFeed                   feed parsing (the only libxml2 user)
 //   DocSyncDownload               the resumable downloader
 //   DocSyncDocset                 InstalledDocset, the installed docset's value (product: DocSync re-exports it)
-//   DocSyncInstall                safe extraction + atomic swap (the only libarchive and ISA-L user)
+//   DocSyncInstall                safe extraction + atomic swap (the only libarchive user; ISA-L for gzip)
 //   DocSyncCatalog                catalogues (Zeal, Kapeli, contributions, cheat sheets): parsing and name resolution
 //   DocSyncIndex                  read-only search over installed docsets' indexes
-//   DocSyncTarix                  the compressed store: tarix archives and their indexes (the only zlib user)
+//   DocSyncTarix                  the compressed store: tarix archives and their indexes (the only zlib user; ISA-L
+//                                 for one record's raw inflate)
 //   DocSyncMirror                 the fleet mirror: publishing a served tree (feeds, catalogue, archives), bundles
 //   DocSync                       the library product an indexing backend imports (no TOML, metrics or CLI parsing)
 //   DocSyncConfigFile             docsync.toml: reading it (the only TOMLKit user), the template, text edits
@@ -90,7 +91,7 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "DocSyncTarix",
-            dependencies: ["CZlib", "DocSyncSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["CZlib", "CIsal", "DocSyncSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),
         .target(
             name: "DocSync",

@@ -7,7 +7,8 @@
 //                                                        walking thread inflates alone, as before the workers)
 //   tarix-bench read ARCHIVE INDEX PATHS COUNT           read COUNT documents named in PATHS (one per line, relative
 //                                                        to the docset folder) in a seeded shuffled order; prints
-//                                                        p50 / p99 / max latency
+//                                                        p50 / p99 / max latency (TARIX_RECORD_INFLATE=isal or
+//                                                        zlib: one decoder for every record; default: by length)
 //   tarix-bench sample-archive ARCHIVE INDEX PREFIX SAMPLE   read every document named in SAMPLE (one per line,
 //                                                        relative to the documents folder), in its order, from one
 //                                                        open `TarixArchive` (PREFIX + the line: relative to the
@@ -83,6 +84,13 @@ do {
     case "read":
         guard arguments.count >= 6, let count = Int(arguments[5]) else { fail("usage: read ARCHIVE INDEX PATHS COUNT") }
         let reader = try TarixArchive(archivePath: arguments[2], indexPath: arguments[3])
+        // TARIX_RECORD_INFLATE=isal or zlib: one decoder for every record (default: by the record's length).
+        let engine: RecordInflate =
+            switch ProcessInfo.processInfo.environment["TARIX_RECORD_INFLATE"] {
+            case "isal": .isal
+            case "zlib": .zlib
+            default: .bySize
+            }
         let paths = try String(contentsOfFile: arguments[4], encoding: .utf8).split(separator: "\n").map(String.init)
         guard !paths.isEmpty else { fail("no paths in \(arguments[4])") }
         var state: UInt64 = 20_261_126
@@ -95,7 +103,7 @@ do {
             let path = paths[Int((state >> 33) % UInt64(paths.count))]
             let start = now()
             let startCPU = now(CLOCK_THREAD_CPUTIME_ID)
-            bytes += try reader.read(path).count
+            bytes += try reader.read(path, engine: engine).count
             latencies.append(now() - start)
             cpu.append(now(CLOCK_THREAD_CPUTIME_ID) - startCPU)
         }

@@ -195,7 +195,7 @@ url = "https://kapeli.com/feeds/zzz/cheatsheets/cheat.json"
 #   max_connections  = connections accepted at once; more wait in the backlog (1–65536; default 512)
 #   cache_max_age    = Cache-Control max-age of pages (default "10m"; pages of one version never change)
 #   page_cache_mib   = MiB of memory keeping pages inflated from tarix stores for the next request; a page
-#                      of a tarix docset costs an inflate otherwise (0–4096; 0 for none; default 8)
+#                      of a tarix docset costs an inflate otherwise (0–4096; 0 for none; default 12)
 #
 # [serve]
 # listen = "127.0.0.1:8484"
@@ -205,7 +205,7 @@ url = "https://kapeli.com/feeds/zzz/cheatsheets/cheat.json"
 # request_timeout = "10s"
 # max_connections = 512
 # cache_max_age = "10m"
-# page_cache_mib = 8
+# page_cache_mib = 12
 
 """#
 }

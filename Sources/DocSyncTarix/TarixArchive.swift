@@ -107,9 +107,10 @@ package final class TarixArchive: Sendable {
     }
 
     /// The bytes of the document at `path`, relative to the docset folder
-    /// (`Contents/Resources/Documents/index.html`).
-    package func read(_ path: String) throws(TarixError) -> [UInt8] {
-        let bytes = try read(path) { size, fill in
+    /// (`Contents/Resources/Documents/index.html`), inflated by `engine` (by default ISA-L for long records, zlib
+    /// for short ones).
+    package func read(_ path: String, engine: RecordInflate = .bySize) throws(TarixError) -> [UInt8] {
+        let bytes = try read(path, engine: engine) { size, fill in
             [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
                 count = fill(UnsafeMutableRawBufferPointer(buffer)) ? size : 0
             }
@@ -125,9 +126,10 @@ package final class TarixArchive: Sendable {
     /// With `withoutWaitingUpTo` (a byte count), the read never waits: only the map of locations is asked (no
     /// index query; see ``init(resources:limits:mappingUpTo:)``), records longer than that are not read, and the
     /// archive's bytes are read only from the page cache (`RWF_NOWAIT`): nil when any of that is not possible
-    /// (then read on a thread that may block). Errors are the same as a blocking read's.
+    /// (then read on a thread that may block). Errors are the same as a blocking read's. `engine` inflates the
+    /// record (``RecordInflate``: by default ISA-L for long records, zlib for short ones; both give the same bytes).
     package func read<Output>(
-        _ path: String, withoutWaitingUpTo inlineBytes: Int? = nil,
+        _ path: String, withoutWaitingUpTo inlineBytes: Int? = nil, engine: RecordInflate = .bySize,
         into output: (_ size: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Bool) -> Output
     ) throws(TarixError) -> Output? {
         if let locations {
@@ -135,7 +137,8 @@ package final class TarixArchive: Sendable {
             if let location = locations.location(of: full) {
                 // The record's blocks: the document's, padded, and its header (two blocks allowed for).
                 if let inlineBytes, location.length * 512 > Int64(inlineBytes) + 1024 { return nil }
-                switch readLocated(location, path: path, expected: .folded(full), inline: inlineBytes != nil, output)
+                switch readLocated(
+                    location, path: path, expected: .folded(full), inline: inlineBytes != nil, engine: engine, output)
                 {
                 case .success(let result): return result
                 case .failure(.wouldBlock): return nil
@@ -152,7 +155,7 @@ package final class TarixArchive: Sendable {
                 path.escapingControlCharacters,
                 "hash '\(row.hash.escapingControlCharacters)' is not '<block> <offset> <length>'")
         }
-        switch readLocated(location, path: path, expected: .exactly(row.path), inline: false, output) {
+        switch readLocated(location, path: path, expected: .exactly(row.path), inline: false, engine: engine, output) {
         case .success(let result): return result
         case .failure(.failed(let error)): throw error
         case .failure(.otherRecord):
@@ -179,7 +182,7 @@ package final class TarixArchive: Sendable {
     }
 
     private func readLocated<Output>(
-        _ location: TarixLocation, path: String, expected: Expected, inline: Bool,
+        _ location: TarixLocation, path: String, expected: Expected, inline: Bool, engine: RecordInflate,
         _ output: (_ size: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Bool) -> Output
     ) -> Result<Output, ReadFailure> {
         guard location.length <= limits.maxRecordBlocks else {
@@ -188,8 +191,11 @@ package final class TarixArchive: Sendable {
                     .tooLarge(path.escapingControlCharacters, "record of \(location.length) blocks is over the limit")))
         }
         do throws(TarixError) {
-            return try RecordReaderPool.with { reader in
-                readRecord(location, expected: expected, path: path, inline: inline, reader: reader, output)
+            let engine = engine.resolved(blocks: location.length)
+            return try RecordReaderPool.with(engine) { reader throws(TarixError) in
+                let zlib = engine == .isal ? nil : try reader.zlib()
+                return readRecord(
+                    location, expected: expected, path: path, inline: inline, reader: reader, zlib: zlib, output)
             }
         } catch {
             return .failure(.failed(error))
@@ -210,15 +216,15 @@ package final class TarixArchive: Sendable {
         }
     }
 
-    /// Raw inflate from the record's flush point: the header chain first (at most one block at a time, into a
-    /// 512-byte block on the stack), then — once the declared size is checked against the limit and the index —
-    /// exactly the document's bytes, straight into `output`'s storage. Compressed bytes are read with `pread`
+    /// Raw inflate (ISA-L's, or `zlib`'s when given) from the record's flush point: the header chain first (at most
+    /// one block at a time, into a 512-byte block on the stack), then — once the declared size is checked against
+    /// the limit and the index — exactly the document's bytes, straight into `output`'s storage. Compressed bytes are read with `pread`
     /// (`RWF_NOWAIT` when `inline`), about as many as the record needs.
     private func readRecord<Output>(
         _ location: TarixLocation, expected: Expected, path: String, inline: Bool, reader: RecordReader,
-        _ output: (_ size: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Bool) -> Output
+        zlib: Inflater?, _ output: (_ size: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Bool) -> Output
     ) -> Result<Output, ReadFailure> {
-        let inflater = reader.inflater
+        let isal = zlib == nil ? reader.isal() : nil
         let input = reader.input
         var inStart = 0
         var inEnd = 0
@@ -246,8 +252,29 @@ package final class TarixArchive: Sendable {
                 inEnd = n
                 wanted = input.count
             }
-            let step = inflater.inflate(
-                UnsafeRawBufferPointer(rebasing: input[inStart..<inEnd]), out, flush: Z_NO_FLUSH)
+            let compressed = UnsafeRawBufferPointer(rebasing: input[inStart..<inEnd])
+            if let isal {
+                // ISA-L decodes ahead into its own 64 KiB buffer whenever the output space left is small (a header
+                // block, a page's tail), as far as the input given allows: into the next records, each with its
+                // Huffman tables to build. Input is fed in slices about as long as the output still wanted could
+                // need (a quarter of it: text inflates 3-10x), so that the overshoot stays small.
+                let slice = min(compressed.count, max(256, out.count / 4))
+                let step = isal.inflate(UnsafeRawBufferPointer(rebasing: compressed[0..<slice]), out)
+                inStart += step.consumed
+                switch step.outcome {
+                case .more: break
+                case .end where step.produced == out.count: break
+                case .end: throw .failed(.corruptArchive(subject(), "the archive ends inside the record"))
+                case .invalid(let code):
+                    throw .failed(
+                        .badIndex(
+                            subject(),
+                            "offset \(location.offset) does not start a record: \(RawInflater.describe(code))"))
+                }
+                return step.produced
+            }
+            guard let zlib else { throw .failed(.io(archiveName, "no decoder for the record")) }  // never: one is given
+            let step = zlib.inflate(compressed, out, flush: Z_NO_FLUSH)
             inStart += step.consumed
             switch step.code {
             case Z_OK, Z_BUF_ERROR: break
@@ -255,7 +282,7 @@ package final class TarixArchive: Sendable {
             case Z_STREAM_END: throw .failed(.corruptArchive(subject(), "the archive ends inside the record"))
             default:
                 throw .failed(
-                    .badIndex(subject(), "offset \(location.offset) does not start a record: \(inflater.message)"))
+                    .badIndex(subject(), "offset \(location.offset) does not start a record: \(zlib.message)"))
             }
             return step.produced
         }

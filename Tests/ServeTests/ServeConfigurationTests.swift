@@ -29,7 +29,7 @@ import Testing
         #expect(serve.accessLog == "/etc/logs/access.log")
         #expect(serve.idleTimeout == .seconds(5) && serve.requestTimeout == .seconds(2))
         #expect(serve.maxConnections == 64 && serve.cacheMaxAge == .seconds(3600))
-        #expect(serve.pageCacheMiB == 8 && DocSyncConfiguration.Serve().pageCacheMiB == 8)
+        #expect(serve.pageCacheMiB == 8 && DocSyncConfiguration.Serve().pageCacheMiB == 12)
         #expect(try Self.parse("[serve]\naccess_log = \"\"\n").serve?.accessLog == nil)
         #expect(try Self.parse("[serve]\naccess_log = \"-\"\n").serve?.accessLog == "-")
     }

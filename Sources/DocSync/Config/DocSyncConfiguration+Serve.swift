@@ -16,7 +16,7 @@ extension DocSyncConfiguration {
         /// `Cache-Control: max-age` of pages.
         public var cacheMaxAge: Duration = .seconds(600)
         /// MiB of memory for pages inflated from tarix stores, kept for the next request (0: none).
-        public var pageCacheMiB = 8
+        public var pageCacheMiB = 12
 
         /// The defaults, as `config/docsync.toml` documents them.
         public init() {}
