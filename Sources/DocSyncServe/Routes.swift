@@ -154,11 +154,7 @@ struct Routes: Sendable {
     /// The path under `/d/` serving a hit's page, fragment included: the hit's `file://` URL with its docset
     /// folder replaced by `/d/<Name>/` (Apple's `Contents/Resources/Documentation/` reached through the
     /// documents folder's `Documentation` link); nil-ish (`""`) for an online page.
-    static func pageURL(_ hit: SearchHit, snapshot: ServedDocsets.Snapshot) -> String {
-        pageURL(hit, url: hit.url.absoluteString)
-    }
-
-    /// ``pageURL(_:snapshot:)`` from the hit's URL text `url`.
+    /// `url` is the hit's URL text (`hit.url.absoluteString`, passed in when the caller has built it already).
     static func pageURL(_ hit: SearchHit, url: String) -> String {
         guard url.hasPrefix("file://") else { return url }
         let name = encodeSegment(hit.docset)

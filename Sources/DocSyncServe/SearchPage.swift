@@ -48,7 +48,7 @@ enum SearchPage {
 
             """
         for (index, hit) in hits.enumerated() {
-            let url = Routes.pageURL(hit, snapshot: snapshot)
+            let url = Routes.pageURL(hit, url: hit.url.absoluteString)
             html += "<li><a href=\"\(HTMLText.escaped(url))\" target=\"doc\" data-index=\"\(index)\">"
             html += "<img src=\"/icon/\(HTMLText.escaped(Routes.encodeSegment(hit.docset)))\" alt=\"\" width=\"16\" "
             html += "height=\"16\"> <span class=\"name\">\(HTMLText.escaped(hit.name))</span> "
