@@ -145,3 +145,9 @@ for kind in ["exact", "prefix", "substring", "fuzzy"]:
         percentile(s, 50), percentile(s, 99), statistics.mean(hits.get(kind, [0]))))
 print()
 print("files changed in the installed root: %d (of %d)" % (changed, len(before)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from goals import goal_check
+for kind in ["exact", "prefix", "substring", "fuzzy"]:
+    goal_check("index-bench", "p99_" + kind, percentile(ours.get(kind, [float("inf")]), 99))
+goal_check("index-bench", "peak_rss", rss_mib)
+goal_check("index-bench", "files_changed", changed)

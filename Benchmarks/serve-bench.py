@@ -1,6 +1,8 @@
 # Driver of Benchmarks/serve-bench: starts `docsync serve` and nginx on free loopback ports, runs wrk, prints the
 # results and docsync's peak RSS (VmHWM).
 import json, os, random, re, socket, subprocess, sys, time, urllib.request
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from goals import goal_check
 
 docsync, work, seconds = sys.argv[1], sys.argv[2], int(sys.argv[3])
 root, state = work + "/root", os.environ.get("STATE_DIR") or work + "/state"
@@ -180,6 +182,7 @@ try:
             print("  sends behind the schedule by more than 1 ms: %s of %d (latest %s ms)"
                   % (late.group(1), int(rps * seconds), late.group(2)))
         print("  peak RSS so far (warm-ups and search): %.1f MiB" % peak_rss(server.pid))
+        if rate == 500: goal_check("serve-bench", "search_p99", lat.get("99", float("inf")))
     if "pages" not in modes: sys.exit(0)  # MODES=search: no page runs
     print("pages: %d HTML pages of 2-64 KiB, 32 connections, as fast as possible" % len(pages))
     d_rps, d_lat, d_err, _ = wrk(base, script, 32, {"PATHS": page_file})
@@ -191,6 +194,9 @@ try:
     print("  docsync, tarix  %7.0f req/s   p99 %6.2f ms  non-2xx %d   %.2fx nginx"
           % (t_rps, t_lat.get("99", -1), t_err, t_rps / n_rps))
     print("docsync serve peak RSS: %.1f MiB" % peak_rss(server.pid))
+    goal_check("serve-bench", "pages_ratio_nginx", d_rps / n_rps)
+    goal_check("serve-bench", "tarix_pages_ratio_nginx", t_rps / n_rps)
+    goal_check("serve-bench", "peak_rss", peak_rss(server.pid))
     server.terminate(); server.wait(timeout=30)
     hits, misses = cache_counts()
     print("  tarix page cache (warm-up and run): %d hits, %d pages inflated: hit rate %.1f %%"
