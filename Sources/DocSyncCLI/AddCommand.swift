@@ -12,7 +12,7 @@ struct AddCommand: AsyncParsableCommand {
             Names are checked against the catalogues (case-insensitive, aliases become the catalogue name); an \
             unknown name is an error with suggestions and nothing is written. Exit status: 0, 65 for an unknown \
             name, 78 for a configuration error.
-            """)
+            """ + "\n\n" + manual)
 
     @OptionGroup var configOptions: ConfigOptions
 

@@ -15,7 +15,7 @@ struct AdoptCommand: AsyncParsableCommand {
             NAME.docset linked to it (one atomic rename), and selected with a [[docset]] table; the next sync \
             updates it like any docset. Folders that match nothing are listed and left alone. Exit status: 0, 3 \
             when some folders could not be matched or adopted, 75 when a sync is running, 78 for a config error.
-            """)
+            """ + "\n\n" + manual)
 
     @OptionGroup var configOptions: ConfigOptions
 

@@ -12,7 +12,7 @@ struct CatCommand: AsyncParsableCommand {
             (`docsync cat Go pkg/net/http/index.html | w3m -T text/html`). From a tarix docset the page is read out \
             of its indexed archive: one index lookup, one bounded inflate. Exit status: 0 when written; 64 for an \
             unknown docset, a page the docset does not have, or a page path that is not one; 74 on an I/O error.
-            """)
+            """ + "\n\n" + manual)
 
     @OptionGroup var configOptions: ConfigOptions
     @OptionGroup var rootOptions: RootOptions

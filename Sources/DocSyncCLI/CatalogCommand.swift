@@ -10,7 +10,7 @@ struct CatalogCommand: AsyncParsableCommand {
         discussion: """
             Catalogues come from the config's [catalog.*] tables and are cached like feeds. Exit status: 0, or 3 \
             when a catalogue could not be read (the others are still listed), 78 for a configuration error.
-            """)
+            """ + "\n\n" + manual)
 
     @OptionGroup var configOptions: ConfigOptions
 

@@ -16,7 +16,7 @@ struct DaemonCommand: AsyncParsableCommand {
         discussion: """
             On SIGTERM or SIGINT the sync in flight stops gracefully: downloads are checkpointed (the next run \
             resumes them) and an install in flight either completes or never shows.
-            """)
+            """ + "\n\n" + manual)
 
     @OptionGroup var configOptions: ConfigOptions
 

@@ -14,7 +14,7 @@ struct EntriesCommand: AsyncParsableCommand {
             (normalised), raw_type, page (relative to NAME.docset/Contents/Resources/Documents), fragment (null when \
             none) and url. Exit status: 0 when every entry was listed; 64 for an unknown docset or group; 74 when \
             the index cannot be read.
-            """)
+            """ + "\n\n" + manual)
 
     @OptionGroup var configOptions: ConfigOptions
     @OptionGroup var rootOptions: RootOptions

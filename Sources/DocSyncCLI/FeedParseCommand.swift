@@ -11,7 +11,7 @@ struct FeedParseCommand: AsyncParsableCommand {
             The format (Atom or Dash) is detected from the root element. Relative links resolve against xml:base \
             and the document URL: the fetched URL, or --base-url. On a feed that does not parse, the message goes \
             to standard error and the exit status is 65.
-            """
+            """ + "\n\n" + manual
     )
 
     @Argument(help: "A feed file, or an http(s) URL to fetch.")

@@ -14,7 +14,7 @@ struct FetchCommand: AsyncParsableCommand {
             resumes from the last durable chunk. Partial state lives in the staging directory, by default \
             .docsync-staging next to FILE. The configuration, when there is one, gives [install] \
             max_archive_size, [network] require_https (HTTPS-First otherwise) and retries, as for sync.
-            """)
+            """ + "\n\n" + manual)
 
     @OptionGroup var configOptions: ConfigOptions
 

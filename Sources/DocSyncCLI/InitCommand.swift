@@ -14,7 +14,7 @@ struct InitCommand: ParsableCommand {
             root set to --root, else to Zeal's own docset folder (Zeal.conf's [docsets] path, else \
             ~/.local/share/Zeal/Zeal/docsets) when it exists. An existing file is never replaced. Exit status: 0, \
             64 when there is no Zeal folder and no --root, 78 when the file exists or cannot be written.
-            """)
+            """ + "\n\n" + manual)
 
     @OptionGroup var configOptions: ConfigOptions
 

@@ -10,7 +10,7 @@ struct InstallCommand: AsyncParsableCommand {
         discussion: """
             Exit status: 0 when the new version is in place; 65 when the archive is rejected (unsafe entry, \
             unreadable, not a docset); 74 on an I/O error. On any failure the installed version is unchanged.
-            """)
+            """ + "\n\n" + manual)
 
     @Argument(help: "The archive file (format detected from its content).")
     var archive: String

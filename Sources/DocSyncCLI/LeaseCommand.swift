@@ -16,7 +16,7 @@ struct LeaseCommand: AsyncParsableCommand {
             Prints one JSON line {"name", "path", "documents"}: the leased version folder and its documents folder, \
             which no sync, remove or prune deletes until this process ends (standard input closed, a signal, even \
             SIGKILL: the lease is a lock the kernel drops). Exit status 64 when there is no such docset.
-            """)
+            """ + "\n\n" + manual)
 
     @OptionGroup var configOptions: ConfigOptions
 

@@ -12,7 +12,7 @@ struct LockCommand: AsyncParsableCommand {
             Run it after a sync. Docsets docsync did not install (or adopted and not updated yet) have no checksum \
             and are left out, with a warning. Exit status: 0, 3 when some docsets were left out, 74 when the \
             file cannot be written, 78 for a configuration error.
-            """)
+            """ + "\n\n" + manual)
 
     @OptionGroup var configOptions: ConfigOptions
 

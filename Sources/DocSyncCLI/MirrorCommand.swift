@@ -7,6 +7,7 @@ struct MirrorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mirror",
         abstract: "Publish installed docsets as a static tree for other hosts; bundle it; import a bundle offline.",
+        discussion: manual,
         subcommands: [MirrorPublishCommand.self, MirrorBundleCommand.self, MirrorImportCommand.self])
 }
 

@@ -5,7 +5,8 @@ import DocSync
 struct RemoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove",
-        abstract: "Remove an installed docset (readers that have it open keep it for the grace period).")
+        abstract: "Remove an installed docset (readers that have it open keep it for the grace period).",
+        discussion: manual)
 
     @OptionGroup var configOptions: ConfigOptions
 

@@ -13,7 +13,7 @@ struct SearchCommand: AsyncParsableCommand {
             Ranks exact matches first, then prefix, substring and fuzzy (subsequence) matches, shorter names first; \
             case is ignored. Prints name, type, docset and the URL to open for each hit. Exit status: 0 with hits, \
             1 without, 3 when some docset's index could not be read (the others still answer).
-            """)
+            """ + "\n\n" + manual)
 
     @OptionGroup var configOptions: ConfigOptions
     @OptionGroup var rootOptions: RootOptions

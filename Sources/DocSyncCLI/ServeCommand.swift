@@ -13,7 +13,7 @@ struct ServeCommand: AsyncParsableCommand {
             Listens on [serve] listen (default 127.0.0.1:8484). A non-loopback address must be asked for with \
             --allow-remote or [serve] allow_remote = true; put nginx with TLS and auth in front (README). \
             On SIGTERM or SIGINT, requests in flight finish, then it exits.
-            """)
+            """ + "\n\n" + manual)
 
     @OptionGroup var configOptions: ConfigOptions
     @OptionGroup var rootOptions: RootOptions

@@ -5,7 +5,8 @@ import Foundation
 /// `docsync status`: what is installed, what is half-downloaded, and how the last sync went per feed.
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "status", abstract: "Show installed docsets, partial downloads and the last result per feed.")
+        commandName: "status", abstract: "Show installed docsets, partial downloads and the last result per feed.",
+        discussion: manual)
 
     @OptionGroup var configOptions: ConfigOptions
     @OptionGroup var rootOptions: RootOptions

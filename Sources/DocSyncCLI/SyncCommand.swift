@@ -14,7 +14,7 @@ struct SyncCommand: AsyncParsableCommand {
             name that matches nothing, 75 when another sync is running (use --wait), 78 for a configuration \
             error or an unusable root / staging / state folder, 130 when interrupted (the next sync resumes). The \
             whole table: docsync help.
-            """)
+            """ + "\n\n" + manual)
 
     @OptionGroup var configOptions: ConfigOptions
 

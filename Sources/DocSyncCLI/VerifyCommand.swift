@@ -10,7 +10,7 @@ struct VerifyCommand: AsyncParsableCommand {
             Exit status: 0 when every docset checked is intact (or cannot be checked: not installed by docsync, or \
             installed before manifests were recorded); 3 when any is damaged (`docsync sync --repair` reinstalls \
             damaged docsets); 74 on an I/O error.
-            """)
+            """ + "\n\n" + manual)
 
     @OptionGroup var configOptions: ConfigOptions
     @OptionGroup var rootOptions: RootOptions

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The dependency lines README and GettingStarted show are ones that work with this package: a path dependency whose
+/// The dependency lines the DocC articles show are ones that work with this package: a path dependency whose
 /// folder name is the package's identity, naming a library product Package.swift declares; no placeholder URL.
 /// (Resolving a consumer package with these lines, `swift package show-dependencies`, takes minutes of cloning;
 /// this checks what such a resolution checks: the identity and the product name.)
@@ -21,7 +21,9 @@ import Testing
         return String(text[range])
     }
 
-    @Test(arguments: ["README.md", "Sources/DocSync/DocSync.docc/GettingStarted.md"])
+    @Test(arguments: [
+        "Sources/DocSync/DocSync.docc/UsingTheLibrary.md", "Sources/DocSync/DocSync.docc/GettingStarted.md",
+    ])
     func dependencyLineNamesThisPackage(_ document: String) throws {
         let manifest = try Self.text("Package.swift")
         let text = try Self.text(document)

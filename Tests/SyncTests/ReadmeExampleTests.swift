@@ -3,15 +3,19 @@ import Foundation
 import TestSupport
 import Testing
 
-/// README's library example is `ReadmeExample.swift`, compiled with this target, and it runs.
+/// The library example of the DocC article *Using the library* (moved there from README) is
+/// `ReadmeExample.swift`, compiled with this target, and it runs.
 @Suite(.timeLimit(.minutes(10)), .blockingWaits) struct ReadmeExampleTests {
     static let marker = "<!-- Tests/SyncTests/ReadmeExample.swift -->"
 
     @Test func readmeShowsTheCompiledExample() throws {
         let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        let readme = try String(contentsOf: here.appendingPathComponent("../../README.md"), encoding: .utf8)
+        let readme = try String(
+            contentsOf: here.appendingPathComponent("../../Sources/DocSync/DocSync.docc/UsingTheLibrary.md"),
+            encoding: .utf8)
         let example = try String(contentsOf: here.appendingPathComponent("ReadmeExample.swift"), encoding: .utf8)
-        let after = try #require(readme.range(of: Self.marker + "\n```swift\n"), "README lacks \(Self.marker)")
+        let after = try #require(
+            readme.range(of: Self.marker + "\n```swift\n"), "UsingTheLibrary.md lacks \(Self.marker)")
         let end = try #require(readme.range(of: "\n```\n", range: after.upperBound..<readme.endIndex))
         #expect(String(readme[after.upperBound..<end.lowerBound]) + "\n" == example)
     }

@@ -1,0 +1,9 @@
+// The reference of `docsync init` (its man page: generate-manual reads the discussion).
+extension InitCommand {
+    static let manual = #"""
+        ```sh
+        docsync init                       # root = Zeal's docset folder (exit 64 without one: pass --root)
+        docsync init --root ~/docsets --config ./docsync.toml
+        ```
+        """#
+}

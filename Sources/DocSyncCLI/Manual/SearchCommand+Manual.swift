@@ -1,0 +1,38 @@
+// The reference of `docsync search` (its man page: generate-manual reads the discussion).
+extension SearchCommand {
+    static let manual = #"""
+        ```sh
+        docsync search printf                           # name, type, docset and URL of the best 20 hits
+        docsync search nsmarr --docset Apple_API_Reference --type Method --limit 5
+        docsync search vector --json | jq -r .url       # one JSON object per hit
+        docsync search fetch --docset @web              # only the docsets of the [[group]] named "web"
+        docsync search cupsGetDests --root ~/docsets    # a root installed with `install --root`: no configuration needed
+        ```
+        Reads both index formats (Dash's `searchIndex`, Apple's Core Data tokens), read-only. Case is ignored; exact
+        matches come first, then prefix, substring and fuzzy (the query's characters in order, `nsmarr` →
+        `NSMutableArray`) matches, shorter names first within each. `--docset NAME` (repeatable) and `--type T`
+        (normalised types such as Function, Method, Class; aliases like `func`, `clm` accepted) filter; `--limit N`
+        (default 20; 1 to 10,000, anything else is a usage error, exit 64). Output is `dasht-query-line`'s: `name = …`,
+        `type = …`, `from = …`, `url = …` per hit (untrusted text with control characters escaped); `--json` prints
+        `{"name","type","docset","version","url","match"}` per line, `match` being `exact`, `prefix`, `substring` or
+        `fuzzy`. A docset whose `docSet.dsidx` cannot be read (not SQLite, unknown schema, more than 5 million entries)
+        is named on stderr with the reason, and the others still answer. Exit 0 with hits, 1 without, 3 when some docset
+        could not be searched, 64 for an unknown `@group`, 78 for a bad configuration.
+
+        `search`, `entries`, `status` and `verify` take `--root DIR` and `--state DIR` like `install` does: with
+        `--root` and no configuration file (neither `--config` nor one in the usual places), docsync's defaults apply to
+        the rest (the derived search indexes go to `$XDG_STATE_HOME/docsync/index/`, or `--state`). A configuration file
+        that exists is still read, `--root` / `--state` overriding its `root` / `state`.
+
+        Groups scope a search (Zeal's oldest open request): in the configuration,
+        ```toml
+        [[group]]
+        name = "web"
+        docsets = ["JavaScript", "CSS", "HTML"]
+        ```
+        and `--docset @web` selects those docsets (with any plain `--docset NAME` beside it) in `search` and `entries`;
+        the library takes the same `@web` in `SearchQuery.docsets` (`DocSyncConfiguration.groups`,
+        `DocsetIndex(groups:)`). Names are matched ignoring case; a group named twice, without `docsets` or with an `@`
+        is a configuration error naming the key (`group[2].docsets`).
+        """#
+}
