@@ -143,15 +143,6 @@ let package = Package(
         // `docsync serve` and `docsync daemon` with [serve] exec this one: `docsync` does not link Hummingbird/NIO.
         .executableTarget(
             name: "docsync-serve", dependencies: ["DocSync", "DocSyncCLI", "DocSyncServe"], swiftSettings: strict),
-        // Benchmarks/tarix-bench and tarix-read-bench: DocSyncTarix, and the library's document read.
-        .executableTarget(
-            name: "tarix-bench", dependencies: ["DocSyncTarix", "DocSync"], path: "Benchmarks/TarixBench",
-            swiftSettings: strict),
-        // Benchmarks/entries-bench's library side (DocsetEntries iterated without the CLI).
-        .executableTarget(
-            name: "entries-bench-driver", dependencies: ["DocSync"], path: "Benchmarks/EntriesBench",
-            swiftSettings: strict),
-
         .target(
             name: "TestSupport", dependencies: ["DocSync", "DocSyncSupport", "DocSyncHTTP", "DocSyncInstall"],
             path: "Tests/TestSupport", swiftSettings: strict),
@@ -223,3 +214,22 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The benchmark drivers are package targets only when asked (`DOCSYNC_BENCHMARKS=1`, as Benchmarks/lib/build.sh
+// sets it), so `swift build --build-tests` does not build them.
+if Context.environment["DOCSYNC_BENCHMARKS"] == "1" {
+    package.targets += [
+        // Benchmarks/tarix-bench and tarix-read-bench: DocSyncTarix, and the library's document read.
+        .executableTarget(
+            name: "tarix-bench", dependencies: ["DocSyncTarix", "DocSync"], path: "Benchmarks/TarixBench",
+            swiftSettings: strict),
+        // Benchmarks/entries-bench's library side (DocsetEntries iterated without the CLI).
+        .executableTarget(
+            name: "entries-bench-driver", dependencies: ["DocSync"], path: "Benchmarks/EntriesBench",
+            swiftSettings: strict),
+        // Benchmarks/index-bench's docsync side (every query in one process, as a backend holding a DocsetIndex).
+        .executableTarget(
+            name: "search-bench-driver", dependencies: ["DocSync", "DocSyncConfigFile"],
+            path: "Benchmarks/SearchBench", swiftSettings: strict),
+    ]
+}

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Driver of Benchmarks/index-bench (see there). usage: index-bench.py DOCSYNC WORK QUERIES"""
+"""Driver of Benchmarks/index-bench (see there). usage: index-bench.py DOCSYNC WORK QUERIES SEARCH_BENCH_DRIVER"""
 import glob, hashlib, os, random, shutil, sqlite3, statistics, subprocess, sys, time
 
-docsync, work, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+docsync, work, count, driver = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 config = os.path.join(work, "docsync.toml")
 root = os.path.join(work, "root")
 rng = random.Random(11)
@@ -70,8 +70,8 @@ for p in glob.glob(os.path.join(root, "*.docset", "Contents", "Resources", "docS
 # docsync: every query in one process (the library as a backend would hold it). Peak RSS from /usr/bin/time: a
 # child's ru_maxrss seen from this Python process would include the RSS of the forked Python before exec.
 rss_file = os.path.join(work, "rss.txt")
-out = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss_file, docsync, "search", "--config", config, "x",
-                      "--bench-queries", qfile, "--limit", "20"], stdout=subprocess.PIPE, text=True, check=True).stdout
+out = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss_file, driver, config, qfile, "20"],
+                     stdout=subprocess.PIPE, text=True, check=True).stdout
 rss_mib = int(open(rss_file).read().split()[-1]) / 1024
 ours = {}
 hits = {}

@@ -35,9 +35,6 @@ struct SearchCommand: AsyncParsableCommand {
     @Flag(help: "One JSON object per hit on standard output.")
     var json = false
 
-    @Option(help: .hidden)
-    var benchQueries: String?
-
     func validate() throws {
         guard (1...SearchQuery.maximumLimit).contains(limit) else {
             throw ValidationError("--limit must be 1 to \(SearchQuery.maximumLimit), not \(limit)")
@@ -54,7 +51,6 @@ struct SearchCommand: AsyncParsableCommand {
             printError("docsync: cannot read \(config.root): \(error)")
             throw ExitStatus.ioError
         }
-        if let benchQueries { return try bench(index, file: benchQueries) }
         let results: SearchResults
         do {
             results = try await index.search(SearchQuery(query, docsets: docsets, types: type, limit: limit))
@@ -89,33 +85,4 @@ struct SearchCommand: AsyncParsableCommand {
 
     /// Untrusted text for a terminal: control characters escaped (`\n`, `\t`, `\e`, `\u{…}`).
     static func escaped(_ text: String) -> String { text.escapingControlCharacters }
-
-    /// Benchmark mode: each line of `file` is `kind<TAB>query`; prints `kind<TAB>microseconds<TAB>hits<TAB>CPU
-    /// microseconds` per query (the CPU time of the searching thread: on a loaded machine, what the query cost rather
-    /// than how long it waited for a core).
-    private func bench(_ index: DocsetIndex, file: String) throws {
-        guard let bytes = try RegularFile.read(path: file, limit: 64 << 20) else {
-            throw SystemError("open", path: file, code: ENOENT)
-        }
-        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
-        _ = index.searchBlocking(SearchQuery("warm-up", limit: limit))
-        for line in lines {
-            let fields = line.split(separator: "\t", maxSplits: 1)
-            guard fields.count == 2 else { continue }
-            let start = ContinuousClock.now
-            let cpuStart = Self.threadCPUMicroseconds()
-            let query = SearchQuery(String(fields[1]), docsets: docsets, types: type, limit: limit)
-            let results = index.searchBlocking(query)
-            let cpu = Self.threadCPUMicroseconds() - cpuStart
-            let elapsed = (ContinuousClock.now - start) / .microseconds(1)
-            printLine("\(fields[0])\t\(Int(elapsed))\t\(results.hits.count)\t\(cpu)")
-        }
-    }
-
-    /// The calling thread's CPU time (user and system), in microseconds.
-    private static func threadCPUMicroseconds() -> Int {
-        var now = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
-        return now.tv_sec * 1_000_000 + now.tv_nsec / 1000
-    }
 }

@@ -17,12 +17,6 @@ public enum RequestPlan: Sendable, Equatable {
         }
     }
 
-    /// The first byte the response must start at.
-    public var firstByte: Int64 {
-        if case .range(let from, _) = self { return from }
-        return 0
-    }
-
     public var isRange: Bool {
         if case .range = self { return true }
         return false

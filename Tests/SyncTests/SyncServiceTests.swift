@@ -30,8 +30,10 @@ import Testing
         return fixture
     }
 
-    static func start(_ h: SyncHarness, _ arguments: [String]) throws -> (Process, Pipe, Pipe) {
-        let docsync = try DocSyncProcess(arguments + ["--config", h.configPath])
+    static func start(
+        _ h: SyncHarness, _ arguments: [String], environment: [String: String]? = nil
+    ) throws -> (Process, Pipe, Pipe) {
+        let docsync = try DocSyncProcess(arguments + ["--config", h.configPath], environment: environment)
         return (docsync.process, docsync.output!, docsync.errors!)
     }
 
@@ -65,8 +67,9 @@ import Testing
         try h.publishArchive(try DocsetFixture.make(version: "1"), as: "A.tgz", folder: "A")
         try h.writeAtomFeed("f.atom", [.init(identifier: "org.a", title: "A", version: "1", archive: "A.tgz")])
         try h.writeConfig(feeds: ["f.atom"])
-        let arguments = ["daemon", "--interval", "1s", "--jitter", "0s", "--json", "--test-minimum-interval", "1s"]
-        let (daemon, out, err) = try Self.start(h, arguments)
+        let arguments = ["daemon", "--interval", "1s", "--jitter", "0s", "--json"]
+        let environment = ProcessInfo.processInfo.environment.merging(["DOCSYNC_TEST_MINIMUM_INTERVAL": "1s"]) { $1 }
+        let (daemon, out, err) = try Self.start(h, arguments, environment: environment)
         defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
         let output = OutputReader(out)
         let cycles = output.read(timeout: 60) { $0.components(separatedBy: "\"event\":\"summary\"").count - 1 >= 2 }
@@ -80,8 +83,7 @@ import Testing
         }
         #expect(text.contains("\"event\":\"installed\"") && text.contains("\"event\":\"unchanged\""))
         kill(daemon.processIdentifier, SIGTERM)
-        let stopBy = Date().addingTimeInterval(10)
-        while daemon.isRunning, Date() < stopBy { usleep(20_000) }
+        try? Poll.until("the daemon to stop", timeout: 10) { !daemon.isRunning }
         #expect(!daemon.isRunning, "the daemon stops within 10 s of SIGTERM")
         if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) }
         daemon.waitUntilExit()
@@ -104,8 +106,7 @@ import Testing
             "a journal was committed (archive \(size) bytes; staging: \((try? FileManager.default.contentsOfDirectory(atPath: staging)) ?? []))"
         )
         kill(daemon.processIdentifier, SIGTERM)
-        let stopBy = Date().addingTimeInterval(10)
-        while daemon.isRunning, Date() < stopBy { usleep(20_000) }
+        try? Poll.until("the daemon to stop", timeout: 10) { !daemon.isRunning }
         #expect(!daemon.isRunning, "the daemon stops within 10 s of SIGTERM mid-download")
         if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) }
         daemon.waitUntilExit()

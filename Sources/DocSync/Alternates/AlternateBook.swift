@@ -1,15 +1,13 @@
 internal import DocSyncDownload
 internal import DocSyncSupport
 import Foundation
+import Synchronization
 
 /// Per-host mirror health for one sync, loaded from and saved to `<state>/mirrors.json`
 /// (`{"schema": 1, "hosts": {HOST: HostHealth}}`). Shared by the sync's concurrent downloads.
-///
-/// `@unchecked Sendable`: `hosts` and `changed` are read and written only while holding `lock`; the rest is `let`.
-final class AlternateBook: @unchecked Sendable {
-    private let lock = ConditionLock()
-    private var hosts: [String: HostHealth]
-    private var changed = false
+final class AlternateBook: Sendable {
+    /// What was learned (`hosts`), and whether anything was since the file was read (`changed`).
+    private let learned: Mutex<(hosts: [String: HostHealth], changed: Bool)>
     let path: String
     private let stateDirectory: String
 
@@ -26,50 +24,44 @@ final class AlternateBook: @unchecked Sendable {
         // Read and written through the state folder's descriptor (a planted link is never followed).
         let bytes = (try? SafeDirectory.open(stateDirectory).readFile("mirrors.json", limit: 16 << 20)).flatMap { $0 }
         let file = bytes.flatMap { try? decoder.decode(File.self, from: Data($0)) }
-        hosts = file?.schema == 1 ? file!.hosts : [:]
+        learned = Mutex((hosts: file?.schema == 1 ? file!.hosts : [:], changed: false))
     }
 
     func order(_ urls: [String]) -> [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return AlternateRanking.order(urls, hosts: hosts)
+        learned.withLock { AlternateRanking.order(urls, hosts: $0.hosts) }
     }
 
     /// `AlternateRanking.orderKeepingSequence` with what was learned so far.
     func orderKeepingSequence(_ urls: [String]) -> [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return AlternateRanking.orderKeepingSequence(urls, hosts: hosts)
+        learned.withLock { AlternateRanking.orderKeepingSequence(urls, hosts: $0.hosts) }
     }
 
     /// What was learned about `host` (`host[:port]`), nil when never measured.
     func health(of host: String) -> HostHealth? {
-        lock.lock()
-        defer { lock.unlock() }
-        return hosts[host]
+        learned.withLock { $0.hosts[host] }
     }
 
     func record(tried: [String], winner: String?, bytesPerSecond: Double?) {
-        lock.lock()
-        defer { lock.unlock() }
-        AlternateRanking.record(tried: tried, winner: winner, bytesPerSecond: bytesPerSecond, into: &hosts)
-        changed = true
+        learned.withLock {
+            AlternateRanking.record(tried: tried, winner: winner, bytesPerSecond: bytesPerSecond, into: &$0.hosts)
+            $0.changed = true
+        }
     }
 
     /// Writes the file when something was learned (atomically; a failure to save only loses this run's lessons).
     func save() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard changed else { return }
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        if let data = try? encoder.encode(File(hosts: hosts)),
-            let state = try? SafeDirectory.open(stateDirectory, create: true)
-        {
-            try? state.writeFileAtomically("mirrors.json", Array(data))
+        learned.withLock {
+            guard $0.changed else { return }
+            let encoder = JSONEncoder()
+            encoder.dateEncodingStrategy = .iso8601
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            if let data = try? encoder.encode(File(hosts: $0.hosts)),
+                let state = try? SafeDirectory.open(stateDirectory, create: true)
+            {
+                try? state.writeFileAtomically("mirrors.json", Array(data))
+            }
+            $0.changed = false
         }
-        changed = false
     }
 }
 

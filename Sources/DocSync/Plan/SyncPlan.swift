@@ -19,14 +19,6 @@ package struct SyncPlan: Sendable, Equatable {
             case .skipped(let name, _, _): name
             }
         }
-
-        /// Whether this action downloads an archive.
-        package var needsDownload: Bool {
-            switch self {
-            case .install, .update: true
-            default: false
-            }
-        }
     }
 
     package var actions: [Action]

@@ -11,8 +11,7 @@ extension DaemonCommand {
         For systemd, see **Install as a service** below; the post-install hook (`post_install` in the config) gets
         `DOCSYNC_NAME`, `DOCSYNC_VERSION`, `DOCSYNC_IDENTIFIER`, `DOCSYNC_PATH` and `DOCSYNC_INDEX`.
 
-        An `--interval` under 1 minute is refused (exit 64); the hidden `--test-minimum-interval` lowers that bound for
-        docsync's own tests only.
+        An `--interval` under 1 minute is refused (exit 64).
 
         **Post-install hook.** It runs through `/bin/sh -c` in a process group of its own. A non-zero exit, a signal, or
         running past `post_install_timeout` (default `10m`; then the whole group gets SIGTERM, and SIGKILL 5 s later)

@@ -1,0 +1,39 @@
+// Benchmarks/index-bench's docsync side: every query of a file answered in one process, as a backend holding a
+// `DocsetIndex` answers them (this was `docsync search --bench-queries`, which is no part of the product).
+//
+// usage: search-bench-driver CONFIG QUERIES [LIMIT]
+//   QUERIES: one `kind<TAB>query` per line. Prints `kind<TAB>microseconds<TAB>hits<TAB>CPU microseconds` per query
+//   (the CPU time of the searching thread: on a loaded machine, what the query cost rather than how long it waited
+//   for a core).
+import DocSync
+import DocSyncConfigFile
+import Foundation
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3 || arguments.count == 4, let limit = Int(arguments.count == 4 ? arguments[3] : "20") else {
+    print("usage: search-bench-driver CONFIG QUERIES [LIMIT]")
+    exit(64)
+}
+
+/// The calling thread's CPU time (user and system), in microseconds.
+func threadCPUMicroseconds() -> Int {
+    var now = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+    return now.tv_sec * 1_000_000 + now.tv_nsec / 1000
+}
+
+let index = try SyncEngine(configuration: try DocSyncConfigurationLoader().load(file: arguments[1])).index()
+let lines = try String(contentsOfFile: arguments[2], encoding: .utf8).split(separator: "\n")
+_ = index.searchBlocking(SearchQuery("warm-up", limit: limit))
+var output = ""
+for line in lines {
+    let fields = line.split(separator: "\t", maxSplits: 1)
+    guard fields.count == 2 else { continue }
+    let start = ContinuousClock.now
+    let cpuStart = threadCPUMicroseconds()
+    let results = index.searchBlocking(SearchQuery(String(fields[1]), limit: limit))
+    let cpu = threadCPUMicroseconds() - cpuStart
+    let elapsed = (ContinuousClock.now - start) / .microseconds(1)
+    output += "\(fields[0])\t\(Int(elapsed))\t\(results.hits.count)\t\(cpu)\n"
+}
+FileHandle.standardOutput.write(Data(output.utf8))
