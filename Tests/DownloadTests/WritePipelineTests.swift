@@ -130,8 +130,7 @@ import Testing
         if c.commitInterval == 0 {
             // Every append made a commit due: one becomes durable without waiting for close. (How many depends on
             // timing — the commit thread coalesces posts — so only that one does is asserted.)
-            let deadline = ProgressMeter.now() + 10
-            while reported.withLock({ $0.isEmpty }), ProgressMeter.now() < deadline { usleep(1_000) }
+            try? Poll.until("a commit before close", timeout: 10, every: 0.001) { !reported.withLock { $0.isEmpty } }
             #expect(!reported.withLock { $0.isEmpty }, "a due commit waited for close")
         }
         let (durable, failure) = pipeline.close()

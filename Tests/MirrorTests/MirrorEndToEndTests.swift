@@ -48,10 +48,11 @@ import Testing
         let slow = try fleet.client("killed", extra: "[network]\nproxy = \"\(link.url(""))\"")
         let events = fleet.dir.appending("killed-events.json")
         let victim = try MirrorFleet.startSync(slow, json: events)
-        let deadline = Date().addingTimeInterval(120)
         // Killed once 512 KiB are durable (status's partial bytes are the journal's durable extent), so the resume
         // must ask for the rest with Range; a kill before the first commit would restart from zero.
-        while Date() < deadline, Self.durable(slow) < 512 << 10, victim.isRunning { usleep(50_000) }
+        try? Poll.until("512 KiB durable", timeout: 120, every: 0.05) {
+            Self.durable(slow) >= 512 << 10 || !victim.isRunning
+        }
         kill(victim.processIdentifier, SIGKILL)
         _ = victim.waitForExit()
         let before = Self.durable(slow)

@@ -41,8 +41,7 @@ import Testing
         #expect(String(decoding: result.standardErrorTail, as: UTF8.self).contains("waiting"))
         let pid = try #require(Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(
             in: .whitespacesAndNewlines)))
-        let deadline = Date().addingTimeInterval(20)
-        while Self.isAlive(pid), Date() < deadline { usleep(20_000) }
+        try? Poll.until("the background child \(pid) to die", timeout: 20) { !Self.isAlive(pid) }
         #expect(!Self.isAlive(pid), "the background child \(pid) was killed with its group")
     }
 

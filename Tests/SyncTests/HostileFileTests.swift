@@ -64,8 +64,7 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: zero, withDestinationPath: "/dev/zero")
         for config in [fifo, zero] {
             let process = try DocSyncProcess(["status", "--config", config])
-            let started = Date()
-            while process.process.isRunning, Date().timeIntervalSince(started) < Self.deadline { usleep(20_000) }
+            try? Poll.until("status --config \(config) to exit", timeout: Self.deadline) { !process.process.isRunning }
             let hung = process.process.isRunning
             if hung { process.kill() }
             let result = process.finish()

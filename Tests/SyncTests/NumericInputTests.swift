@@ -143,9 +143,8 @@ import Testing
             ]
         }
         let process = try DocSyncProcess(arguments)
-        let started = Date()
         let deadline = template.first == "daemon" ? 8.0 : 30.0
-        while process.process.isRunning, Date().timeIntervalSince(started) < deadline { usleep(20_000) }
+        try? Poll.until("docsync \(arguments) to exit", timeout: deadline) { !process.process.isRunning }
         let killed = process.process.isRunning
         if killed { process.kill() }
         let run = process.finish()

@@ -28,12 +28,11 @@ import Testing
         // A sync killed while both archives are downloading leaves a partial of each.
         let (sync, _, _) = try SyncServiceTests.start(h, ["sync"])
         defer { if sync.isRunning { kill(sync.processIdentifier, SIGKILL) } }
-        let deadline = Date().addingTimeInterval(60)
         func partials() -> [String: Int64] {
             Dictionary(PartialDownload.list(in: staging).map { ($0.key, $0.bytes) }, uniquingKeysWith: max)
         }
-        while Date() < deadline, !((partials()["org.a@1.0"] ?? 0) > 0 && (partials()["org.b@1.0"] ?? 0) > 0) {
-            usleep(50_000)
+        try? Poll.until("a partial of each archive", timeout: 60, every: 0.05) {
+            (partials()["org.a@1.0"] ?? 0) > 0 && (partials()["org.b@1.0"] ?? 0) > 0
         }
         kill(sync.processIdentifier, SIGKILL)
         _ = sync.waitForExit()
