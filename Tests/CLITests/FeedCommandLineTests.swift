@@ -4,7 +4,9 @@ import TestSupport
 import Testing
 
 /// `docsync feed parse` as a user runs it: the real executable on the bundled examples and on bad input.
-@Suite(.timeLimit(.minutes(10)), .blockingWaits)
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .timeLimit(.minutes(10)), .blockingWaits)
 struct FeedCommandLineTests {
     static let examples = [
         "cups-docsetutil.atom", "vendor-multi-version.atom", "Swift.xml", "C++.xml", "Android_(Kotlin).xml",

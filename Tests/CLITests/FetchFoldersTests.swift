@@ -3,7 +3,10 @@ import TestSupport
 import Testing
 
 /// `docsync fetch --output` into folders that do not exist yet: they are created, as `install --root` does.
-@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct FetchFoldersTests {
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .timeLimit(.minutes(10)), .blockingWaits)
+struct FetchFoldersTests {
     @Test func fetchCreatesMissingOutputAndStagingFolders() throws {
         let dir = try TemporaryDirectory("fetch-folders")
         defer { dir.remove() }

@@ -6,7 +6,10 @@ import Testing
 
 /// `docsync fetch` uses the configuration's `[network]` transport settings, as sync does (one implementation,
 /// `DocSyncConfiguration.httpOptions`): a proxy set only in the configuration carries the download.
-@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct FetchNetworkTests {
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .timeLimit(.minutes(10)), .blockingWaits)
+struct FetchNetworkTests {
     @Test func transportOptionsComeFromTheNetworkSection() {
         var config = DocSyncConfiguration(root: "r", staging: "s", state: "t")
         config.network.connectTimeout = .seconds(7)

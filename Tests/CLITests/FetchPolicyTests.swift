@@ -6,7 +6,10 @@ import Testing
 
 /// `docsync fetch` enforces sync's archive policy (one implementation, `DocSyncConfiguration.applyArchivePolicy`): the size
 /// cap (`[install] max_archive_size`, `--max-size`) and HTTPS-First / `[network] require_https`.
-@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct FetchPolicyTests {
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .timeLimit(.minutes(10)), .blockingWaits)
+struct FetchPolicyTests {
     struct Row: Sendable, CustomStringConvertible {
         var maxArchiveSize: Int64
         var requireHTTPS: Bool

@@ -7,7 +7,10 @@ import Testing
 /// HTTPS-First against a real http-only nginx on loopback: the https attempt fails fast (nginx answers a TLS
 /// handshake with a plain-text 400), the plain-http URL is tried next, and the result says the bytes came over
 /// plain http. `httpsOnly` never falls back.
-@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct HTTPSFirstTests {
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .timeLimit(.minutes(10)), .blockingWaits)
+struct HTTPSFirstTests {
     private func serve(_ f: DownloadFixture) throws -> Nginx {
         let root = f.directory.appending("www")
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)

@@ -6,7 +6,10 @@ import TestSupport
 import Testing
 
 /// Against a real nginx on loopback: the library, the `docsync fetch` binary, SIGKILL and tampering.
-@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct NginxIntegrationTests {
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .timeLimit(.minutes(10)), .blockingWaits)
+struct NginxIntegrationTests {
     /// A fixture whose content nginx serves at `/file.bin`, and at `/slow/file.bin` at `rate` bytes/s.
     private func serve(_ fixture: DownloadFixture, rate: Int = 4 << 20, http2: Bool = false) throws -> Nginx {
         let root = fixture.directory.appending("www")

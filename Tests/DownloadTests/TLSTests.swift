@@ -6,7 +6,10 @@ import Testing
 /// https against a real nginx holding a certificate from a test CA made in this run: the CA is trusted only when
 /// given (`fetch --ca-file`, `CURL_CA_BUNDLE`), a wrong host name or an unknown CA fails with an error that says
 /// so, and HTTP/2 is negotiated through ALPN as with public servers (libcurl's default, no prior knowledge).
-@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct TLSTests {
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .timeLimit(.minutes(10)), .blockingWaits)
+struct TLSTests {
     private func serve(_ fixture: DownloadFixture, http2: Bool = true) throws -> Nginx {
         let root = fixture.directory.appending("www")
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)

@@ -5,7 +5,10 @@ import Testing
 
 /// Keep-alive across the requests of one segmented download (speed): a connection slot keeps libcurl's
 /// handle, and its next request to the same URL reuses the open connection (real nginx on loopback).
-@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct ConnectionReuseTests {
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .timeLimit(.minutes(10)), .blockingWaits)
+struct ConnectionReuseTests {
     final class Counter: HTTPResponseReceiver {
         var status = 0
         var bytes = 0

@@ -7,7 +7,10 @@ import Testing
 /// A fleet host that knows only the mirror's `catalogue.json` and a docset name installs from the mirror: the
 /// catalogue entry states its `sha256`, so its own `urls` are authoritative (nothing derived from `[catalog] mirrors`
 /// is tried first), and the checksum is enforced.
-@Suite(.serialized, .timeLimit(.minutes(10)), .blockingWaits) struct MirrorCatalogueConsumptionTests {
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .serialized, .timeLimit(.minutes(10)), .blockingWaits)
+struct MirrorCatalogueConsumptionTests {
     @Test func aClientSelectingByNameFromTheMirrorsCatalogueInstallsFromTheMirror() throws {
         var generator = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
         let seed = generator.seed

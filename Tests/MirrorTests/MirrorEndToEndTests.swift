@@ -5,7 +5,10 @@ import TestSupport
 import Testing
 
 /// The fleet mirror end to end: origin → publishing host → nginx mirror → nginx caching tier (slice) → 20 clients.
-@Suite(.serialized, .timeLimit(.minutes(10)), .blockingWaits) struct MirrorEndToEndTests {
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .serialized, .timeLimit(.minutes(10)), .blockingWaits)
+struct MirrorEndToEndTests {
     @Test func aFleetSyncsThroughTheCachingTierAndAnOfflineRootImportsTheBundle() throws {
         var generator = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
         let seed = generator.seed

@@ -7,7 +7,10 @@ import Testing
 /// A publish that fails is visible (a `failed` event, counted in the summary: exit 3), and a docset whose archive
 /// cannot be had for the pool keeps the version published before: never dropped from the feeds, never a feed naming
 /// a missing archive.
-@Suite(.serialized, .timeLimit(.minutes(10)), .blockingWaits) struct MirrorPublishFailureTests {
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .serialized, .timeLimit(.minutes(10)), .blockingWaits)
+struct MirrorPublishFailureTests {
     @Test func aDocsetWhoseArchiveCannotBeHadKeepsItsPublishedVersionAndTheRunCountsIt() throws {
         var generator = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
         let seed = generator.seed

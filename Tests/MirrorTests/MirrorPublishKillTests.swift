@@ -6,7 +6,10 @@ import Testing
 
 /// SIGKILL anywhere in a sync that publishes: the mirror tree a reader sees is always consistent (every document
 /// parses; every archive any of them names is there, whole), and the next publish completes it.
-@Suite(.serialized, .timeLimit(.minutes(10)), .blockingWaits) struct MirrorPublishKillTests {
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .serialized, .timeLimit(.minutes(10)), .blockingWaits)
+struct MirrorPublishKillTests {
     @Test func aPublishKilledAnywhereLeavesAConsistentTree() throws {
         var generator = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
         let seed = generator.seed

@@ -5,7 +5,10 @@ import Testing
 
 /// A sync reports each mirror a segmented download excluded as a `mirror-fault` event, and the docset is
 /// installed from the good mirror.
-@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct AlternateFaultSyncTests {
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .timeLimit(.minutes(10)), .blockingWaits)
+struct AlternateFaultSyncTests {
     @Test func aSoftNotFoundMirrorIsAMirrorFaultEventAndTheDocsetInstalls() throws {
         let h = try SyncHarness(limitRate: 8 << 20)  // per connection: slow enough that the download splits
         let fixture = try SegmentedStreamingTests.largeFixture()

@@ -5,7 +5,10 @@ import Testing
 
 /// Mirrors tried in a learned order: a dead or slow host is demoted after one sync, across process restarts
 /// (every sync is a new `docsync` process); a mirror answering 200 with a page or nothing is skipped.
-@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct AlternateLearningTests {
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .timeLimit(.minutes(10)), .blockingWaits)
+struct AlternateLearningTests {
     struct HostRecord: Decodable {
         var successes: Int
         var failures: Int

@@ -12,7 +12,10 @@ import Testing
 /// an error naming the path and "No space left on device", the installed version stays as it was, and a
 /// download's durable partial is kept for the next run. Mounting needs root: as another user these tests are
 /// skipped, and say so on standard output.
-@Suite(.serialized, .timeLimit(.minutes(10)), .blockingWaits) struct DiskFullTests {
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .serialized, .timeLimit(.minutes(10)), .blockingWaits)
+struct DiskFullTests {
     static let mib = 1 << 20
 
     /// A docset whose archive does not compress: `megabytes` of random bytes (seeded).

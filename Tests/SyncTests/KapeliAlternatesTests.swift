@@ -6,7 +6,10 @@ import Testing
 /// `source = "kapeli"` obeys `[catalog] mirrors` first, like every catalogue source: a host configured with a
 /// campus mirror never reaches the feed's public `<url>`s while the mirror has the archive — not on the first
 /// install, and not later when learned ordering would "explore" never-measured hosts.
-@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct KapeliAlternatesTests {
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .timeLimit(.minutes(10)), .blockingWaits)
+struct KapeliAlternatesTests {
     @Test func theFeedsPublicURLsAreOnlyFallbacksAfterTheConfiguredMirrors() throws {
         let h = try SyncHarness()
         let publicDir = h.dir.appending("public")

@@ -5,7 +5,10 @@ import TestSupport
 import Testing
 
 /// `docsync.lock` keeps archive URLs redacted; `sync --locked` downloads with the configuration's credentials.
-@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct LockCredentialsTests {
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .timeLimit(.minutes(10)), .blockingWaits)
+struct LockCredentialsTests {
     struct Row: Sendable, CustomStringConvertible {
         var locked: String
         var configured: [String]

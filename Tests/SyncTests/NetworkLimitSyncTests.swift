@@ -6,7 +6,10 @@ import Testing
 /// The archive size cap, the free-space reserve and the plain-http policy: each refusal names its configuration key.
 /// Archives that a fault server sends go to the real `docsync sync` (its feed a local file); what needs no socket runs
 /// in process against a `MemoryOrigin`; `require_https` against a plain-http server needs a real nginx.
-@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct NetworkLimitSyncTests {
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .timeLimit(.minutes(10)), .blockingWaits)
+struct NetworkLimitSyncTests {
     static func atomFeed(_ h: SyncHarness, archive: String, length: Int64? = nil, sha256: String? = nil) throws {
         let lengthAttribute = length.map { " length=\"\($0)\"" } ?? ""
         let xml = """

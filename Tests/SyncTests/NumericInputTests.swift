@@ -7,7 +7,10 @@ import Testing
 /// Every numeric input — the configuration's durations, sizes and counts, and the CLI's limits,
 /// intervals, sizes and counts — fed boundary values (0, 1, -1, Int64.max, Int64.min, 20 digits, sums that
 /// overflow). Each is accepted within its documented bound or refused with a message naming it; none traps.
-@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct NumericInputTests {
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .timeLimit(.minutes(10)), .blockingWaits)
+struct NumericInputTests {
     static let boundaryTexts = [
         "0", "1", "-1", "9223372036854775807", "-9223372036854775808", "99999999999999999999", "18446744073709551616",
         "9223372036854775807s9223372036854775807s", "9223372036854775807d", "106751991167300d", "3650d", "3651d",

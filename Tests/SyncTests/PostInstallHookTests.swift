@@ -6,7 +6,10 @@ import Testing
 /// A post-install hook that fails or hangs is a failed docset: an event with its exit status and standard error,
 /// the summary's `failed`, exit status 3. The failing hook runs in process against a `MemoryOrigin`; the text line
 /// (which only the `docsync` binary prints) and the timeout (a wall-clock bound) run the binary against nginx.
-@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct PostInstallHookTests {
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .timeLimit(.minutes(10)), .blockingWaits)
+struct PostInstallHookTests {
     static func harness(hook: String, extra: String = "", binary: Bool = false) throws -> SyncHarness {
         let h = try binary ? SyncHarness() : SyncHarness.inMemory()
         try h.publishArchive(try DocsetFixture.make(version: "1"), as: "A.tgz", folder: "A")

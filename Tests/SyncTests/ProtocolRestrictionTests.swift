@@ -6,7 +6,10 @@ import Testing
 /// docsync speaks http and https only: an archive URL (feed enclosure, Dash mirror) or a redirect (nginx, the
 /// fault server) pointing at `file://`, `ftp://` or `gopher://` is refused with a clear error, nothing is read
 /// from it and nothing is installed.
-@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct ProtocolRestrictionTests {
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .timeLimit(.minutes(10)), .blockingWaits)
+struct ProtocolRestrictionTests {
     /// A local secret a `file://` URL would leak, and URLs of the three refused schemes.
     static let schemes = ["file", "ftp", "gopher"]
 

@@ -6,7 +6,9 @@ import Testing
 /// Syncs through a real proxy (tinyproxy on loopback): the `proxy` key, `http_proxy`, `https_proxy` (a CONNECT
 /// tunnel to an https nginx) and `no_proxy`. The proxy's log and nginx's `Via` header show which way each request
 /// went.
-@Suite(.enabled(if: Tinyproxy.isInstalled, "tinyproxy is not installed (scripts/bootstrap installs it)"), .timeLimit(.minutes(10)), .blockingWaits)
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .enabled(if: Tinyproxy.isInstalled, "tinyproxy is not installed (scripts/bootstrap installs it)"), .timeLimit(.minutes(10)), .blockingWaits)
 struct ProxyTests {
     static func harness(tls: TestCertificates? = nil, extra: String = "") throws -> (SyncHarness, DocsetFixture) {
         let h = try SyncHarness(tls: tls, http2: tls != nil)

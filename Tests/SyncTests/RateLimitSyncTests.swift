@@ -5,7 +5,10 @@ import Testing
 
 /// `[network] rate_limit` through a real sync: the downloader's own rate (its progress events) never exceeds the
 /// limit by more than 10 %, and the archive cannot arrive sooner than the limit allows.
-@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct RateLimitSyncTests {
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .timeLimit(.minutes(10)), .blockingWaits)
+struct RateLimitSyncTests {
     @Test func rateLimitSlowsARealSyncToTheLimit() throws {
         let limit = 512 << 10
         let h = try SyncHarness()

@@ -5,7 +5,10 @@ import Testing
 
 /// The library example of the DocC article *Using the library* (moved there from README) is
 /// `ReadmeExample.swift`, compiled with this target, and it runs.
-@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct ReadmeExampleTests {
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .timeLimit(.minutes(10)), .blockingWaits)
+struct ReadmeExampleTests {
     static let marker = "<!-- Tests/SyncTests/ReadmeExample.swift -->"
 
     @Test func readmeShowsTheCompiledExample() throws {

@@ -8,7 +8,10 @@ import Testing
 /// meta.json is a pure function of what was installed: two machines installing one lock, with different learned
 /// mirror orders and different clocks, get byte-identical trees — meta.json included — while each keeps its own
 /// host facts (install time, the mirror used) in `<root>/.docsync/installs/`, where `status` still finds them.
-@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct ReproducibleTreeTests {
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .timeLimit(.minutes(10)), .blockingWaits)
+struct ReproducibleTreeTests {
     func treeHash(_ path: String) throws -> String {
         let manifest = try TreeManifest.of(URL(fileURLWithPath: path).resolvingSymlinksInPath().path, excluding: [])
         #expect(manifest["meta.json"] != nil)

@@ -5,7 +5,10 @@ import Testing
 
 /// Streaming install over a segmented download: 4 connections, extraction reads only the contiguous
 /// durable prefix and progresses while the download runs; the installed tree equals the archive.
-@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct SegmentedStreamingTests {
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .timeLimit(.minutes(10)), .blockingWaits)
+struct SegmentedStreamingTests {
     /// About 34 MiB of tgz: above twice the 16 MiB minimum segment, so the download splits.
     static func largeFixture() throws -> DocsetFixture {
         var fixture = try DocsetFixture.make(version: "1.0", documents: 50, bytesPerDocument: 2_000)

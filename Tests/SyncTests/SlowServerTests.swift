@@ -9,7 +9,10 @@ import Testing
 
 /// Servers that never quite stall: bytes keep coming, too slowly. Each run must end in bounded time with an error
 /// naming the configuration key, and release the sync lock.
-@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct SlowServerTests {
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .timeLimit(.minutes(10)), .blockingWaits)
+struct SlowServerTests {
     /// A sync whose feed or archive trickles must end well before the trickling server would give up (60 s).
     static let bound = 45.0
 

@@ -12,7 +12,10 @@ import Testing
 
 /// `status` tells the truth: a sync in progress, the last run even when interrupted, partial downloads with their
 /// age; Ctrl-C / SIGTERM say what was kept; the daemon logs start, each cycle and stop.
-@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct StatusTruthTests {
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .timeLimit(.minutes(10)), .blockingWaits)
+struct StatusTruthTests {
     static func waitForPartial(_ h: SyncHarness) throws {
         try Poll.until("32 KiB of a partial download in staging", every: 0.05) {
             (PartialDownload.list(in: h.dir.appending("staging")).first?.bytes ?? 0) >= 32 << 10

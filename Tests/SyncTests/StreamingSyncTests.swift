@@ -9,7 +9,10 @@ import Testing
 
 /// Streaming install (the default): extraction reads the partial file while it downloads; the swap happens only at
 /// the verified end.
-@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct StreamingSyncTests {
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .timeLimit(.minutes(10)), .blockingWaits)
+struct StreamingSyncTests {
     /// A docset whose tgz does not compress away: 300 small pages plus `blobs` incompressible 256 KiB files.
     static func bulkyFixture(version: String, blobs: Int = 8) throws -> DocsetFixture {
         var fixture = try DocsetFixture.make(version: version, documents: 300, bytesPerDocument: 4_000)

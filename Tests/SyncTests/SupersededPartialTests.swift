@@ -11,7 +11,10 @@ import Testing
 /// A partial download of a version that can never be planned again — its docset installed newer by this
 /// run — is deleted at the end of that run, whatever `partial_max_age` says; a partial whose version is still
 /// planned is kept for the next run to resume.
-@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct SupersededPartialTests {
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .timeLimit(.minutes(10)), .blockingWaits)
+struct SupersededPartialTests {
     @Test func aKilledDownloadOfASupersededVersionIsDeletedWhenTheNewerOneIsInstalled() throws {
         let h = try SyncHarness(limitRate: 64 << 10)
         try h.publishArchive(SyncServiceTests.bigFixture(version: "1.0"), as: "A-1.tgz", folder: "A")

@@ -5,7 +5,10 @@ import Testing
 
 /// `docsync sync` end to end: the real binary against a real nginx on loopback. `status` and `remove`, which ask no
 /// server, run the binary after an in-process sync against a `MemoryOrigin`.
-@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct SyncEndToEndTests {
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .timeLimit(.minutes(10)), .blockingWaits)
+struct SyncEndToEndTests {
     @Test func firstSyncInstallsAndTheSecondTransfersNoBodyBytes() throws {
         let h = try SyncHarness()
         let alpha = try DocsetFixture.make(version: "1.0", documents: 12, indexRows: 7)

@@ -6,7 +6,10 @@ import Testing
 /// `SyncEvent`'s JSON: a golden file per event kind (encode == golden, decode(golden) == value), snake_case keys
 /// and `"schema": 1` everywhere, and the real `docsync sync --json` output decoding back into events.
 /// Run with `DOCSYNC_UPDATE_GOLDEN=1` to rewrite the golden files after a deliberate change (then review the diff).
-@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct SyncEventJSONTests {
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .timeLimit(.minutes(10)), .blockingWaits)
+struct SyncEventJSONTests {
     static let goldenDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
         "Golden")
 

@@ -9,7 +9,10 @@ import Testing
 #endif
 
 /// The service side of sync: the lock, the daemon, crashes, the library API and the post-install hook.
-@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct SyncServiceTests {
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .timeLimit(.minutes(10)), .blockingWaits)
+struct SyncServiceTests {
     /// A docset big enough that a rate-limited sync takes a moment.
     static func slowHarness(rate: Int) throws -> (SyncHarness, DocsetFixture) {
         let h = try SyncHarness(limitRate: rate)

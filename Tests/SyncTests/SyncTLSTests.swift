@@ -5,7 +5,10 @@ import Testing
 
 /// A sync from an https nginx with a private CA: trusted through `[network] ca_file` or `CURL_CA_BUNDLE`, refused
 /// with a clear certificate error otherwise, and a `ca_file` that cannot be read is a configuration error.
-@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct SyncTLSTests {
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .timeLimit(.minutes(10)), .blockingWaits)
+struct SyncTLSTests {
     static func harness(extra: String = "") throws -> (SyncHarness, DocsetFixture) {
         let h = try SyncHarness(tls: try TestCertificates.shared(), http2: true)
         let fixture = try DocsetFixture.make(version: "1")

@@ -7,7 +7,10 @@ import Testing
 /// message naming their source; credentials in feed and archive URLs are never printed or stored.
 /// What the `docsync` binary prints is the subject here, so the binary runs the syncs: a refused version from a local
 /// feed file (refused before any request), credentials in URLs against a real nginx (the URLs curl is given).
-@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct UntrustedFeedTextTests {
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .timeLimit(.minutes(10)), .blockingWaits)
+struct UntrustedFeedTextTests {
     @Test func aFeedVersionWithControlCharactersIsSkippedAndPrintedEscaped() throws {
         let h = try SyncHarness.inMemory()
         try h.publishArchive(try DocsetFixture.make(version: "1.0"), as: "A.tgz", folder: "A")

@@ -12,7 +12,10 @@ import Testing
 /// starts the install again from byte 0, and nothing is published before the download is verified. The real
 /// `docsync` binary against a throttled nginx (or the fault server), watched through its `--json` events and the
 /// root's staging folders while it runs.
-@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct TarixStreamingSyncTests {
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .timeLimit(.minutes(10)), .blockingWaits)
+struct TarixStreamingSyncTests {
     /// The tarix fixture plus `blobs` incompressible 256 KiB documents: an archive that takes seconds at 1 MiB/s.
     static func bulky(_ random: inout TestRandom, blobs: Int) throws -> TarixFixture {
         var fixture = try TarixInstallTests.fixture(&random, count: 60)

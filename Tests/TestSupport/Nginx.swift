@@ -94,6 +94,9 @@ public final class Nginx: Sendable {
         return log
     }
 
+    /// True when nginx is installed (scripts/bootstrap installs Debian's nginx-light): suites that need it say so.
+    public static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: executable) }
+
     private static var executable: String {
         ["/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx"].first {
             FileManager.default.isExecutableFile(atPath: $0)

@@ -7,7 +7,10 @@ import Testing
 
 /// SIGKILL anywhere in a segmented `docsync fetch` (4 connections over nginx with a per-connection rate limit):
 /// every resume continues each segment where it was durable, with the overlap check at every resumed segment start.
-@Suite(.serialized, .timeLimit(.minutes(10)), .blockingWaits) struct SegmentedKillTests {
+@Suite(
+    .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
+    .serialized, .timeLimit(.minutes(10)), .blockingWaits)
+struct SegmentedKillTests {
     @Test func sigkillLoopWithFourConnectionsStaysWithinTheByteBudget() async throws {
         let size = 48 << 20  // the CLI's 16 MiB minimum segment: three segments, and a steal for the fourth
         let connections = 4
