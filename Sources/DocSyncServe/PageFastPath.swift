@@ -21,7 +21,7 @@ final class PageFastPath: Sendable {
     let routes: Routes
     let log: AccessLog?
     let counters: ServeCounters
-    let date = HTTPDate()
+    let date = DateHeader()
     let heads: PageHeads
 
     init(routes: Routes, log: AccessLog?, counters: ServeCounters, heads: PageHeads = PageHeads()) {

@@ -154,8 +154,8 @@ import Testing
     }
 
     @Test func smallPureParts() {
-        #expect(HTTPDate.format(784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
-        #expect(HTTPDate.format(0) == "Thu, 01 Jan 1970 00:00:00 GMT")
+        #expect(DateHeader.format(784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(DateHeader.format(0) == "Thu, 01 Jan 1970 00:00:00 GMT")
         #expect(ContentTypes.of("a/b/page.HTML") == "text/html; charset=utf-8")
         #expect(ContentTypes.of("a.b/page") == "application/octet-stream")
         #expect(ContentTypes.of("style.css") == "text/css; charset=utf-8")

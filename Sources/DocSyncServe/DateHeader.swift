@@ -2,8 +2,8 @@ import HTTPTypes
 
 /// The `Date` header field (IMF-fixdate, RFC 9110 §5.6.7), formatted at most once per second and shared by every
 /// answer of that second.
-final class HTTPDate: Sendable {
-    private let latest = PerSecond { HTTPField(name: .date, value: HTTPDate.format($0)) }
+final class DateHeader: Sendable {
+    private let latest = PerSecond { HTTPField(name: .date, value: DateHeader.format($0)) }
 
     /// The field for now.
     func field() -> HTTPField { latest.now() }
