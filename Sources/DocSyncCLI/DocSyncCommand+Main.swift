@@ -9,7 +9,7 @@ extension DocSyncCommand {
     /// Parses the command line, runs the chosen subcommand on Swift's concurrency pool while the main thread waits,
     /// and exits with its status. (An `async` main would park the main thread in `dispatch_main`, whose
     /// `pthread_exit` unwinds the stack through the unwind tables: resident memory spent for nothing.)
-    public static func runMain() -> Never {
+    package static func runMain() -> Never {
         runMain(serveHost: nil)
     }
 
@@ -27,7 +27,7 @@ extension DocSyncCommand {
 
     /// Parses the command line and runs the chosen subcommand asynchronously. `DocSyncCommand.main()` from a
     /// `main.swift` resolves to ParsableCommand's synchronous `main`, which refuses async subcommands.
-    public static func runAsync() async {
+    package static func runAsync() async {
         var command: any ParsableCommand
         do {
             command = try parseAsRoot()

@@ -1,8 +1,8 @@
 import ArgumentParser
 
 /// `docsync`: keeps a folder of docsets in sync with publishers' feeds.
-public struct DocSyncCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct DocSyncCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "docsync",
         abstract: "Keep a folder of documentation sets (docsets) in sync with their publishers' feeds.",
         discussion: ExitStatus.table,
@@ -15,5 +15,5 @@ public struct DocSyncCommand: AsyncParsableCommand {
         ]
     )
 
-    public init() {}
+    package init() {}
 }

@@ -2,28 +2,28 @@ import ArgumentParser
 
 /// Exit statuses shared by every command (sysexits.h where one fits). `table` is the documented list (README and
 /// `docsync help`); every known condition has its status here, and 1 is never used.
-public enum ExitStatus {
+package enum ExitStatus {
     /// Some docsets (or feeds, or post-install hooks) failed while the others synced.
-    public static let partialFailure = ExitCode(3)
+    package static let partialFailure = ExitCode(3)
     /// A bad command line, or a docset name (`--only`, `remove`) that matches nothing.
-    public static let usage = ExitCode(64)
+    package static let usage = ExitCode(64)
     /// Bad input data: a feed that does not parse, an archive that is rejected, a failed verification.
-    public static let dataError = ExitCode(65)
+    package static let dataError = ExitCode(65)
     /// A remote or transport failure that may succeed later.
-    public static let unavailable = ExitCode(69)
+    package static let unavailable = ExitCode(69)
     /// An error docsync did not expect: a bug, please report it.
-    public static let internalError = ExitCode(70)
+    package static let internalError = ExitCode(70)
     /// A local I/O failure.
-    public static let ioError = ExitCode(74)
+    package static let ioError = ExitCode(74)
     /// Another sync holds the lock (retry later, or use --wait).
-    public static let busy = ExitCode(75)
+    package static let busy = ExitCode(75)
     /// The configuration file is missing or invalid, or root / staging / state cannot be used.
-    public static let configError = ExitCode(78)
+    package static let configError = ExitCode(78)
     /// Stopped by SIGINT / SIGTERM (what was downloaded is kept; the next sync resumes).
-    public static let interrupted = ExitCode(130)
+    package static let interrupted = ExitCode(130)
 
     /// The exit-status table printed by `docsync help` (and copied in README.md).
-    public static let table = """
+    package static let table = """
         Exit status:
           0    everything succeeded
           3    some docsets, feeds or post-install hooks failed, the others synced; sync, verify: a docset is damaged

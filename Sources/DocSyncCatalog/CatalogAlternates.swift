@@ -7,31 +7,31 @@ import Foundation
 /// - user contribution: `<base>/zzz/user_contributed/build/<Key>/<archive>`;
 ///   specific version: `<base>/zzz/user_contributed/build/<Key>/versions/<V>/<archive>`
 /// - cheat sheet: `<base>/zzz/cheatsheets/<Key>.tgz`
-public struct CatalogAlternates: Sendable, Equatable {
+package struct CatalogAlternates: Sendable, Equatable {
     /// The five public hosts, in a fixed order (mirror learning reorders them per host health).
-    public static let kapeli = ["sanfrancisco", "london", "newyork", "tokyo", "frankfurt"].map {
+    package static let kapeli = ["sanfrancisco", "london", "newyork", "tokyo", "frankfurt"].map {
         "https://\($0).kapeli.com/feeds"
     }
 
-    public var bases: [String]
+    package var bases: [String]
 
-    public init(bases: [String] = Self.kapeli) {
+    package init(bases: [String] = Self.kapeli) {
         self.bases = bases.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
     }
 
-    public func docset(_ name: String) -> [String] { bases.map { "\($0)/\(Self.segment(name)).tgz" } }
+    package func docset(_ name: String) -> [String] { bases.map { "\($0)/\(Self.segment(name)).tgz" } }
 
-    public func docset(_ name: String, version: String) -> [String] {
+    package func docset(_ name: String, version: String) -> [String] {
         let n = Self.segment(name)
         return bases.map { "\($0)/zzz/versions/\(n)/\(Self.segment(version))/\(n).tgz" }
     }
 
-    public func contribution(_ key: String, archive: String, version: String? = nil) -> [String] {
+    package func contribution(_ key: String, archive: String, version: String? = nil) -> [String] {
         let folder = version.map { "\(Self.segment(key))/versions/\(Self.segment($0))" } ?? Self.segment(key)
         return bases.map { "\($0)/zzz/user_contributed/build/\(folder)/\(Self.segment(archive))" }
     }
 
-    public func cheatsheet(_ key: String) -> [String] {
+    package func cheatsheet(_ key: String) -> [String] {
         bases.map { "\($0)/zzz/cheatsheets/\(Self.segment(key)).tgz" }
     }
 
@@ -44,10 +44,10 @@ public struct CatalogAlternates: Sendable, Equatable {
 }
 
 /// Kapeli's version quirks. Pure.
-public enum KapeliVersion {
+package enum KapeliVersion {
     /// A version starting with `.` is completed with the feed name's suffix after its last `_`
     /// (`Python_3` + `.9.6` → `3.9.6`); other versions are returned trimmed.
-    public static func complete(_ version: String, feedName: String) -> String {
+    package static func complete(_ version: String, feedName: String) -> String {
         let trimmed = version.trimmingCharacters(in: .whitespaces)
         guard trimmed.hasPrefix("."), let underscore = feedName.lastIndex(of: "_") else { return trimmed }
         let suffix = feedName[feedName.index(after: underscore)...]
@@ -56,7 +56,7 @@ public enum KapeliVersion {
     }
 
     /// The version part of `VERSION[/REVISION]`.
-    public static func withoutRevision(_ text: String) -> String {
+    package static func withoutRevision(_ text: String) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard let slash = trimmed.firstIndex(of: "/") else { return trimmed }
         return String(trimmed[..<slash])

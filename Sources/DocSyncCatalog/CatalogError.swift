@@ -1,5 +1,5 @@
 /// A catalogue that cannot be used: names the catalogue (URL or path) and what is wrong with it.
-public struct CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
     private enum Code: Sendable, Equatable {
         case notJSON(String)
         case unexpectedShape(String)
@@ -7,7 +7,7 @@ public struct CatalogError: Error, Sendable, Equatable, CustomStringConvertible 
 
     private let code: Code
     /// The catalogue's URL or path (`<memory>` when parsed from bytes without one).
-    public let catalog: String
+    package let catalog: String
 
     private init(_ code: Code, catalog: String) {
         self.code = code
@@ -15,14 +15,14 @@ public struct CatalogError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     /// The body is not JSON (e.g. an HTML error page).
-    public static func notJSON(_ catalog: String, detail: String) -> Self { .init(.notJSON(detail), catalog: catalog) }
+    package static func notJSON(_ catalog: String, detail: String) -> Self { .init(.notJSON(detail), catalog: catalog) }
 
     /// JSON, but not in the catalogue's format.
-    public static func unexpectedShape(_ catalog: String, detail: String) -> Self {
+    package static func unexpectedShape(_ catalog: String, detail: String) -> Self {
         .init(.unexpectedShape(detail), catalog: catalog)
     }
 
-    public var description: String {
+    package var description: String {
         switch code {
         case .notJSON(let detail): "\(catalog): not a JSON catalogue (\(detail))"
         case .unexpectedShape(let detail): "\(catalog): unexpected catalogue format: \(detail)"

@@ -1,24 +1,24 @@
 /// Finds catalogue entries by name: case-insensitive on the name, then on aliases, searching the catalogues in the
 /// order given (or only the one named), with "did you mean" suggestions on a miss. Pure.
-public struct CatalogResolver: Sendable {
+package struct CatalogResolver: Sendable {
     /// The outcome of looking a name up.
-    public enum Match: Sendable, Equatable {
+    package enum Match: Sendable, Equatable {
         case found(CatalogEntry)
         /// Nothing by that name; the closest names (at most three, best first), possibly none.
         case missing(suggestions: [String])
     }
 
     /// A version to install: its label and archive mirrors.
-    public struct Pinned: Sendable, Equatable {
-        public var version: String
-        public var archives: [String]
+    package struct Pinned: Sendable, Equatable {
+        package var version: String
+        package var archives: [String]
     }
 
-    public let catalogs: [Catalog]
+    package let catalogs: [Catalog]
 
-    public init(catalogs: [Catalog]) { self.catalogs = catalogs }
+    package init(catalogs: [Catalog]) { self.catalogs = catalogs }
 
-    public func resolve(_ name: String, source: CatalogSource? = nil) -> Match {
+    package func resolve(_ name: String, source: CatalogSource? = nil) -> Match {
         let wanted = name.trimmingCharacters(in: .whitespaces).lowercased()
         let pool = catalogs.filter { source == nil || $0.source == source }.flatMap(\.entries)
         if let entry = pool.first(where: { $0.name.lowercased() == wanted }) { return .found(entry) }
@@ -54,7 +54,7 @@ public struct CatalogResolver: Sendable {
 
     /// The archives of `version` (nil: the latest). A version may be written with a revision (`3.9.6/1`, ignored)
     /// or `.`-prefixed (completed as Kapeli does). Nil when the entry does not offer it.
-    public static func archives(of entry: CatalogEntry, version: String?, alternates: CatalogAlternates) -> Pinned? {
+    package static func archives(of entry: CatalogEntry, version: String?, alternates: CatalogAlternates) -> Pinned? {
         guard let version else {
             guard !entry.archives.isEmpty else { return nil }
             return Pinned(version: entry.latestVersion ?? "", archives: entry.archives)

@@ -1,8 +1,8 @@
 /// Ranks catalogue entries against a query the way a search box would: exact name, alias, name prefix, title
 /// prefix, name or title substring, alias substring, then near misses by edit distance. Pure.
-public enum CatalogSearch {
+package enum CatalogSearch {
     /// Matching entries, best first (ties by name); every entry sorted by name when `query` is empty.
-    public static func rank(_ entries: [CatalogEntry], query: String) -> [CatalogEntry] {
+    package static func rank(_ entries: [CatalogEntry], query: String) -> [CatalogEntry] {
         let q = query.trimmingCharacters(in: .whitespaces).lowercased()
         let scored = entries.compactMap { entry -> (CatalogEntry, Int)? in
             guard !q.isEmpty else { return (entry, 0) }

@@ -1,8 +1,8 @@
 /// Dash cheat sheets (`https://kapeli.com/feeds/zzz/cheatsheets/cheat.json`):
 /// `{"cheatsheets": {"<Key>": {"name", "version", "aliases"}}}`, with trailing commas tolerated (Kapeli's file has
 /// them). Archives: `<mirror>/zzz/cheatsheets/<Key>.tgz`. Cheat sheets have no older versions. Pure.
-public enum CheatsheetIndexParser {
-    public static func parse(
+package enum CheatsheetIndexParser {
+    package static func parse(
         _ bytes: [UInt8], catalog: String = "<memory>", alternates: CatalogAlternates = CatalogAlternates()
     ) throws(CatalogError) -> Catalog {
         let json = try CatalogJSON.decode(CatalogJSON.strippingTrailingCommas(bytes), catalog: catalog)

@@ -4,8 +4,8 @@
 ///
 /// Archive URLs: the index's own folder first (`<folder>/<Key>/<archive>`, so a mirror of the index serves the
 /// archives too), then the mirrors; a specific version lives under `<Key>/versions/<version>/`.
-public enum ContribIndexParser {
-    public static func parse(
+package enum ContribIndexParser {
+    package static func parse(
         _ bytes: [UInt8], catalog: String = "<memory>", alternates: CatalogAlternates = CatalogAlternates()
     ) throws(CatalogError) -> Catalog {
         guard let docsets = try CatalogJSON.decode(bytes, catalog: catalog).object?["docsets"]?.object else {

@@ -2,10 +2,10 @@ import DocSyncFeed
 
 /// Kapeli's official feeds: one Dash feed per docset at `<base>/<Name>.xml`, its `<url>`s the mirrors of the latest
 /// archive, `<other-versions>` the older versions (a `.`-prefixed one completed with the name's suffix). Pure.
-public enum KapeliFeeds {
-    public static let defaultBase = "https://kapeli.com/feeds"
+package enum KapeliFeeds {
+    package static let defaultBase = "https://kapeli.com/feeds"
 
-    public static func feedURL(_ name: String, base: String = defaultBase) -> String {
+    package static func feedURL(_ name: String, base: String = defaultBase) -> String {
         let trimmed = base.hasSuffix("/") ? String(base.dropLast()) : base
         return "\(trimmed)/\(CatalogAlternates.segment(name)).xml"
     }
@@ -15,7 +15,7 @@ public enum KapeliFeeds {
     /// own `<url>`s, each older version's archives derived the same way
     /// (`…/feeds/<Name>.tgz` → `…/feeds/zzz/versions/<Name>/<V>/<Name>.tgz`).
     /// Nil `mirrors`: the feed's URLs only.
-    public static func entry(
+    package static func entry(
         from document: FeedDocument, name: String, feedURL: String, alternates: CatalogAlternates? = nil
     ) -> CatalogEntry? {
         guard let feedEntry = document.entries.first else { return nil }

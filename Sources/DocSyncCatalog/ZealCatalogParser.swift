@@ -8,12 +8,12 @@ import DocSyncSupport
 /// authoritative: its own `urls`, in order, and nothing derived (a fleet host goes to the mirror, whose `urls`
 /// already carry the upstream fallbacks), with the checksum enforced at install. Any other entry (Zeal's API)
 /// gets the URLs derived from `[catalog] mirrors` first, then its own `urls`.
-public enum ZealCatalogParser {
+package enum ZealCatalogParser {
     /// - Parameters:
     ///   - catalog: the URL or path, for errors.
     ///   - mirrors: archive URLs are derived from these (then the entry's own `urls`).
     ///   - feedBase: Kapeli's feed folder, for `feed_url` when the entry has none (`<feedBase>/<name>.xml`).
-    public static func parse(
+    package static func parse(
         _ bytes: [UInt8], catalog: String = "<memory>", alternates: CatalogAlternates = CatalogAlternates(),
         feedBase: String = KapeliFeeds.defaultBase
     ) throws(CatalogError) -> Catalog {

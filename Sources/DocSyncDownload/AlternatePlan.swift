@@ -1,7 +1,7 @@
 import DocSyncHTTP
 
 /// How plain-http mirror URLs are treated, as browsers' HTTPS-First mode does.
-public enum SchemePolicy: String, Sendable, Equatable {
+package enum SchemePolicy: String, Sendable, Equatable {
     /// Every URL as the feed gives it.
     case asGiven
     /// `http://` is tried as `https://` first, and as given only when that fails (the default).
@@ -11,23 +11,23 @@ public enum SchemePolicy: String, Sendable, Equatable {
 }
 
 /// One URL the downloader will try, in order.
-public struct Alternate: Sendable, Equatable {
-    public var url: String
+package struct Alternate: Sendable, Equatable {
+    package var url: String
     /// An `https://` upgrade of a plain-http URL: any failure moves on to the next mirror at once, without retries.
-    public var isUpgrade: Bool
+    package var isUpgrade: Bool
 
-    public init(url: String, isUpgrade: Bool = false) {
+    package init(url: String, isUpgrade: Bool = false) {
         self.url = url
         self.isUpgrade = isUpgrade
     }
 }
 
 /// Expands a request's mirror list under a `SchemePolicy`. Pure.
-public enum AlternatePlan {
+package enum AlternatePlan {
     /// Like browsers' HTTPS-First mode, `httpsFirst` leaves local hosts (`localhost`, private and loopback IP
     /// literals) in plain http unless `upgradeLocal` (Firefox's `https_only_mode.upgrade_local`); `httpsOnly`
     /// upgrades every URL.
-    public static func expand(_ urls: [String], policy: SchemePolicy, upgradeLocal: Bool = false) -> [Alternate] {
+    package static func expand(_ urls: [String], policy: SchemePolicy, upgradeLocal: Bool = false) -> [Alternate] {
         var result: [Alternate] = []
         func add(_ mirror: Alternate) {
             if !result.contains(where: { $0.url == mirror.url }) { result.append(mirror) }
@@ -45,13 +45,13 @@ public enum AlternatePlan {
     }
 
     /// `https://…` for an `http://…` URL (scheme matched case-insensitively; host, port and path kept), else nil.
-    public static func upgrade(_ url: String) -> String? {
+    package static func upgrade(_ url: String) -> String? {
         guard url.prefix(7).lowercased() == "http://" else { return nil }
         return "https://" + url.dropFirst(7)
     }
 
     /// True when the URL's host is `localhost` or an IP literal in a private, loopback or link-local range.
-    public static func isLocal(_ url: String) -> Bool {
+    package static func isLocal(_ url: String) -> Bool {
         guard let host = host(of: url) else { return false }
         if host == "localhost" || host.hasSuffix(".localhost") { return true }
         guard let address = IPAddress(host) else { return false }
@@ -62,5 +62,5 @@ public enum AlternatePlan {
     static func host(of url: String) -> String? { AddressScope.host(ofURL: url) }
 
     /// True when `url` is plain http.
-    public static func isPlainHTTP(_ url: String) -> Bool { url.prefix(7).lowercased() == "http://" }
+    package static func isPlainHTTP(_ url: String) -> Bool { url.prefix(7).lowercased() == "http://" }
 }

@@ -1,8 +1,8 @@
 /// What the first bytes of an archive download are, whatever its `Content-Type` says: a mirror that answers a
 /// missing file with an HTML page behind `Content-Type: application/x-gzip` (a soft 404 with a wrong type) is a
 /// mirror fault, never an unreadable archive. Pure.
-public enum ArchiveSniff {
-    public enum Kind: Equatable, Sendable {
+package enum ArchiveSniff {
+    package enum Kind: Equatable, Sendable {
         /// A compressed stream or container docsync reads: `gzip`, `bzip2`, `xz`, `zstd`, `zip`, `xar`.
         case archive(String)
         /// Markup: the first byte after an optional UTF-8 byte-order mark and white space is `<` (no archive
@@ -17,7 +17,7 @@ public enum ArchiveSniff {
         ("zstd", [0x28, 0xB5, 0x2F, 0xFD]), ("zip", [0x50, 0x4B, 0x03, 0x04]), ("xar", [0x78, 0x61, 0x72, 0x21]),
     ]
 
-    public static func classify<Bytes: Collection>(_ prefix: Bytes) -> Kind where Bytes.Element == UInt8 {
+    package static func classify<Bytes: Collection>(_ prefix: Bytes) -> Kind where Bytes.Element == UInt8 {
         for (name, magic) in magics where prefix.starts(with: magic) { return .archive(name) }
         var rest = prefix[...]
         if rest.starts(with: [0xEF, 0xBB, 0xBF]) { rest = rest.dropFirst(3) }

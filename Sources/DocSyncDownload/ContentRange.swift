@@ -1,20 +1,20 @@
 /// A `Content-Range` field value (RFC 9110 §14.4), parsed strictly: unit `bytes`, then either
 /// `first-last/complete`, `first-last/*`, or `*/complete`. Anything else is rejected — no leniency for
 /// `100-199/200` without a unit, `bytes=`, signs, spaces or overflowing numbers.
-public struct ContentRange: Sendable, Equatable {
-    public enum Form: Sendable, Equatable {
+package struct ContentRange: Sendable, Equatable {
+    package enum Form: Sendable, Equatable {
         /// `bytes first-last/complete`; `complete` is nil for `*`.
         case satisfied(first: Int64, last: Int64, complete: Int64?)
         /// `bytes */complete` (the form a 416 carries).
         case unsatisfied(complete: Int64)
     }
 
-    public var form: Form
+    package var form: Form
 
-    public init(_ form: Form) { self.form = form }
+    package init(_ form: Form) { self.form = form }
 
     /// Parses `value`; nil when it is not exactly one valid byte range.
-    public init?(parsing value: String) {
+    package init?(parsing value: String) {
         var bytes = Array(value.utf8)[...]
         guard bytes.count >= 7, Self.isBytesUnit(bytes.prefix(5)), bytes[bytes.startIndex + 5] == 0x20 else {
             return nil
@@ -46,7 +46,7 @@ public struct ContentRange: Sendable, Equatable {
     }
 
     /// The number of bytes a satisfied range spans.
-    public var span: Int64? {
+    package var span: Int64? {
         if case .satisfied(let first, let last, _) = form { return last - first + 1 }
         return nil
     }

@@ -2,8 +2,8 @@ import DocSyncHTTP
 import DocSyncSupport
 
 /// Why a download failed: what went wrong, at which URL and status, and whether trying later can help.
-public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: String, Sendable {
+package struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Kind: String, Sendable {
         /// The server answered with a status that ends the download (e.g. 404 on every mirror).
         case http
         /// libcurl could not complete the transfer (DNS, connect, TLS, timeout, stall, dropped connection).
@@ -26,18 +26,18 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
         case invalidRequest
     }
 
-    public var kind: Kind
-    public var url: String?
-    public var status: Int?
-    public var reason: String
+    package var kind: Kind
+    package var url: String?
+    package var status: Int?
+    package var reason: String
     /// Worth trying again later (the partial file is kept).
-    public var isTransient: Bool
+    package var isTransient: Bool
     /// How the transport failed, for `.transport` errors.
-    public var transportKind: HTTPTransportError.Kind?
+    package var transportKind: HTTPTransportError.Kind?
     /// The mirrors a segmented download excluded before it failed, and why (empty for most errors).
-    public var alternateFaults: [AlternateFault] = []
+    package var alternateFaults: [AlternateFault] = []
 
-    public init(_ kind: Kind, url: String? = nil, status: Int? = nil, reason: String, isTransient: Bool) {
+    package init(_ kind: Kind, url: String? = nil, status: Int? = nil, reason: String, isTransient: Bool) {
         self.kind = kind
         self.url = url
         self.status = status
@@ -46,7 +46,7 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// `url: HTTP status: reason`, leaving out what is absent.
-    public var description: String { RequestFailureText.line(url: url, status: status, message: reason) }
+    package var description: String { RequestFailureText.line(url: url, status: status, message: reason) }
 
     static func disk(_ error: SystemError) -> DownloadError {
         let transient = error.code == ENOSPC || error.code == EIO || error.code == EDQUOT

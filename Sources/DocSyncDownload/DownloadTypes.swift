@@ -2,43 +2,43 @@ import DocSyncHTTP
 import DocSyncSupport
 
 /// Settings shared by every download of one `Downloader`.
-public struct DownloadConfiguration: Sendable {
+package struct DownloadConfiguration: Sendable {
     /// Where `<name>.part`, `<name>.journal` and `<name>.lock` live; best on the destination's file system.
-    public var stagingDirectory: String
-    public var http: HTTPOptions
-    public var retry: RetryPolicy
+    package var stagingDirectory: String
+    package var http: HTTPOptions
+    package var retry: RetryPolicy
     /// Bytes per checkpoint: the journal is committed (fdatasync + journal rename) every `chunkSize` bytes.
-    public var chunkSize: Int64
+    package var chunkSize: Int64
     /// Seconds between commits on a slow link, so a kill loses at most this long's worth of bytes (or a chunk).
-    public var commitInterval: Double
+    package var commitInterval: Double
     /// W: bytes re-fetched below the committed count and compared before a resume writes anything.
-    public var overlap: Int64
+    package var overlap: Int64
     /// Files are archives: a 200 with an HTML page or an empty body is a mirror fault (next mirror), never a file.
-    public var rejectsPages = false
+    package var rejectsPages = false
     /// Write with `O_DIRECT` where the staging file system supports it: the bytes skip the page cache, so there is
     /// no copy into it and nothing left to write back when a commit syncs. False: always through the page cache.
-    public var directIO: Bool
+    package var directIO: Bool
     /// Largest file accepted, in bytes (nil: no limit): a longer declared length is refused before any byte is
     /// written, and a body without one is cut off when it passes the limit.
-    public var maxLength: Int64?
+    package var maxLength: Int64?
     /// Bytes that must stay free in the staging file system: checked before each request and again at every
     /// `chunkSize` bytes written, so a body of unknown length cannot fill the disk.
-    public var minFreeSpace: Int64 = 0
+    package var minFreeSpace: Int64 = 0
     /// How plain-http mirror URLs are tried (default: as given; the sync uses HTTPS-First).
-    public var schemePolicy: SchemePolicy = .asGiven
+    package var schemePolicy: SchemePolicy = .asGiven
     /// Upgrade local hosts too under `httpsFirst` (they are left in plain http otherwise, as browsers do).
-    public var upgradeLocal = false
+    package var upgradeLocal = false
     /// Free bytes at a path (a seam for tests; `statvfs` by default).
-    public var freeSpace: @Sendable (String) throws(SystemError) -> Int64 = { path throws(SystemError) in
+    package var freeSpace: @Sendable (String) throws(SystemError) -> Int64 = { path throws(SystemError) in
         try LinuxFS.freeSpace(at: path).bytes
     }
     /// How requests reach the network: libcurl unless a caller (a test) passes another transport.
-    public var transport: HTTPTransport
+    package var transport: HTTPTransport
     /// Segmented downloads: transfers at once per download (1 disables), their spread over hosts and the smallest
     /// segment worth a connection. See `SegmentOptions`.
-    public var segments: SegmentOptions
+    package var segments: SegmentOptions
 
-    public init(
+    package init(
         stagingDirectory: String, http: HTTPOptions = HTTPOptions(), retry: RetryPolicy = RetryPolicy(),
         chunkSize: Int64 = 8 << 20, commitInterval: Double = 0.25, overlap: Int64 = 64 << 10, directIO: Bool = true,
         transport: HTTPTransport = .curl, segments: SegmentOptions = SegmentOptions()
@@ -56,23 +56,23 @@ public struct DownloadConfiguration: Sendable {
 }
 
 /// One file to fetch.
-public struct DownloadRequest: Sendable {
+package struct DownloadRequest: Sendable {
     /// Stable identity of the resource (docset identifier + version); empty means "the first mirror URL".
     /// Never a redirect target: signed URLs change on every request.
-    public var key: String
+    package var key: String
     /// Alternate URLs in feed order; the first is tried first.
-    public var alternates: [String]
+    package var alternates: [String]
     /// Output path: it exists only once the file is complete and verified.
-    public var destination: String
+    package var destination: String
     /// Trusted SHA-256 (hex) the finished file must have.
-    public var expectedSHA256: String?
+    package var expectedSHA256: String?
     /// Length the finished file must have.
-    public var expectedLength: Int64?
+    package var expectedLength: Int64?
     /// Called on the transfer thread after every durable commit with the committed byte count. A consumer
     /// reading the partial file while it grows must never read past this count (it may go back to 0 on a restart).
-    public var committed: (@Sendable (Int64) -> Void)?
+    package var committed: (@Sendable (Int64) -> Void)?
 
-    public init(
+    package init(
         key: String, alternates: [String], destination: String, expectedSHA256: String? = nil,
         expectedLength: Int64? = nil, committed: (@Sendable (Int64) -> Void)? = nil
     ) {
@@ -86,15 +86,15 @@ public struct DownloadRequest: Sendable {
 }
 
 /// Progress of a download, reported a few times a second.
-public struct DownloadProgress: Sendable, Equatable {
+package struct DownloadProgress: Sendable, Equatable {
     /// Bytes of the file on disk so far.
-    public var bytes: Int64
+    package var bytes: Int64
     /// The file's length, when known.
-    public var total: Int64?
+    package var total: Int64?
     /// Receive rate of this run, bytes per second.
-    public var rate: Double
+    package var rate: Double
 
-    public init(bytes: Int64, total: Int64?, rate: Double) {
+    package init(bytes: Int64, total: Int64?, rate: Double) {
         self.bytes = bytes
         self.total = total
         self.rate = rate
@@ -102,25 +102,25 @@ public struct DownloadProgress: Sendable, Equatable {
 }
 
 /// A finished, verified download.
-public struct DownloadResult: Sendable, Equatable {
+package struct DownloadResult: Sendable, Equatable {
     /// The mirror URL whose bytes finished the file.
-    public var url: String
-    public var bytes: Int64
+    package var url: String
+    package var bytes: Int64
     /// Lowercase hex SHA-256 of the file.
-    public var sha256: String
+    package var sha256: String
     /// Bytes the journal vouched for when this run started.
-    public var resumedFrom: Int64
+    package var resumedFrom: Int64
     /// HTTP requests made.
-    public var attempts: Int
-    public var seconds: Double
+    package var attempts: Int
+    package var seconds: Double
     /// Where the file is (the request's destination).
-    public var path: String
+    package var path: String
     /// Some of its bytes came over plain http (no TLS): only a trusted checksum vouches for them.
-    public var overPlainHTTP: Bool
+    package var overPlainHTTP: Bool
     /// Each mirror excluded from this download and why (a segmented download never splices them in).
-    public var alternateFaults: [AlternateFault]
+    package var alternateFaults: [AlternateFault]
 
-    public init(
+    package init(
         url: String, bytes: Int64, sha256: String, resumedFrom: Int64, attempts: Int, seconds: Double, path: String,
         overPlainHTTP: Bool = false, alternateFaults: [AlternateFault] = []
     ) {

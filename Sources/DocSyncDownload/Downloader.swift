@@ -3,12 +3,12 @@ import DocSyncSupport
 
 /// Fetches one file from its mirrors into the staging directory, resuming after any interruption, and moves it to
 /// the destination only once it is complete and verified. Many downloads may run at once (one per key).
-public struct Downloader: Sendable {
-    public let configuration: DownloadConfiguration
+package struct Downloader: Sendable {
+    package let configuration: DownloadConfiguration
 
-    public init(configuration: DownloadConfiguration) { self.configuration = configuration }
+    package init(configuration: DownloadConfiguration) { self.configuration = configuration }
 
-    public func download(
+    package func download(
         _ request: DownloadRequest, progress: (@Sendable (DownloadProgress) -> Void)? = nil
     ) async throws(DownloadError) -> DownloadResult {
         guard !request.alternates.isEmpty else {

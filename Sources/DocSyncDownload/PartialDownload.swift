@@ -2,21 +2,21 @@ import DocSyncSupport
 import Foundation
 
 /// A download in progress as its journal records it: what `docsync status` lists.
-public struct PartialDownload: Sendable, Equatable {
+package struct PartialDownload: Sendable, Equatable {
     /// The stable key (docset identifier + version, or the URL of a bare fetch).
-    public var key: String
+    package var key: String
     /// The URL whose bytes the journal holds.
-    public var url: String
+    package var url: String
     /// Bytes durably committed.
-    public var bytes: Int64
+    package var bytes: Int64
     /// The full length, when the server told it.
-    public var total: Int64?
+    package var total: Int64?
     /// When its journal last recorded progress (its age tells a stalled or abandoned download).
-    public var updatedAt: Date?
+    package var updatedAt: Date?
 
     /// Every readable journal in `stagingDirectory`; torn or corrupt ones are left out (the next run discards them).
     /// Journals are read through the folder's descriptor, never through a symlink, and at most 64 MiB each.
-    public static func list(in stagingDirectory: String) -> [PartialDownload] {
+    package static func list(in stagingDirectory: String) -> [PartialDownload] {
         guard let folder = try? SafeDirectory.open(stagingDirectory), let entries = try? folder.entries() else {
             return []
         }

@@ -1,5 +1,5 @@
 /// What the next request asks for.
-public enum RequestPlan: Sendable, Equatable {
+package enum RequestPlan: Sendable, Equatable {
     /// P == L: everything is durable; verify and finalize without asking the server.
     case finalize
     /// A plain GET from byte 0; `discardPartial` when bytes the journal vouches for must be thrown away first.
@@ -8,7 +8,7 @@ public enum RequestPlan: Sendable, Equatable {
     case range(from: Int64, ifRange: String?)
 
     /// The request headers this plan sends (besides libcurl's own).
-    public var headers: [String] {
+    package var headers: [String] {
         switch self {
         case .finalize: []
         case .fresh: ["Accept-Encoding: identity"]
@@ -17,15 +17,15 @@ public enum RequestPlan: Sendable, Equatable {
         }
     }
 
-    public var isRange: Bool {
+    package var isRange: Bool {
         if case .range = self { return true }
         return false
     }
 }
 
 /// Decides the next request from the resume state alone (checklist section B).
-public enum RequestPolicy {
-    public static func plan(_ state: ResumeState) -> RequestPlan {
+package enum RequestPolicy {
+    package static func plan(_ state: ResumeState) -> RequestPlan {
         let p = state.committed
         if let length = state.length, p == length { return .finalize }  // B20
         if p == 0 { return .fresh(discardPartial: false) }  // B19

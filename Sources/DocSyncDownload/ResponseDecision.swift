@@ -1,19 +1,19 @@
 /// How to take the body of an accepted response.
-public struct WritePlan: Sendable, Equatable {
+package struct WritePlan: Sendable, Equatable {
     /// Offset of the body's first byte in the file.
-    public var from: Int64
+    package var from: Int64
     /// One past the body's last byte, when declared (Content-Length or Content-Range).
-    public var end: Int64?
+    package var end: Int64?
     /// The complete length of the representation, when known.
-    public var total: Int64?
+    package var total: Int64?
     /// Truncate the staging file (durably) to 0 and forget the old state before writing.
-    public var truncateFirst: Bool
+    package var truncateFirst: Bool
     /// The first `overlap` bytes of the body re-send bytes already on disk: compare them, do not write them.
-    public var overlap: Int64
+    package var overlap: Int64
     /// Validators to record (for a fresh body) or keep (for a resumed one).
-    public var validator: Validator
+    package var validator: Validator
 
-    public init(
+    package init(
         from: Int64, end: Int64?, total: Int64?, truncateFirst: Bool, overlap: Int64, validator: Validator
     ) {
         self.from = from
@@ -26,7 +26,7 @@ public struct WritePlan: Sendable, Equatable {
 }
 
 /// What to do with one response.
-public enum ResponseDecision: Sendable, Equatable {
+package enum ResponseDecision: Sendable, Equatable {
     /// An interim (1xx) response or a redirect libcurl follows: wait for the final response.
     case ignore
     /// Write the body.
@@ -45,7 +45,7 @@ public enum ResponseDecision: Sendable, Equatable {
     case reResolve(String)
 
     /// True when the body of this response may reach the file.
-    public var writes: Bool {
+    package var writes: Bool {
         if case .write = self { return true }
         return false
     }

@@ -2,19 +2,19 @@ import DocSyncHTTP
 
 /// Judges one response head against the request that was sent and the resume state (checklist sections C–D).
 /// Pure: no I/O, so every rule is a table row in the tests.
-public enum ResponsePolicy {
-    public struct Context: Sendable, Equatable {
-        public var state: ResumeState
+package enum ResponsePolicy {
+    package struct Context: Sendable, Equatable {
+        package var state: ResumeState
         /// What the request asked for.
-        public var plan: RequestPlan
+        package var plan: RequestPlan
         /// True when this transfer followed a redirect before this response.
-        public var redirected: Bool
+        package var redirected: Bool
         /// A length the caller knows the file must have.
-        public var expectedLength: Int64?
+        package var expectedLength: Int64?
         /// The file is an archive: a 200 with an HTML page or an empty body is the mirror's error page (a soft 404).
-        public var rejectsPages = false
+        package var rejectsPages = false
 
-        public init(state: ResumeState, plan: RequestPlan, redirected: Bool = false, expectedLength: Int64? = nil) {
+        package init(state: ResumeState, plan: RequestPlan, redirected: Bool = false, expectedLength: Int64? = nil) {
             self.state = state
             self.plan = plan
             self.redirected = redirected
@@ -22,7 +22,7 @@ public enum ResponsePolicy {
         }
     }
 
-    public static func decide(_ head: HTTPResponseHead, _ context: Context) -> ResponseDecision {
+    package static func decide(_ head: HTTPResponseHead, _ context: Context) -> ResponseDecision {
         let status = head.status
         if head.isInterim { return .ignore }  // C30
         if head.isRedirect {
@@ -130,7 +130,7 @@ public enum ResponsePolicy {
 
     /// True when the body's end is framed (chunked, or HTTP/2 and later), so a cut connection is not taken for the
     /// end of a body without Content-Length.
-    public static func isFramed(_ head: HTTPResponseHead) -> Bool {
+    package static func isFramed(_ head: HTTPResponseHead) -> Bool {
         if head.statusLine.hasPrefix("HTTP/2") || head.statusLine.hasPrefix("HTTP/3") { return true }
         return head.values("Transfer-Encoding").contains { $0.lowercased().contains("chunked") }
     }

@@ -2,8 +2,8 @@ import DocSyncSupport
 
 /// File-system-safe staging names: a readable, sanitised prefix of the key plus a hash of the whole key, so
 /// different keys never share a partial and a key full of `/` or `?` cannot escape the staging directory.
-public enum StagingName {
-    public static func forKey(_ key: String) -> String {
+package enum StagingName {
+    package static func forKey(_ key: String) -> String {
         let readable = key.unicodeScalars.map { scalar -> Character in
             let c = Character(scalar)
             return scalar.isASCII && (c.isLetter || c.isNumber || c == "-" || c == "_" || c == ".") ? c : "_"

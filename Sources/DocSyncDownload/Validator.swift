@@ -1,21 +1,21 @@
 import DocSyncHTTP
 
 /// The validators a response carried, and which of them may be trusted as strong (RFC 9110 §8.8.1).
-public struct Validator: Sendable, Equatable {
+package struct Validator: Sendable, Equatable {
     /// The `ETag` exactly as sent (weak ones included, so a change can still be noticed).
-    public var etag: String?
+    package var etag: String?
     /// `Last-Modified` exactly as sent.
-    public var lastModified: String?
+    package var lastModified: String?
     /// True when `lastModified` is strong: it parses and is at least one second before the response's `Date`.
-    public var lastModifiedIsStrong: Bool
+    package var lastModifiedIsStrong: Bool
 
-    public init(etag: String? = nil, lastModified: String? = nil, lastModifiedIsStrong: Bool = false) {
+    package init(etag: String? = nil, lastModified: String? = nil, lastModifiedIsStrong: Bool = false) {
         self.etag = etag
         self.lastModified = lastModified
         self.lastModifiedIsStrong = lastModifiedIsStrong
     }
 
-    public init(head: HTTPResponseHead) {
+    package init(head: HTTPResponseHead) {
         etag = head.value("ETag")
         lastModified = head.value("Last-Modified")
         if let lastModified, let modified = HTTPDate.parse(lastModified),
@@ -28,7 +28,7 @@ public struct Validator: Sendable, Equatable {
     }
 
     /// A strong entity tag: present, and not `W/"…"`.
-    public var strongETag: String? {
+    package var strongETag: String? {
         guard let etag, !etag.hasPrefix("W/"), etag.hasPrefix("\""), etag.hasSuffix("\""), etag.count >= 2 else {
             return nil
         }
@@ -36,7 +36,7 @@ public struct Validator: Sendable, Equatable {
     }
 
     /// The value to send in `If-Range`: a strong ETag, else a strong Last-Modified, else nothing.
-    public var ifRange: String? {
+    package var ifRange: String? {
         if let strongETag { return strongETag }
         if etag == nil, lastModifiedIsStrong { return lastModified }
         return nil

@@ -5,7 +5,7 @@ extension FeedDate {
     /// (`2006-01-17T12:35:9+01:00`), missing seconds, lowercase `t` / `z`, a space instead of `T`, `+0100` or
     /// `+01` offsets, no zone at all (read as UTC) — and RFC 822 / RFC 1123 dates (`Thu, 06 Apr 2017 14:56:28
     /// -0400`, `GMT`, `EST`…). Nil when still unreadable. Pure.
-    public static func parseLenient(_ text: String) -> Date? {
+    package static func parseLenient(_ text: String) -> Date? {
         if let strict = parse(text) { return strict }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         return iso8601Like(trimmed) ?? rfc822(trimmed)

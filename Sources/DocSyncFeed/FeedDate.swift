@@ -2,9 +2,9 @@ import Foundation
 
 /// RFC 3339 timestamps (`2017-04-06T14:56:28-04:00`, `2024-01-02T03:04:05.5Z`): parsing to a UTC `Date` and
 /// formatting as `YYYY-MM-DDTHH:MM:SSZ`. Pure and calendar-free (proleptic Gregorian arithmetic).
-public enum FeedDate {
+package enum FeedDate {
     /// The instant `text` names, or nil if it is not an RFC 3339 `date-time` (surrounding whitespace allowed).
-    public static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         let b = Array(text.utf8.drop(while: isSpace).reversed().drop(while: isSpace).reversed())
         // date-fullyear "-" date-month "-" date-mday "T" time-hour ":" time-minute ":" time-second
         guard b.count >= 20, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
@@ -48,7 +48,7 @@ public enum FeedDate {
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ` in UTC, fractions of a second dropped.
-    public static func format(_ date: Date) -> String {
+    package static func format(_ date: Date) -> String {
         let total = Int(date.timeIntervalSince1970.rounded(.down))
         let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
         let secondOfDay = total - days * 86_400

@@ -1,22 +1,22 @@
 import Foundation
 
 /// A parsed feed: its own metadata and the docset entries it offers.
-public struct FeedDocument: Sendable, Equatable, Hashable, Codable {
-    public var format: FeedFormat
-    public var id: String?
-    public var title: String?
-    public var updated: Date?
-    public var links: [FeedLink]
-    public var entries: [FeedEntry]
+package struct FeedDocument: Sendable, Equatable, Hashable, Codable {
+    package var format: FeedFormat
+    package var id: String?
+    package var title: String?
+    package var updated: Date?
+    package var links: [FeedLink]
+    package var entries: [FeedEntry]
     /// Dash: the docset name, the stem of the feed's URL or file name (`C++.xml` → `C++`). Nil for Atom.
-    public var name: String?
+    package var name: String?
     /// What was dropped instead of rejecting the feed (an unreadable date: `FEED:LINE: <updated> "…" is not a
     /// date; the field is ignored`). Not encoded.
-    public var warnings: [String] = []
+    package var warnings: [String] = []
 
     private enum CodingKeys: String, CodingKey { case format, id, title, updated, links, entries, name }
 
-    public init(
+    package init(
         format: FeedFormat, id: String? = nil, title: String? = nil, updated: Date? = nil, links: [FeedLink] = [],
         entries: [FeedEntry] = [], name: String? = nil
     ) {

@@ -1,33 +1,33 @@
 import Foundation
 
 /// One docset version offered by a feed. Several entries may share one `identifier` (several versions).
-public struct FeedEntry: Sendable, Equatable, Hashable, Codable {
+package struct FeedEntry: Sendable, Equatable, Hashable, Codable {
     /// Atom `id` (opaque: compare as a string). Dash feeds have none.
-    public var id: String?
+    package var id: String?
     /// Plain text (Atom text/html/xhtml constructs are reduced to text).
-    public var title: String?
+    package var title: String?
     /// Atom `updated`, normalised to UTC.
-    public var updated: Date?
+    package var updated: Date?
     /// `docset:identifier` (CFBundleIdentifier); for Dash, the docset name.
-    public var identifier: String?
+    package var identifier: String?
     /// `docset:version`; for Dash, the part of `<version>` before the last `/`.
-    public var version: String?
+    package var version: String?
     /// Dash only: the part of `<version>` after the last `/` (e.g. `9` of `/9`, `1.35` of `4.2/1.35`).
-    public var revision: String?
+    package var revision: String?
     /// Every Atom `link` of the entry, in document order.
-    public var links: [FeedLink]
+    package var links: [FeedLink]
     /// Atom: the `rel="enclosure"` links; Dash: every mirror `<url>`, in feed order.
-    public var archives: [FeedArchive]
-    public var minimumXcodeVersion: String?
-    public var maximumXcodeVersion: String?
-    public var signer: String?
-    public var issuer: String?
+    package var archives: [FeedArchive]
+    package var minimumXcodeVersion: String?
+    package var maximumXcodeVersion: String?
+    package var signer: String?
+    package var issuer: String?
     /// The archive's SHA-256 as 64 lowercase hex digits (`docset:sha256` in Atom, `<sha256>` in Dash feeds).
-    public var sha256: String?
+    package var sha256: String?
     /// Dash `<other-versions>` names, in feed order.
-    public var otherVersions: [String]
+    package var otherVersions: [String]
 
-    public init(
+    package init(
         id: String? = nil, title: String? = nil, updated: Date? = nil, identifier: String? = nil,
         version: String? = nil, revision: String? = nil, links: [FeedLink] = [], archives: [FeedArchive] = [],
         minimumXcodeVersion: String? = nil, maximumXcodeVersion: String? = nil, signer: String? = nil,

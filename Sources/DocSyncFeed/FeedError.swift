@@ -1,6 +1,6 @@
 /// Why a feed was refused, naming the feed (its URL or path) and, where known, the line and column.
-public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Reason: Sendable, Equatable {
+package struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Reason: Sendable, Equatable {
         /// libxml2 found the document not well-formed (its error code and message are kept).
         case notXML(code: Int32, message: String)
         /// The input ended inside the document.
@@ -38,19 +38,19 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The feed's URL (or path, for a local file).
-    public var feed: String
-    public var line: Int?
-    public var column: Int?
-    public var reason: Reason
+    package var feed: String
+    package var line: Int?
+    package var column: Int?
+    package var reason: Reason
 
-    public init(feed: String, line: Int? = nil, column: Int? = nil, reason: Reason) {
+    package init(feed: String, line: Int? = nil, column: Int? = nil, reason: Reason) {
         self.feed = feed
         self.line = line
         self.column = column
         self.reason = reason
     }
 
-    public var description: String {
+    package var description: String {
         var location = feed
         if let line {
             location += ":\(line)"

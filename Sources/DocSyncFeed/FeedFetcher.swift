@@ -2,11 +2,11 @@ import DocSyncHTTP
 
 /// Fetches a feed over http(s) with a plain GET and parses it from memory. (The sync stage does conditional
 /// GETs itself and calls `FeedParser.parse(bytes:documentURL:)`.)
-public enum FeedFetcher {
+package enum FeedFetcher {
     /// GETs `url` (redirects followed; at most `limits.maxBytes` of body) and parses the body. Relative
     /// references resolve against `documentURL`, by default the URL of the final response. Errors name `url`.
     /// `transport` carries the request (libcurl by default).
-    public static func fetch(
+    package static func fetch(
         url: String, documentURL: String? = nil, limits: FeedLimits = .init(), options: HTTPOptions = .init(),
         transport: HTTPTransport = .curl
     ) async throws(FeedError) -> FeedDocument {

@@ -3,10 +3,10 @@
 /// Streaming (libxml2's `xmlTextReader`): memory stays flat however large the feed. Parsing never fetches
 /// anything; `FeedFetcher` does the HTTP part. Every failure is a `FeedError` naming the feed and, where known,
 /// the line and column.
-public enum FeedParser {
+package enum FeedParser {
     /// Parses the file at `path`. `documentURL` (the URL the feed was published at) is the base for relative
     /// references; without it they are resolved against `xml:base` only. Errors name `path`.
-    public static func parse(
+    package static func parse(
         fileAt path: String, documentURL: String?, limits: FeedLimits = .init()
     ) throws(FeedError) -> FeedDocument {
         let input: XMLInput
@@ -19,7 +19,7 @@ public enum FeedParser {
     }
 
     /// Parses `bytes`, e.g. a body fetched from `documentURL`. Errors name `documentURL` (or `<memory>`).
-    public static func parse(
+    package static func parse(
         bytes: [UInt8], documentURL: String?, limits: FeedLimits = .init()
     ) throws(FeedError) -> FeedDocument {
         try parse(bytes: bytes, documentURL: documentURL, feed: documentURL ?? "<memory>", limits: limits)

@@ -2,7 +2,7 @@ import DocSyncSupport
 
 /// Where an address leads: the public internet, a private network a redirect from outside must not reach, or the
 /// link-local network where cloud metadata services answer.
-public enum AddressScope: String, Sendable, Equatable {
+package enum AddressScope: String, Sendable, Equatable {
     case publicInternet = "public"
     /// Private (RFC 1918, IPv6 unique local), loopback, "this network" (0/8), shared CGNAT space (100.64/10) and
     /// unspecified addresses.
@@ -13,14 +13,14 @@ public enum AddressScope: String, Sendable, Equatable {
 
     /// Host names of cloud metadata services (GCE, AWS, Azure, OpenStack, Alibaba, Tencent, Equinix…): never
     /// connected to unless `[network] allow_link_local`, whatever they resolve to.
-    public static let metadataHostNames: Set<String> = [
+    package static let metadataHostNames: Set<String> = [
         "metadata", "metadata.google.internal", "metadata.goog", "metadata.internal", "instance-data",
         "instance-data.ec2.internal", "metadata.azure.internal", "metadata.tencentyun.com",
         "metadata.platformequinix.com", "metadata.packet.net",
     ]
 
     /// The host of an absolute URL, lowercased, without brackets, userinfo or port; nil without `://`.
-    public static func host(ofURL url: String) -> String? {
+    package static func host(ofURL url: String) -> String? {
         guard let start = url.indexAfterSchemeSeparator else { return nil }
         var authority = url[start...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
@@ -31,14 +31,14 @@ public enum AddressScope: String, Sendable, Equatable {
     }
 
     /// True when `host` (as in a URL: any case, an optional trailing dot) names a cloud metadata service.
-    public static func isMetadataHost(_ host: String) -> Bool {
+    package static func isMetadataHost(_ host: String) -> Bool {
         var name = host.lowercased()
         while name.hasSuffix(".") { name.removeLast() }
         return metadataHostNames.contains(name)
     }
 
     /// The scope of `address` by its ranges. Pure: the table is the whole rule.
-    public static func of(_ address: IPAddress) -> AddressScope {
+    package static func of(_ address: IPAddress) -> AddressScope {
         let a = address.unmapped.bytes
         if a.count == 4 {
             switch (a[0], a[1]) {
@@ -62,12 +62,12 @@ public enum AddressScope: String, Sendable, Equatable {
 
 /// Classifies the addresses a transfer connects to. `publicEndpoints` lists `IP:port` endpoints that count as
 /// public although their address does not — for tests only, which can listen on loopback and nowhere else.
-public struct AddressClassifier: Sendable, Equatable {
-    public var publicEndpoints: Set<String>
+package struct AddressClassifier: Sendable, Equatable {
+    package var publicEndpoints: Set<String>
 
-    public init(publicEndpoints: Set<String> = []) { self.publicEndpoints = publicEndpoints }
+    package init(publicEndpoints: Set<String> = []) { self.publicEndpoints = publicEndpoints }
 
-    public func scope(of address: IPAddress) -> AddressScope {
+    package func scope(of address: IPAddress) -> AddressScope {
         if publicEndpoints.contains("\(address.unmapped):\(address.port)") { return .publicInternet }
         return AddressScope.of(address)
     }
@@ -79,9 +79,9 @@ public struct AddressClassifier: Sendable, Equatable {
 /// - after a redirect, with `allowPrivate` anywhere else; without it, only within the original address's scope
 ///   (public to public), and within a private scope only to the same host (`sameHost`: the original address).
 ///   A redirect from public to private, from private to public, or from one private host to another is refused.
-public enum RedirectPolicy {
+package enum RedirectPolicy {
     /// True when a connection to an address of scope `target` may be made (see the table above).
-    public static func admits(
+    package static func admits(
         target: AddressScope, original: AddressScope?, redirected: Bool, allowPrivate: Bool,
         allowLinkLocal: Bool = false, sameHost: Bool = false
     ) -> Bool {

@@ -9,7 +9,7 @@ import Synchronization
 
 /// The only user of libcurl. Runs one request on an easy handle, on a thread of its own (never on Swift's
 /// cooperative pool), delivering header lines and body bytes to an `HTTPResponseReceiver`.
-public enum Curl {
+package enum Curl {
     private static let globalInit: Bool = curl_global_init(Int(CURL_GLOBAL_ALL)) == CURLE_OK
 
     /// `CURL_CA_BUNDLE` as the curl tool reads it (libcurl itself ignores it).
@@ -18,10 +18,10 @@ public enum Curl {
     }
 
     /// libcurl's version string, e.g. `7.88.1`.
-    public static var version: String { String(cString: curl_version()) }
+    package static var version: String { String(cString: curl_version()) }
 
     /// Performs `request` and reports how the transport ended. Cancelling the task aborts the transfer promptly.
-    public static func perform(_ request: HTTPRequest, receiver: any HTTPResponseReceiver) async -> HTTPTransferResult {
+    package static func perform(_ request: HTTPRequest, receiver: any HTTPResponseReceiver) async -> HTTPTransferResult {
         let context = TransferContext(receiver: receiver, options: request.options)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<HTTPTransferResult, Never>) in

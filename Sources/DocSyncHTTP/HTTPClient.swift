@@ -1,20 +1,20 @@
 import Foundation
 
 /// A whole HTTP response held in memory: for small documents such as feeds, never for archives.
-public struct HTTPResponse: Sendable {
-    public var head: HTTPResponseHead
-    public var body: [UInt8]
-    public var effectiveURL: String
+package struct HTTPResponse: Sendable {
+    package var head: HTTPResponseHead
+    package var body: [UInt8]
+    package var effectiveURL: String
 }
 
 /// Errors of `HTTPClient.get(_:maxBodyBytes:)`.
-public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible {
     case transport(HTTPTransportError)
     case bodyTooLarge(url: String, limit: Int)
     case noResponse(url: String)
     case cancelled(url: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .transport(let error): "\(error)"
         case .bodyTooLarge(let url, let limit): "\(url): response body exceeds the limit of \(limit) bytes"
@@ -27,17 +27,17 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
 /// Plain GETs of small documents, e.g. feeds, with conditional request headers supplied by the caller, through a
 /// transport passed in (SwiftPM's `HTTPClient(implementation:)` pattern): libcurl by default, an in-memory one in
 /// tests. Archives take the same transport through `DownloadConfiguration.transport`.
-public struct HTTPClient: Sendable {
+package struct HTTPClient: Sendable {
     /// How requests reach the network.
-    public var transport: HTTPTransport
+    package var transport: HTTPTransport
 
     /// A client whose requests go through `transport` (libcurl unless a caller, such as a test, passes another).
-    public init(transport: HTTPTransport = .curl) {
+    package init(transport: HTTPTransport = .curl) {
         self.transport = transport
     }
 
     /// GETs `request.url`, keeping at most `maxBodyBytes` of body. Any status is returned; judge it yourself.
-    public func get(_ request: HTTPRequest, maxBodyBytes: Int) async throws(HTTPClientError) -> HTTPResponse {
+    package func get(_ request: HTTPRequest, maxBodyBytes: Int) async throws(HTTPClientError) -> HTTPResponse {
         let collector = Collector(limit: maxBodyBytes)
         let result = await transport.perform(request, collector)
         switch result.ending {

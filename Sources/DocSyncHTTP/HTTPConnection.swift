@@ -8,7 +8,7 @@ import Synchronization
 /// reused connection always goes to the URL's own host, admitted when it was opened; the scope of that first
 /// address carries over, so the redirect policy judges later redirects exactly as on a new connection. The handle is
 /// used by one transfer at a time: it is taken out of the slot while in use.
-public final class HTTPConnection: Sendable {
+package final class HTTPConnection: Sendable {
     /// The kept handle (its address: a value, so the slot is `Sendable`), the URL it last served and that
     /// connection's first address and scope.
     private struct Kept {
@@ -21,7 +21,7 @@ public final class HTTPConnection: Sendable {
 
     private let kept = Mutex<Kept?>(nil)
 
-    public init() {}
+    package init() {}
 
     deinit {
         if let handle = kept.withLock({ $0.take()?.handle }) { curl_easy_cleanup(handle) }

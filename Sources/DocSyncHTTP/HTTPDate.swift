@@ -3,11 +3,11 @@ import Foundation
 /// HTTP dates (RFC 9110 §5.6.7). `parse` reads only IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the one form a
 /// sender may generate: a validator in an obsolete form is not trusted as strong. `date` also reads the obsolete
 /// RFC 850 and asctime forms that caches must accept (`Expires`, `Date`).
-public enum HTTPDate {
+package enum HTTPDate {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// Seconds since the Unix epoch, or nil when `value` is not an IMF-fixdate.
-    public static func parse(_ value: String) -> Int64? {
+    package static func parse(_ value: String) -> Int64? {
         let parts = value.split(separator: " ", omittingEmptySubsequences: false)
         guard parts.count == 6, parts[0].count == 4, parts[0].hasSuffix(","), parts[5] == "GMT",
             parts[1].count == 2, let day = Int64(parts[1]), (1...31).contains(day),
@@ -34,7 +34,7 @@ public enum HTTPDate {
     }
 
     /// Any of the three HTTP-date forms, as a `Date`; nil otherwise.
-    public static func date(_ value: String) -> Date? {
+    package static func date(_ value: String) -> Date? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         if let seconds = parse(trimmed) { return Date(timeIntervalSince1970: TimeInterval(seconds)) }
         for format in ["EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
@@ -48,7 +48,7 @@ public enum HTTPDate {
     }
 
     /// IMF-fixdate of `date`.
-    public static func format(_ date: Date) -> String {
+    package static func format(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")

@@ -1,13 +1,13 @@
 /// One HTTP GET as libcurl will send it. Redirects are followed (http/https only) up to `maxRedirects`.
-public struct HTTPRequest: Sendable {
-    public var url: String
+package struct HTTPRequest: Sendable {
+    package var url: String
     /// Extra request headers as `Name: value` lines (e.g. `Range`, `If-Range`, `If-None-Match`).
-    public var headers: [String]
-    public var options: HTTPOptions
+    package var headers: [String]
+    package var options: HTTPOptions
     /// A connection slot to reuse (keep-alive across the requests of one download); nil: a connection of its own.
-    public var connection: HTTPConnection?
+    package var connection: HTTPConnection?
 
-    public init(
+    package init(
         url: String, headers: [String] = [], options: HTTPOptions = HTTPOptions(), connection: HTTPConnection? = nil
     ) {
         self.url = url
@@ -18,36 +18,36 @@ public struct HTTPRequest: Sendable {
 }
 
 /// Transport settings shared by every request of a download or a feed refresh.
-public struct HTTPOptions: Sendable, Equatable {
+package struct HTTPOptions: Sendable, Equatable {
     /// Seconds allowed for the TCP + TLS connect.
-    public var connectTimeout: Int = 30
+    package var connectTimeout: Int = 30
     /// A transfer slower than `lowSpeedLimit` bytes/s for `lowSpeedTime` seconds is a stall (a transient error).
-    public var lowSpeedLimit: Int = 1024
-    public var lowSpeedTime: Int = 30
+    package var lowSpeedLimit: Int = 1024
+    package var lowSpeedTime: Int = 30
     /// Upper bound for one attempt in seconds; 0 means none.
-    public var totalTimeout: Int = 0
-    public var followRedirects = true
-    public var maxRedirects: Int = 10
+    package var totalTimeout: Int = 0
+    package var followRedirects = true
+    package var maxRedirects: Int = 10
     /// Explicit proxy URL; nil uses the standard `http_proxy` / `https_proxy` / `no_proxy` environment variables.
-    public var proxy: String?
+    package var proxy: String?
     /// PEM file of the certificate authorities to trust for https; nil uses `CURL_CA_BUNDLE` when set, else the
     /// system's bundle.
-    public var caFile: String?
+    package var caFile: String?
     /// Receive rate cap in bytes/s; 0 means unlimited.
-    public var maxReceiveRate: Int64 = 0
-    public var userAgent = "docsync/0.1"
-    public var httpVersion: HTTPVersion = .automatic
+    package var maxReceiveRate: Int64 = 0
+    package var userAgent = "docsync/0.1"
+    package var httpVersion: HTTPVersion = .automatic
     /// Only https, for the first request and every redirect (`[network] require_https`).
-    public var httpsOnly = false
+    package var httpsOnly = false
     /// Follow a redirect that changes the address scope (public to private or back) or leads from one private host
     /// to another (`RedirectPolicy`). Checked on the address each connection really uses, before it connects;
     /// behind an explicit `proxy` only the proxy's address is seen, so a redirect's address literal is judged.
-    public var allowPrivateRedirects = false
+    package var allowPrivateRedirects = false
     /// Connect to link-local addresses (169.254.0.0/16, fe80::/10) and cloud metadata hosts
     /// (`AddressScope.metadataHostNames`), first request or redirect (`[network] allow_link_local`).
-    public var allowLinkLocal = false
+    package var allowLinkLocal = false
     /// How addresses are classified for `allowPrivateRedirects` (tests mark loopback endpoints public).
-    public var addressClassifier = AddressClassifier()
+    package var addressClassifier = AddressClassifier()
 
-    public init() {}
+    package init() {}
 }

@@ -1,31 +1,31 @@
 /// The status line and header fields of one HTTP response, as parsed from libcurl's header callback.
-public struct HTTPResponseHead: Sendable, Equatable {
-    public var status: Int
-    public var statusLine: String
+package struct HTTPResponseHead: Sendable, Equatable {
+    package var status: Int
+    package var statusLine: String
     /// Header fields in arrival order; names keep their case, lookups ignore it.
-    public var fields: [(name: String, value: String)]
+    package var fields: [(name: String, value: String)]
 
-    public init(status: Int, statusLine: String = "", fields: [(name: String, value: String)] = []) {
+    package init(status: Int, statusLine: String = "", fields: [(name: String, value: String)] = []) {
         self.status = status
         self.statusLine = statusLine
         self.fields = fields
     }
 
     /// Every value of a field (a field may legally repeat; callers decide whether that is acceptable).
-    public func values(_ name: String) -> [String] {
+    package func values(_ name: String) -> [String] {
         fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
     }
 
     /// The field's value when it occurs exactly once.
-    public func value(_ name: String) -> String? {
+    package func value(_ name: String) -> String? {
         let all = values(name)
         return all.count == 1 ? all[0] : nil
     }
 
-    public var isInterim: Bool { (100..<200).contains(status) }
-    public var isRedirect: Bool { [301, 302, 303, 307, 308].contains(status) }
+    package var isInterim: Bool { (100..<200).contains(status) }
+    package var isRedirect: Bool { [301, 302, 303, 307, 308].contains(status) }
 
-    public static func == (lhs: Self, rhs: Self) -> Bool {
+    package static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.status == rhs.status && lhs.statusLine == rhs.statusLine
             && lhs.fields.map(\.name) == rhs.fields.map(\.name) && lhs.fields.map(\.value) == rhs.fields.map(\.value)
     }
@@ -33,15 +33,15 @@ public struct HTTPResponseHead: Sendable, Equatable {
 
 /// Turns header lines, in the order libcurl hands them over, into response heads. Every status line starts a new
 /// head (redirects, 1xx interim responses), so no field of an earlier response leaks into a later one.
-public struct HTTPHeadParser: Sendable {
+package struct HTTPHeadParser: Sendable {
     private var current: HTTPResponseHead?
     /// Heads completed so far, oldest first (interim and redirect responses included).
     public private(set) var completed: [HTTPResponseHead] = []
 
-    public init() {}
+    package init() {}
 
     /// Feeds one raw header line (with or without CRLF). Returns the head that this line completed, if any.
-    public mutating func consume(_ rawLine: String) -> HTTPResponseHead? {
+    package mutating func consume(_ rawLine: String) -> HTTPResponseHead? {
         let line = rawLine.trimmingSuffix { $0.isNewline }
         if line.hasPrefix("HTTP/") {
             let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)

@@ -3,14 +3,14 @@
 /// `head(_:)` is called for every complete response head libcurl sees — redirects and 1xx interim responses
 /// included — so a receiver must judge only the last one before body bytes. `body(_:)` gets the final response's
 /// body; returning false aborts the transfer before anything else is delivered (nothing of that chunk is kept).
-public protocol HTTPResponseReceiver: AnyObject {
+package protocol HTTPResponseReceiver: AnyObject {
     func head(_ head: HTTPResponseHead)
     func body(_ chunk: UnsafeRawBufferPointer) -> Bool
 }
 
 /// How a transfer ended at the transport level. HTTP statuses are not errors here: the receiver judges them.
-public struct HTTPTransferResult: Sendable, Equatable {
-    public enum Ending: Sendable, Equatable {
+package struct HTTPTransferResult: Sendable, Equatable {
+    package enum Ending: Sendable, Equatable {
         /// The response ended as the transport expected (the body may still be wrong: the receiver decides).
         case complete
         /// The receiver refused a body chunk.
@@ -21,16 +21,16 @@ public struct HTTPTransferResult: Sendable, Equatable {
         case failed(HTTPTransportError)
     }
 
-    public var ending: Ending
+    package var ending: Ending
     /// Status of the final response (0 when none arrived).
-    public var status: Int
+    package var status: Int
     /// The URL of the final response, after redirects.
-    public var effectiveURL: String
-    public var bodyBytes: Int64
+    package var effectiveURL: String
+    package var bodyBytes: Int64
     /// Connections the transfer opened (0: it reused a kept one, see `HTTPConnection`).
-    public var newConnections = 1
+    package var newConnections = 1
 
-    public init(ending: Ending, status: Int, effectiveURL: String, bodyBytes: Int64) {
+    package init(ending: Ending, status: Int, effectiveURL: String, bodyBytes: Int64) {
         self.ending = ending
         self.status = status
         self.effectiveURL = effectiveURL
@@ -39,18 +39,18 @@ public struct HTTPTransferResult: Sendable, Equatable {
 }
 
 /// A transport failure reported by libcurl, classified for retry decisions.
-public struct HTTPTransportError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: String, Sendable {
+package struct HTTPTransportError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Kind: String, Sendable {
         case resolve, connect, tls, timeout, stall, closedEarly, tooManyRedirects, badURL, protocolNotAllowed,
             tlsCertificate, redirectRefused, other
     }
 
-    public var kind: Kind
-    public var code: Int32
-    public var message: String
-    public var url: String
+    package var kind: Kind
+    package var code: Int32
+    package var message: String
+    package var url: String
 
-    public init(kind: Kind, code: Int32, message: String, url: String) {
+    package init(kind: Kind, code: Int32, message: String, url: String) {
         self.kind = kind
         self.code = code
         self.message = message
@@ -58,7 +58,7 @@ public struct HTTPTransportError: Error, Sendable, Equatable, CustomStringConver
     }
 
     /// Worth retrying (possibly on another mirror): DNS, connect, timeouts, stalls, dropped connections.
-    public var isTransient: Bool {
+    package var isTransient: Bool {
         switch kind {
         case .resolve, .connect, .timeout, .stall, .closedEarly, .tls, .other: true
         case .tooManyRedirects, .badURL, .protocolNotAllowed, .tlsCertificate, .redirectRefused: false
@@ -67,7 +67,7 @@ public struct HTTPTransportError: Error, Sendable, Equatable, CustomStringConver
 
     /// libcurl's message, with what to do about it for the errors a user can fix (an untrusted certificate, a URL
     /// that is neither http nor https).
-    public var explanation: String {
+    package var explanation: String {
         switch kind {
         case .tlsCertificate:
             "TLS certificate not accepted: \(message) (for a private certificate authority set [network] ca_file, "
@@ -77,5 +77,5 @@ public struct HTTPTransportError: Error, Sendable, Equatable, CustomStringConver
         }
     }
 
-    public var description: String { "\(url): \(explanation) (\(kind.rawValue), curl error \(code))" }
+    package var description: String { "\(url): \(explanation) (\(kind.rawValue), curl error \(code))" }
 }

@@ -1,5 +1,5 @@
 /// Which HTTP version a transfer asks libcurl for.
-public enum HTTPVersion: Sendable, Equatable {
+package enum HTTPVersion: Sendable, Equatable {
     /// libcurl's choice: HTTP/1.1 for http://, HTTP/2 through ALPN for https:// when the server offers it.
     case automatic
     /// HTTP/1.1 only.

@@ -1,17 +1,17 @@
 /// An IPv4 or IPv6 address as a connection uses it (network-order bytes), with its port.
-public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
+package struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     /// 4 bytes (IPv4) or 16 (IPv6).
-    public var bytes: [UInt8]
-    public var port: Int
+    package var bytes: [UInt8]
+    package var port: Int
 
-    public init(bytes: [UInt8], port: Int = 0) {
+    package init(bytes: [UInt8], port: Int = 0) {
         precondition(bytes.count == 4 || bytes.count == 16, "an IP address has 4 or 16 bytes")
         self.bytes = bytes
         self.port = port
     }
 
     /// Dotted IPv4 (`10.0.0.1`) or IPv6 text (`::1`, `fe80::1`, full or `::`-compressed; no zone). Nil otherwise.
-    public init?(_ text: String, port: Int = 0) {
+    package init?(_ text: String, port: Int = 0) {
         if let v4 = Self.parseIPv4(Substring(text)) {
             self.init(bytes: v4, port: port)
         } else if let v6 = Self.parseIPv6(text) {
@@ -22,13 +22,13 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The embedded IPv4 address of an IPv4-mapped IPv6 address (`::ffff:a.b.c.d`), else self.
-    public var unmapped: IPAddress {
+    package var unmapped: IPAddress {
         guard bytes.count == 16, bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF
         else { return self }
         return IPAddress(bytes: Array(bytes[12...]), port: port)
     }
 
-    public var description: String {
+    package var description: String {
         if bytes.count == 4 { return bytes.map(String.init).joined(separator: ".") }
         return stride(from: 0, to: 16, by: 2).map { String(Int(bytes[$0]) << 8 | Int(bytes[$0 + 1]), radix: 16) }
             .joined(separator: ":")

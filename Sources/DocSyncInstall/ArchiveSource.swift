@@ -7,7 +7,7 @@ import DocSyncSupport
 /// Where archive bytes come from. The reader pulls blocks through `read(into:)`; a source that can seek (a complete
 /// file) lets libarchive's zip reader use the central directory. A source fed by a download still in progress can
 /// implement `read` by waiting for more bytes and return `nil` from `seek`.
-public protocol ArchiveSource: AnyObject, Sendable {
+package protocol ArchiveSource: AnyObject, Sendable {
     /// Fills the front of `buffer`; returns the byte count, 0 at the end of the archive.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int
     /// Moves the read position (`whence` as in lseek); nil when the source cannot seek.
@@ -34,21 +34,21 @@ public protocol ArchiveSource: AnyObject, Sendable {
 }
 
 extension ArchiveSource {
-    public func awaitVerifiedEnd() throws(SystemError) {}
-    public var verifiedURL: String? { nil }
-    public var providesSHA256: Bool { false }
-    public var verifiedSHA256: String? { nil }
-    public func cancel() {}
-    public var completedFile: String? { nil }
+    package func awaitVerifiedEnd() throws(SystemError) {}
+    package var verifiedURL: String? { nil }
+    package var providesSHA256: Bool { false }
+    package var verifiedSHA256: String? { nil }
+    package func cancel() {}
+    package var completedFile: String? { nil }
 }
 
 /// A complete archive file on disk.
-public final class FileArchiveSource: ArchiveSource {
-    public let path: String
-    public let byteCount: Int64?
+package final class FileArchiveSource: ArchiveSource {
+    package let path: String
+    package let byteCount: Int64?
     private let fd: Int32
 
-    public init(path: String) throws(SystemError) {
+    package init(path: String) throws(SystemError) {
         guard let fd = try RegularFile.open(path, followSymlink: true)?.fd else {
             throw SystemError("open", path: path, code: ENOENT)
         }
@@ -70,11 +70,11 @@ public final class FileArchiveSource: ArchiveSource {
 
     deinit { close(fd) }
 
-    public var displayName: String { path }
+    package var displayName: String { path }
 
-    public var completedFile: String? { path }
+    package var completedFile: String? { path }
 
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
         while true {
             let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
             if n >= 0 { return n }
@@ -82,7 +82,7 @@ public final class FileArchiveSource: ArchiveSource {
         }
     }
 
-    public func seek(to offset: Int64, whence: Int32) -> Int64? {
+    package func seek(to offset: Int64, whence: Int32) -> Int64? {
         let position = lseek(fd, off_t(offset), whence)
         return position < 0 ? nil : Int64(position)
     }

@@ -4,10 +4,10 @@
 /// Layout: the archive's single top folder (`X.docset/`) becomes the docset root, a nested `X.docset/Y.docset/` is
 /// flattened, and an archive without such a folder (bare `Contents/`) is the docset root as it is. Once the first
 /// entry has fixed the layout, entries outside it are rejected.
-public struct EntryPolicy: Sendable {
-    public let limits: InstallLimits
+package struct EntryPolicy: Sendable {
+    package let limits: InstallLimits
     /// Size of the whole archive when known (for the expansion ratio).
-    public let archiveBytes: Int64?
+    package let archiveBytes: Int64?
     public private(set) var entryCount = 0
     public private(set) var declaredBytes: Int64 = 0
     private var layout = Layout.undecided
@@ -23,12 +23,12 @@ public struct EntryPolicy: Sendable {
         case nested(top: [UInt8], inner: [UInt8])
     }
 
-    public init(limits: InstallLimits, archiveBytes: Int64?) {
+    package init(limits: InstallLimits, archiveBytes: Int64?) {
         self.limits = limits
         self.archiveBytes = archiveBytes
     }
 
-    public mutating func evaluate(_ entry: ArchiveEntryMetadata) -> EntryDecision {
+    package mutating func evaluate(_ entry: ArchiveEntryMetadata) -> EntryDecision {
         entryCount += 1
         if entryCount > limits.maxEntryCount { return .reject(.tooManyEntries(limit: limits.maxEntryCount)) }
         let components: [[UInt8]]
@@ -85,7 +85,7 @@ public struct EntryPolicy: Sendable {
     /// Checks bytes actually produced so far (a stream can lie about sizes, or not declare them).
     /// `consumedBytes`: compressed bytes read so far, the ratio's base when the archive's size is unknown (a source
     /// still growing).
-    public func checkProduced(totalBytes: Int64, consumedBytes: Int64 = 0) -> EntryRule? {
+    package func checkProduced(totalBytes: Int64, consumedBytes: Int64 = 0) -> EntryRule? {
         if totalBytes > limits.maxTotalBytes { return .totalBytesExceeded(limit: limits.maxTotalBytes) }
         return ratioViolation(totalBytes: totalBytes, base: archiveBytes ?? consumedBytes)
     }

@@ -1,5 +1,5 @@
 /// The rule an archive entry broke. Every rejection names one.
-public enum EntryRule: Error, Sendable, Equatable, CustomStringConvertible {
+package enum EntryRule: Error, Sendable, Equatable, CustomStringConvertible {
     case absolutePath
     case parentTraversal
     case nulByte
@@ -20,7 +20,7 @@ public enum EntryRule: Error, Sendable, Equatable, CustomStringConvertible {
     case writeThroughSymlink
     case sizeMismatch(declared: Int64, actual: Int64)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .absolutePath: "absolute path"
         case .parentTraversal: "'..' component"

@@ -21,9 +21,9 @@ import Foundation
 /// `@unchecked Sendable` is sound: the stored `var`s are read and written only while `condition` is locked, except
 /// `fd`, `offset`, `walked`, `prefetched` and `lastProgress` belong to the one reader thread of the current install
 /// (`rewind()` touches them under the lock between installs, before the next reader thread starts).
-public final class GrowingFileSource: ArchiveSource, ByteSource, @unchecked Sendable {
+package final class GrowingFileSource: ArchiveSource, ByteSource, @unchecked Sendable {
     /// Why reading stopped.
-    public enum Failure: Error, Sendable, Equatable {
+    package enum Failure: Error, Sendable, Equatable {
         /// The partial file was truncated: extraction must restart from byte 0.
         case restarted
         /// The download failed (its own error is reported by the download side).
@@ -32,13 +32,13 @@ public final class GrowingFileSource: ArchiveSource, ByteSource, @unchecked Send
         case cancelled
     }
 
-    public let partPath: String
-    public let finalPath: String
+    package let partPath: String
+    package let finalPath: String
     /// How far past a read the durable bytes are read ahead (two of the extractor's 1 MiB reads).
     static let readAheadBytes: Int64 = 2 << 20
 
     /// `finalPath`: where the verified download is once ``awaitVerifiedEnd()`` returned.
-    public var completedFile: String? { finalPath }
+    package var completedFile: String? { finalPath }
     private let condition = ConditionLock()
     private var committed: Int64 = 0
     private var generation = 0
@@ -57,7 +57,7 @@ public final class GrowingFileSource: ArchiveSource, ByteSource, @unchecked Send
     /// `partPath` is where the downloader appends; `finalPath` where it moves the verified file. `progress` gets the
     /// archive bytes handed to the extractor so far (and the total once known), at most every 0.25 s, on the
     /// reader thread.
-    public init(partPath: String, finalPath: String, progress: (@Sendable (Int64, Int64?) -> Void)? = nil) {
+    package init(partPath: String, finalPath: String, progress: (@Sendable (Int64, Int64?) -> Void)? = nil) {
         self.partPath = partPath
         self.finalPath = finalPath
         self.progress = progress
@@ -65,31 +65,31 @@ public final class GrowingFileSource: ArchiveSource, ByteSource, @unchecked Send
 
     deinit { if fd >= 0 { close(fd) } }
 
-    public var displayName: String { partPath }
+    package var displayName: String { partPath }
 
     /// Known once the download has finished.
-    public var byteCount: Int64? { locked { finished?.length } }
+    package var byteCount: Int64? { locked { finished?.length } }
 
-    public func seek(to offset: Int64, whence: Int32) -> Int64? { nil }
+    package func seek(to offset: Int64, whence: Int32) -> Int64? { nil }
 
     /// The mirror the verified bytes came from, once finished.
-    public var verifiedURL: String? { locked { finished?.url } }
+    package var verifiedURL: String? { locked { finished?.url } }
     /// The downloader hashes every byte it verifies: the extraction does not hash them again.
-    public var providesSHA256: Bool { true }
-    public var verifiedSHA256: String? { locked { finishedSHA256 } }
+    package var providesSHA256: Bool { true }
+    package var verifiedSHA256: String? { locked { finishedSHA256 } }
 
     /// True when the last extraction stopped because the partial file was truncated.
-    public var restartPending: Bool { locked { failure == nil && readerGeneration != generation } }
+    package var restartPending: Bool { locked { failure == nil && readerGeneration != generation } }
 
     /// The failure that stopped reading, if any.
-    public var stopReason: Failure? {
+    package var stopReason: Failure? {
         locked { failure ?? (readerGeneration != generation ? .restarted : nil) }
     }
 
     // MARK: Download side (any thread)
 
     /// The downloader made `count` bytes durable. Less than before: the file was truncated (a new generation).
-    public func commit(_ count: Int64) {
+    package func commit(_ count: Int64) {
         condition.lock()
         if count < committed { generation += 1 }
         committed = count
@@ -98,7 +98,7 @@ public final class GrowingFileSource: ArchiveSource, ByteSource, @unchecked Send
     }
 
     /// The download is complete and verified: `length` bytes, from `sourceURL`, whose SHA-256 is `sha256`.
-    public func finish(length: Int64, sourceURL: String?, sha256: String?) {
+    package func finish(length: Int64, sourceURL: String?, sha256: String?) {
         condition.lock()
         finishedSHA256 = sha256
         if length < committed { generation += 1 }
@@ -109,10 +109,10 @@ public final class GrowingFileSource: ArchiveSource, ByteSource, @unchecked Send
     }
 
     /// The download failed: the extraction stops.
-    public func fail(_ reason: String) { stop(.downloadFailed(reason)) }
+    package func fail(_ reason: String) { stop(.downloadFailed(reason)) }
 
     /// The install side gave up: wakes and stops a blocked reader.
-    public func cancel() { stop(.cancelled) }
+    package func cancel() { stop(.cancelled) }
 
     private func stop(_ reason: Failure) {
         condition.lock()
@@ -124,7 +124,7 @@ public final class GrowingFileSource: ArchiveSource, ByteSource, @unchecked Send
     // MARK: Install side (the reader thread)
 
     /// Starts reading again from byte 0 of the current generation (the next install after a restart).
-    public func rewind() {
+    package func rewind() {
         condition.lock()
         readerGeneration = generation
         offset = 0
@@ -138,7 +138,7 @@ public final class GrowingFileSource: ArchiveSource, ByteSource, @unchecked Send
         condition.unlock()
     }
 
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
         let n = try readAt(offset, into: buffer)
         offset += Int64(n)
         return n
@@ -219,7 +219,7 @@ public final class GrowingFileSource: ArchiveSource, ByteSource, @unchecked Send
 
     /// Called by the installer after the archive's end, before publishing: waits until the download is complete and
     /// verified, and fails if reading is no longer valid.
-    public func awaitVerifiedEnd() throws(SystemError) {
+    package func awaitVerifiedEnd() throws(SystemError) {
         condition.lock()
         while failure == nil && readerGeneration == generation && finished == nil { condition.wait() }
         let problem = failure ?? (readerGeneration != generation ? .restarted : nil)

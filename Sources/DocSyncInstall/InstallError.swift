@@ -1,7 +1,7 @@
 import DocSyncSupport
 
 /// Why an install or removal failed. Whatever the case, the installed version (if any) is unchanged.
-public enum InstallError: Error, Sendable, CustomStringConvertible {
+package enum InstallError: Error, Sendable, CustomStringConvertible {
     /// An entry broke a safety rule.
     case rejected(entry: String, rule: EntryRule)
     /// The archive is not a supported format, or is corrupt or truncated.
@@ -23,14 +23,14 @@ public enum InstallError: Error, Sendable, CustomStringConvertible {
     case foreign(String, reason: String)
 
     /// True when the archive itself is at fault (CLI exit status 65).
-    public var isArchiveRejection: Bool {
+    package var isArchiveRejection: Bool {
         switch self {
         case .rejected, .unreadableArchive, .notADocset, .unreadableDocset: true
         default: false
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .rejected(let entry, let rule): "archive entry '\(entry.escapingControlCharacters)' rejected: \(rule)"
         case .unreadableArchive(let reason): "unreadable archive: \(reason)"

@@ -6,16 +6,16 @@ import Foundation
 /// only the installer uses (`urls`, `zeal`). Its members read and write the docset's facts directly
 /// (`record.name`, `record.layout`), so the list of an installed docset's facts exists once, in `InstalledDocset`.
 @dynamicMemberLookup
-public struct InstallRecord: Sendable, Equatable {
+package struct InstallRecord: Sendable, Equatable {
     /// The docset as the product reports it (`SyncEvent.installed`, `docsync status --json`).
-    public var docset: InstalledDocset
+    package var docset: InstalledDocset
     /// Every archive URL, in the order this host tries them (from the host record, or meta.json's `urls`).
-    public var urls: [String] = []
+    package var urls: [String] = []
     /// How Zeal's members of its `meta.json` came to be (nil when it has no meta.json).
     package var zeal: ZealArrival? = nil
 
     /// The docset's fact at `member` (`record.path`, `record.installedAt`, …).
-    public subscript<Value>(dynamicMember member: WritableKeyPath<InstalledDocset, Value>) -> Value {
+    package subscript<Value>(dynamicMember member: WritableKeyPath<InstalledDocset, Value>) -> Value {
         get { docset[keyPath: member] }
         set { docset[keyPath: member] = newValue }
     }

@@ -2,36 +2,36 @@ import DocSyncSupport
 import Foundation
 
 /// What to install an archive as. `name` is the folder name without `.docset` (`C++` → `C++.docset`).
-public struct InstallRequest: Sendable, Equatable {
-    public var name: String
-    public var title: String?
-    public var version: String?
-    public var revision: String?
+package struct InstallRequest: Sendable, Equatable {
+    package var name: String
+    package var title: String?
+    package var version: String?
+    package var revision: String?
     /// Where docsync found it (a feed URL or path, `catalog:<source>/<name>`): kept in the host record, not meta.json.
-    public var feedURL: String?
+    package var feedURL: String?
     /// Every archive URL, in the order this host tries them: kept in the host record.
-    public var urls: [String]
+    package var urls: [String]
     /// How it arrived in Zeal's terms: decides Zeal's members of `meta.json` (`feed_url`, `urls`, the version form).
     package var arrival: ZealArrival = .file
     /// The docset's bundle identifier (from an Apple feed's `docset:identifier`).
-    public var identifier: String?
+    package var identifier: String?
     /// Where the archive was downloaded from.
-    public var sourceURL: String?
+    package var sourceURL: String?
     /// The archive's SHA-256 when the caller already computed it (lowercase hex); computed here otherwise.
-    public var archiveSHA256: String?
+    package var archiveSHA256: String?
     /// The feed entry's `updated` date, recorded so a republished entry of the same version is recognised as new.
-    public var updated: Date?
+    package var updated: Date?
     /// From a catalogue: Zeal's `extra` members (`indexFilePath`, `isJavaScriptEnabled`, `keywords`) for `meta.json`.
-    public var extra: [String: JSONValue] = [:]
+    package var extra: [String: JSONValue] = [:]
     /// From a catalogue: `icon.png` / `icon@2x.png` contents, written beside `meta.json` when the archive has none.
-    public var icons: [String: [UInt8]] = [:]
+    package var icons: [String: [UInt8]] = [:]
     /// How the docset keeps its documents (`[install] layout`, or `docsync install --layout`).
     package var layout: InstallLayout = .extracted
     /// The tarix layout: a publisher's index (`tarixIndex.db` from `<url>.tarix`), trusted only once checked in full
     /// against the archive; nil: docsync builds the index.
     package var tarixIndex: String?
 
-    public init(
+    package init(
         name: String, title: String? = nil, version: String? = nil, revision: String? = nil, feedURL: String? = nil,
         urls: [String] = [], identifier: String? = nil, sourceURL: String? = nil, archiveSHA256: String? = nil,
         updated: Date? = nil
@@ -59,19 +59,19 @@ public struct InstallRequest: Sendable, Equatable {
 }
 
 /// How an `Installer` behaves.
-public struct InstallConfiguration: Sendable, Equatable {
-    public var limits: InstallLimits
+package struct InstallConfiguration: Sendable, Equatable {
+    package var limits: InstallLimits
     /// How long a replaced or removed version stays on disk for readers that resolved it earlier.
-    public var gracePeriod: Duration
+    package var gracePeriod: Duration
     /// Free-space preflight: unpacked size assumed per archive byte (a tgz of HTML unpacks to ~4–5×).
-    public var assumedExpansion: Int64
+    package var assumedExpansion: Int64
     /// Free-space preflight: inodes assumed per archive byte (one file per this many archive bytes).
-    public var archiveBytesPerFile: Int64
+    package var archiveBytesPerFile: Int64
     /// Replace a `NAME.docset` folder docsync did not create, moving it aside into `.docsync/foreign/` (kept, never
     /// deleted). False: such a folder is reported and left alone.
-    public var replaceForeign: Bool
+    package var replaceForeign: Bool
 
-    public init(
+    package init(
         limits: InstallLimits = InstallLimits(), gracePeriod: Duration = .seconds(600), assumedExpansion: Int64 = 4,
         archiveBytesPerFile: Int64 = 2048, replaceForeign: Bool = false
     ) {

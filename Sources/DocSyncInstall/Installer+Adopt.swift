@@ -5,7 +5,7 @@ extension Installer {
     /// Takes over `<root>/<folder>.docset`, a real folder another tool made, as the installed version of `name`
     /// (default: the folder's name): nothing in it changes; from now on it is replaced through the normal atomic
     /// path. Returns it as readers see it.
-    public func adopt(folder: String, as name: String? = nil) async throws(InstallError) -> InstallRecord {
+    package func adopt(folder: String, as name: String? = nil) async throws(InstallError) -> InstallRecord {
         let name = name ?? folder
         for text in [folder, name] {
             if let problem = InstallRequest.problem(with: text) { throw .invalidName(text, reason: problem) }

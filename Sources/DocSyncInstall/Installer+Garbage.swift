@@ -9,7 +9,7 @@ extension Installer {
     /// too, and empties it — before returning (a sync calls this at its start, for what a killed run left, and at
     /// its end). Versions still in their grace period are kept: a reader may hold one. Nothing happens when the root
     /// does not exist.
-    public func collectGarbage() async throws(InstallError) {
+    package func collectGarbage() async throws(InstallError) {
         try await onThread("docsync-garbage") { () throws(InstallError) in
             guard (try? SafeDirectory.open(self.root)) != nil else { return }
             let store = try VersionStore(root: self.root)
@@ -23,7 +23,7 @@ extension Installer {
     }
 
     /// Bytes in `<root>/.docsync/trash` (what the next run deletes). Takes no lock.
-    public func trashBytes() -> Int64 {
+    package func trashBytes() -> Int64 {
         guard let root = try? SafeDirectory.open(root), let state = try? root.existingDirectory(VersionStore.stateName),
             let trash = try? state.existingDirectory("trash")
         else { return 0 }

@@ -7,16 +7,16 @@ import Foundation
 /// All blocking work runs on dedicated threads, never on Swift's cooperative pool. Changes to a root are serialised
 /// by a lock file, also across processes. Deleting replaced versions happens after their grace period, in the
 /// background, after an install has finished — never between a deletion and the next extraction.
-public final class Installer: Sendable {
-    public let root: String
-    public let configuration: InstallConfiguration
+package final class Installer: Sendable {
+    package let root: String
+    package let configuration: InstallConfiguration
     /// Run on each staged docset before it is published (see `TreePreparation`).
-    public let prepareTree: TreePreparation?
+    package let prepareTree: TreePreparation?
     /// Builds the tarix store of a request with the tarix layout (nil: such a request fails).
     package let tarixStore: TarixStoreBuilder?
     private let background = WorkCounter()
 
-    public convenience init(
+    package convenience init(
         root: String, configuration: InstallConfiguration = InstallConfiguration(), prepareTree: TreePreparation? = nil
     ) {
         self.init(root: root, configuration: configuration, prepareTree: prepareTree, tarixStore: nil)
@@ -34,14 +34,14 @@ public final class Installer: Sendable {
     }
 
     /// Makes the archive `<root>/<request.name>.docset`, all at once. On error nothing visible changes.
-    public func install(archive: String, as request: InstallRequest) async throws(InstallError) -> InstallRecord {
+    package func install(archive: String, as request: InstallRequest) async throws(InstallError) -> InstallRecord {
         let source: FileArchiveSource
         do { source = try FileArchiveSource(path: archive) } catch { throw .io(error) }
         return try await install(source: source, as: request)
     }
 
     /// As `install(archive:as:)`, reading from any `ArchiveSource`.
-    public func install(source: any ArchiveSource, as request: InstallRequest) async throws(InstallError)
+    package func install(source: any ArchiveSource, as request: InstallRequest) async throws(InstallError)
         -> InstallRecord
     {
         try await install(source: source, as: request, whenPrepared: nil)
@@ -80,7 +80,7 @@ public final class Installer: Sendable {
     }
 
     /// Takes `<root>/<name>.docset` away atomically; its files are deleted after the grace period.
-    public func remove(name: String) async throws(InstallError) {
+    package func remove(name: String) async throws(InstallError) {
         if let problem = InstallRequest.problem(with: name) { throw .invalidName(name, reason: problem) }
         let garbage = try await onThread("docsync-remove") { () throws(InstallError) in
             let store = try VersionStore(root: self.root)
@@ -94,7 +94,7 @@ public final class Installer: Sendable {
     }
 
     /// Every `*.docset` in the root, as readers see it now, sorted by name. Takes no lock.
-    public func installedDocsets() throws(InstallError) -> [InstallRecord] {
+    package func installedDocsets() throws(InstallError) -> [InstallRecord] {
         guard FileManager.default.fileExists(atPath: root) else { return [] }
         let rootHandle = try DirectoryHandle.open(root)
         var result: [InstallRecord] = []
@@ -109,7 +109,7 @@ public final class Installer: Sendable {
     }
 
     /// Waits until background deletions started so far have finished (a CLI calls this before exiting).
-    public func waitForBackgroundWork() async {
+    package func waitForBackgroundWork() async {
         let background = self.background
         await WorkerThread.run(name: "docsync-wait") { background.waitUntilIdle() }
     }

@@ -9,9 +9,9 @@ import DocSyncSupport
 // for tests and tools. archive_write_disk is never used: it changes the process umask per entry and may chdir.
 
 /// A libarchive failure: the operation and libarchive's own message.
-public struct ArchiveFailure: Error, Sendable, Equatable, CustomStringConvertible {
-    public let message: String
-    public var description: String { message }
+package struct ArchiveFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    package let message: String
+    package var description: String { message }
 }
 
 /// libarchive's AE_IF* file-type values (C macros with casts, not imported).
@@ -288,13 +288,13 @@ final class ArchiveReader {
 }
 
 /// Writes archives with libarchive — for tests and tools that need real (including hostile) archives.
-public final class ArchiveWriter {
-    public enum Format: Sendable { case pax, gnutar, ustar, zip, xar }
-    public enum Filter: Sendable { case none, gzip, bzip2, xz, zstd }
+package final class ArchiveWriter {
+    package enum Format: Sendable { case pax, gnutar, ustar, zip, xar }
+    package enum Filter: Sendable { case none, gzip, bzip2, xz, zstd }
 
     /// One entry to write. Any combination is allowed, so hostile archives can be built on purpose.
-    public struct Entry: Sendable {
-        public enum Kind: Sendable {
+    package struct Entry: Sendable {
+        package enum Kind: Sendable {
             case file(data: [UInt8])
             case directory
             case symlink(target: String)
@@ -304,12 +304,12 @@ public final class ArchiveWriter {
             case sparse(size: Int64, data: [UInt8])
         }
 
-        public var path: String
-        public var kind: Kind
-        public var permissions: UInt32
-        public var xattrs: [(name: String, value: [UInt8])]
+        package var path: String
+        package var kind: Kind
+        package var permissions: UInt32
+        package var xattrs: [(name: String, value: [UInt8])]
 
-        public init(
+        package init(
             _ path: String, _ kind: Kind, permissions: UInt32? = nil, xattrs: [(name: String, value: [UInt8])] = []
         ) {
             self.path = path
@@ -324,18 +324,18 @@ public final class ArchiveWriter {
             self.xattrs = xattrs
         }
 
-        public static func file(_ path: String, _ text: String, permissions: UInt32 = 0o644) -> Entry {
+        package static func file(_ path: String, _ text: String, permissions: UInt32 = 0o644) -> Entry {
             Entry(path, .file(data: Array(text.utf8)), permissions: permissions)
         }
 
-        public static func directory(_ path: String) -> Entry { Entry(path, .directory) }
+        package static func directory(_ path: String) -> Entry { Entry(path, .directory) }
     }
 
     private let archive: OpaquePointer
     private let path: String
     private var closed = false
 
-    public init(path: String, format: Format, filter: Filter = .none) throws(ArchiveFailure) {
+    package init(path: String, format: Format, filter: Filter = .none) throws(ArchiveFailure) {
         guard let archive = archive_write_new() else { throw ArchiveFailure(message: "archive_write_new failed") }
         self.archive = archive
         self.path = path
@@ -368,7 +368,7 @@ public final class ArchiveWriter {
         archive_write_free(archive)
     }
 
-    public func add(_ item: Entry) throws(ArchiveFailure) {
+    package func add(_ item: Entry) throws(ArchiveFailure) {
         guard let entry = archive_entry_new() else { throw ArchiveFailure(message: "archive_entry_new failed") }
         defer { archive_entry_free(entry) }
         archive_entry_set_pathname(entry, item.path)
@@ -417,7 +417,7 @@ public final class ArchiveWriter {
         }
     }
 
-    public func close() throws(ArchiveFailure) {
+    package func close() throws(ArchiveFailure) {
         closed = true
         if archive_write_close(archive) != ARCHIVE_OK {
             throw ArchiveFailure(message: message(archive, "cannot finish \(path)"))

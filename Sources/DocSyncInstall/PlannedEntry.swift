@@ -1,6 +1,6 @@
 /// What the writer should create for one accepted entry, relative to the docset root.
-public struct PlannedEntry: Sendable, Equatable {
-    public enum Action: Sendable, Equatable {
+package struct PlannedEntry: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         case directory
         /// A regular file created with exactly `mode` (0o644 or 0o755).
         case file(mode: UInt32)
@@ -8,22 +8,22 @@ public struct PlannedEntry: Sendable, Equatable {
     }
 
     /// Path components under the docset root (never empty, no ".", "..", "/" or NUL).
-    public var components: [[UInt8]]
-    public var action: Action
+    package var components: [[UInt8]]
+    package var action: Action
     /// The archive's own path, for messages.
-    public var archivePath: String
+    package var archivePath: String
 
-    public init(components: [[UInt8]], action: Action, archivePath: String) {
+    package init(components: [[UInt8]], action: Action, archivePath: String) {
         self.components = components
         self.action = action
         self.archivePath = archivePath
     }
 
-    public var relativePath: String { components.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "/") }
+    package var relativePath: String { components.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "/") }
 }
 
 /// The policy's verdict on one entry.
-public enum EntryDecision: Sendable, Equatable {
+package enum EntryDecision: Sendable, Equatable {
     case accept(PlannedEntry)
     /// Nothing to write: AppleDouble `._*` files, `__MACOSX/`, and directory entries for the docset folder itself.
     case skip

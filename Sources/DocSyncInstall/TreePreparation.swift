@@ -9,18 +9,18 @@ import DocSyncSupport
 /// for Zeal, without this module knowing SQLite). It receives the staged docset folder's descriptor, its path (for
 /// messages) and the `extra` members `meta.json` will carry, may change files inside the folder (through
 /// descriptors), and returns what it did. Throwing fails the install; nothing is published.
-public typealias TreePreparation =
+package typealias TreePreparation =
     @Sendable (_ docsetFD: Int32, _ path: String, _ extra: [String: JSONValue]) throws -> PreparedTree
 
 /// What a `TreePreparation` did to a staged docset.
-public struct PreparedTree: Sendable, Equatable {
+package struct PreparedTree: Sendable, Equatable {
     /// The names of the changes made, recorded as `prepared` in meta.json's docsync record.
-    public var steps: [String]
+    package var steps: [String]
     /// Members set in meta.json's `extra` (e.g. Zeal's `indexFilePath`), over the catalogue's.
-    public var extra: [String: JSONValue]
+    package var extra: [String: JSONValue]
 
     /// Creates a result.
-    public init(steps: [String] = [], extra: [String: JSONValue] = [:]) {
+    package init(steps: [String] = [], extra: [String: JSONValue] = [:]) {
         self.steps = steps
         self.extra = extra
     }

@@ -48,7 +48,7 @@ public enum MetricsTextFile {
 
     /// Replaces the sync run's metrics in `path` with `metrics` (temp file + rename in the same folder), keeping
     /// the lines `docsync serve` wrote there (`docsync_serve_*`).
-    public static func write(_ metrics: RunMetrics, to path: String) throws(SystemError) {
+    package static func write(_ metrics: RunMetrics, to path: String) throws(SystemError) {
         try update(path, serve: false, with: render(metrics))
     }
 

@@ -9,10 +9,10 @@ import Foundation
 /// first, then the documents, then the archives. Written and read here rather than through libarchive (which
 /// DocSyncInstall wraps for hostile input): the format is fixed, docsync writes it itself, streams archives of any
 /// size in 1 MiB blocks, and the reader accepts only the tree's own names (no links, no `..`, no absolute paths).
-public enum MirrorBundle {
+package enum MirrorBundle {
     /// The tree's files, relative to the mirror folder, in bundle order: the documents, and the archives `archives`
     /// names by digest (the manifest's; nil: every archive in the tree, retired ones in their grace period too).
-    public static func files(in directory: String, archives wanted: Set<String>? = nil) throws(MirrorError)
+    package static func files(in directory: String, archives wanted: Set<String>? = nil) throws(MirrorError)
         -> [String]
     {
         do throws(SystemError) {
@@ -43,7 +43,7 @@ public enum MirrorBundle {
     static func listing(_ folder: SafeDirectory) -> [String] { ((try? folder.entries()) ?? []).map(\.name) }
 
     /// Writes `files` of `directory` to `output` (a temporary name renamed into place when complete).
-    public static func write(directory: String, files: [String], to output: String) throws(MirrorError) {
+    package static func write(directory: String, files: [String], to output: String) throws(MirrorError) {
         let temporary = output + ".part"
         let out = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
         if out < 0 { throw .system("open", temporary, errno: errno) }
@@ -77,7 +77,7 @@ public enum MirrorBundle {
     }
 
     /// Unpacks a bundle into `directory` (created; must not hold another tree), accepting only the tree's names.
-    public static func unpack(_ bundle: String, into directory: String) throws(MirrorError) {
+    package static func unpack(_ bundle: String, into directory: String) throws(MirrorError) {
         let opened: (fd: Int32, size: Int64)?
         do throws(SystemError) { opened = try RegularFile.open(bundle, followSymlink: true) } catch {
             throw .system("open", bundle, errno: error.code)

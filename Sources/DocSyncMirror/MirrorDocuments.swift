@@ -3,38 +3,38 @@ import Foundation
 
 /// The mirror's published documents, rendered from its state (pure): a Dash feed per docset, one Atom docset feed,
 /// a catalogue in Zeal's shape. Archive URLs are `<baseURL>/archives/<sha256>/<file>`, the upstream ones after.
-public struct MirrorDocuments: Sendable {
-    public let baseURL: String
-    public let state: MirrorState
+package struct MirrorDocuments: Sendable {
+    package let baseURL: String
+    package let state: MirrorState
     /// Archives (by SHA-256) with a tarix index beside them (`<archive>.tarix`): `"tarix": true` in the catalogue.
     package var indexed: Set<String> = []
 
-    public init(baseURL: String, state: MirrorState) {
+    package init(baseURL: String, state: MirrorState) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.state = state
     }
 
     /// `feeds/<name>.xml`, relative to the mirror.
-    public static func feedPath(_ name: String) -> String { "feeds/\(name).xml" }
+    package static func feedPath(_ name: String) -> String { "feeds/\(name).xml" }
     /// `feeds/zeal/<name>.xml`: the feed to give Zeal's "Add feed" (see `zealFeed`).
-    public static func zealFeedPath(_ name: String) -> String { "feeds/zeal/\(name).xml" }
-    public static let atomPath = "docsets.atom"
-    public static let cataloguePath = "catalogue.json"
-    public static let manifestPath = "manifest.lock"
+    package static func zealFeedPath(_ name: String) -> String { "feeds/zeal/\(name).xml" }
+    package static let atomPath = "docsets.atom"
+    package static let cataloguePath = "catalogue.json"
+    package static let manifestPath = "manifest.lock"
 
-    public func url(_ path: String) -> String {
+    package func url(_ path: String) -> String {
         "\(baseURL)/\(path.addingPercentEncoding(withAllowedCharacters: Self.pathAllowed) ?? path)"
     }
 
     /// The mirror's copy first, then the upstream URLs — except those carrying a credential (a password or a secret
     /// query parameter): a mirror's documents are public, and the secret is not the mirror's to hand out.
-    public func archiveURLs(_ version: MirrorVersion) -> [String] {
+    package func archiveURLs(_ version: MirrorVersion) -> [String] {
         [url(version.archivePath)]
             + version.upstream.filter { !$0.hasPrefix(baseURL + "/") && $0.redactingCredentials == $0 }
     }
 
     /// A Dash feed: `<version>`, `<sha256>`, the `<url>`s, `<other-versions>` for the older kept versions.
-    public func dashFeed(_ name: String) -> String {
+    package func dashFeed(_ name: String) -> String {
         let versions = state.docsets[name] ?? []
         guard let latest = versions.first else { return "" }
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<entry>\n"
@@ -55,7 +55,7 @@ public struct MirrorDocuments: Sendable {
     /// random `<url>` (`DocsetMetadata::url()`) and never reads `<sha256>`, so the fallbacks of `dashFeed` would send
     /// part of a Zeal fleet to the publisher; and it reads a `<name>` inside `<other-versions>` as the docset's name,
     /// so none are listed. docsync clients use `dashFeed`, which keeps the fallbacks and the checksum.
-    public func zealFeed(_ name: String) -> String {
+    package func zealFeed(_ name: String) -> String {
         guard let latest = state.docsets[name]?.first else { return "" }
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<entry>\n"
             + "    <version>\(Self.escape(latest.dashVersion))</version>\n"
@@ -63,7 +63,7 @@ public struct MirrorDocuments: Sendable {
     }
 
     /// One Atom feed (Apple's docset extension) with an entry per kept version of every docset.
-    public func atomFeed(updated: Date) -> String {
+    package func atomFeed(updated: Date) -> String {
         let stamp = ISO8601DateFormatter().string(from: updated)
         var xml = """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -96,7 +96,7 @@ public struct MirrorDocuments: Sendable {
 
     /// Zeal's catalogue shape (`name`, `title`, `sourceId`, `revision`, `versions`, `icon`, `icon2x`, `extra`,
     /// `size`, `feed_url`, `urls`, `tarix` when the archive's index is published beside it), plus `sha256`.
-    public func catalogue() -> [UInt8] {
+    package func catalogue() -> [UInt8] {
         var items: [JSONValue] = []
         for name in state.docsets.keys.sorted() {
             guard let versions = state.docsets[name], let latest = versions.first else { continue }

@@ -5,14 +5,14 @@ import DocSyncSupport
 #endif
 
 /// A publish, bundle or import that failed, naming the file or docset at fault.
-public struct MirrorError: Error, Sendable, CustomStringConvertible, Equatable {
+package struct MirrorError: Error, Sendable, CustomStringConvertible, Equatable {
     private enum Code: Sendable, Equatable { case system, checksum, bundle }
     private let code: Code
     /// What went wrong, naming the path or docset.
-    public let description: String
+    package let description: String
 
     /// A system call failed on a path of the mirror's tree.
-    public static func system(_ call: String, _ path: String, errno code: Int32) -> MirrorError {
+    package static func system(_ call: String, _ path: String, errno code: Int32) -> MirrorError {
         MirrorError(code: .system, description: "\(path): \(call): \(String(cString: strerror(code)))")
     }
 
@@ -22,17 +22,17 @@ public struct MirrorError: Error, Sendable, CustomStringConvertible, Equatable {
     }
 
     /// An archive's bytes do not hash to the published SHA-256.
-    public static func checksum(_ path: String, expected: String, actual: String) -> MirrorError {
+    package static func checksum(_ path: String, expected: String, actual: String) -> MirrorError {
         MirrorError(code: .checksum, description: "\(path): SHA-256 is \(actual), the manifest says \(expected)")
     }
 
     /// A bundle that is not one docsync wrote (or is damaged).
-    public static func bundle(_ path: String, _ reason: String) -> MirrorError {
+    package static func bundle(_ path: String, _ reason: String) -> MirrorError {
         MirrorError(code: .bundle, description: "\(path): \(reason)")
     }
 
     /// True for bad data (a checksum mismatch, a damaged bundle), false for a failed system call: its exit status.
     package var isDataError: Bool { code != .system }
 
-    public static func == (a: MirrorError, b: MirrorError) -> Bool { a.code == b.code }
+    package static func == (a: MirrorError, b: MirrorError) -> Bool { a.code == b.code }
 }

@@ -2,13 +2,13 @@ import Foundation
 
 /// The pure half of a publish: from what was published before, what is installed now and the pool's archive
 /// folders, the next published state and the archive folders that may be deleted.
-public enum MirrorPlanner {
-    public struct Plan: Sendable, Equatable {
-        public var state: MirrorState
+package enum MirrorPlanner {
+    package struct Plan: Sendable, Equatable {
+        package var state: MirrorState
         /// Archive folders (`<sha256>`) no feed names whose grace period has passed.
-        public var expired: [String]
+        package var expired: [String]
         /// Docsets whose feed file must go (no longer installed).
-        public var dropped: [String]
+        package var dropped: [String]
     }
 
     /// - Parameters:
@@ -17,7 +17,7 @@ public enum MirrorPlanner {
     ///   - keep: versions per docset a feed names (the newest plus `keep - 1` older ones).
     ///   - held: docsets still installed whose newest archive could not be had this time: their feed keeps naming
     ///     the versions published before (those whose archive folder is in the pool), never dropped.
-    public static func plan(
+    package static func plan(
         previous: MirrorState, installed: [MirrorVersion], held: Set<String> = [], pool: Set<String>, keep: Int,
         grace: TimeInterval, now: Date
     ) -> Plan {

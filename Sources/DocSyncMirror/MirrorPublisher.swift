@@ -20,14 +20,14 @@ package typealias MirrorIndexer = @Sendable (_ archiveFD: Int32, _ archiveName: 
 /// Safe for readers at every instant (and after SIGKILL at any point): archives land and are fsynced before any
 /// document names them; every document is replaced by rename; an archive folder is deleted only when no published
 /// document names it and its grace period has passed, so a client mid-download finishes.
-public struct MirrorPublisher: Sendable {
-    public struct Settings: Sendable, Equatable {
-        public var directory: String
-        public var baseURL: String
-        public var keep: Int
-        public var grace: TimeInterval
+package struct MirrorPublisher: Sendable {
+    package struct Settings: Sendable, Equatable {
+        package var directory: String
+        package var baseURL: String
+        package var keep: Int
+        package var grace: TimeInterval
 
-        public init(directory: String, baseURL: String, keep: Int = 2, grace: TimeInterval = 3600) {
+        package init(directory: String, baseURL: String, keep: Int = 2, grace: TimeInterval = 3600) {
             self.directory = directory
             self.baseURL = baseURL
             self.keep = keep
@@ -36,42 +36,42 @@ public struct MirrorPublisher: Sendable {
     }
 
     /// What one publish did.
-    public struct Report: Sendable, Equatable {
-        public var published: [String] = []
+    package struct Report: Sendable, Equatable {
+        package var published: [String] = []
         /// Archive folders placed in this run (linked or copied).
-        public var placed = 0
+        package var placed = 0
         /// Archive folders deleted (no feed named them for longer than the grace period).
-        public var deleted = 0
+        package var deleted = 0
         /// Docsets left out, with the reason (e.g. not installed by docsync: no checksum to publish).
-        public var skipped: [(name: String, reason: String)] = []
+        package var skipped: [(name: String, reason: String)] = []
         /// Docsets whose newest archive could not be had for the pool (fetch failed, copy gone): a failure. Their
         /// feeds keep naming the versions published before (`kept`: the newest of those, nil when none was).
-        public var failed: [(name: String, reason: String, kept: String?)] = []
+        package var failed: [(name: String, reason: String, kept: String?)] = []
 
-        public init() {}
+        package init() {}
 
-        public static func == (a: Report, b: Report) -> Bool {
+        package static func == (a: Report, b: Report) -> Bool {
             a.published == b.published && a.placed == b.placed && a.deleted == b.deleted
                 && a.skipped.map(\.name) == b.skipped.map(\.name) && a.failed.map(\.name) == b.failed.map(\.name)
                 && a.failed.map(\.kept) == b.failed.map(\.kept)
         }
     }
 
-    public let settings: Settings
+    package let settings: Settings
     /// `<state>/mirror.json`.
-    public let statePath: String
+    package let statePath: String
     /// Builds the tarix index package (`<archive>.tarix`: a gzip'd tar holding `tarixIndex.db`) of an archive that
     /// already has a full flush before every record; nil when it has not. docsync wires `DocSyncTarix` in.
     package var indexer: MirrorIndexer?
 
-    public init(settings: Settings, statePath: String) {
+    package init(settings: Settings, statePath: String) {
         self.settings = settings
         self.statePath = statePath
     }
 
     /// Keeps a just-verified archive (at `source`, e.g. in staging before it is deleted) in the pool, so the next
     /// publish need not fetch it again. Named by no document until a publish does.
-    public func retain(_ version: MirrorVersion, from source: String) throws(MirrorError) {
+    package func retain(_ version: MirrorVersion, from source: String) throws(MirrorError) {
         do throws(SystemError) {
             let archives = try SafeDirectory.open(settings.directory, create: true).directory("archives", create: true)
             let folder = try archives.directory(version.sha256, create: true)
@@ -88,7 +88,7 @@ public struct MirrorPublisher: Sendable {
     /// a version whose archive is not in the pool yet (nil or a throw: a failure, the docset's feed keeps its
     /// previously published versions); `manifest` renders the manifest. `held`: installed docsets with nothing to
     /// publish this time (no checksum), whose previously published versions stay too.
-    public func publish(
+    package func publish(
         _ installed: [MirrorVersion], held: Set<String> = [], now: Date = Date(),
         archive: (MirrorVersion) async throws -> String?,
         manifest: (MirrorDocuments) -> [UInt8]

@@ -2,27 +2,27 @@ import DocSyncSupport
 
 /// One docset version the mirror publishes: what a feed, the catalogue and the manifest say about it, and where
 /// its archive lives in the tree (`archives/<sha256>/<file>`, immutable: a new version is a new folder).
-public struct MirrorVersion: Codable, Sendable, Equatable {
+package struct MirrorVersion: Codable, Sendable, Equatable {
     /// The folder name (`<name>.docset`) and the feed's file stem (`feeds/<name>.xml`).
-    public var name: String
-    public var title: String
-    public var version: String
-    public var revision: String?
+    package var name: String
+    package var title: String
+    package var version: String
+    package var revision: String?
     /// The archive's SHA-256, lowercase hex: the folder under `archives/`.
-    public var sha256: String
-    public var size: Int64
+    package var sha256: String
+    package var size: Int64
     /// The archive's file name in its folder (the upstream name's extension kept, e.g. `Go.tgz`).
-    public var file: String
+    package var file: String
     /// The publisher's own archive URLs, tried after the mirror's copy.
-    public var upstream: [String]
-    public var feed: String?
-    public var icon: String?
-    public var icon2x: String?
-    public var extra: JSONValue?
+    package var upstream: [String]
+    package var feed: String?
+    package var icon: String?
+    package var icon2x: String?
+    package var extra: JSONValue?
     /// How the publisher's docset arrived in Zeal's terms: `mirror import` writes the same `meta.json`.
     package var zeal: ZealArrival? = nil
 
-    public init(
+    package init(
         name: String, title: String, version: String, revision: String? = nil, sha256: String, size: Int64,
         upstream: [String], feed: String? = nil, icon: String? = nil, icon2x: String? = nil, extra: JSONValue? = nil
     ) {
@@ -41,10 +41,10 @@ public struct MirrorVersion: Codable, Sendable, Equatable {
     }
 
     /// `archives/<sha256>/<file>`, relative to the mirror's folder and its base URL.
-    public var archivePath: String { "archives/\(sha256)/\(file)" }
+    package var archivePath: String { "archives/\(sha256)/\(file)" }
 
     /// `VERSION[/REVISION]` as Dash feeds write it.
-    public var dashVersion: String {
+    package var dashVersion: String {
         guard let revision, !revision.isEmpty, revision != "0" else { return version }
         return "\(version)/\(revision)"
     }

@@ -2,11 +2,11 @@ import DocSyncSupport
 
 /// Why `docsync serve` cannot start: a bad `listen` address, a non-loopback address not asked for, or a bind
 /// failure. Names the configuration key at fault.
-public struct ServeError: Error, CustomStringConvertible, Equatable {
+package struct ServeError: Error, CustomStringConvertible, Equatable {
     private enum Code: Equatable { case badAddress, remoteNotAllowed, cannotStart }
     private let code: Code
     /// What went wrong, naming the key or option at fault.
-    public let message: String
+    package let message: String
 
     private init(_ code: Code, _ message: String) {
         self.code = code
@@ -14,11 +14,11 @@ public struct ServeError: Error, CustomStringConvertible, Equatable {
     }
 
     /// `listen` is not `HOST:PORT`.
-    public static let badAddress = ServeError(.badAddress, "")
+    package static let badAddress = ServeError(.badAddress, "")
     /// A non-loopback address without `allow_remote`.
-    public static let remoteNotAllowed = ServeError(.remoteNotAllowed, "")
+    package static let remoteNotAllowed = ServeError(.remoteNotAllowed, "")
     /// The server could not start (bind failure).
-    public static let cannotStart = ServeError(.cannotStart, "")
+    package static let cannotStart = ServeError(.cannotStart, "")
 
     static func badAddress(_ text: String) -> ServeError {
         ServeError(
@@ -39,12 +39,12 @@ public struct ServeError: Error, CustomStringConvertible, Equatable {
     }
 
     /// Errors match by kind, not message (`catch ServeError.remoteNotAllowed`).
-    public static func == (lhs: ServeError, rhs: ServeError) -> Bool { lhs.code == rhs.code }
+    package static func == (lhs: ServeError, rhs: ServeError) -> Bool { lhs.code == rhs.code }
 
     /// `~=` so `catch ServeError.badAddress` matches any message.
-    public static func ~= (pattern: ServeError, value: any Error) -> Bool {
+    package static func ~= (pattern: ServeError, value: any Error) -> Bool {
         (value as? ServeError)?.code == pattern.code
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }

@@ -6,21 +6,21 @@
 /// output on `/dev/null`, standard error kept (its end). A deadline or a cancellation stops the whole group —
 /// the command and everything it started — with SIGTERM, then SIGKILL after `killGrace`. Blocking: call it from
 /// `WorkerThread.run`.
-public struct ChildProcess: Sendable {
-    public var path: String
-    public var arguments: [String]
-    public var environment: [String: String]
+package struct ChildProcess: Sendable {
+    package var path: String
+    package var arguments: [String]
+    package var environment: [String: String]
     /// How long SIGTERM has to work before SIGKILL.
-    public var killGrace: Duration = .seconds(5)
+    package var killGrace: Duration = .seconds(5)
 
-    public init(path: String, arguments: [String], environment: [String: String]) {
+    package init(path: String, arguments: [String], environment: [String: String]) {
         self.path = path
         self.arguments = arguments
         self.environment = environment
     }
 
     /// How the command ended.
-    public enum Ending: Sendable, Equatable {
+    package enum Ending: Sendable, Equatable {
         case exited(Int32)
         case signalled(Int32)
         /// Still running at the deadline: its process group was stopped.
@@ -31,14 +31,14 @@ public struct ChildProcess: Sendable {
         case notStarted(Int32)
     }
 
-    public struct Result: Sendable, Equatable {
-        public var ending: Ending
+    package struct Result: Sendable, Equatable {
+        package var ending: Ending
         /// The last bytes (at most 8 KiB) the command wrote to standard error.
-        public var standardErrorTail: [UInt8]
+        package var standardErrorTail: [UInt8]
     }
 
     /// Runs to the end, the `timeout`, or until `isCancelled` returns true (polled every 100 ms).
-    public func run(timeout: Duration, isCancelled: @Sendable () -> Bool = { false }) -> Result {
+    package func run(timeout: Duration, isCancelled: @Sendable () -> Bool = { false }) -> Result {
         var pipeEnds: [Int32] = [-1, -1]
         guard pipe(&pipeEnds) == 0 else { return Result(ending: .notStarted(errno), standardErrorTail: []) }
         for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }  // (pipe2 is not in Glibc's Swift module)

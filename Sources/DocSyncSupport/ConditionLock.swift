@@ -7,12 +7,12 @@
 ///
 /// `@unchecked Sendable`: the mutex and conditions live at stable heap addresses and are only used through the
 /// pthread calls, which are thread-safe by definition.
-public final class ConditionLock: @unchecked Sendable {
+package final class ConditionLock: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let conditions: UnsafeMutablePointer<pthread_cond_t>
     private let count: Int
 
-    public init(conditions: Int = 1) {
+    package init(conditions: Int = 1) {
         count = max(1, conditions)
         self.conditions = .allocate(capacity: count)
         pthread_mutex_init(mutex, nil)
@@ -26,22 +26,22 @@ public final class ConditionLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    public func lock() { pthread_mutex_lock(mutex) }
-    public func unlock() { pthread_mutex_unlock(mutex) }
+    package func lock() { pthread_mutex_lock(mutex) }
+    package func unlock() { pthread_mutex_unlock(mutex) }
 
     /// Waits on condition `index`; call with the lock held, and re-check the awaited state afterwards.
-    public func wait(on index: Int = 0) { pthread_cond_wait(conditions + index, mutex) }
+    package func wait(on index: Int = 0) { pthread_cond_wait(conditions + index, mutex) }
 
     /// Wakes the waiters of condition `index`.
-    public func broadcast(_ index: Int = 0) { pthread_cond_broadcast(conditions + index) }
+    package func broadcast(_ index: Int = 0) { pthread_cond_broadcast(conditions + index) }
 
     /// Wakes the waiters of every condition.
-    public func broadcastAll() {
+    package func broadcastAll() {
         for index in 0..<count { pthread_cond_broadcast(conditions + index) }
     }
 
     /// Runs `body` with the lock held.
-    public func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    package func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         lock()
         defer { unlock() }
         return try body()

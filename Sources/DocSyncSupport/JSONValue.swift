@@ -1,5 +1,5 @@
 /// Any JSON value, kept as parsed so that opaque objects (a catalogue's `extra`) round-trip into `meta.json`.
-public enum JSONValue: Sendable, Hashable, Codable {
+package enum JSONValue: Sendable, Hashable, Codable {
     case null
     case bool(Bool)
     case number(Double)
@@ -7,7 +7,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -24,7 +24,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -42,12 +42,12 @@ public enum JSONValue: Sendable, Hashable, Codable {
     }
 
     /// The string, when this is one.
-    public var string: String? {
+    package var string: String? {
         if case .string(let value) = self { value } else { nil }
     }
 
     /// The object's members, when this is an object.
-    public var object: [String: JSONValue]? {
+    package var object: [String: JSONValue]? {
         if case .object(let value) = self { value } else { nil }
     }
 }

@@ -3,50 +3,50 @@ import Foundation
 
 /// An incremental SHA-256 (OpenSSL) whose state is a plain value: it can be copied, saved in a journal and continued
 /// later, so a resumed download re-hashes only the bytes the journal cannot vouch for.
-public struct SHA256: Sendable {
-    public static let stateSize = MemoryLayout<ds_sha256_state>.size
+package struct SHA256: Sendable {
+    package static let stateSize = MemoryLayout<ds_sha256_state>.size
     private var state = ds_sha256_state()
 
-    public init() { ds_sha256_init(&state) }
+    package init() { ds_sha256_init(&state) }
 
     /// Restores a state saved with `savedState`; nil when the bytes are not a saved state.
-    public init?(savedState: [UInt8]) {
+    package init?(savedState: [UInt8]) {
         guard savedState.count == Self.stateSize else { return nil }
         withUnsafeMutableBytes(of: &state) { $0.copyBytes(from: savedState) }
     }
 
-    public var savedState: [UInt8] { withUnsafeBytes(of: state) { Array($0) } }
+    package var savedState: [UInt8] { withUnsafeBytes(of: state) { Array($0) } }
 
-    public mutating func update(_ buffer: UnsafeRawBufferPointer) {
+    package mutating func update(_ buffer: UnsafeRawBufferPointer) {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return }
         ds_sha256_update(&state, base, buffer.count)
     }
 
-    public mutating func update<Bytes: ContiguousBytes>(_ bytes: Bytes) {
+    package mutating func update<Bytes: ContiguousBytes>(_ bytes: Bytes) {
         bytes.withUnsafeBytes { update($0) }
     }
 
     /// The digest of everything so far; the hash can go on afterwards.
-    public func finalize() -> Digest {
+    package func finalize() -> Digest {
         var out = [UInt8](repeating: 0, count: 32)
         withUnsafePointer(to: state) { ds_sha256_final($0, &out) }
         return Digest(bytes: out)
     }
 
-    public static func hash<Bytes: ContiguousBytes>(_ bytes: Bytes) -> Digest {
+    package static func hash<Bytes: ContiguousBytes>(_ bytes: Bytes) -> Digest {
         var out = [UInt8](repeating: 0, count: 32)
         bytes.withUnsafeBytes { buffer in ds_sha256(buffer.baseAddress, buffer.count, &out) }
         return Digest(bytes: out)
     }
 
     /// A SHA-256 digest; `description` is lowercase hex.
-    public struct Digest: Hashable, Sendable, CustomStringConvertible {
-        public let bytes: [UInt8]
+    package struct Digest: Hashable, Sendable, CustomStringConvertible {
+        package let bytes: [UInt8]
 
-        public init(bytes: [UInt8]) { self.bytes = bytes }
+        package init(bytes: [UInt8]) { self.bytes = bytes }
 
         /// Parses 64 hex digits (either case); nil otherwise.
-        public init?(hex: String) {
+        package init?(hex: String) {
             let chars = Array(hex.utf8)
             guard chars.count == 64 else { return nil }
             var out = [UInt8]()
@@ -58,7 +58,7 @@ public struct SHA256: Sendable {
             bytes = out
         }
 
-        public var description: String {
+        package var description: String {
             let digits = Array("0123456789abcdef".utf8)
             var out = [UInt8]()
             out.reserveCapacity(64)

@@ -3,17 +3,17 @@
 ///
 /// `@unchecked Sendable`: `pending` is read and written only while holding `lock` (a condition lock, since
 /// `waitUntilIdle` sleeps until it reaches zero).
-public final class WorkCounter: @unchecked Sendable {
+package final class WorkCounter: @unchecked Sendable {
     private let lock = ConditionLock()
     private var pending = 0
 
-    public init() {}
+    package init() {}
 
     /// One more piece of work started.
-    public func enter() { lock.withLock { pending += 1 } }
+    package func enter() { lock.withLock { pending += 1 } }
 
     /// One piece of work finished.
-    public func leave() {
+    package func leave() {
         lock.withLock {
             pending -= 1
             if pending == 0 { lock.broadcast() }
@@ -21,7 +21,7 @@ public final class WorkCounter: @unchecked Sendable {
     }
 
     /// Blocks the calling thread until no work is in flight.
-    public func waitUntilIdle() {
+    package func waitUntilIdle() {
         lock.lock()
         while pending > 0 { lock.wait() }
         lock.unlock()

@@ -6,9 +6,9 @@ import CDocSyncSys
 
 /// Starts detached pthreads for blocking work that must stay off Swift's cooperative pool (libcurl transfers,
 /// `pwrite`/`fdatasync` loops). Without Foundation's `Thread`, whose run loop machinery costs memory.
-public enum WorkerThread {
+package enum WorkerThread {
     /// Runs `body` on a new detached thread named `name` (15 bytes are kept) with a `stackSize` stack.
-    public static func start(name: String, stackSize: Int = 256 << 10, _ body: @escaping @Sendable () -> Void) {
+    package static func start(name: String, stackSize: Int = 256 << 10, _ body: @escaping @Sendable () -> Void) {
         let box = Unmanaged.passRetained(Job(name: name, body: body)).toOpaque()
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)

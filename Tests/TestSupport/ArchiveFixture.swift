@@ -3,8 +3,8 @@ import DocSyncInstall
 import Foundation
 
 /// Builds real archives for tests with libarchive's writer.
-public enum ArchiveFixture {
-    public static func write(
+package enum ArchiveFixture {
+    package static func write(
         to path: String, format: ArchiveWriter.Format = .pax, filter: ArchiveWriter.Filter = .gzip,
         _ entries: [ArchiveWriter.Entry]
     ) throws {
@@ -15,10 +15,10 @@ public enum ArchiveFixture {
 }
 
 /// Creates real SQLite docset indexes with the `sqlite3` command-line tool.
-public enum SQLiteIndex {
+package enum SQLiteIndex {
     /// A Dash index with `rows` rows and Zeal's name index already in it (so docsync's install-time preparation
     /// leaves the file byte for byte as archived, and tests can compare installed trees with the fixture).
-    public static func make(rows: Int) throws -> [UInt8] {
+    package static func make(rows: Int) throws -> [UInt8] {
         let dir = try TemporaryDirectory("dsidx")
         defer { dir.remove() }
         let path = dir.appending("docSet.dsidx")
@@ -33,7 +33,7 @@ public enum SQLiteIndex {
     }
 
     /// `SELECT count(*) FROM searchIndex` through the sqlite3 CLI (nil when the query fails).
-    public static func count(_ path: String) -> Int? {
+    package static func count(_ path: String) -> Int? {
         guard let result = try? Tool.run("/usr/bin/sqlite3", ["-readonly", path, "SELECT count(*) FROM searchIndex;"]),
             result.status == 0
         else { return nil }

@@ -12,14 +12,14 @@ import Testing
 /// let, task groups) run on ``BlockingTestExecutor``, which starts a thread whenever no idle one can take a job.
 /// At most twice as many such tests as there are cores run at once (the rest wait suspended, holding no thread),
 /// so that moving them off the pool does not start a hundred child processes together on two cores.
-public struct BlockingWaitsTrait: SuiteTrait, TestTrait, TestScoping {
-    public var isRecursive: Bool { true }
+package struct BlockingWaitsTrait: SuiteTrait, TestTrait, TestScoping {
+    package var isRecursive: Bool { true }
 
-    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+    package func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
         testCase == nil ? nil : self  // each test case, not the suite as a whole
     }
 
-    public func provideScope(
+    package func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         await Self.slots.acquire()
@@ -64,16 +64,16 @@ final class TestSlots: Sendable {
 
 extension Trait where Self == BlockingWaitsTrait {
     /// The tests block threads (child-process waits, kill loops, sleeps): run their bodies off the cooperative pool.
-    public static var blockingWaits: Self { Self() }
+    package static var blockingWaits: Self { Self() }
 }
 
 /// A task executor for tests that block: a job runs at once on an idle thread, or on a new thread when none is idle,
 /// so a blocked job never keeps another waiting (unlike the cooperative pool's fixed width). Threads stay for the
 /// test process's life; their number is the most jobs that were ever running at once.
-public final class BlockingTestExecutor: TaskExecutor, @unchecked Sendable {
+package final class BlockingTestExecutor: TaskExecutor, @unchecked Sendable {
     // `@unchecked Sendable`: `jobs`, `idle` and `threads` are only read or written with `lock` held.
     /// The one executor every `.blockingWaits` test shares.
-    public static let shared = BlockingTestExecutor()
+    package static let shared = BlockingTestExecutor()
 
     private let lock = ConditionLock()
     private var jobs: [UnownedJob] = []
@@ -82,9 +82,9 @@ public final class BlockingTestExecutor: TaskExecutor, @unchecked Sendable {
     private var threads = 0
 
     /// Threads started so far: the most jobs that were ever running at once.
-    public var threadCount: Int { lock.withLock { threads } }
+    package var threadCount: Int { lock.withLock { threads } }
 
-    public func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let start = lock.withLock {
             jobs.append(job)
@@ -119,7 +119,7 @@ extension BlockingTestExecutor {
     /// Starts `operation` as an unstructured task on this executor instead of the cooperative pool: a task a test
     /// waits for (a server's service group, a first downloader) starts at once, never queued behind the suite's
     /// other tests on the pool's one thread per core. Its child tasks run here too.
-    public static func task<T: Sendable>(_ operation: sending @escaping () async throws -> T) -> Task<T, any Error> {
+    package static func task<T: Sendable>(_ operation: sending @escaping () async throws -> T) -> Task<T, any Error> {
         Task(executorPreference: shared, operation: operation)
     }
 }

@@ -2,12 +2,12 @@ import Foundation
 
 /// The configuration of a client whose only source is one catalogue in Zeal's format (contributions and cheat
 /// sheets off), choosing docsets by name: what a machine fed by a fleet mirror's `catalogue.json` writes.
-public enum CatalogueClient {
+package enum CatalogueClient {
     /// Writes the configuration to `file` and returns `file`. `root`, `staging` and `state` are `<folder>/root`, … (a
     /// relative `folder` resolves against the file's folder); `extra` lines (such as `[install]`) come before the
     /// catalogue tables; `mirrors`, when given, is `[catalog] mirrors` (Kapeli's archive hosts).
     @discardableResult
-    public static func write(
+    package static func write(
         to file: String, catalogue: String, docsets: [String], folder: String? = nil, mirrors: [String]? = nil,
         extra: String = ""
     ) throws -> String {

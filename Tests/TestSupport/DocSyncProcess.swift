@@ -6,16 +6,16 @@ import Foundation
 
 /// A running `docsync` (the executable built beside the test bundle, `Tool.docsyncBinary`), its output collected
 /// through pipes: for tests that kill it midway or wait for it. One-shot runs use `Tool.run(Tool.docsyncBinary, …)`.
-public struct DocSyncProcess {
-    public let process = Process()
+package struct DocSyncProcess {
+    package let process = Process()
     /// Standard output and error (for an `OutputReader`), or nil when started with `discardOutput`.
-    public let output: Pipe?
-    public let errors: Pipe?
+    package let output: Pipe?
+    package let errors: Pipe?
 
     /// Starts `docsync` with `arguments`; `environment` replaces the test process's environment when given.
     /// `discardOutput` sends standard output and error to /dev/null (for a run nobody reads, so it never blocks on
     /// a full pipe).
-    public init(_ arguments: [String], environment: [String: String]? = nil, discardOutput: Bool = false) throws {
+    package init(_ arguments: [String], environment: [String: String]? = nil, discardOutput: Bool = false) throws {
         output = discardOutput ? nil : Pipe()
         errors = discardOutput ? nil : Pipe()
         process.executableURL = URL(fileURLWithPath: Tool.docsyncBinary)
@@ -27,18 +27,18 @@ public struct DocSyncProcess {
     }
 
     /// Starts `docsync fetch` with `arguments`.
-    public init(fetch arguments: [String], environment: [String: String]? = nil) throws {
+    package init(fetch arguments: [String], environment: [String: String]? = nil) throws {
         try self.init(["fetch"] + arguments, environment: environment)
     }
 
     /// Kills the process (SIGKILL) and reaps it.
-    public func kill() {
+    package func kill() {
         Glibc.kill(process.processIdentifier, SIGKILL)
         _ = process.waitForExit()
     }
 
     /// Waits for the exit; returns the status, standard output and standard error (empty when discarded).
-    public func finish() -> Tool.Result {
+    package func finish() -> Tool.Result {
         let (out, err) = PipeDrain.readBoth(output, errors)
         let status = process.waitForExit()
         return Tool.Result(
@@ -47,7 +47,7 @@ public struct DocSyncProcess {
     }
 
     /// Runs `docsync fetch` with `arguments` to completion.
-    public static func fetch(_ arguments: [String], environment: [String: String]? = nil) throws -> Tool.Result {
+    package static func fetch(_ arguments: [String], environment: [String: String]? = nil) throws -> Tool.Result {
         try DocSyncProcess(fetch: arguments, environment: environment).finish()
     }
 }

@@ -5,15 +5,15 @@ import Foundation
 
 /// A small docset described in memory — files with contents and modes under the docset root — that tests pack
 /// into real archives (with libarchive's writer) and compare against what an install produced.
-public struct DocsetFixture: Sendable {
+package struct DocsetFixture: Sendable {
     /// Path inside the docset → (contents, permission bits as archived).
-    public var files: [String: (data: [UInt8], mode: UInt32)]
+    package var files: [String: (data: [UInt8], mode: UInt32)]
     /// Extra directories (parents of files are implied).
-    public var directories: Set<String>
+    package var directories: Set<String>
 
     /// A Dash-style docset: Info.plist naming `version`, a real SQLite `docSet.dsidx` with `indexRows` rows, and
     /// `documents` HTML files (one executable) in `Contents/Resources/<documentsFolder>/`.
-    public static func make(
+    package static func make(
         version: String, documents: Int = 6, indexRows: Int = 3, documentsFolder: String = "Documents",
         bytesPerDocument: Int = 600
     ) throws -> DocsetFixture {
@@ -39,7 +39,7 @@ public struct DocsetFixture: Sendable {
     }
 
     /// Every directory implied by the files, plus the explicit ones, parents first.
-    public var allDirectories: [String] {
+    package var allDirectories: [String] {
         var result = directories
         for path in files.keys {
             var parts = path.split(separator: "/").dropLast()
@@ -52,7 +52,7 @@ public struct DocsetFixture: Sendable {
     }
 
     /// Archive entries: directories, then files, each path prefixed with `prefix` (e.g. "X.docset/").
-    public func entries(prefix: String = "Fixture.docset/") -> [ArchiveWriter.Entry] {
+    package func entries(prefix: String = "Fixture.docset/") -> [ArchiveWriter.Entry] {
         var entries: [ArchiveWriter.Entry] = []
         if !prefix.isEmpty { entries.append(.directory(String(prefix.dropLast()))) }
         entries += allDirectories.map { .directory(prefix + $0) }
@@ -64,7 +64,7 @@ public struct DocsetFixture: Sendable {
     }
 
     /// Writes an archive of this docset, with `before` and `after` entries around it (hostile or odd extras).
-    public func writeArchive(
+    package func writeArchive(
         to path: String, format: ArchiveWriter.Format = .pax, filter: ArchiveWriter.Filter = .gzip,
         prefix: String = "Fixture.docset/", before: [ArchiveWriter.Entry] = [], after: [ArchiveWriter.Entry] = []
     ) throws {
@@ -73,7 +73,7 @@ public struct DocsetFixture: Sendable {
 
     /// What an install must produce: path → "mode sha256" for files and "dir" for directories (meta.json excluded,
     /// modes normalised to 0444/0555 for files — installed files are read-only — and 0755 for directories).
-    public var expectedManifest: [String: String] {
+    package var expectedManifest: [String: String] {
         var manifest: [String: String] = [:]
         for dir in allDirectories { manifest[dir] = "dir 755" }
         for (path, file) in files {
@@ -86,7 +86,7 @@ public struct DocsetFixture: Sendable {
 
 extension DocsetFixture {
     /// The manifest of the tree `writeTree` makes (modes as written: 0644 / 0755), for folders docsync did not install.
-    public var writtenManifest: [String: String] {
+    package var writtenManifest: [String: String] {
         expectedManifest.mapValues {
             $0.replacingOccurrences(of: "file 444 ", with: "file 644 ")
                 .replacingOccurrences(of: "file 555 ", with: "file 755 ")
@@ -94,7 +94,7 @@ extension DocsetFixture {
     }
 
     /// Writes the docset as a directory tree at `path` (for packing with GNU tar or bsdtar).
-    public func writeTree(to path: String) throws {
+    package func writeTree(to path: String) throws {
         let fm = FileManager.default
         for dir in allDirectories {
             try fm.createDirectory(atPath: "\(path)/\(dir)", withIntermediateDirectories: true)

@@ -4,7 +4,7 @@ extension FaultResponse {
     /// A conforming answer for `content` to any single range (`bytes=a-b` or `bytes=a-`): 206 with its exact
     /// Content-Range, 416 beyond the end, 200 without Range; `If-Match` other than `etag` gets 412 unless
     /// `honourIfMatch` is false.
-    public static func serveRanges(
+    package static func serveRanges(
         _ content: [UInt8], to request: FaultRequest, etag: String? = "\"v1\"", honourIfMatch: Bool = true,
         extraHeaders: [(String, String)] = []
     ) -> FaultResponse {
@@ -30,14 +30,14 @@ extension FaultResponse {
     }
 
     /// This response sent at about `bytesPerSecond` (a per-connection rate limit, like nginx's `limit_rate`).
-    public func throttled(to bytesPerSecond: Int) -> FaultResponse {
+    package func throttled(to bytesPerSecond: Int) -> FaultResponse {
         var copy = self
         copy.throttle = bytesPerSecond
         return copy
     }
 
     /// This response stalling for `seconds` after `bytes` body bytes, then closing.
-    public func stalling(after bytes: Int, for seconds: Double) -> FaultResponse {
+    package func stalling(after bytes: Int, for seconds: Double) -> FaultResponse {
         var copy = self
         copy.stall = (bytes, seconds)
         return copy
@@ -46,7 +46,7 @@ extension FaultResponse {
 
 extension FaultRequest {
     /// `(first, last)` of `Range: bytes=first-last` or `bytes=first-` (last nil).
-    public var byteRange: (Int, Int?)? {
+    package var byteRange: (Int, Int?)? {
         guard let range = header("Range"), range.hasPrefix("bytes=") else { return nil }
         let parts = range.dropFirst(6).split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2, let first = Int(parts[0]) else { return nil }
@@ -58,7 +58,7 @@ extension FaultRequest {
 
 extension FaultRequest {
     /// A request as a scripted transport saw it (no socket involved).
-    public init(url: String, headers: [String]) {
+    package init(url: String, headers: [String]) {
         self.init(method: "GET", path: url, headers: headers)
     }
 }

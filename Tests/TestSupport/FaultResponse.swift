@@ -1,25 +1,25 @@
 /// One scripted HTTP response of the `FaultServer`: every header and body byte is exactly what the test says.
-public struct FaultResponse: Sendable {
-    public var status: Int
-    public var reason: String
+package struct FaultResponse: Sendable {
+    package var status: Int
+    package var reason: String
     /// Header fields, sent verbatim and in order (nothing is added except `Connection: close`).
-    public var headers: [(String, String)]
-    public var body: [UInt8]
+    package var headers: [(String, String)]
+    package var body: [UInt8]
     /// Send the body with `Transfer-Encoding: chunked` framing (the caller adds the header).
-    public var chunked = false
+    package var chunked = false
     /// Close the connection after this many body bytes (a dropped connection).
-    public var closeAfter: Int?
+    package var closeAfter: Int?
     /// Raw bytes sent before the status line, e.g. interim `HTTP/1.1 103 Early Hints` responses.
-    public var preamble = ""
+    package var preamble = ""
     /// Stop sending for `stall.seconds` after `stall.after` body bytes, then close.
-    public var stall: (after: Int, seconds: Double)?
+    package var stall: (after: Int, seconds: Double)?
     /// Send the body at `bytesPerSecond` (one small piece at a time, so bytes keep coming) for at most `seconds`,
     /// then close: a server that never quite stalls.
-    public var trickle: (bytesPerSecond: Int, seconds: Double)?
+    package var trickle: (bytesPerSecond: Int, seconds: Double)?
     /// Send the body at about this many bytes per second.
-    public var throttle: Int?
+    package var throttle: Int?
 
-    public init(status: Int, reason: String = "", headers: [(String, String)] = [], body: [UInt8] = []) {
+    package init(status: Int, reason: String = "", headers: [(String, String)] = [], body: [UInt8] = []) {
         self.status = status
         self.reason = reason
         self.headers = headers
@@ -28,7 +28,7 @@ public struct FaultResponse: Sendable {
 
     /// A conforming answer for `content`: a 206 for a satisfiable `Range: bytes=N-`, 416 beyond the end, else 200;
     /// with `etag` (and `If-Range` honoured against it) when given.
-    public static func serve(
+    package static func serve(
         _ content: [UInt8], to request: FaultRequest, etag: String? = "\"v1\"", extraHeaders: [(String, String)] = []
     ) -> FaultResponse {
         var headers = extraHeaders
@@ -50,21 +50,21 @@ public struct FaultResponse: Sendable {
     }
 
     /// A response whose connection drops after `bytes` body bytes.
-    public func closing(after bytes: Int) -> FaultResponse {
+    package func closing(after bytes: Int) -> FaultResponse {
         var copy = self
         copy.closeAfter = bytes
         return copy
     }
 
     /// This response sent at `bytesPerSecond` for at most `seconds`.
-    public func trickling(_ bytesPerSecond: Int, for seconds: Double = 600) -> FaultResponse {
+    package func trickling(_ bytesPerSecond: Int, for seconds: Double = 600) -> FaultResponse {
         var copy = self
         copy.trickle = (bytesPerSecond, seconds)
         return copy
     }
 
     /// This response with header `name` replaced (or removed when `value` is nil).
-    public func replacing(_ name: String, with value: String?) -> FaultResponse {
+    package func replacing(_ name: String, with value: String?) -> FaultResponse {
         var copy = self
         copy.headers.removeAll { $0.0.lowercased() == name.lowercased() }
         if let value { copy.headers.append((name, value)) }
@@ -73,13 +73,13 @@ public struct FaultResponse: Sendable {
 }
 
 /// A request as the `FaultServer` received it.
-public struct FaultRequest: Sendable, Equatable {
-    public var method: String
-    public var path: String
+package struct FaultRequest: Sendable, Equatable {
+    package var method: String
+    package var path: String
     /// Header lines in arrival order.
-    public var headers: [String]
+    package var headers: [String]
 
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         let prefix = name.lowercased() + ":"
         return headers.first { $0.lowercased().hasPrefix(prefix) }.map {
             String($0.dropFirst(prefix.count)).trimmingCharacters()
@@ -87,7 +87,7 @@ public struct FaultRequest: Sendable, Equatable {
     }
 
     /// N of `Range: bytes=N-`, when the request has exactly that form.
-    public var rangeStart: Int? {
+    package var rangeStart: Int? {
         guard let range = header("Range"), range.hasPrefix("bytes="), range.hasSuffix("-") else { return nil }
         return Int(range.dropFirst(6).dropLast())
     }

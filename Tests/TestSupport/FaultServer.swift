@@ -4,11 +4,11 @@ import Synchronization
 /// An HTTP/1.1 server on a free 127.0.0.1 port whose every response is scripted by the test, byte for byte:
 /// wrong lengths, dropped connections, stalls, multipart and encoded bodies. Raw POSIX sockets, one thread per
 /// connection, `Connection: close` on every response. Records every request for assertions.
-public final class FaultServer: Sendable {
+package final class FaultServer: Sendable {
     /// Builds the response to the `index`-th request (0-based).
-    public typealias Handler = @Sendable (_ request: FaultRequest, _ index: Int) -> FaultResponse
+    package typealias Handler = @Sendable (_ request: FaultRequest, _ index: Int) -> FaultResponse
 
-    public let port: UInt16
+    package let port: UInt16
     private let listenFD: Int32
     private let handler: Handler
     private let state = Mutex(State())
@@ -19,7 +19,7 @@ public final class FaultServer: Sendable {
         var stopped = false
     }
 
-    public init(handler: @escaping Handler) throws {
+    package init(handler: @escaping Handler) throws {
         let (fd, port) = try Loopback.listen()
         self.listenFD = fd
         self.port = port
@@ -31,13 +31,13 @@ public final class FaultServer: Sendable {
 
     deinit { stop() }
 
-    public func url(_ path: String = "file") -> String { "http://127.0.0.1:\(port)/\(path.drop { $0 == "/" })" }
+    package func url(_ path: String = "file") -> String { "http://127.0.0.1:\(port)/\(path.drop { $0 == "/" })" }
 
     /// Every request received so far.
-    public var requests: [FaultRequest] { state.withLock { $0.requests } }
+    package var requests: [FaultRequest] { state.withLock { $0.requests } }
 
     /// Closes the listening socket and every open connection (idempotent).
-    public func stop() {
+    package func stop() {
         let connections: Set<Int32>? = state.withLock { state in
             guard !state.stopped else { return nil }
             state.stopped = true

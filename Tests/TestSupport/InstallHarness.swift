@@ -3,15 +3,15 @@ import DocSyncInstall
 import Foundation
 
 /// A temp folder with a docset root, a "victim" folder beside it that no archive may touch, and an installer.
-public struct InstallHarness: Sendable {
-    public let dir: TemporaryDirectory
-    public let installer: Installer
-    public let name = "Fixture"
+package struct InstallHarness: Sendable {
+    package let dir: TemporaryDirectory
+    package let installer: Installer
+    package let name = "Fixture"
 
-    public var root: String { dir.appending("root") }
-    public var victim: String { dir.appending("victim") }
+    package var root: String { dir.appending("root") }
+    package var victim: String { dir.appending("victim") }
 
-    public init(limits: InstallLimits = InstallLimits(), grace: Duration = .seconds(600)) throws {
+    package init(limits: InstallLimits = InstallLimits(), grace: Duration = .seconds(600)) throws {
         dir = try TemporaryDirectory("install")
         try FileManager.default.createDirectory(atPath: dir.appending("victim"), withIntermediateDirectories: true)
         try Data("precious\n".utf8).write(to: URL(fileURLWithPath: dir.appending("victim/precious.txt")))
@@ -20,13 +20,13 @@ public struct InstallHarness: Sendable {
             root: dir.appending("root"), configuration: InstallConfiguration(limits: limits, gracePeriod: grace))
     }
 
-    public func archive(_ file: String) -> String { dir.appending("archives/\(file)") }
+    package func archive(_ file: String) -> String { dir.appending("archives/\(file)") }
 
-    public var docsetPath: String { "\(root)/\(name).docset" }
+    package var docsetPath: String { "\(root)/\(name).docset" }
 
     /// Installs version "old" and returns it.
     @discardableResult
-    public func installOld() async throws -> InstallRecord {
+    package func installOld() async throws -> InstallRecord {
         let fixture = try DocsetFixture.make(version: "old")
         let path = archive("old.tgz")
         try fixture.writeArchive(to: path)
@@ -34,7 +34,7 @@ public struct InstallHarness: Sendable {
     }
 
     /// Everything in the temp folder except staging, trash and the archives: what a failed install must not change.
-    public func snapshot() throws -> [String: String] {
+    package func snapshot() throws -> [String: String] {
         try TreeManifest.of(dir.path, excluding: []).filter { path, _ in
             !path.hasPrefix("root/.docsync/staging/") && !path.hasPrefix("root/.docsync/trash/")
                 && !path.hasPrefix("archives/")

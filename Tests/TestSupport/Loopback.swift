@@ -3,9 +3,9 @@
 #endif
 
 /// Loopback sockets for test servers.
-public enum Loopback {
+package enum Loopback {
     /// A listening TCP socket on 127.0.0.1 with a kernel-chosen free port.
-    public static func listen() throws -> (fd: Int32, port: UInt16) {
+    package static func listen() throws -> (fd: Int32, port: UInt16) {
         // Close-on-exec: the servers and docsync processes tests start must not inherit a test's listening socket.
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw TestServerError("socket: errno \(errno)") }
@@ -32,14 +32,14 @@ public enum Loopback {
     }
 
     /// A port that was free a moment ago (for servers that bind it themselves, such as nginx).
-    public static func freePort() throws -> UInt16 {
+    package static func freePort() throws -> UInt16 {
         let (fd, port) = try listen()
         close(fd)
         return port
     }
 
     /// True when something accepts connections on 127.0.0.1:`port`.
-    public static func isListening(_ port: UInt16) -> Bool {
+    package static func isListening(_ port: UInt16) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }

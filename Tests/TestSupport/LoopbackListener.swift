@@ -4,11 +4,11 @@
 
 /// A TCP socket listening on 127.0.0.1 at a free port that never answers: it only counts who connected.
 /// A connection completes in the kernel's backlog without `accept`, so `connections()` sees every attempt.
-public final class LoopbackListener {
-    public let port: Int
+package final class LoopbackListener {
+    package let port: Int
     private let descriptor: Int32
 
-    public init() throws {
+    package init() throws {
         let (descriptor, port) = try Loopback.listen()
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
         self.descriptor = descriptor
@@ -18,7 +18,7 @@ public final class LoopbackListener {
     deinit { close(descriptor) }
 
     /// Accepts (and closes) every pending connection; returns how many there were.
-    public func connections() -> Int {
+    package func connections() -> Int {
         var count = 0
         while true {
             let client = accept(descriptor, nil, nil)

@@ -13,18 +13,18 @@ import Synchronization
 /// (`http://user:password@…`) are ignored, as nginx ignores them. URLs are `http://127.0.0.1:9/…`: a loopback host
 /// (plain http stays plain, as with a local nginx) on the discard port, so a request that missed the seam and went
 /// to libcurl fails loudly instead of reaching anything.
-public final class MemoryOrigin: Sendable {
+package final class MemoryOrigin: Sendable {
     /// One response the origin gives for a path.
-    public struct Resource: Sendable {
+    package struct Resource: Sendable {
         /// The status; a 200 gets validators, ranges and conditional requests, any other is sent as it is.
-        public var status: Int
+        package var status: Int
         /// Header fields sent with it (a `Last-Modified` here is the validator `If-Range` and `If-Modified-Since` see).
-        public var headers: [(name: String, value: String)]
+        package var headers: [(name: String, value: String)]
         /// The whole representation.
-        public var body: [UInt8]
+        package var body: [UInt8]
 
         /// A response of `status` with `body` and extra header fields (validators and length are added for 200s).
-        public init(status: Int = 200, headers: [(name: String, value: String)] = [], body: [UInt8]) {
+        package init(status: Int = 200, headers: [(name: String, value: String)] = [], body: [UInt8]) {
             self.status = status
             self.headers = headers
             self.body = body
@@ -32,22 +32,22 @@ public final class MemoryOrigin: Sendable {
     }
 
     /// One request the origin answered, as an access log line.
-    public struct LogEntry: Sendable, Equatable {
+    package struct LogEntry: Sendable, Equatable {
         /// The request's path (query dropped).
-        public var path: String
+        package var path: String
         /// The request's `Range` field, `-` when none.
-        public var range: String
+        package var range: String
         /// The status answered.
-        public var status: Int
+        package var status: Int
         /// Body bytes the receiver took.
-        public var bodyBytes: Int64
+        package var bodyBytes: Int64
     }
 
     /// The authority every URL of this origin uses.
-    public static let authority = "http://127.0.0.1:9"
+    package static let authority = "http://127.0.0.1:9"
 
     /// A directory whose files are served by name (nil: only what `serve` set).
-    public let root: String?
+    package let root: String?
     private let state = Mutex(State())
 
     private struct State {
@@ -56,31 +56,31 @@ public final class MemoryOrigin: Sendable {
     }
 
     /// An origin serving the files under `root` (if any) and what `serve` adds.
-    public init(root: String? = nil) {
+    package init(root: String? = nil) {
         self.root = root
     }
 
     /// `http://127.0.0.1:9/<path>`.
-    public func url(_ path: String) -> String { "\(Self.authority)/\(path.drop { $0 == "/" })" }
+    package func url(_ path: String) -> String { "\(Self.authority)/\(path.drop { $0 == "/" })" }
 
     /// Serves `resource` at `path` (before any file of that name).
-    public func serve(_ path: String, _ resource: Resource) {
+    package func serve(_ path: String, _ resource: Resource) {
         state.withLock { $0.resources[Self.normalized(path)] = resource }
     }
 
     /// Serves `body` at `path` with status 200.
-    public func serve(_ path: String, body: [UInt8]) { serve(path, Resource(body: body)) }
+    package func serve(_ path: String, body: [UInt8]) { serve(path, Resource(body: body)) }
 
     /// Answers `path` with a redirect (`status`, 302 by default) to `location`.
-    public func redirect(_ path: String, to location: String, status: Int = 302) {
+    package func redirect(_ path: String, to location: String, status: Int = 302) {
         serve(path, Resource(status: status, headers: [("Location", location)], body: []))
     }
 
     /// The requests answered so far, oldest first.
-    public func accessLog() -> [LogEntry] { state.withLock { $0.log } }
+    package func accessLog() -> [LogEntry] { state.withLock { $0.log } }
 
     /// The transport that reaches this origin (pass it where `HTTPTransport.curl` would go).
-    public var transport: HTTPTransport {
+    package var transport: HTTPTransport {
         HTTPTransport { [self] request, receiver in
             let box = ReceiverBox(receiver)
             // Receivers may block (a staging write waiting for its disk queue): on a thread of its own, like curl's.

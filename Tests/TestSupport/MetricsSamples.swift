@@ -1,15 +1,15 @@
 import Foundation
 
 /// The samples of a Prometheus text file as the metrics tests read it: `name{labels}` → value (comments skipped).
-public enum MetricsSamples {
+package enum MetricsSamples {
     /// A sample line that is not `name value`.
-    public struct Malformed: Error, CustomStringConvertible {
-        public let line: String
-        public var description: String { "metrics sample line does not parse: \(line)" }
+    package struct Malformed: Error, CustomStringConvertible {
+        package let line: String
+        package var description: String { "metrics sample line does not parse: \(line)" }
     }
 
     /// Every sample line of the file at `path`; throws ``Malformed`` for a line that does not parse.
-    public static func parse(_ path: String) throws -> [String: Double] {
+    package static func parse(_ path: String) throws -> [String: Double] {
         var samples: [String: Double] = [:]
         let text = try String(contentsOfFile: path, encoding: .utf8)
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {

@@ -2,27 +2,27 @@ import Foundation
 
 /// A real nginx serving a directory on a free 127.0.0.1 port, with its own temporary prefix and configuration.
 /// Stopped by `stop()` or when released.
-public final class Nginx: Sendable {
+package final class Nginx: Sendable {
     /// One line of the access log.
-    public struct LogEntry: Sendable, Equatable {
-        public var method: String
-        public var uri: String
-        public var status: Int
+    package struct LogEntry: Sendable, Equatable {
+        package var method: String
+        package var uri: String
+        package var status: Int
         /// `$bytes_sent`: everything sent on the wire for this request, headers included.
-        public var bytesSent: Int64
+        package var bytesSent: Int64
         /// `$body_bytes_sent`.
-        public var bodyBytesSent: Int64
-        public var range: String
+        package var bodyBytesSent: Int64
+        package var range: String
         /// `$server_protocol`, e.g. `HTTP/1.1` or `HTTP/2.0`.
-        public var proto: String
+        package var proto: String
         /// The request's `Via` header (`-` when none): a proxy that forwarded it names itself there.
-        public var via: String = "-"
+        package var via: String = "-"
     }
 
-    public var port: UInt16 { server.port }
-    public let prefix: TemporaryDirectory
+    package var port: UInt16 { server.port }
+    package let prefix: TemporaryDirectory
     /// Serving https with `TestCertificates` (URLs use the certificate's host name, `localhost`).
-    public let tls: TestCertificates?
+    package let tls: TestCertificates?
     private let server: ServerProcess
 
     /// Starts nginx serving `root` at `/`. `limitRate` (bytes/s) slows every response; `locations` adds
@@ -30,7 +30,7 @@ public final class Nginx: Sendable {
     /// knowledge) instead of HTTP/1.1; with `tls`, https with the test CA's server certificate, and `http2`
     /// offers HTTP/2 through ALPN as public servers do. `http` adds http-level directives verbatim
     /// (`proxy_cache_path`, `upstream`).
-    public init(
+    package init(
         root: String, limitRate: Int? = nil, locations: String = "", http2: Bool = false,
         tls: TestCertificates? = nil, http: String = ""
     ) throws {
@@ -57,19 +57,19 @@ public final class Nginx: Sendable {
 
     deinit { stop() }
 
-    public func url(_ path: String) -> String {
+    package func url(_ path: String) -> String {
         let authority = tls == nil ? "http://127.0.0.1" : "https://\(TestCertificates.host)"
         return "\(authority):\(port)/\(path.drop { $0 == "/" })"
     }
 
     /// Stops nginx and removes its prefix (idempotent).
-    public func stop() {
+    package func stop() {
         server.stop()
         prefix.remove()
     }
 
     /// The access log so far, oldest first.
-    public func accessLog() -> [LogEntry] {
+    package func accessLog() -> [LogEntry] {
         Self.read(prefix.appending("access.log")).split(separator: "\n").compactMap { line in
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard fields.count == 8, let status = Int(fields[2]), let sent = Int64(fields[3]),
@@ -84,7 +84,7 @@ public final class Nginx: Sendable {
     /// Waits until `condition` holds for the access log (nginx writes a line when a response ends), polling the
     /// log itself up to `timeout` seconds; returns the log as last read.
     @discardableResult
-    public func waitForAccessLog(timeout: Double = 30, until condition: ([LogEntry]) -> Bool) -> [LogEntry] {
+    package func waitForAccessLog(timeout: Double = 30, until condition: ([LogEntry]) -> Bool) -> [LogEntry] {
         let deadline = Date().addingTimeInterval(timeout)
         var log = accessLog()
         while !condition(log), Date() < deadline {
@@ -95,7 +95,7 @@ public final class Nginx: Sendable {
     }
 
     /// True when nginx is installed (scripts/bootstrap installs Debian's nginx-light): suites that need it say so.
-    public static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: executable) }
+    package static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: executable) }
 
     private static var executable: String {
         ["/usr/sbin/nginx", "/usr/bin/nginx", "/usr/local/sbin/nginx"].first {

@@ -6,15 +6,15 @@ import Foundation
 
 /// Reads a child process's output pipe without ever blocking past a deadline: `poll(2)` with the time left, then a
 /// non-blocking `read(2)`. A test waiting for a daemon's output can therefore not hang on a silent child.
-public final class OutputReader {
+package final class OutputReader {
     private let fd: Int32
     private var bytes: [UInt8] = []
     /// Everything read so far.
-    public var text: String { String(decoding: bytes, as: UTF8.self) }
+    package var text: String { String(decoding: bytes, as: UTF8.self) }
     /// The writer closed its end.
     public private(set) var ended = false
 
-    public init(_ pipe: Pipe) {
+    package init(_ pipe: Pipe) {
         fd = pipe.fileHandleForReading.fileDescriptor
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
     }
@@ -23,7 +23,7 @@ public final class OutputReader {
     /// condition held. `condition` is asked again at least every `interval` while no output arrives (a watcher
     /// that samples the file system between lines asks for a short one).
     @discardableResult
-    public func read(
+    package func read(
         timeout: Double, every interval: Duration = .seconds(1), until condition: (String) -> Bool
     ) -> Bool {
         let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))

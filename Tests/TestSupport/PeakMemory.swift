@@ -8,12 +8,12 @@ import Foundation
 /// would report the test process's own size: at `exec` Linux carries the replaced memory map's high-water mark
 /// (the parent's, for a vfork/posix_spawn child) into the new program's `ru_maxrss`. Python's is a few MiB, below
 /// any program measured here.
-public enum PeakMemory {
-    public struct Result: Sendable {
+package enum PeakMemory {
+    package struct Result: Sendable {
         /// Exit status, or 128 + the signal that ended it.
-        public let status: Int32
-        public let peakResidentBytes: Int
-        public let standardError: String
+        package let status: Int32
+        package let peakResidentBytes: Int
+        package let standardError: String
     }
 
     static let parent = """
@@ -25,7 +25,7 @@ public enum PeakMemory {
         """
 
     /// Runs `executable` with standard output going to the file `standardOutput`.
-    public static func run(
+    package static func run(
         _ executable: String, _ arguments: [String], standardOutput: String = "/dev/null"
     ) throws -> Result {
         let result = try Tool.run("/usr/bin/python3", ["-c", parent, standardOutput, executable] + arguments)

@@ -5,17 +5,17 @@ import Foundation
 #endif
 
 /// A condition a test waited for did not hold by its deadline: what was awaited, and for how long.
-public struct WaitTimedOut: Error, CustomStringConvertible {
-    public let what: String
-    public let seconds: Double
-    public var description: String { "timed out after \(seconds) s waiting for \(what)" }
+package struct WaitTimedOut: Error, CustomStringConvertible {
+    package let what: String
+    package let seconds: Double
+    package var description: String { "timed out after \(seconds) s waiting for \(what)" }
 }
 
 /// Waits for conditions with a deadline that fails loudly: a wait that times out throws `WaitTimedOut` naming what
 /// it waited for, so a test never goes on as if the condition held.
-public enum Poll {
+package enum Poll {
     /// Checks `condition` every `interval` seconds until it holds; throws `WaitTimedOut` after `timeout` seconds.
-    public static func until(
+    package static func until(
         _ what: @autoclosure () -> String, timeout: Double = 30, every interval: Double = 0.02,
         _ condition: () throws -> Bool
     ) throws {
@@ -27,7 +27,7 @@ public enum Poll {
     }
 
     /// `until` for async tests: sleeps with `Task.sleep`, so the cooperative pool is not blocked.
-    public static func until(
+    package static func until(
         _ what: @autoclosure () -> String, timeout: Double = 30, every interval: Double = 0.01,
         _ condition: () async throws -> Bool
     ) async throws {

@@ -10,7 +10,7 @@ extension Process {
     /// Foundation's `waitUntilExit()` on Linux relies on a SIGCHLD monitor that was seen to miss an exit when many
     /// tests spawn processes at once, leaving a zombie and a hung test; reaping the pid directly cannot miss it.
     /// If Foundation reaped it first, its recorded status is used.
-    public func waitForExit() -> Int32 {
+    package func waitForExit() -> Int32 {
         var status: Int32 = 0
         while true {
             let pid = waitpid(processIdentifier, &status, 0)

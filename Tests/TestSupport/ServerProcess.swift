@@ -6,14 +6,14 @@ import Foundation
 
 /// A server a test runs as a child process (nginx, tinyproxy) on a free 127.0.0.1 port: started, waited for until
 /// the port accepts connections, started again on another port when it lost the race for one, killed by `stop()`.
-public struct ServerProcess: Sendable {
-    public let port: UInt16
+package struct ServerProcess: Sendable {
+    package let port: UInt16
     private let process: Process
 
     /// Starts `executable` with the arguments `prepare(port)` returns (it writes the server's configuration for
     /// that port first), on up to `attempts` free ports, each given `timeout` seconds to accept connections. When
     /// none did, the error says `name` did not start and quotes `diagnostics()` (the server's log).
-    public init(
+    package init(
         _ name: String, executable: String, attempts: Int = 5, timeout: Double = 10,
         prepare: (UInt16) throws -> [String], diagnostics: () -> String
     ) throws {
@@ -40,7 +40,7 @@ public struct ServerProcess: Sendable {
 
     /// Kills the server (SIGKILL: a server started from a test runner may have SIGTERM blocked through the
     /// inherited signal mask) and reaps it; idempotent.
-    public func stop() {
+    package func stop() {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()

@@ -6,7 +6,7 @@ extension SyncEngine {
     /// local archive written into `folder`, in `layout` (else the configured one): how reader-side tests (search,
     /// serve, leases) get a docset with no feed.
     @discardableResult
-    public func installGenerated(
+    package func installGenerated(
         _ name: String, version: String, fixture: DocsetFixture? = nil, layout: InstalledDocset.Layout? = nil,
         in folder: TemporaryDirectory
     ) async throws -> InstalledDocset {
@@ -16,7 +16,7 @@ extension SyncEngine {
     }
 
     /// One sync with nothing to fetch: what prunes replaced versions past their grace period.
-    public func pruneBySyncing() async throws {
+    package func pruneBySyncing() async throws {
         for try await _ in sync() {}
     }
 }

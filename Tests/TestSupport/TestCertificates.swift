@@ -3,17 +3,17 @@ import Foundation
 /// A test certificate authority and one server certificate it signed, made with the `openssl` tool once per test
 /// run (in a temporary folder, reused by every test). The server certificate names `localhost` only, so
 /// `https://127.0.0.1:…` is a wrong host name for it.
-public struct TestCertificates: Sendable {
+package struct TestCertificates: Sendable {
     /// The CA certificate (PEM): what `ca_file` / `CURL_CA_BUNDLE` point at.
-    public let caFile: String
+    package let caFile: String
     /// The server's certificate (PEM) and its private key, for nginx.
-    public let certificateFile: String
-    public let keyFile: String
+    package let certificateFile: String
+    package let keyFile: String
     /// The host name in the server certificate.
-    public static let host = "localhost"
+    package static let host = "localhost"
 
     /// The run's certificates, made on first use.
-    public static func shared() throws -> TestCertificates { try made.get() }
+    package static func shared() throws -> TestCertificates { try made.get() }
 
     private static let made: Result<TestCertificates, TestServerError> = {
         do {

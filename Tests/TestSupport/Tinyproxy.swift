@@ -7,16 +7,16 @@ import Foundation
 /// A real HTTP proxy (Debian's tinyproxy) on a free 127.0.0.1 port, with its own configuration and log in a
 /// temporary folder. It adds `Via: 1.1 docsync-test-proxy` to the requests it forwards and logs each request
 /// (`GET http://…`, `CONNECT host:port`). Stopped by `stop()` or when released.
-public final class Tinyproxy: Sendable {
-    public static let viaName = "docsync-test-proxy"
-    public var port: UInt16 { server.port }
-    public let prefix: TemporaryDirectory
+package final class Tinyproxy: Sendable {
+    package static let viaName = "docsync-test-proxy"
+    package var port: UInt16 { server.port }
+    package let prefix: TemporaryDirectory
     private let server: ServerProcess
 
     /// True when the `tinyproxy` executable is installed (scripts/bootstrap installs it).
-    public static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: executable) }
+    package static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: executable) }
 
-    public init() throws {
+    package init() throws {
         let prefix = try TemporaryDirectory("docsync-tinyproxy")
         do {
             server = try ServerProcess(
@@ -45,11 +45,11 @@ public final class Tinyproxy: Sendable {
     deinit { stop() }
 
     /// The proxy's URL, for `proxy` / `http_proxy` / `https_proxy`.
-    public var url: String { "http://127.0.0.1:\(port)" }
+    package var url: String { "http://127.0.0.1:\(port)" }
 
     /// The request lines tinyproxy logged, e.g. `GET http://127.0.0.1:8080/f.atom HTTP/1.1` or
     /// `CONNECT localhost:8443 HTTP/1.1`.
-    public func requests() -> [String] {
+    package func requests() -> [String] {
         Self.log(prefix).split(separator: "\n").compactMap { line in
             guard let range = line.range(of: "]: Request (file descriptor ") else { return nil }
             guard let colon = line[range.upperBound...].range(of: "): ") else { return nil }
@@ -58,7 +58,7 @@ public final class Tinyproxy: Sendable {
     }
 
     /// Stops tinyproxy and removes its folder (idempotent).
-    public func stop() {
+    package func stop() {
         server.stop()
         prefix.remove()
     }

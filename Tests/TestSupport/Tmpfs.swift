@@ -7,12 +7,12 @@ import Foundation
 /// A small tmpfs mounted on a fresh temporary folder: a real file system that fills up (ENOSPC) after `megabytes`.
 /// Needs root (CAP_SYS_ADMIN); `unavailableReason` says why it cannot be used here. `unmount()` (idempotent) also
 /// runs when released.
-public final class Tmpfs: Sendable {
-    public let directory: TemporaryDirectory
-    public var path: String { directory.path }
+package final class Tmpfs: Sendable {
+    package let directory: TemporaryDirectory
+    package var path: String { directory.path }
 
     /// Nil when tmpfs can be mounted here; else why not (tests print it when they skip).
-    public static let unavailableReason: String? = {
+    package static let unavailableReason: String? = {
         guard getuid() == 0 else { return "not running as root (mounting a tmpfs needs root)" }
         do {
             try Tmpfs(megabytes: 1).unmount()
@@ -23,13 +23,13 @@ public final class Tmpfs: Sendable {
     }()
 
     /// True when tmpfs can be mounted; prints why not otherwise (once per caller), so a skip is never silent.
-    public static func isAvailable(for test: String) -> Bool {
+    package static func isAvailable(for test: String) -> Bool {
         guard let reason = unavailableReason else { return true }
         print("SKIPPED \(test): \(reason)")
         return false
     }
 
-    public init(megabytes: Int) throws {
+    package init(megabytes: Int) throws {
         directory = try TemporaryDirectory("docsync-tmpfs")
         let result = try Tool.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(megabytes)m,mode=0755", "tmpfs", path])
         guard result.status == 0 else {
@@ -41,7 +41,7 @@ public final class Tmpfs: Sendable {
     deinit { unmount() }
 
     /// Unmounts (lazily if something still has it open) and removes the folder.
-    public func unmount() {
+    package func unmount() {
         if isMounted {
             if Glibc.umount(path) != 0 { _ = umount2(path, Int32(MNT_DETACH)) }
         }

@@ -1,22 +1,22 @@
 import Foundation
 
 /// A tool a fixture runs (sqlite3, tar, a peak-memory probe) failed: the command and its standard error.
-public struct ToolFailure: Error, CustomStringConvertible {
-    public let command: String
-    public let output: String
-    public var description: String { "\(command) failed: \(output)" }
+package struct ToolFailure: Error, CustomStringConvertible {
+    package let command: String
+    package let output: String
+    package var description: String { "\(command) failed: \(output)" }
 }
 
 /// Runs a command-line tool and collects its output.
-public enum Tool {
-    public struct Result: Sendable {
-        public let status: Int32
-        public let standardOutput: String
-        public let standardError: String
+package enum Tool {
+    package struct Result: Sendable {
+        package let status: Int32
+        package let standardOutput: String
+        package let standardError: String
     }
 
     /// Runs `executable`; `environment` replaces the test process's environment when given.
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws
+    package static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws
         -> Result
     {
         let process = Process()
@@ -37,7 +37,7 @@ public enum Tool {
 
     /// The test process's environment without proxy and CA-bundle variables (so a developer's settings never
     /// reach a test), plus `extra`.
-    public static func environment(_ extra: [String: String] = [:]) -> [String: String] {
+    package static func environment(_ extra: [String: String] = [:]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         for name in environment.keys where name.lowercased().hasSuffix("_proxy") || name == "CURL_CA_BUNDLE" {
             environment[name] = nil
@@ -48,7 +48,7 @@ public enum Tool {
     /// The `docsync` executable built beside the test bundle (`.build/<config>/docsync`): the one place tests find
     /// it. The bundle may be a directory (`…/docsyncPackageTests.xctest/…`) on some toolchains, so the search walks
     /// up from the test process's executable.
-    public static var docsyncBinary: String {
+    package static var docsyncBinary: String {
         let me =
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var directory = URL(fileURLWithPath: me).deletingLastPathComponent()

@@ -2,8 +2,8 @@ import DocSyncSupport
 import Foundation
 
 /// A manifest of a directory tree: relative path → "dir 755", "file 644 <sha256>" or "link <target>".
-public enum TreeManifest {
-    public static func of(_ root: String, excluding excluded: Set<String> = ["meta.json"]) throws -> [String: String] {
+package enum TreeManifest {
+    package static func of(_ root: String, excluding excluded: Set<String> = ["meta.json"]) throws -> [String: String] {
         var manifest: [String: String] = [:]
         let fm = FileManager.default
         guard let walker = fm.enumerator(atPath: root) else { return [:] }

@@ -3,9 +3,9 @@ import DocSyncHTTP
 /// A mirror excluded from one download, and why: reported by `docsync fetch` (a line each, and
 /// `mirror_faults` in `--json`) and by a sync (`mirror-fault` events). A segmented download never splices an
 /// excluded mirror's bytes into the file.
-public struct AlternateFault: Sendable, Equatable, CustomStringConvertible {
+package struct AlternateFault: Sendable, Equatable, CustomStringConvertible {
     /// What kind of fault: a stable snake_case code for scripts (`reason` in JSON). More may be added.
-    public struct Reason: Sendable, Hashable, CustomStringConvertible {
+    package struct Reason: Sendable, Hashable, CustomStringConvertible {
         private enum Code: String {
             case htmlPage = "html_page", emptyBody = "empty_body", httpStatus = "http_status"
             case differentFile = "different_file", validatorMismatch = "validator_mismatch"
@@ -18,54 +18,54 @@ public struct AlternateFault: Sendable, Equatable, CustomStringConvertible {
         private init(_ code: Code) { self.code = code }
 
         /// A 200 or 206 whose body is an HTML page instead of the file (a soft 404).
-        public static let htmlPage = Reason(.htmlPage)
+        package static let htmlPage = Reason(.htmlPage)
         /// A 200 or 206 with an empty body.
-        public static let emptyBody = Reason(.emptyBody)
+        package static let emptyBody = Reason(.emptyBody)
         /// A status that ends the mirror's part, such as 404 or 403.
-        public static let httpStatus = Reason(.httpStatus)
+        package static let httpStatus = Reason(.httpStatus)
         /// Bytes that differ from the file's where they overlap: the mirror serves another file.
-        public static let differentFile = Reason(.differentFile)
+        package static let differentFile = Reason(.differentFile)
         /// A missing strong validator, another ETag or Last-Modified, or a 412 to the download's precondition.
-        public static let validatorMismatch = Reason(.validatorMismatch)
+        package static let validatorMismatch = Reason(.validatorMismatch)
         /// Another total length than the file's (a `Content-Range` length, or a 416 inside the file).
-        public static let lengthMismatch = Reason(.lengthMismatch)
+        package static let lengthMismatch = Reason(.lengthMismatch)
         /// A 200 with the whole file to a range request: the mirror cannot serve a segment.
-        public static let ignoresRange = Reason(.ignoresRange)
+        package static let ignoresRange = Reason(.ignoresRange)
         /// A response that breaks the rules: a wrong or missing `Content-Range`, a content coding, multipart.
-        public static let badResponse = Reason(.badResponse)
+        package static let badResponse = Reason(.badResponse)
         /// The mirror's host name did not resolve.
-        public static let dns = Reason(.dns)
+        package static let dns = Reason(.dns)
         /// The TLS handshake or the certificate check failed.
-        public static let tls = Reason(.tls)
+        package static let tls = Reason(.tls)
         /// Another transport failure that excludes the mirror (a bad URL, a refused redirect, a protocol not allowed).
-        public static let transport = Reason(.transport)
+        package static let transport = Reason(.transport)
         /// The whole file failed verification with several mirrors; it was fetched again from the first alone.
-        public static let verification = Reason(.verification)
+        package static let verification = Reason(.verification)
 
         /// The snake_case code, e.g. `html_page`.
-        public var description: String { code.rawValue }
+        package var description: String { code.rawValue }
 
         /// The reason of a code from ``description``; nil for a code this version does not know.
-        public init?(code: String) {
+        package init?(code: String) {
             guard let known = Code(rawValue: code) else { return nil }
             self.code = known
         }
     }
 
     /// The mirror's URL, as the feed or the command line gave it (printers redact credentials).
-    public var url: String
-    public var reason: Reason
+    package var url: String
+    package var reason: Reason
     /// One line saying what the mirror did, without the URL.
-    public var message: String
+    package var message: String
 
-    public init(url: String, reason: Reason, message: String) {
+    package init(url: String, reason: Reason, message: String) {
         self.url = url
         self.reason = reason
         self.message = message
     }
 
     /// `URL: message`.
-    public var description: String { "\(url): \(message)" }
+    package var description: String { "\(url): \(message)" }
 }
 
 extension AlternateFault.Reason {

@@ -2,18 +2,18 @@ import DocSyncHTTP
 
 /// The representation a segmented download is made of: its complete length and the strong validator of the first
 /// response. Every extra response must show exactly this (or, across mirrors, what `SegmentResponsePolicy` allows).
-public struct SegmentIdentity: Sendable, Equatable {
-    public var length: Int64
-    public var validator: Validator
+package struct SegmentIdentity: Sendable, Equatable {
+    package var length: Int64
+    package var validator: Validator
 
-    public init(length: Int64, validator: Validator) {
+    package init(length: Int64, validator: Validator) {
         self.length = length
         self.validator = validator
     }
 
     /// The precondition an extra request carries: `If-Match` with a strong ETag, else `If-Unmodified-Since` with a
     /// strong Last-Modified; nil when neither is known (then the download is never split).
-    public var precondition: String? { Self.precondition(for: validator) }
+    package var precondition: String? { Self.precondition(for: validator) }
 
     static func precondition(for validator: Validator) -> String? {
         if let etag = validator.strongETag { return "If-Match: \(etag)" }
@@ -25,18 +25,18 @@ public struct SegmentIdentity: Sendable, Equatable {
 }
 
 /// Whether the first response allows splitting the download, and how.
-public enum SplitDecision: Sendable, Equatable {
+package enum SplitDecision: Sendable, Equatable {
     case split(SegmentIdentity)
     /// Stay on one connection, and why.
     case single(String)
 }
 
 /// When a download may be split, and into which segments. Pure: table-tested.
-public enum SplitPolicy {
+package enum SplitPolicy {
     /// Splits only when the first response (to `Range: bytes=0-`) proves it safe: a 206 for the whole file, or a 200
     /// with `Accept-Ranges: bytes`; a known length of at least twice `minimumSegment`; a strong validator; no content
     /// coding; the expected length, when one is known.
-    public static func decide(
+    package static func decide(
         _ head: HTTPResponseHead, connections: Int, minimumSegment: Int64, expectedLength: Int64? = nil
     ) -> SplitDecision {
         guard connections > 1 else { return .single("one connection configured") }
@@ -80,7 +80,7 @@ public enum SplitPolicy {
 
     /// The first segments: pieces of at least `minimumSegment` (and about a quarter of a connection's share), every
     /// boundary on a multiple of `chunkSize`, tiling `0..<length` in order.
-    public static func plan(length: Int64, chunkSize: Int64, minimumSegment: Int64, connections: Int)
+    package static func plan(length: Int64, chunkSize: Int64, minimumSegment: Int64, connections: Int)
         -> [Range<Int64>]
     {
         guard length > 0 else { return [] }

@@ -1,7 +1,7 @@
 import DocSyncHTTP
 
 /// What to do with the answer to one extra (segment) request.
-public enum SegmentVerdict: Sendable, Equatable {
+package enum SegmentVerdict: Sendable, Equatable {
     /// Write the body at the asked range. `adopt`: a mirror admitted on the feed's SHA-256 showed this validator,
     /// which its later requests must carry.
     case accept(adopt: Validator?)
@@ -25,19 +25,19 @@ public enum SegmentVerdict: Sendable, Equatable {
 /// length and strong validator. A mirror with another validator is admitted only when the feed gives a SHA-256:
 /// then it is asked once without a precondition, and its own strong validator is required from then on. Overlap
 /// windows at joins cannot prove the bytes between them equal; only a trusted digest of the whole file can.
-public enum SegmentResponsePolicy {
-    public struct Context: Sendable, Equatable {
-        public var identity: SegmentIdentity
+package enum SegmentResponsePolicy {
+    package struct Context: Sendable, Equatable {
+        package var identity: SegmentIdentity
         /// The byte range that was asked for (`Range: bytes=lower-(upper-1)`).
-        public var asked: Range<Int64>
+        package var asked: Range<Int64>
         /// The validator this mirror must show; nil when it is being admitted without a precondition.
-        public var expected: Validator?
+        package var expected: Validator?
         /// True for the mirror whose first response defined the identity.
-        public var isOrigin: Bool
+        package var isOrigin: Bool
         /// True when the feed's SHA-256 checks the finished file.
-        public var digestKnown: Bool
+        package var digestKnown: Bool
 
-        public init(
+        package init(
             identity: SegmentIdentity, asked: Range<Int64>, expected: Validator?, isOrigin: Bool, digestKnown: Bool
         ) {
             self.identity = identity
@@ -49,12 +49,12 @@ public enum SegmentResponsePolicy {
     }
 
     /// The request headers of a segment request: one closed range, the precondition, no content coding.
-    public static func headers(asking range: Range<Int64>, precondition: String?) -> [String] {
+    package static func headers(asking range: Range<Int64>, precondition: String?) -> [String] {
         ["Range: bytes=\(range.lowerBound)-\(range.upperBound - 1)"] + (precondition.map { [$0] } ?? [])
             + ["Accept-Encoding: identity"]
     }
 
-    public static func judge(_ head: HTTPResponseHead, _ context: Context) -> SegmentVerdict {
+    package static func judge(_ head: HTTPResponseHead, _ context: Context) -> SegmentVerdict {
         if head.isInterim { return .ignore }
         if head.isRedirect {
             guard head.value("Location") == nil else { return .ignore }

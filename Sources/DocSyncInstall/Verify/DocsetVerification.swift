@@ -1,6 +1,6 @@
 /// The result of comparing one installed docset with the manifest recorded when it was installed.
-public struct DocsetVerification: Sendable, Equatable {
-    public enum Status: Sendable, Equatable {
+package struct DocsetVerification: Sendable, Equatable {
+    package enum Status: Sendable, Equatable {
         /// Every path, size and content hash is as installed.
         case intact
         /// These differences (missing, changed, unexpected paths); `sync --repair` reinstalls it.
@@ -10,19 +10,19 @@ public struct DocsetVerification: Sendable, Equatable {
     }
 
     /// The docset name (`NAME.docset`).
-    public var name: String
+    package var name: String
     /// The version folder checked, when there is one.
-    public var path: String?
-    public var status: Status
+    package var path: String?
+    package var status: Status
 
-    public init(name: String, path: String?, status: Status) {
+    package init(name: String, path: String?, status: Status) {
         self.name = name
         self.path = path
         self.status = status
     }
 
     /// True when the docset is damaged.
-    public var isDamaged: Bool {
+    package var isDamaged: Bool {
         if case .damaged = status { return true }
         return false
     }

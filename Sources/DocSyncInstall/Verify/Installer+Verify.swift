@@ -7,14 +7,14 @@ import DocSyncSupport
 extension Installer {
     /// Compares the installed versions of `names` (empty: every `*.docset` in the root) with the manifests recorded
     /// at install: paths, sizes and SHA-256 of every file. Reads only; takes no lock (versions are immutable).
-    public func verify(names: [String] = []) async throws(InstallError) -> [DocsetVerification] {
+    package func verify(names: [String] = []) async throws(InstallError) -> [DocsetVerification] {
         try await onThread("docsync-verify") { () throws(InstallError) in try self.verifyBlocking(names) }
     }
 
     /// The paths every reader needs in a docset (Zeal will not load one without its `Info.plist` and index); a
     /// path the install did not create (`Documents` in the tarix layout, the tarix store in the extracted one) is
     /// not looked for.
-    public static let essentialPaths = [
+    package static let essentialPaths = [
         "Contents/Info.plist", "Contents/Resources/docSet.dsidx", "Contents/Resources/Documents", "meta.json",
         "Contents/Resources/tarix.tgz", "Contents/Resources/tarixIndex.db",
     ]
@@ -22,7 +22,7 @@ extension Installer {
     /// The cheap check `sync` makes of docsets it leaves unchanged: each of ``essentialPaths`` the manifest recorded
     /// at install must still be there with the same kind and, for a file, the same size. One `lstat` per path, no
     /// hashing (``verify(names:)`` hashes every file). Reads only; takes no lock.
-    public func checkEssentials(names: [String]) async throws(InstallError) -> [DocsetVerification] {
+    package func checkEssentials(names: [String]) async throws(InstallError) -> [DocsetVerification] {
         try await onThread("docsync-check") { () throws(InstallError) in
             let store = try VersionStore(root: self.root)
             return names.map { name in self.checkEssentials(name, in: store) }

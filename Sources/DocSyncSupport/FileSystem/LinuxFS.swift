@@ -6,8 +6,8 @@ import CDocSyncSys
 
 /// The Linux file-system calls Swift's Glibc module lacks, and the durable-write steps built on them.
 /// With `SafeDirectory`, the only user of `CDocSyncSys`'s system calls.
-public enum LinuxFS {
-    public enum RenameMode: Sendable {
+package enum LinuxFS {
+    package enum RenameMode: Sendable {
         case replace, exchange, noReplace
 
         var flags: UInt32 {
@@ -42,7 +42,7 @@ public enum LinuxFS {
     }
 
     /// `renameat2(2)`. `.exchange` swaps two existing entries atomically; EINVAL means the file system lacks it.
-    public static func rename(
+    package static func rename(
         from: String, in fromDir: Int32 = AT_FDCWD, to: String, in toDir: Int32 = AT_FDCWD, mode: RenameMode = .replace
     ) throws(SystemError) {
         if ds_renameat2(fromDir, from, toDir, to, mode.flags) != 0 {
@@ -51,19 +51,19 @@ public enum LinuxFS {
     }
 
     /// `syncfs(2)`: one flush of the whole file system holding `fd` (much cheaper than an fsync per file).
-    public static func syncFileSystem(_ fd: Int32, path: String) throws(SystemError) {
+    package static func syncFileSystem(_ fd: Int32, path: String) throws(SystemError) {
         if ds_syncfs(fd) != 0 { throw SystemError("syncfs", path: path) }
     }
 
     /// The buffer-address and file-offset alignment direct I/O on `fd` needs (statx `STATX_DIOALIGN`), or nil when
     /// the kernel does not say.
-    public static func directIOAlignment(_ fd: Int32) -> Int? {
+    package static func directIOAlignment(_ fd: Int32) -> Int? {
         let alignment = ds_direct_io_alignment(fd)
         return alignment == 0 ? nil : Int(alignment)
     }
 
     /// Free bytes and inodes available to an unprivileged writer on the file system holding `path`.
-    public static func freeSpace(at path: String) throws(SystemError) -> (bytes: Int64, inodes: Int64) {
+    package static func freeSpace(at path: String) throws(SystemError) -> (bytes: Int64, inodes: Int64) {
         var st = statvfs()
         if statvfs(path, &st) != 0 { throw SystemError("statvfs", path: path) }
         return (Int64(st.f_bavail) * Int64(st.f_frsize), Int64(st.f_favail))

@@ -3,12 +3,12 @@
 #endif
 
 /// A failed system call: which call, on what, and errno with its text.
-public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
-    public let operation: String
-    public let path: String
-    public let code: Int32
+package struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
+    package let operation: String
+    package let path: String
+    package let code: Int32
 
-    public init(_ operation: String, path: String, code: Int32 = errno) {
+    package init(_ operation: String, path: String, code: Int32 = errno) {
         self.operation = operation
         self.path = path
         self.code = code
@@ -16,21 +16,21 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// A symlink found where docsync expects its own file or folder: it is never followed, written through or
     /// deleted as if it were docsync's.
-    public static func symlink(_ path: String) -> SystemError { SystemError(symlinkOperation, path: path, code: ELOOP) }
+    package static func symlink(_ path: String) -> SystemError { SystemError(symlinkOperation, path: path, code: ELOOP) }
 
     static let symlinkOperation = "refusing symlink"
     static let notRegularOperation = "refusing non-regular file"
 
     /// A FIFO, device, socket or folder where docsync reads a file it did not write: never opened for reading (a
     /// FIFO would block forever, `/dev/zero` never ends). `code` is EISDIR for a folder, else EINVAL.
-    public static func notRegularFile(_ path: String, code: Int32 = EINVAL) -> SystemError {
+    package static func notRegularFile(_ path: String, code: Int32 = EINVAL) -> SystemError {
         SystemError(notRegularOperation, path: path, code: code)
     }
 
     /// True for `symlink(_:)` errors.
-    public var isPlantedSymlink: Bool { operation == Self.symlinkOperation }
+    package var isPlantedSymlink: Bool { operation == Self.symlinkOperation }
 
-    public var description: String {
+    package var description: String {
         if isPlantedSymlink {
             return "\(path) is a symlink where docsync expects its own file or folder; refusing to follow it "
                 + "(remove the link to go on)"
