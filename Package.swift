@@ -70,7 +70,7 @@ let package = Package(
             dependencies: ["CCurl", "CCurlShim", "DocSyncSupport"], swiftSettings: strict),
         .target(
             name: "DocSyncFeed",
-            dependencies: ["CLibXML2", "DocSyncHTTP"], swiftSettings: strict),
+            dependencies: ["CLibXML2", "DocSyncSupport"], swiftSettings: strict),
         .target(
             name: "DocSyncDownload",
             dependencies: ["DocSyncSupport", "DocSyncHTTP"], swiftSettings: strict),
@@ -151,7 +151,7 @@ let package = Package(
         .testTarget(
             name: "CatalogTests", dependencies: ["DocSyncCatalog", "DocSyncFeed", "DocSyncSupport"],
             swiftSettings: strict),
-        .testTarget(name: "FeedTests", dependencies: ["DocSyncFeed", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "FeedTests", dependencies: ["DocSync", "DocSyncFeed", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "DownloadTests", dependencies: ["DocSyncDownload", "DocSyncHTTP", "DocSyncSupport", "TestSupport"],
             swiftSettings: strict),

@@ -26,7 +26,7 @@ package enum FeedParser {
     }
 
     /// As `parse(bytes:documentURL:limits:)`, with errors naming `feed`.
-    static func parse(
+    package static func parse(
         bytes: [UInt8], documentURL: String?, feed: String, limits: FeedLimits
     ) throws(FeedError) -> FeedDocument {
         if HTMLSniffer.isHTML(bytes) { throw FeedError(feed: feed, reason: .htmlPage) }

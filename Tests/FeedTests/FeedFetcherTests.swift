@@ -1,3 +1,4 @@
+import DocSync
 import DocSyncFeed
 import Foundation
 import TestSupport

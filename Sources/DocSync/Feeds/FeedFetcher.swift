@@ -1,6 +1,8 @@
-import DocSyncHTTP
+package import DocSyncFeed
+package import DocSyncHTTP
 
-/// Fetches a feed over http(s) with a plain GET and parses it from memory. (The sync stage does conditional
+/// Fetches a feed over http(s) with a plain GET and parses it from memory (here, not in DocSyncFeed, so that the
+/// parser does not link libcurl). (The sync stage does conditional
 /// GETs itself and calls `FeedParser.parse(bytes:documentURL:)`.)
 package enum FeedFetcher {
     /// GETs `url` (redirects followed; at most `limits.maxBytes` of body) and parses the body. Relative
