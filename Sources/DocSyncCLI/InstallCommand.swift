@@ -10,6 +10,13 @@ struct InstallCommand: AsyncParsableCommand {
         discussion: """
             Exit status: 0 when the new version is in place; 65 when the archive is rejected (unsafe entry, \
             unreadable, not a docset); 74 on an I/O error. On any failure the installed version is unchanged.
+
+            --side-by-side keeps the versions already installed (Zeal #208): each version is its own docset, \
+            <root>/NAME@VERSION.docset, whose meta.json names it NAME@VERSION and titles it "TITLE VERSION", so \
+            Zeal (which keys docsets by name) loads each; the newest keeps <root>/NAME.docset. Installing a newer \
+            version first installs the one NAME holds again as NAME@ITS_VERSION; an older one becomes \
+            NAME@VERSION; the same version again replaces that version only. Every command addresses one version \
+            as NAME@VERSION (search --docset, entries, cat, remove, verify, lease); `docsync status` lists each.
             """)
 
     @Argument(help: "The archive file (format detected from its content).")
@@ -36,6 +43,9 @@ struct InstallCommand: AsyncParsableCommand {
     @Option(help: "How the docset keeps its documents: extracted, or tarix (an indexed archive).")
     var layout: InstalledDocset.Layout = .extracted
 
+    @Flag(help: "Keep the versions already installed beside this one (NAME@VERSION); needs --version.")
+    var sideBySide = false
+
     @Flag(help: "Print the installed docset as JSON on standard output.")
     var json = false
 
@@ -43,22 +53,34 @@ struct InstallCommand: AsyncParsableCommand {
         guard ValueSyntax.duration(seconds: Int64(graceSeconds)) != nil else {
             throw ValidationError("--grace-seconds must be between 0 and \(ValueSyntax.maximumDurationSeconds)")
         }
+        if sideBySide, version?.isEmpty ?? true {
+            throw ValidationError("--side-by-side needs --version (each kept version is named NAME@VERSION)")
+        }
     }
 
     func run() async throws {
         let installer = ArchiveInstall(root: root, gracePeriod: .seconds(max(graceSeconds, 0)))
         let installed: InstalledDocset
+        var moved: InstalledDocset?
         do {
-            installed = try await installer.install(
-                archive: archive, name: name, title: title, version: version, revision: revision, layout: layout)
+            if sideBySide, let version {
+                (installed, moved) = try await installer.installSideBySide(
+                    archive: archive, name: name, title: title, version: version, revision: revision, layout: layout)
+            } else {
+                installed = try await installer.install(
+                    archive: archive, name: name, title: title, version: version, revision: revision, layout: layout)
+            }
         } catch {
-            if error.kind == .invalidName { throw ValidationError("\(error)") }
+            if error.kind == .invalidName || error.kind == .usage { throw ValidationError("\(error)") }
             printError("docsync install: \(archive): \(error)")
             throw error.kind == .rejected ? ExitStatus.dataError : ExitStatus.ioError
         }
         if json {
             print(SchemaJSON.line(installed))
         } else {
+            if let moved {
+                print("kept \(moved.name) beside it (\(moved.title))".escapingControlCharacters)
+            }
             let version = installed.version.map { " \($0)" } ?? ""
             let files = installed.fileCount.map { "\($0) files" } ?? ""
             let store = installed.layout == .tarix ? ", tarix" : ""

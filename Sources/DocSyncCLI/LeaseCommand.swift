@@ -20,7 +20,7 @@ struct LeaseCommand: AsyncParsableCommand {
 
     @OptionGroup var configOptions: ConfigOptions
 
-    @Argument(help: "The docset's folder name, without .docset.")
+    @Argument(help: "The docset's folder name, without .docset, or NAME@VERSION for one version kept side by side.")
     var name: String
 
     func run() async throws {

@@ -13,24 +13,34 @@ struct SearchCommand: AsyncParsableCommand {
             Ranks exact matches first, then prefix, substring and fuzzy (subsequence) matches, shorter names first; \
             case is ignored. Prints name, type, docset and the URL to open for each hit. Exit status: 0 with hits, \
             1 without, 3 when some docset's index could not be read (the others still answer).
+
+            Keywords, as in Zeal and Dash: `py:open` searches only the docsets with the keyword `py`, \
+            `py,django:view` those with either; `html:` alone lists the `html` docsets' entries A-Z (at most 1000; \
+            --limit defaults to 1000 then). `std::vector` is plain text (a `:` followed by another is not a \
+            keyword separator). A docset's keywords are its Info.plist's DocSetPlatformFamily, \
+            DashDocSetPluginKeyword, DashDocSetKeyword and DashDocSetFamily, its meta.json's extra.keywords, and \
+            `keywords = [...]` of its [[docset]] table; `docsync status` shows them. A keyword no docset has: no \
+            hits, a message naming the keywords there are, exit 1.
             """)
 
     @OptionGroup var configOptions: ConfigOptions
     @OptionGroup var rootOptions: RootOptions
 
-    @Argument(help: "The text to look for in entry names.")
+    @Argument(help: "The text to look for in entry names; `kw:text` searches only docsets with keyword kw.")
     var query: String
 
     @Option(
         name: .customLong("docset"),
-        help: "Only this docset, or @GROUP for a [[group]] of the configuration (repeatable).")
+        help: ArgumentHelp(
+            "Only this docset (NAME@VERSION: one version), or @GROUP for a [[group]] of the configuration "
+                + "(repeatable)."))
     var docsets: [String] = []
 
     @Option(help: "Only entries of this type (Function, Method, Class…; aliases like func are accepted).")
     var type: [String] = []
 
-    @Option(help: "At most this many hits (1 to 10000).")
-    var limit = 20
+    @Option(help: "At most this many hits (1 to 10000; default 20, or 1000 for a keyword alone such as html:).")
+    var limit: Int?
 
     @Flag(help: "One JSON object per hit on standard output.")
     var json = false
@@ -39,7 +49,7 @@ struct SearchCommand: AsyncParsableCommand {
     var benchQueries: String?
 
     func validate() throws {
-        guard (1...SearchQuery.maximumLimit).contains(limit) else {
+        if let limit, !(1...SearchQuery.maximumLimit).contains(limit) {
             throw ValidationError("--limit must be 1 to \(SearchQuery.maximumLimit), not \(limit)")
         }
     }
@@ -47,6 +57,12 @@ struct SearchCommand: AsyncParsableCommand {
     func run() async throws {
         let config = try configOptions.load(rootOptions)
         let docsets = try config.expandDocsetSelectors(docsets, command: "search")
+        if docsets.contains(where: { DocsetAddress.split($0) != nil }) {
+            let installed = try InstalledLookup.all(config, command: "search")
+            for name in docsets where DocsetAddress.split(name) != nil {
+                _ = try InstalledLookup.require(name, in: installed, root: config.root, command: "search")
+            }
+        }
         let index: DocsetIndex
         do {
             index = try SyncEngine(configuration: config).index()
@@ -55,9 +71,14 @@ struct SearchCommand: AsyncParsableCommand {
             throw ExitStatus.ioError
         }
         if let benchQueries { return try bench(index, file: benchQueries) }
+        var search = SearchQuery(parsing: query, docsets: docsets, types: type)
+        search.limit = limit ?? (search.isListing ? SearchQuery.maximumListing : 20)
         let results: SearchResults
         do {
-            results = try await index.search(SearchQuery(query, docsets: docsets, types: type, limit: limit))
+            results = try await index.search(search)
+        } catch where error.kind == "unknown_keyword" {
+            printError("docsync: \(Self.escaped(error.description))")
+            throw ExitCode(1)  // no hits, as for any query that finds nothing
         } catch {
             throw ValidationError(error.message)  // an invalid query: usage (64), naming the option's limit
         }
@@ -98,13 +119,13 @@ struct SearchCommand: AsyncParsableCommand {
             throw SystemError("open", path: file, code: ENOENT)
         }
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
-        _ = index.searchBlocking(SearchQuery("warm-up", limit: limit))
+        _ = index.searchBlocking(SearchQuery("warm-up", limit: limit ?? 20))
         for line in lines {
             let fields = line.split(separator: "\t", maxSplits: 1)
             guard fields.count == 2 else { continue }
             let start = ContinuousClock.now
             let cpuStart = Self.threadCPUMicroseconds()
-            let query = SearchQuery(String(fields[1]), docsets: docsets, types: type, limit: limit)
+            let query = SearchQuery(String(fields[1]), docsets: docsets, types: type, limit: limit ?? 20)
             let results = index.searchBlocking(query)
             let cpu = Self.threadCPUMicroseconds() - cpuStart
             let elapsed = (ContinuousClock.now - start) / .microseconds(1)

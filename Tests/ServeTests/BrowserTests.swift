@@ -59,7 +59,10 @@ import Testing
     }
 
     /// The DevTools driver: starts chromium with the pipe on fds 3/4 and prints one JSON report.
-    static let driver = #"""
+    static let driver = preamble + firstBody
+
+    /// Starting chromium on the pipe and talking to it: `send`, `evaluate`, `until` (a body follows).
+    static let preamble = #"""
         import fcntl, json, os, subprocess, sys, time
         chromium, profile, url = sys.argv[1], sys.argv[2], sys.argv[3]
         to_child_r, to_child_w = os.pipe()
@@ -104,6 +107,10 @@ import Testing
                 if v: return v
                 time.sleep(0.05)
             raise SystemExit("timed out waiting for " + what)
+
+        """#
+
+    static let firstBody = #"""
         try:
             target = send("Target.createTarget", {"url": url})["targetId"]
             session = send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
