@@ -1,6 +1,5 @@
 import DocSync
 import DocSyncServe
-import DocSyncSupport
 import Foundation
 import TestSupport
 import Testing
@@ -21,10 +20,6 @@ import Testing
         return fixture
     }
 
-    static func object(_ text: some StringProtocol) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-    }
-
     @Test func apiAndPageScopeByKeyword() async throws {
         let h = try ServeHarness()
         defer { h.remove() }
@@ -32,19 +27,19 @@ import Testing
         try await h.install("B", version: "1", fixture: try Self.fixture(family: "bee", rows: 3))
         try await h.start()
 
-        let scoped = try Self.object(try await h.http.get("/api/search?q=BEE%3Asym&limit=50").text)
+        let scoped = try APITests.object(try await h.http.get("/api/search?q=BEE%3Asym&limit=50").text)
         let hits = try #require(scoped["hits"] as? [[String: Any]])
         #expect(hits.count == 3 && hits.allSatisfy { $0["docset"] as? String == "B" }, "\(hits)")
         #expect(scoped["query"] as? String == "BEE:sym" && scoped["message"] == nil)
 
         // A keyword alone lists A-Z, past the default limit of 20 (12 + 3 entries).
-        let listing = try Self.object(try await h.http.get("/api/search?q=alpha,bee:").text)
+        let listing = try APITests.object(try await h.http.get("/api/search?q=alpha,bee:").text)
         let names = (listing["hits"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
         #expect(names.count == 15 && names == names.sorted(), "\(names)")
 
         let unknown = try await h.http.get("/api/search?q=rust%3Avec")
         #expect(unknown.status == 200)
-        let answer = try Self.object(unknown.text)
+        let answer = try APITests.object(unknown.text)
         #expect((answer["hits"] as? [Any])?.isEmpty == true)
         #expect(answer["message"] as? String == #"search query: no docset has the keyword "rust" (keywords: alpha, bee)"#)
 
@@ -85,22 +80,9 @@ import Testing
         try await h.install("A", version: "1", fixture: try Self.fixture(family: "alpha", rows: 12))
         try await h.install("B", version: "1", fixture: try Self.fixture(family: "bee", rows: 3))
         try await h.start()
-        let driver = h.dir.appending("cdp.py")
-        try (BrowserTests.preamble + Self.body).write(toFile: driver, atomically: true, encoding: .utf8)
-        let profile = h.dir.appending("profile")
-        let url = "http://127.0.0.1:\(h.port)/"
-        let run: Result<Tool.Result, RawHTTP.Failure> = await WorkerThread.run(name: "cdp-driver") {
-            Result { () throws(RawHTTP.Failure) in
-                do {
-                    return try Tool.run("/usr/bin/python3", [driver, chromium, profile, url])
-                } catch {
-                    throw RawHTTP.Failure(description: "python3 cdp.py: \(error)")
-                }
-            }
-        }
-        let result = try run.get()
+        let result = try await BrowserTests.drive(BrowserTests.preamble + Self.body, chromium: chromium, harness: h)
         #expect(result.status == 0, "driver failed: \(result.standardError.suffix(2000))")
-        let report = try Self.object(result.standardOutput)
+        let report = try APITests.object(result.standardOutput)
         #expect(report["docsets"] as? [String] == ["B", "B", "B"], "kw: scopes: \(report)")
         #expect(report["first"] as? String == "/d/B/p0.html", "the first hit's page at once, no key pressed")
         #expect(report["second"] as? String == "/d/B/p1.html", "ArrowDown shows the next hit's page")
