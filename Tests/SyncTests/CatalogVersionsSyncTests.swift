@@ -1,0 +1,45 @@
+import DocSync
+import Foundation
+import TestSupport
+import Testing
+
+/// `[[docset]] versions = [...]`: catalogue versions kept side by side by a sync, each its own docset (the newest as
+/// the catalogue's name, the others `NAME@VERSION`), each with a `meta.json` name and title of its own; changing
+/// `versions` installs and removes only the difference.
+@Suite(.timeLimit(.minutes(10))) struct CatalogVersionsSyncTests {
+    @Test func versionsInstallSideBySideAndOnlyTheDifferenceChanges() async throws {
+        let h = try SyncHarness.inMemory()
+        let latest = try DocsetFixture.make(version: "3.12.1", documents: 3)
+        let old = try DocsetFixture.make(version: "3.11.4", documents: 2)
+        try h.publish(latest, at: "feeds/Python_3.tgz", folder: "Python_3")
+        try h.publish(old, at: "feeds/zzz/versions/Python_3/3.11.4/Python_3.tgz", folder: "Python_3")
+        try h.writeZealCatalog([.init(name: "Python_3", title: "Python 3", versions: ["3.12.1", ".11.4"])])
+        try h.writeCatalogConfig(
+            docsets: ["name = \"Python_3\"\nversions = [\"3.11.4\", \"latest\"]"], extra: "prune = true")
+
+        let first = try await h.sync()
+        #expect(first.status == 0, "\(first.lines)")
+        #expect(SyncHarness.names(first.events, "installed") == ["Python_3", "Python_3@3.11.4"])
+        #expect(h.installedManifest("Python_3@3.11.4")?.filter { !$0.key.hasPrefix("icon") } == old.expectedManifest)
+        #expect(h.installedManifest("Python_3")?.filter { !$0.key.hasPrefix("icon") } == latest.expectedManifest)
+        let kept = [("Python_3", "Python 3 3.12.1", "3.12.1"), ("Python_3@3.11.4", "Python 3 3.11.4", "3.11.4")]
+        for (folder, title, version) in kept {
+            let meta = try #require(
+                try JSONSerialization.jsonObject(
+                    with: Data(contentsOf: URL(fileURLWithPath: "\(h.root)/\(folder).docset/meta.json")))
+                    as? [String: Any])
+            #expect(meta["name"] as? String == folder && meta["title"] as? String == title, "\(meta)")
+            #expect(meta["version"] as? String == version)
+        }
+
+        let again = try await h.sync()
+        #expect(SyncHarness.names(again.events, "unchanged") == ["Python_3", "Python_3@3.11.4"], "\(again.lines)")
+
+        // Dropping the pinned version removes only it.
+        try h.writeCatalogConfig(docsets: ["name = \"Python_3\"\nversions = [\"latest\"]"], extra: "prune = true")
+        let dropped = try await h.sync()
+        #expect(SyncHarness.names(dropped.events, "unchanged") == ["Python_3"], "\(dropped.lines)")
+        #expect(SyncHarness.names(dropped.events, "removed") == ["Python_3@3.11.4"], "\(dropped.lines)")
+        #expect(!FileManager.default.fileExists(atPath: "\(h.root)/Python_3@3.11.4.docset"))
+    }
+}
