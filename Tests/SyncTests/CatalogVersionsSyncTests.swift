@@ -6,7 +6,7 @@ import Testing
 /// `[[docset]] versions = [...]`: catalogue versions kept side by side by a sync, each its own docset (the newest as
 /// the catalogue's name, the others `NAME@VERSION`), each with a `meta.json` name and title of its own; changing
 /// `versions` installs and removes only the difference.
-@Suite(.timeLimit(.minutes(10))) struct CatalogVersionsSyncTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct CatalogVersionsSyncTests {
     @Test func versionsInstallSideBySideAndOnlyTheDifferenceChanges() async throws {
         let h = try SyncHarness.inMemory()
         let latest = try DocsetFixture.make(version: "3.12.1", documents: 3)
@@ -31,6 +31,13 @@ import Testing
             #expect(meta["name"] as? String == folder && meta["title"] as? String == title, "\(meta)")
             #expect(meta["version"] as? String == version)
         }
+
+        // The lock pins each version, by its own name.
+        let lock = try Tool.run(Tool.docsyncBinary, ["lock", "--stdout", "--config", h.configPath])
+        #expect(lock.status == 0, "\(lock)")
+        let locked = try JSONSerialization.jsonObject(with: Data(lock.standardOutput.utf8)) as? [String: Any]
+        let entries = (locked?["docsets"] as? [[String: Any]] ?? []).map { "\($0["name"]!) \($0["version"]!)" }
+        #expect(entries.sorted() == ["Python_3 3.12.1", "Python_3@3.11.4 3.11.4"], "\(lock.standardOutput)")
 
         let again = try await h.sync()
         #expect(SyncHarness.names(again.events, "unchanged") == ["Python_3", "Python_3@3.11.4"], "\(again.lines)")
