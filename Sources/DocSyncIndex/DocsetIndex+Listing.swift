@@ -19,7 +19,8 @@ extension DocsetIndex {
             }
         }
         candidates.sort { a, b in
-            a.name != b.name ? a.name.lexicographicallyPrecedes(b.name) : (a.docset, a.position) < (b.docset, b.position)
+            a.name != b.name
+                ? a.name.lexicographicallyPrecedes(b.name) : (a.docset, a.position) < (b.docset, b.position)
         }
         return candidates.prefix(limit).compactMap { candidate in
             let index = indexes[candidate.docset]

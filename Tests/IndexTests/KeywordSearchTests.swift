@@ -9,23 +9,24 @@ import Testing
 @Suite(.timeLimit(.minutes(10)), .blockingWaits) struct KeywordSearchTests {
     /// Each case follows from `fromString`: a `:` at index > 0 separates keywords unless the next character is a
     /// `:` that is not followed by another one.
-    @Test(arguments: [
-        ("std::vector", [], "std::vector"),
-        ("py,django:view", ["py", "django"], "view"),
-        ("html:", ["html"], ""),
-        ("py:open", ["py"], "open"),
-        ("c++:std::vector", ["c++"], "std::vector"),
-        (":open", [], ":open"),
-        ("a:::b", ["a"], "::b"),
-        ("a::b", [], "a::b"),
-        ("  py :  open  ", ["py"], "open"),
-        ("py, django:view", ["py", " django"], "view"),
-        ("py,:x", ["py", ""], "x"),
-        ("", [], ""),
-        ("  plain text ", [], "plain text"),
-        ("PY:Open", ["PY"], "Open"),
-        ("a:b:c", ["a"], "b:c"),
-    ] as [(String, [String], String)])
+    @Test(
+        arguments: [
+            ("std::vector", [], "std::vector"),
+            ("py,django:view", ["py", "django"], "view"),
+            ("html:", ["html"], ""),
+            ("py:open", ["py"], "open"),
+            ("c++:std::vector", ["c++"], "std::vector"),
+            (":open", [], ":open"),
+            ("a:::b", ["a"], "::b"),
+            ("a::b", [], "a::b"),
+            ("  py :  open  ", ["py"], "open"),
+            ("py, django:view", ["py", " django"], "view"),
+            ("py,:x", ["py", ""], "x"),
+            ("", [], ""),
+            ("  plain text ", [], "plain text"),
+            ("PY:Open", ["PY"], "Open"),
+            ("a:b:c", ["a"], "b:c"),
+        ] as [(String, [String], String)])
     func parsesAsZeal(input: String, keywords: [String], text: String) {
         let parsed = KeywordQuery(parsing: input)
         #expect(parsed.keywords == keywords, "\(input)")
@@ -122,7 +123,9 @@ import Testing
             Issue.record("an unknown keyword must throw")
         } catch {
             #expect(error.kind == "unknown_keyword")
-            #expect(error.description == #"search query: no docset has the keywords "rust", "go" (keywords: c, cpp, macos, objc)"#)
+            #expect(
+                error.description
+                    == #"search query: no docset has the keywords "rust", "go" (keywords: c, cpp, macos, objc)"#)
         }
         #expect(index.unknownKeywords(SearchQuery(parsing: "rust,c:vec")) == nil)
     }

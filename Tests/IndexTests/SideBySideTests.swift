@@ -76,9 +76,11 @@ import Testing
         for (folder, title, version) in kept {
             let name = folder
             let path = "\(root.root)/\(folder).docset"
-            let meta = try JSONSerialization.jsonObject(
-                with: Data(contentsOf: URL(fileURLWithPath: "\(path)/meta.json"))) as? [String: Any]
-            #expect(meta?["name"] as? String == name && meta?["title"] as? String == title, "\(String(describing: meta))")
+            let meta =
+                try JSONSerialization.jsonObject(
+                    with: Data(contentsOf: URL(fileURLWithPath: "\(path)/meta.json"))) as? [String: Any]
+            #expect(
+                meta?["name"] as? String == name && meta?["title"] as? String == title, "\(String(describing: meta))")
             #expect(meta?["version"] as? String == version)
             let problems = try ZealLoadRules.check(path).problems
             #expect(problems.isEmpty, "Zeal loads \(folder): \(problems)")
@@ -105,7 +107,8 @@ import Testing
         for command in [["entries", "P@9"], ["cat", "P@9", "x.html"], ["search", "x", "--docset", "P@9"]] {
             let unknown = try root.run(command + reading)
             #expect(unknown.status == 64, "\(command): \(unknown)")
-            #expect(unknown.standardError.contains("no version 9 of P is installed (installed: P@3.11, P@3.12, P@3.13)"))
+            #expect(
+                unknown.standardError.contains("no version 9 of P is installed (installed: P@3.11, P@3.12, P@3.13)"))
         }
         let verify = try root.run(["verify", "P@3.12"] + reading)
         #expect(verify.status == 0 && verify.standardOutput.contains("P@3.12"), "\(verify)")

@@ -41,7 +41,8 @@ import Testing
         #expect(unknown.status == 200)
         let answer = try APITests.object(unknown.text)
         #expect((answer["hits"] as? [Any])?.isEmpty == true)
-        #expect(answer["message"] as? String == #"search query: no docset has the keyword "rust" (keywords: alpha, bee)"#)
+        #expect(
+            answer["message"] as? String == #"search query: no docset has the keyword "rust" (keywords: alpha, bee)"#)
 
         let list = try #require(
             try JSONSerialization.jsonObject(with: Data(try await h.http.get("/api/docsets").body)) as? [[String: Any]])

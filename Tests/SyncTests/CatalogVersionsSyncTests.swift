@@ -14,8 +14,9 @@ import Testing
         try h.publish(latest, at: "feeds/Python_3.tgz", folder: "Python_3")
         try h.publish(old, at: "feeds/zzz/versions/Python_3/3.11.4/Python_3.tgz", folder: "Python_3")
         try h.writeZealCatalog([.init(name: "Python_3", title: "Python 3", versions: ["3.12.1", ".11.4"])])
+        let zeal = "\(h.www)/zeal.json"  // a local file: the `docsync catalog` binary reads it too
         try h.writeCatalogConfig(
-            docsets: ["name = \"Python_3\"\nversions = [\"3.11.4\", \"latest\"]"], extra: "prune = true")
+            docsets: ["name = \"Python_3\"\nversions = [\"3.11.4\", \"latest\"]"], zeal: zeal, extra: "prune = true")
 
         let first = try await h.sync()
         #expect(first.status == 0, "\(first.lines)")
@@ -39,11 +40,21 @@ import Testing
         let entries = (locked?["docsets"] as? [[String: Any]] ?? []).map { "\($0["name"]!) \($0["version"]!)" }
         #expect(entries.sorted() == ["Python_3 3.12.1", "Python_3@3.11.4 3.11.4"], "\(lock.standardOutput)")
 
+        // The catalogue shows the versions installed.
+        let catalog = try Tool.run(Tool.docsyncBinary, ["catalog", "--json", "--config", h.configPath])
+        let listing = try JSONSerialization.jsonObject(with: Data(catalog.standardOutput.utf8)) as? [String: Any]
+        let row = (listing?["docsets"] as? [[String: Any]])?.first
+        #expect(row?["installed"] as? String == "3.12.1", "\(catalog)")
+        #expect(row?["side_by_side"] as? [String] == ["3.11.4"], "\(catalog)")
+        let table = try Tool.run(Tool.docsyncBinary, ["catalog", "--config", h.configPath])
+        #expect(table.standardOutput.contains("side by side: 3.11.4"), "\(table.standardOutput)")
+
         let again = try await h.sync()
         #expect(SyncHarness.names(again.events, "unchanged") == ["Python_3", "Python_3@3.11.4"], "\(again.lines)")
 
         // Dropping the pinned version removes only it.
-        try h.writeCatalogConfig(docsets: ["name = \"Python_3\"\nversions = [\"latest\"]"], extra: "prune = true")
+        try h.writeCatalogConfig(
+            docsets: ["name = \"Python_3\"\nversions = [\"latest\"]"], zeal: zeal, extra: "prune = true")
         let dropped = try await h.sync()
         #expect(SyncHarness.names(dropped.events, "unchanged") == ["Python_3"], "\(dropped.lines)")
         #expect(SyncHarness.names(dropped.events, "removed") == ["Python_3@3.11.4"], "\(dropped.lines)")

@@ -57,7 +57,9 @@ package struct ArchiveInstall: Sendable {
         layout: InstalledDocset.Layout
     ) async throws(Failure) -> (installed: InstalledDocset, moved: InstalledDocset?) {
         let installed: [InstalledDocset]
-        do { installed = try installer.installedDocsets().map(InstalledDocset.init) } catch { throw Self.failure(error) }
+        do { installed = try installer.installedDocsets().map(InstalledDocset.init) } catch {
+            throw Self.failure(error)
+        }
         if let problem = SideBySidePlan.problem(name: name, installed: installed) {
             throw Failure(kind: .usage, description: problem)
         }

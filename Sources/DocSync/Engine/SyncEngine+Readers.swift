@@ -124,8 +124,9 @@ extension SyncEngine {
     /// `NAME@VERSION` leases that version of a docset kept side by side (``resolvedName(_:)``).
     ///
     /// Throws a ``SyncFailure``: ``SyncFailure/Code/notInstalled`` when there is no such docset (the message names
-    /// the nearest installed name, or the installed versions), ``SyncFailure/Code/foreignFolder`` for a `NAME.docset` that is neither a folder
-    /// nor docsync's link, ``SyncFailure/Code/io`` when the root cannot be read.
+    /// the nearest installed name, or the installed versions), ``SyncFailure/Code/foreignFolder`` for a
+    /// `NAME.docset` that is neither a folder nor docsync's link, ``SyncFailure/Code/io`` when the root cannot be
+    /// read.
     public func lease(_ address: String) async throws(SyncFailure) -> DocsetLease {
         let name = try resolvedName(address)
         let hold: VersionLease

@@ -96,7 +96,8 @@ package enum CatalogSelector {
         }
         let revision = version == nil && entry.revision != "0" ? entry.revision : ""
         var candidate = DocsetCandidate(
-            name: DocsetName.safe(entry.name), title: entry.title, version: DocsetVersion(version: pinned.version, revision: revision),
+            name: DocsetName.safe(entry.name), title: entry.title,
+            version: DocsetVersion(version: pinned.version, revision: revision),
             archives: pinned.archives, sha256: pinned.archives == entry.archives ? entry.sha256 : nil,
             length: version == nil ? entry.size : nil,
             feed: entry.feedURL ?? "catalog:\(entry.source.rawValue)/\(entry.name)",
