@@ -13,6 +13,12 @@ struct ServeCommand: AsyncParsableCommand {
             Listens on [serve] listen (default 127.0.0.1:8484). A non-loopback address must be asked for with \
             --allow-remote or [serve] allow_remote = true; put nginx with TLS and auth in front (README). \
             On SIGTERM or SIGINT, requests in flight finish, then it exits.
+
+            The page at / searches as Zeal and DevDocs do: the selected hit's page shows beside the results at \
+            once, the arrow keys move through hits, Enter opens one, `kw:text` searches only the docsets with \
+            keyword kw (`kw:` alone lists their entries A-Z), and the address keeps the query (/?q=py:open). \
+            /_/opensearch.xml (linked from the page) adds it to a browser as a search engine. \
+            /api/search?q=py:open answers the same keyword syntax; /api/docsets lists each docset's keywords.
             """)
 
     @OptionGroup var configOptions: ConfigOptions

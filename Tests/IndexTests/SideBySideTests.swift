@@ -29,6 +29,28 @@ import Testing
         #expect(DocsetAddress.split("a@b@c")! == ("a@b", "c"))
     }
 
+    /// `--docset NAME@VERSION` and `[[group]]` members naming versions select one version: a kept one by its own
+    /// name, the newest by its version.
+    @Test func searchSelectsVersions() throws {
+        let dir = try TemporaryDirectory("side-by-side")
+        defer { dir.remove() }
+        let newest = try IndexFixture.dash("C", in: dir.appending("a"), Samples.dash)
+        let kept = try IndexFixture.dash("C@10", in: dir.appending("b"), Samples.dash)
+        let index = DocsetIndex(
+            docsets: [
+                IndexedDocset(name: "C", version: "11", path: newest),
+                IndexedDocset(name: "C@10", version: "10", path: kept),
+            ], stateDirectory: dir.appending("state"), groups: DocsetGroups(["old": ["c@10"], "new": ["C@11"]]))
+        func docsets(_ selectors: [String]) -> Set<String> {
+            Set(index.searchBlocking(SearchQuery("printf", docsets: selectors, limit: 50)).hits.map(\.docset))
+        }
+        #expect(docsets([]) == ["C", "C@10"])
+        #expect(docsets(["C@11"]) == ["C"])
+        #expect(docsets(["C@10"]) == ["C@10"])
+        #expect(docsets(["@old"]) == ["C@10"] && docsets(["@new"]) == ["C"])
+        #expect(docsets(["C@9"]).isEmpty)
+    }
+
     @Test func thePlanKeepsTheNewestAsName() {
         func plan(_ version: String, _ installed: [InstalledDocset]) -> SideBySidePlan {
             SideBySidePlan.plan(name: "P", version: version, title: "Py", installed: installed)

@@ -52,6 +52,15 @@ import Testing
         let again = try await h.sync()
         #expect(SyncHarness.names(again.events, "unchanged") == ["Python_3", "Python_3@3.11.4"], "\(again.lines)")
 
+        // A new latest release: the version following "latest" moves, the pinned one stays.
+        let newer = try DocsetFixture.make(version: "3.13.0", documents: 2)
+        try h.publish(newer, at: "feeds/Python_3.tgz", folder: "Python_3")
+        try h.writeZealCatalog([.init(name: "Python_3", title: "Python 3", versions: ["3.13.0", ".11.4"])])
+        let moved = try await h.sync()
+        #expect(SyncHarness.names(moved.events, "updated") == ["Python_3"], "\(moved.lines)")
+        #expect(SyncHarness.names(moved.events, "unchanged") == ["Python_3@3.11.4"], "\(moved.lines)")
+        #expect(h.installedManifest("Python_3")?.filter { !$0.key.hasPrefix("icon") } == newer.expectedManifest)
+
         // Dropping the pinned version removes only it.
         try h.writeCatalogConfig(
             docsets: ["name = \"Python_3\"\nversions = [\"latest\"]"], zeal: zeal, extra: "prune = true")
