@@ -88,6 +88,15 @@ import Testing
                 "--side-by-side",
             ])
         }
+        let noVersion = try root.run(["install", archive, "--root", root.root, "--name", "P", "--side-by-side"])
+        #expect(noVersion.status == 64 && noVersion.standardError.contains("--side-by-side needs --version"))
+        // Over a docset installed without a version there is no name to keep it under: refused, nothing changes.
+        #expect(try root.run(["install", archive, "--root", root.root, "--name", "Q"]).status == 0)
+        let q = try root.run(["install", archive, "--root", root.root, "--name", "Q", "--version", "2", "--side-by-side"])
+        #expect(q.status == 64 && q.standardError.contains("Q is installed without a version"), "\(q)")
+        #expect(!FileManager.default.fileExists(atPath: "\(root.root)/Q@2.docset"))
+        #expect(try root.run(["remove", "Q", "--root", root.root, "--state", root.state]).status == 0)
+
         #expect(try install("3.12").status == 0)
         let newer = try install("3.13")
         #expect(newer.status == 0 && newer.standardOutput.contains("kept P@3.12 beside it (Py 3.12)"), "\(newer)")

@@ -98,6 +98,14 @@ import Testing
         let latest = CatalogSelector.select([moving], catalogs: [Self.zeal], alternates: Self.alternates).offers
         #expect(latest.map(\.name) == ["Python_3", "Python_3@3.9.6"])
         #expect(latest.map(\.pinned) == [false, true] && latest.first?.version.description == "3.12.1/2")
+        // Kapeli's per-docset feed (`source = "kapeli"`): the same versions, through its other-versions.
+        var kapeli = both
+        kapeli.name = "Python_3"
+        kapeli.source = .kapeli
+        let fromFeed = CatalogSelector.select(
+            [kapeli], catalogs: [], kapeli: ["Python_3": Self.zeal.entries[0]], alternates: Self.alternates
+        ).offers
+        #expect(fromFeed.map(\.name) == ["Python_3", "Python_3@3.9.6"])
         var missing = both
         missing.versions = ["2.7", "3.9.6"]
         let result = CatalogSelector.select([missing], catalogs: [Self.zeal], alternates: Self.alternates)
