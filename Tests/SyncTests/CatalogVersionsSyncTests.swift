@@ -68,5 +68,12 @@ import Testing
         #expect(SyncHarness.names(dropped.events, "unchanged") == ["Python_3"], "\(dropped.lines)")
         #expect(SyncHarness.names(dropped.events, "removed") == ["Python_3@3.11.4"], "\(dropped.lines)")
         #expect(!FileManager.default.fileExists(atPath: "\(h.root)/Python_3@3.11.4.docset"))
+
+        // Adding it back installs only it.
+        try h.writeCatalogConfig(
+            docsets: ["name = \"Python_3\"\nversions = [\"latest\", \"3.11.4\"]"], zeal: zeal, extra: "prune = true")
+        let added = try await h.sync()
+        #expect(SyncHarness.names(added.events, "installed") == ["Python_3@3.11.4"], "\(added.lines)")
+        #expect(SyncHarness.names(added.events, "unchanged") == ["Python_3"], "\(added.lines)")
     }
 }
