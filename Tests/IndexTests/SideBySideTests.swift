@@ -144,6 +144,18 @@ import Testing
         let verify = try root.run(["verify", "P@3.12"] + reading)
         #expect(verify.status == 0 && verify.standardOutput.contains("P@3.12"), "\(verify)")
 
+        // A lease held until standard input ends (here at once).
+        func lease(_ address: String) throws -> Tool.Result {
+            let script = "exec \"$0\" lease \"$1\" --root \"$2\" --state \"$3\" </dev/null"
+            return try Tool.run(
+                "/bin/sh", ["-c", script, Tool.docsyncBinary, address, root.root, root.state],
+                environment: root.environment)
+        }
+        let held = try lease("P@3.12")
+        #expect(held.status == 0 && held.standardOutput.contains(#""name":"P@3.12""#), "\(held)")
+        let noLease = try lease("P@9")
+        #expect(noLease.status == 64 && noLease.standardError.contains("no version 9 of P"), "\(noLease)")
+
         let removed = try root.run(["remove", "P@3.11"] + reading)
         #expect(removed.status == 0, "\(removed)")
         #expect(!FileManager.default.fileExists(atPath: "\(root.root)/P@3.11.docset"))
