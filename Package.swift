@@ -9,7 +9,8 @@ import PackageDescription
 //   DocSyncHTTP                   libcurl easy handles (the only libcurl user)
 //   DocSyncFeed                   feed parsing (the only libxml2 user)
 //   DocSyncDownload               the resumable downloader
-//   DocSyncDocset                 InstalledDocset, the installed docset's value (product: DocSync re-exports it)
+//   DocSyncDocset                 InstalledDocset, the installed docset's value, and its search keywords as Zeal reads
+//                                 them (product: DocSync re-exports it)
 //   DocSyncInstall                safe extraction + atomic swap (the only libarchive user; ISA-L for gzip)
 //   DocSyncCatalog                catalogues (Zeal, Kapeli, contributions, cheat sheets): parsing and name resolution
 //   DocSyncIndex                  read-only search over installed docsets' indexes

@@ -26,12 +26,7 @@ struct CatCommand: AsyncParsableCommand {
     func run() async throws {
         let config = try configOptions.load(rootOptions)
         let installed = try InstalledLookup.all(config, command: "cat")
-        guard let docset = InstalledLookup.find(name, in: installed) else {
-            printError(
-                "docsync cat: no docset \(name.escapingControlCharacters) in \(config.root.escapingControlCharacters)"
-                    + " (installed: \(InstalledLookup.names(installed)))")
-            throw ExitStatus.usage
-        }
+        let docset = try InstalledLookup.require(name, in: installed, root: config.root, command: "cat")
         let bytes: [UInt8]
         do {
             bytes = try await docset.contents(of: page)

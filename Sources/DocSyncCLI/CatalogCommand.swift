@@ -39,17 +39,22 @@ struct CatalogCommand: AsyncParsableCommand {
         let engine = SyncEngine(configuration: config)
         let shelf = await CatalogShelf.load(engine, sources: only, refresh: refresh)
         for failure in shelf.failures { printError("docsync: catalogue \(TerminalText.safe("\(failure)"))") }
-        let installed = Dictionary(
-            ((try? engine.installedDocsets()) ?? []).map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { a, _ in a }
-        )
+        let all = (try? engine.installedDocsets()) ?? []
+        let installed = Dictionary(all.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
         let ranked = shelf.ranked(query ?? "")
         let rows = ranked.map { entry -> Row in
-            let current = installed[DocsetName.safe(entry.name).lowercased()]
+            let name = DocsetName.safe(entry.name)
+            let current = installed[name.lowercased()]
+            // Versions kept side by side: the docsets named NAME@VERSION.
+            let kept = all.filter { $0.name.lowercased().hasPrefix(name.lowercased() + "@") }.compactMap {
+                $0.version ?? DocsetAddress.split($0.name)?.version
+            }
             return Row(
                 name: entry.name, title: entry.title, source: entry.source.rawValue,
                 standing: CatalogStanding(
                     latest: entry.latestVersion, latestRevision: entry.revision,
-                    installed: current.map(\.version), installedRevision: current?.revision))
+                    installed: current.map(\.version), installedRevision: current?.revision),
+                kept: kept.sorted { DocsetVersion(dash: $0) > DocsetVersion(dash: $1) })
         }
         if json { printJSON(rows) } else { printTable(rows) }
         if !shelf.failures.isEmpty { throw ExitStatus.partialFailure }
@@ -58,6 +63,8 @@ struct CatalogCommand: AsyncParsableCommand {
     struct Row {
         var name, title, source: String
         var standing: CatalogStanding
+        /// Other versions installed side by side (`NAME@VERSION` docsets), newest first.
+        var kept: [String] = []
     }
 
     private func printTable(_ rows: [Row]) {
@@ -76,6 +83,9 @@ struct CatalogCommand: AsyncParsableCommand {
                     installed = version.map { status == .installed ? $0 : "\($0) (\(status.rawValue))" }
                         ?? (status == .installed ? "yes" : "yes (\(status.rawValue))")
                 }
+                if !row.kept.isEmpty {
+                    installed += (installed.isEmpty ? "" : "; ") + "side by side: " + row.kept.joined(separator: ", ")
+                }
                 return [row.name, row.title, latest, row.source, installed].map(TerminalText.safe)
             }
         let widths = (0..<4).map { column in min(40, cells.map { $0[column].count }.max() ?? 0) }
@@ -90,15 +100,18 @@ struct CatalogCommand: AsyncParsableCommand {
     }
 
     /// `{"schema": 1, "docsets": [{name, title, source, latest, latest_revision, installed, installed_revision,
-    /// status}]}` (JSONObjects.md): every member always present, null when there is none.
+    /// status, side_by_side}]}` (JSONObjects.md): every member always present, null when there is none
+    /// (`side_by_side`: the versions kept beside it, newest first, `[]` when none).
     private func printJSON(_ rows: [Row]) {
         struct Listing: Encodable {
             struct Docset: Encodable {
                 var name, title, source: String
                 var standing: CatalogStanding
+                var kept: [String]
 
                 enum CodingKeys: String, CodingKey {
                     case name, title, source, latest, installed, status
+                    case sideBySide = "side_by_side"
                     case latestRevision = "latest_revision"
                     case installedRevision = "installed_revision"
                 }
@@ -113,13 +126,14 @@ struct CatalogCommand: AsyncParsableCommand {
                     try container.encode(standing.installed, forKey: .installed)
                     try container.encode(standing.installedRevision, forKey: .installedRevision)
                     try container.encode(standing.status?.rawValue, forKey: .status)
+                    try container.encode(kept, forKey: .sideBySide)
                 }
             }
             var schema = DocSyncJSON.schema
             var docsets: [Docset]
         }
         let docsets = rows.map {
-            Listing.Docset(name: $0.name, title: $0.title, source: $0.source, standing: $0.standing)
+            Listing.Docset(name: $0.name, title: $0.title, source: $0.source, standing: $0.standing, kept: $0.kept)
         }
         print((try? DocSyncJSON.line(Listing(docsets: docsets))) ?? "{}")
     }

@@ -31,13 +31,7 @@ struct EntriesCommand: AsyncParsableCommand {
         let installed = try InstalledLookup.all(config, command: "entries")
         var docsets: [InstalledDocset] = []
         for name in wanted {
-            guard let docset = InstalledLookup.find(name, in: installed) else {
-                printError(
-                    "docsync entries: no docset \(name.escapingControlCharacters) in \(config.root.escapingControlCharacters)"
-                        + " (installed: \(InstalledLookup.names(installed)))")
-                throw ExitStatus.usage
-            }
-            docsets.append(docset)
+            docsets.append(try InstalledLookup.require(name, in: installed, root: config.root, command: "entries"))
         }
         let output = BufferedOutput()
         defer { output.flush() }

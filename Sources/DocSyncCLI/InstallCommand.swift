@@ -36,6 +36,9 @@ struct InstallCommand: AsyncParsableCommand {
     @Option(help: "How the docset keeps its documents: extracted, or tarix (an indexed archive).")
     var layout: InstalledDocset.Layout = .extracted
 
+    @Flag(help: "Keep the versions already installed beside this one (NAME@VERSION); needs --version.")
+    var sideBySide = false
+
     @Flag(help: "Print the installed docset as JSON on standard output.")
     var json = false
 
@@ -43,22 +46,34 @@ struct InstallCommand: AsyncParsableCommand {
         guard ValueSyntax.duration(seconds: Int64(graceSeconds)) != nil else {
             throw ValidationError("--grace-seconds must be between 0 and \(ValueSyntax.maximumDurationSeconds)")
         }
+        if sideBySide, version?.isEmpty ?? true {
+            throw ValidationError("--side-by-side needs --version (each kept version is named NAME@VERSION)")
+        }
     }
 
     func run() async throws {
         let installer = ArchiveInstall(root: root, gracePeriod: .seconds(max(graceSeconds, 0)))
         let installed: InstalledDocset
+        var moved: InstalledDocset?
         do {
-            installed = try await installer.install(
-                archive: archive, name: name, title: title, version: version, revision: revision, layout: layout)
+            if sideBySide, let version {
+                (installed, moved) = try await installer.installSideBySide(
+                    archive: archive, name: name, title: title, version: version, revision: revision, layout: layout)
+            } else {
+                installed = try await installer.install(
+                    archive: archive, name: name, title: title, version: version, revision: revision, layout: layout)
+            }
         } catch {
-            if error.kind == .invalidName { throw ValidationError("\(error)") }
+            if error.kind == .invalidName || error.kind == .usage { throw ValidationError("\(error)") }
             printError("docsync install: \(archive): \(error)")
             throw error.kind == .rejected ? ExitStatus.dataError : ExitStatus.ioError
         }
         if json {
             print(SchemaJSON.line(installed))
         } else {
+            if let moved {
+                print("kept \(moved.name) beside it (\(moved.title))".escapingControlCharacters)
+            }
             let version = installed.version.map { " \($0)" } ?? ""
             let files = installed.fileCount.map { "\($0) files" } ?? ""
             let store = installed.layout == .tarix ? ", tarix" : ""

@@ -20,8 +20,25 @@ enum InstalledLookup {
         installed.isEmpty ? "none" : installed.map(\.name).joined(separator: ", ").escapingControlCharacters
     }
 
-    /// The docset called `name`: the exact name, else one that differs only in case.
+    /// The docset `name` addresses: the exact name, else one that differs only in case, else for `NAME@VERSION`
+    /// the docset `NAME` at that version (``DocsetAddress``).
     static func find(_ name: String, in installed: [InstalledDocset]) -> InstalledDocset? {
-        installed.first { $0.name == name } ?? installed.first { $0.name.lowercased() == name.lowercased() }
+        DocsetAddress.resolve(name, in: installed)
+    }
+
+    /// The docset `name` addresses; when there is none, `docsync COMMAND: no docset NAME in ROOT (installed: …)` —
+    /// or, for `NAME@VERSION` of an installed `NAME`, the versions installed — and exit status 64.
+    static func require(
+        _ name: String, in installed: [InstalledDocset], root: String, command: String
+    ) throws -> InstalledDocset {
+        if let docset = find(name, in: installed) { return docset }
+        if let problem = DocsetAddress.problem(name, in: installed) {
+            printError("docsync \(command): \(problem.escapingControlCharacters)")
+        } else {
+            printError(
+                "docsync \(command): no docset \(name.escapingControlCharacters) in \(root.escapingControlCharacters)"
+                    + " (installed: \(names(installed)))")
+        }
+        throw ExitStatus.usage
     }
 }

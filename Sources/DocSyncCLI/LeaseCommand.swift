@@ -19,12 +19,13 @@ struct LeaseCommand: AsyncParsableCommand {
             """ + "\n\n" + manual)
 
     @OptionGroup var configOptions: ConfigOptions
+    @OptionGroup var rootOptions: RootOptions
 
-    @Argument(help: "The docset's folder name, without .docset.")
+    @Argument(help: "The docset's folder name, without .docset, or NAME@VERSION for one version kept side by side.")
     var name: String
 
     func run() async throws {
-        let config = try configOptions.load()
+        let config = try configOptions.load(rootOptions)
         let lease = try await SyncEngine(configuration: config).lease(name)
         printLine(SchemaJSON.line(Held(name: lease.name, path: lease.path, documents: lease.documentsPath)))
         // Held until standard input reaches its end (read on a thread of its own, off the cooperative pool).

@@ -9,12 +9,13 @@ struct RemoveCommand: AsyncParsableCommand {
         discussion: manual)
 
     @OptionGroup var configOptions: ConfigOptions
+    @OptionGroup var rootOptions: RootOptions
 
-    @Argument(help: "The docset's folder name, without .docset.")
+    @Argument(help: "The docset's folder name, without .docset, or NAME@VERSION for one version kept side by side.")
     var name: String
 
     func run() async throws {
-        let config = try configOptions.load()
+        let config = try configOptions.load(rootOptions)
         do {
             try await SyncEngine(configuration: config).remove(name: name)
             print("removed \(name.escapingControlCharacters)")

@@ -18,25 +18,27 @@ struct SearchCommand: AsyncParsableCommand {
     @OptionGroup var configOptions: ConfigOptions
     @OptionGroup var rootOptions: RootOptions
 
-    @Argument(help: "The text to look for in entry names.")
+    @Argument(help: "The text to look for in entry names; `kw:text` searches only docsets with keyword kw.")
     var query: String
 
     @Option(
         name: .customLong("docset"),
-        help: "Only this docset, or @GROUP for a [[group]] of the configuration (repeatable).")
+        help: ArgumentHelp(
+            "Only this docset (NAME@VERSION: one version), or @GROUP for a [[group]] of the configuration "
+                + "(repeatable)."))
     var docsets: [String] = []
 
     @Option(help: "Only entries of this type (Function, Method, Class…; aliases like func are accepted).")
     var type: [String] = []
 
-    @Option(help: "At most this many hits (1 to 10000).")
-    var limit = 20
+    @Option(help: "At most this many hits (1 to 10000; default 20, or 1000 for a keyword alone such as html:).")
+    var limit: Int?
 
     @Flag(help: "One JSON object per hit on standard output.")
     var json = false
 
     func validate() throws {
-        guard (1...SearchQuery.maximumLimit).contains(limit) else {
+        if let limit, !(1...SearchQuery.maximumLimit).contains(limit) {
             throw ValidationError("--limit must be 1 to \(SearchQuery.maximumLimit), not \(limit)")
         }
     }
@@ -44,6 +46,12 @@ struct SearchCommand: AsyncParsableCommand {
     func run() async throws {
         let config = try configOptions.load(rootOptions)
         let docsets = try config.expandDocsetSelectors(docsets, command: "search")
+        if docsets.contains(where: { DocsetAddress.split($0) != nil }) {
+            let installed = try InstalledLookup.all(config, command: "search")
+            for name in docsets where DocsetAddress.split(name) != nil {
+                _ = try InstalledLookup.require(name, in: installed, root: config.root, command: "search")
+            }
+        }
         let index: DocsetIndex
         do {
             index = try SyncEngine(configuration: config).index()
@@ -51,9 +59,14 @@ struct SearchCommand: AsyncParsableCommand {
             printError("docsync: cannot read \(config.root): \(error)")
             throw ExitStatus.ioError
         }
+        var search = SearchQuery(parsing: query, docsets: docsets, types: type)
+        search.limit = limit ?? (search.isListing ? SearchQuery.maximumListing : 20)
         let results: SearchResults
         do {
-            results = try await index.search(SearchQuery(query, docsets: docsets, types: type, limit: limit))
+            results = try await index.search(search)
+        } catch where error.kind == "unknown_keyword" {
+            printError("docsync: \(Self.escaped(error.description))")
+            throw ExitCode(1)  // no hits, as for any query that finds nothing
         } catch {
             throw ValidationError(error.message)  // an invalid query: usage (64), naming the option's limit
         }

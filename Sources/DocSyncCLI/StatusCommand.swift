@@ -55,6 +55,7 @@ struct StatusCommand: AsyncParsableCommand {
             print(
                 "  \(safe(d.name).padding(toLength: width, withPad: " ", startingAt: 0))  \(version.isEmpty ? "-" : version)"
                     + "  \(size)  \(when)  \(source)")
+            if !d.keywords.isEmpty { print("    keywords: \(safe(d.keywords.joined(separator: ", ")))") }
             if !ReaderView.inspect(docsetPath: d.path).loadable {
                 print(
                     "    Zeal cannot load it: no Contents/Resources/Documents folder nor tarix store "

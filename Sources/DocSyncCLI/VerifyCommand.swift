@@ -15,7 +15,7 @@ struct VerifyCommand: AsyncParsableCommand {
     @OptionGroup var configOptions: ConfigOptions
     @OptionGroup var rootOptions: RootOptions
 
-    @Argument(help: "Docset names (folder names without .docset); none: every docset in the root.")
+    @Argument(help: "Docset names (folder names without .docset, or NAME@VERSION); none: every docset in the root.")
     var names: [String] = []
 
     func run() async throws {

@@ -150,9 +150,14 @@ url = "https://kapeli.com/feeds/zzz/cheatsheets/cheat.json"
 #   version = install exactly this version (from `versions` / `other-versions` / `specific_versions`), never update
 #   source  = only this catalogue: "zeal", "kapeli", "contrib" or "cheatsheets" (default: zeal, then contrib, then
 #             cheatsheets)
+#   versions = keep these versions side by side instead ("latest" moves): the newest as NAME, each other as its own
+#             docset NAME@VERSION (Zeal loads each); not together with `version`
+#   keywords = search keywords added to the docset's own (`docsync search py:open`)
 #
 # [[docset]]
 # name = "Python_3"
+# versions = ["3.12", "latest"]
+# keywords = ["py"]
 #
 # [[docset]]
 # name = "Jest"

@@ -1,9 +1,10 @@
 import DocSync
 internal import DocSyncCatalog
+internal import DocSyncSupport
 
 extension DocSyncConfigurationLoader {
     /// `[catalog]` (`mirrors`), `[catalog.zeal|contrib|cheatsheets] url`, `[catalog.kapeli] base_url`, and the
-    /// `[[docset]]` tables (`name`, optional `version`, `source`).
+    /// `[[docset]]` tables (`name`, optional `version` or `versions`, `source`, `keywords`).
     func readCatalogs(_ reader: inout TableReader, into config: inout DocSyncConfiguration) throws(DocSyncConfigurationError) {
         if var catalog = try reader.table("catalog") {
             if let alternates = try catalog.typed("mirrors", "an array of URLs", { $0.array }) {
@@ -41,9 +42,54 @@ extension DocSyncConfigurationLoader {
             if config.docsets.contains(where: { $0.name.lowercased() == name.lowercased() }) {
                 throw DocSyncConfigurationError(file: table.file, key: "\(key).name", problem: "\"\(name)\" is selected twice")
             }
-            config.docsets.append(.init(name: name, version: version, source: source))
+            var selection = DocSyncConfiguration.DocsetSelection(name: name, version: version, source: source)
+            selection.keywords = try keywords(&table)
+            selection.versions = try versions(&table, pinned: version)
+            config.docsets.append(selection)
             try table.finish()
         }
+    }
+
+    /// `versions = ["3.12", "3.13"]`: a non-empty list of distinct versions (`"latest"` at most once), and no
+    /// `version` beside it.
+    private func versions(_ table: inout TableReader, pinned: String?) throws(DocSyncConfigurationError) -> [String] {
+        guard let array = try table.typed("versions", "an array of versions", { $0.array }) else { return [] }
+        if let pinned {
+            throw table.error(
+                "versions", "both `version = \"\(pinned.escapingControlCharacters)\"` and `versions`: keep one")
+        }
+        if array.isEmpty { throw table.error("versions", "empty (list the versions to keep side by side)") }
+        var versions: [String] = []
+        for (index, value) in array.enumerated() {
+            guard let version = value.string, !version.trimmingCharacters(in: .whitespaces).isEmpty,
+                !version.contains("/"), !version.contains(where: \.isNewline)
+            else { throw table.error("versions[\(index + 1)]", "expected a version such as \"3.12\" or \"latest\"") }
+            if versions.contains(version) {
+                throw table.error("versions[\(index + 1)]", "\"\(version.escapingControlCharacters)\" is listed twice")
+            }
+            versions.append(version)
+        }
+        return versions
+    }
+
+    /// `keywords = ["py", "python"]`: non-empty words without `:`, `,` or spaces (they could never be typed before
+    /// a search's `:`), lowercased, each once.
+    private func keywords(_ table: inout TableReader) throws(DocSyncConfigurationError) -> [String] {
+        guard let array = try table.typed("keywords", "an array of keywords", { $0.array }) else { return [] }
+        var keywords: [String] = []
+        for (index, value) in array.enumerated() {
+            guard let keyword = value.string, !keyword.isEmpty,
+                !keyword.contains(where: { $0 == ":" || $0 == "," || $0.isWhitespace || $0.isNewline })
+            else {
+                throw table.error(
+                    "keywords[\(index + 1)]", "expected a keyword such as \"py\" (no spaces, \":\" or \",\")")
+            }
+            if keywords.contains(keyword.lowercased()) {
+                throw table.error("keywords[\(index + 1)]", "\"\(keyword.escapingControlCharacters)\" is listed twice")
+            }
+            keywords.append(keyword.lowercased())
+        }
+        return keywords
     }
 
     /// A catalogue's location: an http(s) URL or a path (relative to the config file); empty turns it off.

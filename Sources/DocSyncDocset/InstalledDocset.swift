@@ -39,6 +39,15 @@ public struct InstalledDocset: Sendable, Equatable, Hashable, Codable {
     public var sourceURL: String?
     /// The feed entry's `updated` date at install time.
     public var updated: Date?
+    /// Its search keywords (`py:open` searches the docsets with keyword `py`), lowercased, as Zeal gathers them
+    /// (``DocsetKeywords``) plus the configuration's `[[docset]] keywords`. `SyncEngine.installedDocsets()` fills
+    /// them; in JSON, `"keywords": [...]` when known.
+    public var keywords: [String] {
+        get { keywordList ?? [] }
+        set { keywordList = newValue }
+    }
+    /// nil when not read (encoded only when known).
+    private var keywordList: [String]?
     /// How the docset keeps its documents: every file extracted, or in a tarix store (``Layout``). In JSON,
     /// `"layout": "tarix"` for a tarix docset, no member for an extracted one (as before layouts existed).
     public var layout: Layout {
@@ -92,5 +101,6 @@ public struct InstalledDocset: Sendable, Equatable, Hashable, Codable {
         case feedURL = "feed_url"
         case sourceURL = "source_url"
         case tarixLayout = "layout"
+        case keywordList = "keywords"
     }
 }

@@ -102,10 +102,21 @@ public final class DocsetIndex: @unchecked Sendable {
     ///
     /// Runs on a thread of its own (reading the memory-mapped indexes, and building a missing one, block), never on
     /// the caller's cooperative pool. Throws ``DocsetIndexError/invalidQuery(_:)`` when ``SearchQuery/problem``
-    /// names one, before reading anything.
+    /// names one, and ``DocsetIndexError/unknownKeyword(_:known:)`` when no docset has any of its keywords, before
+    /// reading anything.
     public func search(_ query: SearchQuery) async throws(DocsetIndexError) -> SearchResults {
         if let problem = query.problem { throw .invalidQuery(problem) }
+        if let unknown = unknownKeywords(query) { throw unknown }
         return await WorkerThread.run(name: "docsync-search", stackSize: 1 << 20) { self.searchBlocking(query) }
+    }
+
+    /// ``DocsetIndexError/unknownKeyword(_:known:)`` when `query` has keywords and no docset has any of them (naming
+    /// the keywords the docsets have); nil otherwise. ``search(_:)`` throws it; callers of ``searchBlocking(_:)``
+    /// (`serve`) ask first.
+    package func unknownKeywords(_ query: SearchQuery) -> DocsetIndexError? {
+        let keywords = KeywordQuery(keywords: query.keywords, text: query.text)
+        guard !query.keywords.isEmpty, !docsets.contains(where: { keywords.matches($0.keywords) }) else { return nil }
+        return .unknownKeyword(query.keywords, known: Set(docsets.flatMap(\.keywords)).sorted())
     }
 
     /// Builds the derived index of every docset that lacks an up-to-date one (what the first search would do), on
@@ -131,15 +142,23 @@ public final class DocsetIndex: @unchecked Sendable {
         let wanted = Set(selected.docsets.map { $0.lowercased() })
         var failures: [DocsetIndexError] = []
         var indexes: [DerivedIndex] = []
+        let keywords = KeywordQuery(keywords: query.keywords, text: query.text)
         for (position, docset) in docsets.enumerated()
-        where query.docsets.isEmpty || wanted.contains(docset.name.lowercased()) {
+        where (query.docsets.isEmpty || wanted.contains(docset.name.lowercased())
+            || docset.version.map { wanted.contains("\(docset.name)@\($0)".lowercased()) } == true)
+            && (query.keywords.isEmpty || keywords.matches(docset.keywords))
+        {
             switch open(position) {
             case .success(let index): indexes.append(index)
             case .failure(let error): failures.append(error)
             }
         }
-        guard !needle.isEmpty, query.limit > 0 else { return SearchResults(hits: [], failures: failures) }
         let types = Set(query.types.map { EntryType.normalise($0).lowercased() })
+        if query.isListing {
+            let hits = Self.listing(indexes, types: types, limit: min(query.limit, SearchQuery.maximumListing))
+            return SearchResults(hits: hits, failures: failures)
+        }
+        guard !needle.isEmpty, query.limit > 0 else { return SearchResults(hits: [], failures: failures) }
         let scratch = lock.withLock { scratches.popLast() } ?? SearchScratch()
         let ranked = Ranker(needle: needle, limit: query.limit, types: types, scratch: scratch).rank(indexes)
         lock.withLock { if scratches.count < 4 { scratches.append(scratch) } }

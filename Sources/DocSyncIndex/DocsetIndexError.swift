@@ -8,6 +8,7 @@ public struct DocsetIndexError: Error, Sendable, Equatable, CustomStringConverti
         case unreadable
         case io
         case invalidQuery = "invalid_query"
+        case unknownKeyword = "unknown_keyword"
     }
 
     private let code: Code
@@ -22,13 +23,14 @@ public struct DocsetIndexError: Error, Sendable, Equatable, CustomStringConverti
         self.message = message
     }
 
-    /// A stable machine-readable kind: `not_sqlite`, `unknown_schema`, `too_large`, `unreadable`, `io` or
-    /// `invalid_query`.
+    /// A stable machine-readable kind: `not_sqlite`, `unknown_schema`, `too_large`, `unreadable`, `io`,
+    /// `invalid_query` or `unknown_keyword`.
     public var kind: String { code.rawValue }
 
     /// `docset: docSet.dsidx: message`, or `search query: message` for an invalid query.
     public var description: String {
-        code == .invalidQuery ? "search query: \(message)" : "\(docset): docSet.dsidx: \(message)"
+        code == .invalidQuery || code == .unknownKeyword
+            ? "search query: \(message)" : "\(docset): docSet.dsidx: \(message)"
     }
 
     /// `docSet.dsidx` is not an SQLite database (or is corrupt).
@@ -52,6 +54,15 @@ public struct DocsetIndexError: Error, Sendable, Equatable, CustomStringConverti
     /// The query cannot be run as given (``SearchQuery/problem``: a limit out of range, an overlong text, too many
     /// filters); ``docset`` is empty. Thrown before any docset is read.
     public static func invalidQuery(_ message: String) -> Self { .init(.invalidQuery, docset: "", message: message) }
+    /// No docset searched has any of the query's keywords (``SearchQuery/keywords``); the message names them and
+    /// the keywords the docsets have (`known`, sorted); ``docset`` is empty. Thrown before any docset is read.
+    public static func unknownKeyword(_ asked: [String], known: [String]) -> Self {
+        let list = asked.map { "\"\($0)\"" }.joined(separator: ", ")
+        let existing = known.isEmpty ? "no installed docset has keywords" : "keywords: \(known.joined(separator: ", "))"
+        return .init(
+            .unknownKeyword, docset: "",
+            message: "no docset has the keyword\(asked.count == 1 ? "" : "s") \(list) (\(existing))")
+    }
     /// A file-system error (opening, copying, or writing the derived index in the state folder).
     public static func io(_ docset: String, _ message: String) -> Self { .init(.io, docset: docset, message: message) }
 }

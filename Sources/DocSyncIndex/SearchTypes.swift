@@ -40,10 +40,16 @@ public enum MatchKind: Int, Sendable, Comparable, Codable, CaseIterable {
 public struct SearchQuery: Sendable, Equatable {
     /// The text to match against entry names (case-insensitive).
     public var text: String
-    /// Only these docsets (names, case-insensitive, or `@group` for a group of `DocsetIndex.groups`); empty: all.
+    /// Only these docsets (names, case-insensitive, `NAME@VERSION` for the docset `NAME` at that version, or
+    /// `@group` for a group of `DocsetIndex.groups`); empty: all.
     public var docsets: [String]
     /// Only entries of these normalised types (case-insensitive, aliases accepted: `func` means Function); empty: all.
     public var types: [String]
+    /// Only docsets having any of these keywords (``IndexedDocset/keywords``, ignoring case); empty: all. With
+    /// keywords and an empty ``text``, the selected docsets' entries are listed A–Z, at most
+    /// ``maximumListing``, as Zeal lists them for `html:`. ``DocsetIndex/search(_:)`` throws
+    /// ``DocsetIndexError/unknownKeyword(_:known:)`` when no docset has any of them.
+    public var keywords: [String] = []
     /// At most this many hits: 0 through ``maximumLimit``; ``DocsetIndex/search(_:)`` throws
     /// ``DocsetIndexError/invalidQuery(_:)`` for any other value (a client's limit passed through is checked, never
     /// trusted).
@@ -55,6 +61,8 @@ public struct SearchQuery: Sendable, Equatable {
     public static let maximumTextBytes = 1024
     /// The most names in ``docsets`` or in ``types``.
     public static let maximumFilters = 1024
+    /// The most entries a keyword-only query lists (Zeal's `LIMIT 1000`).
+    public static let maximumListing = 1000
 
     /// Creates a query; nothing is checked until it runs (see ``problem``).
     public init(_ text: String, docsets: [String] = [], types: [String] = [], limit: Int = 20) {
@@ -63,6 +71,17 @@ public struct SearchQuery: Sendable, Equatable {
         self.types = types
         self.limit = limit
     }
+
+    /// A query from a search string as Zeal reads it (``KeywordQuery``): `py,django:view` searches `view` in the
+    /// docsets with keyword `py` or `django`; `html:` lists the `html` docsets' entries; `std::vector` is plain text.
+    public init(parsing string: String, docsets: [String] = [], types: [String] = [], limit: Int = 20) {
+        let parsed = KeywordQuery(parsing: string)
+        self.init(parsed.text, docsets: docsets, types: types, limit: limit)
+        keywords = parsed.keywords
+    }
+
+    /// Whether this query lists entries A–Z instead of matching a text: keywords and no text.
+    public var isListing: Bool { text.isEmpty && !keywords.isEmpty }
 
     /// Why this query cannot run, or nil when it can: ``limit`` outside 0…``maximumLimit``, ``text`` longer than
     /// ``maximumTextBytes``, or more than ``maximumFilters`` docset or type names (or one longer than
@@ -75,7 +94,7 @@ public struct SearchQuery: Sendable, Equatable {
         if text.utf8.count > Self.maximumTextBytes {
             return "the text is \(text.utf8.count) bytes long (at most \(Self.maximumTextBytes))"
         }
-        for (what, names) in [("docset", docsets), ("type", types)] {
+        for (what, names) in [("docset", docsets), ("type", types), ("keyword", keywords)] {
             if names.count > Self.maximumFilters {
                 return "\(names.count) \(what) names (at most \(Self.maximumFilters))"
             }
@@ -119,12 +138,16 @@ public struct IndexedDocset: Sendable, Equatable {
     public var version: String?
     /// The docset folder (a resolved, immutable version folder for docsets docsync installed).
     public var path: String
+    /// Its search keywords (``SearchQuery/keywords`` selects the docsets having any of them, ignoring case).
+    public var keywords: [String]
 
-    /// A docset to search: `name`, `version`, and the folder whose `Contents/Resources/docSet.dsidx` is read.
-    public init(name: String, version: String?, path: String) {
+    /// A docset to search: `name`, `version`, and the folder whose `Contents/Resources/docSet.dsidx` is read;
+    /// `keywords` for `kw:` queries (`InstalledDocset.keywords`).
+    public init(name: String, version: String?, path: String, keywords: [String] = []) {
         self.name = name
         self.version = version
         self.path = path
+        self.keywords = keywords
     }
 
     /// `path/Contents/Resources/docSet.dsidx`.

@@ -15,19 +15,8 @@ extension Installer {
             throw .notInstalled(name)
         }
         guard current.layout != layout else { return nil }
-        let folder: SafeDirectory
-        do { folder = try SafeDirectory.open(current.path) } catch { throw .io(error) }
-        guard let bytes = try? folder.readFile(DocsetMetadata.fileName, limit: 1 << 20).flatMap({ $0 }),
-            let meta = DocsetMetadata.decode(Data(bytes))
-        else { throw .unreadableDocset("\(current.path)/meta.json: missing or unreadable; reinstall it instead") }
-        let record = meta.extra?.docsync
-        var request = InstallRequest(
-            name: name, title: meta.title, version: record?.version ?? meta.version,
-            revision: record?.revision ?? meta.revision, feedURL: current.feedURL, urls: current.urls,
-            identifier: record?.identifier, sourceURL: current.sourceURL, archiveSHA256: record?.archiveSHA256,
-            updated: current.updated)
-        request.arrival = Self.arrival(meta)
-        request.extra = meta.extra?.catalog ?? [:]
+        let (found, folder) = try reinstallRequest(current)
+        var request = found
         request.layout = layout
         switch layout {
         case .extracted:
@@ -40,6 +29,26 @@ extension Installer {
             defer { unlink(packed) }
             return try await install(archive: packed, as: request)
         }
+    }
+
+    /// The request that installs the version `current` again with the same `meta.json` members, host record and
+    /// publisher's `archive_sha256`, and its folder (to pack).
+    func reinstallRequest(_ current: InstallRecord) throws(InstallError) -> (InstallRequest, SafeDirectory) {
+        let folder: SafeDirectory
+        do { folder = try SafeDirectory.open(current.path) } catch { throw .io(error) }
+        guard let bytes = try? folder.readFile(DocsetMetadata.fileName, limit: 1 << 20).flatMap({ $0 }),
+            let meta = DocsetMetadata.decode(Data(bytes))
+        else { throw .unreadableDocset("\(current.path)/meta.json: missing or unreadable; reinstall it instead") }
+        let record = meta.extra?.docsync
+        var request = InstallRequest(
+            name: current.name, title: meta.title, version: record?.version ?? meta.version,
+            revision: record?.revision ?? meta.revision, feedURL: current.feedURL, urls: current.urls,
+            identifier: record?.identifier, sourceURL: current.sourceURL, archiveSHA256: record?.archiveSHA256,
+            updated: current.updated)
+        request.arrival = Self.arrival(meta)
+        request.extra = meta.extra?.catalog ?? [:]
+        request.layout = current.layout
+        return (request, folder)
     }
 
     /// Writes the tree below `folder` as a gzip'd pax archive under `top/` (links kept as links, `meta.json` left

@@ -68,6 +68,8 @@ struct Routes: Sendable {
         } else if path == "/" {
             response = await Deadline.run(timeout) { await searchPage(query) }
                 ?? Self.text(.serviceUnavailable, "timed out\n")
+        } else if path == "/_/opensearch.xml" {
+            response = OpenSearchDescription.response(authority: request.head.authority)
         } else if let asset = SearchPage.asset(path) {
             response = asset
         } else {
@@ -91,22 +93,24 @@ struct Routes: Sendable {
     /// runs to its end, a few milliseconds).
     func search(_ query: QueryString, before deadline: ContinuousClock.Instant) async -> Response {
         let text = query["q"] ?? ""
-        let limitText = query["limit"] ?? "20"
+        let selectors = query.all("docset").flatMap { $0.split(separator: ",").map(String.init) }
+        let types = query.all("type").flatMap { $0.split(separator: ",").map(String.init) }
+        var search = SearchQuery(parsing: text, docsets: selectors, types: types)
+        let limitText = query["limit"] ?? (search.isListing ? "\(SearchQuery.maximumListing)" : "20")
         guard let limit = Int(limitText), (1...SearchQuery.maximumLimit).contains(limit) else {
             return Self.jsonError(.badRequest, "limit must be 1 to \(SearchQuery.maximumLimit)")
         }
-        let selectors = query.all("docset").flatMap { $0.split(separator: ",").map(String.init) }
-        let types = query.all("type").flatMap { $0.split(separator: ",").map(String.init) }
+        search.limit = limit
         var hits: [SearchHit] = []
         var failures: [DocsetIndexError] = []
-        let snapshot = docsets.snapshot()
-        if !text.isEmpty {
-            let search = SearchQuery(text, docsets: selectors, types: types, limit: limit)
-            if let problem = search.problem {
-                return Self.jsonError(.badRequest, DocsetIndexError.invalidQuery(problem).description)
-            }
-            let index = snapshot.index
-            switch await searches.run(before: deadline, { index.searchBlocking(search) }) {
+        let index = docsets.snapshot().index
+        if let problem = search.problem {
+            return Self.jsonError(.badRequest, DocsetIndexError.invalidQuery(problem).description)
+        }
+        let message = index.unknownKeywords(search)?.description  // no hits, and the keywords there are
+        if !search.text.isEmpty || search.isListing, message == nil {
+            let ready = search
+            switch await searches.run(before: deadline, { index.searchBlocking(ready) }) {
             case .success(let results):
                 hits = results.hits
                 failures = results.failures
@@ -124,7 +128,12 @@ struct Routes: Sendable {
         }
         out += "],\"failures\":["
         out += failures.map { JSONWriter.string($0.description) }.joined(separator: ",")
-        out += "]}\n"
+        out += "]"
+        if let message {
+            out += ",\"message\":"
+            JSONWriter.appendString(message, to: &out)
+        }
+        out += "}\n"
         return Self.json(out)
     }
 
@@ -213,6 +222,7 @@ struct Routes: Sendable {
                 ("version", JSONWriter.string(docset.version)),
                 ("version_path", JSONWriter.string(Self.encodeSegment(Self.versionSegment(docset) ?? docset.name))),
                 ("layout", JSONWriter.string(Self.layout(docset))),
+                ("keywords", "[" + docset.keywords.map { JSONWriter.string($0) }.joined(separator: ",") + "]"),
                 ("page_url", JSONWriter.string("/d/\(Self.encodeSegment(docset.name))/")),
                 ("icon_url", JSONWriter.string("/icon/\(Self.encodeSegment(docset.name))")),
             ])

@@ -3,8 +3,12 @@ import Hummingbird
 import NIOCore
 
 /// The page at `/`: a search form that works as plain HTML (`/?q=QUERY` renders the results on the server, so a
-/// terminal browser and a shared link both work), enhanced by `/_/app.js` into results-as-you-type with keyboard
-/// navigation and the document opening beside them in a sandboxed frame. Everything it needs is served here.
+/// terminal browser and a shared link both work), enhanced by `/_/app.js` into results-as-you-type, as Zeal and
+/// DevDocs behave: the selected hit's document shows beside the results at once in a sandboxed frame, the arrow
+/// keys move the selection, Enter opens it (the frame takes the focus), `kw:text` scopes to the docsets with that
+/// keyword (`kw:` lists their entries), and the address keeps the query (`/?q=py:open`), so an OpenSearch
+/// description (`/_/opensearch.xml`, linked from the page) lets a browser use it as a search engine. Everything it
+/// needs is served here.
 enum SearchPage {
     static let resultLimit = 50
 
@@ -22,6 +26,7 @@ enum SearchPage {
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <title>\(query.isEmpty ? "" : HTMLText.escaped(query) + " — ")docsync</title>
             <link rel="stylesheet" href="/_/app.css">
+            <link rel="search" type="application/opensearchdescription+xml" title="docsync" href="/_/opensearch.xml">
             </head><body>
             <form id="search" action="/" method="get" role="search">
             <label for="scope" class="hidden">Scope</label>
@@ -40,7 +45,7 @@ enum SearchPage {
             </optgroup></select>
             <label for="q" class="hidden">Search</label>
             <input id="q" name="q" type="search" value="\(HTMLText.escaped(query))" autofocus autocomplete="off" \
-            spellcheck="false" placeholder="Search \(snapshot.docsets.count) docsets">
+            spellcheck="false" placeholder="Search \(snapshot.docsets.count) docsets (kw:text for one keyword)">
             <button type="submit">Search</button>
             </form>
             <main>
@@ -130,7 +135,9 @@ enum SearchPage {
             selected = Math.max(0, Math.min(index, all.length - 1));
             all.forEach(function (a, i) { a.classList.toggle('selected', i === selected); });
             all[selected].scrollIntoView({ block: 'nearest' });
-            if (open) { frame.src = all[selected].getAttribute('href'); }
+            const href = all[selected].getAttribute('href');
+            if (frame.getAttribute('src') !== href) { frame.src = href; }
+            if (open) { frame.focus(); }
           }
 
           function item(hit, index) {
@@ -155,6 +162,10 @@ enum SearchPage {
               const li = document.createElement('li'); li.className = 'none'; li.textContent = 'No results.';
               list.append(li);
             }
+            if (answer.message) {
+              const li = document.createElement('li'); li.className = 'failure'; li.textContent = answer.message;
+              list.append(li);
+            }
             answer.failures.forEach(function (f) {
               const li = document.createElement('li'); li.className = 'failure'; li.textContent = f; list.append(li);
             });
@@ -165,7 +176,9 @@ enum SearchPage {
           function search() {
             const q = input.value;
             const mine = ++sequence;
-            const params = new URLSearchParams({ q: q, limit: '50' });
+            // A keyword alone (`html:`) lists up to 1000 entries, as the API does without a limit.
+            const listing = /^[^:]+:\\s*$/.test(q);
+            const params = new URLSearchParams(listing ? { q: q } : { q: q, limit: '50' });
             if (scope.value) { params.set('docset', scope.value); }
             const shown = new URLSearchParams({ q: q });
             if (scope.value) { shown.set('docset', scope.value); }
@@ -210,11 +223,15 @@ extension Routes {
         let snapshot = docsets.snapshot()
         var hits: [SearchHit] = []
         var failures: [String] = []
-        if !text.isEmpty {
-            let search = SearchQuery(text, docsets: scope.isEmpty ? [] : [scope], limit: SearchPage.resultLimit)
+        var parsed = SearchQuery(parsing: text, docsets: scope.isEmpty ? [] : [scope])
+        parsed.limit = parsed.isListing ? SearchQuery.maximumListing : SearchPage.resultLimit
+        let search = parsed
+        if !search.text.isEmpty || search.isListing {
             let index = snapshot.index
             if let problem = search.problem {
                 failures = [DocsetIndexError.invalidQuery(problem).description]
+            } else if let unknown = index.unknownKeywords(search) {
+                failures = [unknown.description]
             } else if let results = await searches.run({ index.searchBlocking(search) }) {
                 hits = results.hits
                 failures = results.failures.map(\.description)

@@ -72,7 +72,9 @@ package final class ServedDocsets: Sendable {
                 index = current.index
             } else {
                 index = DocsetIndex(
-                    docsets: sorted.map { IndexedDocset(name: $0.name, version: $0.version, path: $0.path) },
+                    docsets: sorted.map {
+                        IndexedDocset(name: $0.name, version: $0.version, path: $0.path, keywords: $0.keywords)
+                    },
                     stateDirectory: engine.configuration.state, groups: engine.configuration.groups)
             }
             let fresh = Snapshot(docsets: sorted, index: index, readAt: now)

@@ -28,21 +28,7 @@ import Testing
         )
         let v1 = try await h.install("A", version: "1", fixture: fixture)
         try await h.start()
-        let driver = h.dir.appending("cdp.py")
-        try Self.driver.write(toFile: driver, atomically: true, encoding: .utf8)
-        let profile = h.dir.appending("profile")
-        let url = "http://127.0.0.1:\(h.port)/"
-        // On a thread of its own: the server answering the browser runs on this process's cooperative pool.
-        let run: Result<Tool.Result, RawHTTP.Failure> = await WorkerThread.run(name: "cdp-driver") {
-            Result { () throws(RawHTTP.Failure) in
-                do {
-                    return try Tool.run("/usr/bin/python3", [driver, chromium, profile, url])
-                } catch {
-                    throw RawHTTP.Failure(description: "python3 cdp.py: \(error)")
-                }
-            }
-        }
-        let result = try run.get()
+        let result = try await Self.drive(Self.driver, chromium: chromium, harness: h)
         #expect(result.status == 0, "driver failed: \(result.standardError.suffix(2000))")
         let report = try #require(
             try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any],
@@ -58,8 +44,30 @@ import Testing
         try await h.stop()
     }
 
+    /// Runs the Python DevTools `driver` against the harness's search page with `chromium`, on a thread of its own
+    /// (the server answering the browser runs on this process's cooperative pool).
+    static func drive(_ driver: String, chromium: String, harness h: ServeHarness) async throws -> Tool.Result {
+        let script = h.dir.appending("cdp.py")
+        try driver.write(toFile: script, atomically: true, encoding: .utf8)
+        let profile = h.dir.appending("profile")
+        let url = "http://127.0.0.1:\(h.port)/"
+        let run: Result<Tool.Result, RawHTTP.Failure> = await WorkerThread.run(name: "cdp-driver") {
+            Result { () throws(RawHTTP.Failure) in
+                do {
+                    return try Tool.run("/usr/bin/python3", [script, chromium, profile, url])
+                } catch {
+                    throw RawHTTP.Failure(description: "python3 cdp.py: \(error)")
+                }
+            }
+        }
+        return try run.get()
+    }
+
     /// The DevTools driver: starts chromium with the pipe on fds 3/4 and prints one JSON report.
-    static let driver = #"""
+    static let driver = preamble + firstBody
+
+    /// Starting chromium on the pipe and talking to it: `send`, `evaluate`, `until` (a body follows).
+    static let preamble = #"""
         import fcntl, json, os, subprocess, sys, time
         chromium, profile, url = sys.argv[1], sys.argv[2], sys.argv[3]
         to_child_r, to_child_w = os.pipe()
@@ -104,6 +112,10 @@ import Testing
                 if v: return v
                 time.sleep(0.05)
             raise SystemExit("timed out waiting for " + what)
+
+        """#
+
+    static let firstBody = #"""
         try:
             target = send("Target.createTarget", {"url": url})["targetId"]
             session = send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]

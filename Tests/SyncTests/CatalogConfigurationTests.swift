@@ -57,6 +57,17 @@ import Testing
             ])
     }
 
+    /// `keywords` are added to the installed docset's own, lowercased.
+    @Test func keywordsLoadLowercased() throws {
+        let config = try parse(
+            "[[docset]]\nname = \"Python_3\"\nkeywords = [\"Py\", \"snake\"]\n[[docset]]\nname = \"Go\"")
+        #expect(config.docsets.map(\.keywords) == [["py", "snake"], []])
+        #expect(config.configuredKeywords(for: "python_3") == ["py", "snake"])
+        #expect(config.configuredKeywords(for: "Rust") == [])
+        let kept = try parse("[[docset]]\nname = \"Python_3\"\nversions = [\"3.12\", \"latest\"]")
+        #expect(kept.docsets.first?.versions == ["3.12", "latest"] && kept.docsets.first?.version == nil)
+    }
+
     @Test(arguments: [
         ("[[docset]]\nversion = \"1\"", "docset[1].name", "missing"),
         ("[[docset]]\nname = \"A\"\nsource = \"npm\"", "docset[1].source", "not a catalogue"),
@@ -66,6 +77,18 @@ import Testing
         ("[catalog.zeal]\nurl = \"ftp://x\"", "catalog.zeal.url", "only http"),
         ("[catalog.zeal]\nuri = \"x\"", "catalog.zeal.uri", "unknown key"),
         ("[catalog.npm]\nurl = \"x\"", "catalog.npm", "unknown key"),
+        ("[[docset]]\nname = \"A\"\nkeywords = \"py\"", "docset[1].keywords", "expected an array of keywords"),
+        ("[[docset]]\nname = \"A\"\nkeywords = [\"py\", \"\"]", "docset[1].keywords[2]", "expected a keyword"),
+        ("[[docset]]\nname = \"A\"\nkeywords = [\"py:3\"]", "docset[1].keywords[1]", "expected a keyword"),
+        ("[[docset]]\nname = \"A\"\nkeywords = [\"a,b\"]", "docset[1].keywords[1]", "expected a keyword"),
+        ("[[docset]]\nname = \"A\"\nkeywords = [\"my py\"]", "docset[1].keywords[1]", "expected a keyword"),
+        ("[[docset]]\nname = \"A\"\nkeywords = [1]", "docset[1].keywords[1]", "expected a keyword"),
+        ("[[docset]]\nname = \"A\"\nkeywords = [\"py\", \"PY\"]", "docset[1].keywords[2]", "listed twice"),
+        ("[[docset]]\nname = \"A\"\nversions = []", "docset[1].versions", "empty"),
+        ("[[docset]]\nname = \"A\"\nversions = [\"1\", \"1\"]", "docset[1].versions[2]", "listed twice"),
+        ("[[docset]]\nname = \"A\"\nversions = [\"1\", \"\"]", "docset[1].versions[2]", "expected a version"),
+        ("[[docset]]\nname = \"A\"\nversions = \"1\"", "docset[1].versions", "expected an array"),
+        ("[[docset]]\nname = \"A\"\nversion = \"1\"\nversions = [\"2\"]", "docset[1].versions", "both"),
     ])
     func badValuesNameTheKey(text: String, key: String, problem: String) {
         #expect {

@@ -83,6 +83,40 @@ import Testing
         }
     }
 
+    /// `versions`: one candidate per version, the newest (`latest` first of all) under the catalogue's name, every
+    /// other as `NAME@VERSION` with a title of its own, each pinned except `latest`.
+    @Test func versionsSideBySide() {
+        var both = DocSyncConfiguration.DocsetSelection(name: "py3")
+        both.versions = ["3.9.6", "3.12.1"]
+        let offers = CatalogSelector.select([both], catalogs: [Self.zeal], alternates: Self.alternates).offers
+        #expect(offers.map(\.name) == ["Python_3", "Python_3@3.9.6"])
+        #expect(offers.map(\.title) == ["Python 3 3.12.1", "Python 3 3.9.6"])
+        #expect(offers.map(\.pinned) == [true, true])
+        #expect(offers.last?.archives.first == "https://m.test/feeds/zzz/versions/Python_3/3.9.6/Python_3.tgz")
+        var moving = both
+        moving.versions = ["3.9.6", "latest"]
+        let latest = CatalogSelector.select([moving], catalogs: [Self.zeal], alternates: Self.alternates).offers
+        #expect(latest.map(\.name) == ["Python_3", "Python_3@3.9.6"])
+        #expect(latest.map(\.pinned) == [false, true] && latest.first?.version.description == "3.12.1/2")
+        // Kapeli's per-docset feed (`source = "kapeli"`): the same versions, through its other-versions.
+        var kapeli = both
+        kapeli.name = "Python_3"
+        kapeli.source = .kapeli
+        let fromFeed = CatalogSelector.select(
+            [kapeli], catalogs: [], kapeli: ["Python_3": Self.zeal.entries[0]], alternates: Self.alternates
+        ).offers
+        #expect(fromFeed.map(\.name) == ["Python_3", "Python_3@3.9.6"])
+        var missing = both
+        missing.versions = ["2.7", "3.9.6"]
+        let result = CatalogSelector.select([missing], catalogs: [Self.zeal], alternates: Self.alternates)
+        #expect(result.offers.map(\.name) == ["Python_3"])
+        guard case .skipped(let name, _, let reason)? = result.skipped.first else {
+            Issue.record("expected a skip, got \(result)")
+            return
+        }
+        #expect(name == "Python_3@2.7" && reason.contains("version 2.7 is not offered"), "\(reason)")
+    }
+
     @Test func aPinnedOlderVersionHasNoLatestSize() {
         let offers = CatalogSelector.select(
             [.init(name: "Python_3", version: "3.9.6"), .init(name: "py3")], catalogs: [Self.zeal],

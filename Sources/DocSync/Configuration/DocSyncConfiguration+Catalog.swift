@@ -42,6 +42,13 @@ extension DocSyncConfiguration {
         public var version: String?
         /// Only this catalogue (default: Zeal's, then contributions, then cheat sheets).
         package var source: CatalogSource?
+        /// Versions kept side by side (`versions = ["3.12", "3.13"]`, `"latest"` for the one that moves): each is
+        /// its own docset, the newest named as the catalogue names it, every other `NAME@VERSION`; empty: one
+        /// docset at ``version``.
+        public var versions: [String] = []
+        /// Search keywords added to the installed docset's own (`keywords = ["py"]`: `docsync search py:open`),
+        /// lowercased, without duplicates.
+        public var keywords: [String] = []
 
         /// A docset chosen by catalogue name, from the first catalogue that has it.
         public init(name: String, version: String? = nil) {
@@ -53,5 +60,12 @@ extension DocSyncConfiguration {
             self.version = version
             self.source = source
         }
+    }
+}
+
+extension DocSyncConfiguration {
+    /// The `[[docset]] keywords` configured for the installed docset `name` (its selection's name, ignoring case).
+    package func configuredKeywords(for name: String) -> [String] {
+        docsets.first { $0.name.lowercased() == name.lowercased() }?.keywords ?? []
     }
 }

@@ -1,4 +1,5 @@
 internal import DocSyncInstall
+import Foundation
 
 /// One archive installed by hand as `<root>/<NAME>.docset` (`docsync install`), outside any sync: the installer
 /// sync uses, with its tree preparation and tarix store, behind a package-level API so the CLI needs no stage module.
@@ -13,6 +14,8 @@ package struct ArchiveInstall: Sendable {
             case rejected
             /// Anything else (I/O, free space, a foreign folder in the way).
             case io
+            /// The request cannot be carried out as asked (a side-by-side install over a docset without a version).
+            case usage
         }
 
         package var kind: Kind
@@ -40,14 +43,58 @@ package struct ArchiveInstall: Sendable {
         do {
             return InstalledDocset(try await installer.install(archive: archive, as: request))
         } catch {
-            let kind: Failure.Kind
-            if case .invalidName = error {
-                kind = .invalidName
-            } else {
-                kind = error.isArchiveRejection ? .rejected : .io
-            }
-            throw Failure(kind: kind, description: "\(error)")
+            throw Self.failure(error)
         }
+    }
+
+    /// Installs `archive` as version `version` of `name` kept side by side with the versions installed
+    /// (``SideBySidePlan``): as `name` when it is the newest (the version `name` held is first installed again as
+    /// `name@THAT_VERSION`), else as `name@version`; the same version again replaces that one. Returns the docset
+    /// installed and the one moved aside, if any. When the install fails after a move, the moved copy is removed
+    /// again: what was installed before is what stays.
+    package func installSideBySide(
+        archive: String, name: String, title: String?, version: String, revision: String?,
+        layout: InstalledDocset.Layout
+    ) async throws(Failure) -> (installed: InstalledDocset, moved: InstalledDocset?) {
+        let installed: [InstalledDocset]
+        do { installed = try installer.installedDocsets().map(InstalledDocset.init) } catch {
+            throw Self.failure(error)
+        }
+        if let problem = SideBySidePlan.problem(name: name, installed: installed) {
+            throw Failure(kind: .usage, description: problem)
+        }
+        let plan = SideBySidePlan.plan(name: name, version: version, title: title, installed: installed)
+        var moved: InstalledDocset?
+        if let demotion = plan.demotion {
+            let scratch =
+                NSTemporaryDirectory() + "docsync-side-by-side-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            do {
+                try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+            } catch {
+                throw Failure(kind: .io, description: "cannot create \(scratch): \(error)")
+            }
+            defer { try? FileManager.default.removeItem(atPath: scratch) }
+            do {
+                moved = InstalledDocset(
+                    try await installer.copy(name: name, as: demotion.name, title: demotion.title, scratch: scratch))
+            } catch {
+                throw Self.failure(error)
+            }
+        }
+        do {
+            let docset = try await install(
+                archive: archive, name: plan.name, title: plan.title, version: version, revision: revision,
+                layout: layout)
+            return (docset, moved)
+        } catch {
+            if let moved { try? await installer.remove(name: moved.name) }
+            throw error
+        }
+    }
+
+    private static func failure(_ error: InstallError) -> Failure {
+        if case .invalidName = error { return Failure(kind: .invalidName, description: "\(error)") }
+        return Failure(kind: error.isArchiveRejection ? .rejected : .io, description: "\(error)")
     }
 
     /// Waits for the work the install left behind (the replaced version's removal after the grace period).

@@ -32,7 +32,7 @@ extension SyncEngine {
     }
 
     static func indexed(_ docset: InstalledDocset) -> IndexedDocset {
-        IndexedDocset(name: docset.name, version: docset.version, path: docset.path)
+        IndexedDocset(name: docset.name, version: docset.version, path: docset.path, keywords: docset.keywords)
     }
 
     /// Builds the derived search index of a docset just installed or updated, on a thread of its own, then emits
@@ -121,10 +121,14 @@ extension SyncEngine {
     /// meanwhile. Any number of leases, in any processes, may hold one version. Waits for nothing but a prune in
     /// progress (never for a running sync), on a thread of its own.
     ///
+    /// `NAME@VERSION` leases that version of a docset kept side by side (``resolvedName(_:)``).
+    ///
     /// Throws a ``SyncFailure``: ``SyncFailure/Code/notInstalled`` when there is no such docset (the message names
-    /// the nearest installed name), ``SyncFailure/Code/foreignFolder`` for a `NAME.docset` that is neither a folder
-    /// nor docsync's link, ``SyncFailure/Code/io`` when the root cannot be read.
-    public func lease(_ name: String) async throws(SyncFailure) -> DocsetLease {
+    /// the nearest installed name, or the installed versions), ``SyncFailure/Code/foreignFolder`` for a
+    /// `NAME.docset` that is neither a folder nor docsync's link, ``SyncFailure/Code/io`` when the root cannot be
+    /// read.
+    public func lease(_ address: String) async throws(SyncFailure) -> DocsetLease {
+        let name = try resolvedName(address)
         let hold: VersionLease
         do {
             hold = try await installer.lease(name: name)
@@ -153,7 +157,9 @@ extension SyncEngine {
     /// archive and index are hashed like every file, and its index is then checked against its archive in full
     /// (`TarixVerifier`: every record located where the index says, every document indexed).
     package func verify(names: [String] = []) async throws -> [DocsetVerification] {
-        let results = try await installer.verify(names: names)
+        var resolved: [String] = []
+        for name in names { resolved.append(try resolvedName(name)) }
+        let results = try await installer.verify(names: resolved)
         return await WorkerThread.run(name: "docsync-verify-tarix", stackSize: 1 << 20) {
             results.map { result in
                 guard result.status == .intact, let path = result.path else { return result }
@@ -205,5 +211,22 @@ extension SyncEngine {
         } catch {
             throw SyncFailure(error)
         }
+    }
+}
+
+extension SyncEngine {
+    /// The installed docset `address` stands for: `NAME` as it is, `NAME@VERSION` as the docset of that name (a
+    /// version kept side by side) or as `NAME` when `NAME` holds that version (the newest). Throws
+    /// ``SyncFailure/Code/notInstalled`` naming the installed versions for a `NAME@VERSION` of an installed `NAME`
+    /// that is not installed; returns `address` unchanged otherwise (the caller reports an unknown name).
+    package func resolvedName(_ address: String) throws(SyncFailure) -> String {
+        guard DocsetAddress.split(address) != nil, let installed = try? installedDocsets(),
+            !installed.contains(where: { $0.name == address })
+        else { return address }
+        if let docset = DocsetAddress.resolve(address, in: installed) { return docset.name }
+        if let problem = DocsetAddress.problem(address, in: installed) {
+            throw SyncFailure(code: .notInstalled, message: problem)
+        }
+        return address
     }
 }

@@ -41,11 +41,17 @@ public struct SyncEngine: Sendable {
         self.runObservers = runObservers
     }
 
-    /// Docsets in the root, each with the resolved path of its current version (stable while you read it).
+    /// Docsets in the root, each with the resolved path of its current version (stable while you read it) and its
+    /// search keywords (``InstalledDocset/keywords``).
     /// Throws a ``SyncFailure`` when the root cannot be read.
     public func installedDocsets() throws(SyncFailure) -> [InstalledDocset] {
         do {
-            return try installer.installedDocsets().map(InstalledDocset.init)
+            return try installer.installedDocsets().map { record in
+                var docset = InstalledDocset(record)
+                docset.keywords = DocsetKeywords.read(
+                    docsetPath: docset.path, configured: configuration.configuredKeywords(for: docset.name))
+                return docset
+            }
         } catch {
             throw SyncFailure(error)
         }
@@ -54,10 +60,12 @@ public struct SyncEngine: Sendable {
     /// Downloads interrupted earlier, resumed by the next sync.
     package func partialDownloads() -> [PartialDownload] { PartialDownload.list(in: configuration.staging) }
 
-    /// Removes `<root>/<name>.docset` atomically (readers holding the old version keep it for the grace period).
+    /// Removes `<root>/<name>.docset` atomically (readers holding the old version keep it for the grace period);
+    /// `NAME@VERSION` removes that version of a docset kept side by side (``resolvedName(_:)``).
     /// Waits for a running sync. Throws ``SyncExclusionError``, or a ``SyncFailure`` (``SyncFailure/Code/notInstalled``
     /// when there is no such docset).
-    public func remove(name: String) async throws {
+    public func remove(name address: String) async throws {
+        let name = try resolvedName(address)
         let lock = try await SyncExclusion.acquire(stateDirectory: configuration.state, wait: true)
         defer { withExtendedLifetime(lock) {} }
         if let known = try? installer.installedDocsets().map(\.name),

@@ -41,30 +41,72 @@ package enum CatalogSelector {
                     continue
                 }
             }
-            let name = DocsetName.safe(entry.name)
-            guard let pinned = CatalogResolver.archives(of: entry, version: selection.version, alternates: alternates) else {
-                let offered = entry.versions.isEmpty ? "none" : entry.versions.prefix(8).joined(separator: ", ")
-                let source = entry.source.rawValue
-                let reason =
-                    selection.version.map { "version \($0) is not offered by \(source) (offered: \(offered))" }
-                    ?? "\(source) lists no archive for it"
-                skipped.append(.skipped(name: name, feed: entry.feedURL ?? origin, reason: reason))
-                continue
+            for target in targets(selection, entry: entry) {
+                switch offer(entry, version: target.version, alternates: alternates, origin: origin) {
+                case .success(var candidate):
+                    candidate.name = target.name
+                    candidate.title = target.title
+                    offers.append(candidate)
+                case .failure(let skip):
+                    skipped.append(.skipped(name: target.name, feed: skip.feed, reason: skip.reason))
+                }
             }
-            let revision = selection.version == nil && entry.revision != "0" ? entry.revision : ""
-            var candidate = DocsetCandidate(
-                name: name, title: entry.title, version: DocsetVersion(version: pinned.version, revision: revision),
-                archives: pinned.archives, sha256: pinned.archives == entry.archives ? entry.sha256 : nil,
-                length: selection.version == nil ? entry.size : nil,
-                feed: entry.feedURL ?? "catalog:\(entry.source.rawValue)/\(entry.name)",
-                pinned: selection.version != nil)
-            candidate.catalog = entry
-            candidate.configuredAlternates = pinned.archives.prefix { url in
-                alternates.bases.contains { url.hasPrefix("\($0)/") }
-            }.count
-            candidate.zeal = ZealArrival(kind: .catalog, feedURL: entry.listedFeedURL, urls: entry.listedURLs)
-            offers.append(candidate)
         }
         return (offers, skipped)
+    }
+
+    /// The docsets one selection installs: `name` at `version` (nil: the latest), or with `versions`, one per
+    /// version kept side by side — the newest (`latest` counts as newest) as the catalogue's name, each other as
+    /// `NAME@VERSION` titled `TITLE VERSION` (``DocsetAddress``).
+    static func targets(_ selection: DocSyncConfiguration.DocsetSelection, entry: CatalogEntry)
+        -> [(name: String, title: String, version: String?)]
+    {
+        let name = DocsetName.safe(entry.name)
+        guard !selection.versions.isEmpty else { return [(name, entry.title, selection.version)] }
+        let ordered = selection.versions.sorted { a, b in
+            a == "latest" ? b != "latest" : b != "latest" && DocsetVersion(dash: a) > DocsetVersion(dash: b)
+        }
+        return ordered.enumerated().map { position, version in
+            let pinned = version == "latest" ? nil : version
+            let shown = pinned ?? entry.versions.first ?? "latest"
+            return (
+                position == 0 ? name : DocsetAddress.sideName(name, version: DocsetName.safe(shown)),
+                "\(entry.title) \(shown)", pinned
+            )
+        }
+    }
+
+    /// Why a version is not offered, and by which feed.
+    struct Skip: Error {
+        var feed: String
+        var reason: String
+    }
+
+    /// The candidate for `entry` at `version` (nil: the latest), or why it cannot be installed.
+    static func offer(_ entry: CatalogEntry, version: String?, alternates: CatalogAlternates, origin: String)
+        -> Result<DocsetCandidate, Skip>
+    {
+        guard let pinned = CatalogResolver.archives(of: entry, version: version, alternates: alternates) else {
+            let offered = entry.versions.isEmpty ? "none" : entry.versions.prefix(8).joined(separator: ", ")
+            let source = entry.source.rawValue
+            let reason =
+                version.map { "version \($0) is not offered by \(source) (offered: \(offered))" }
+                ?? "\(source) lists no archive for it"
+            return .failure(Skip(feed: entry.feedURL ?? origin, reason: reason))
+        }
+        let revision = version == nil && entry.revision != "0" ? entry.revision : ""
+        var candidate = DocsetCandidate(
+            name: DocsetName.safe(entry.name), title: entry.title,
+            version: DocsetVersion(version: pinned.version, revision: revision),
+            archives: pinned.archives, sha256: pinned.archives == entry.archives ? entry.sha256 : nil,
+            length: version == nil ? entry.size : nil,
+            feed: entry.feedURL ?? "catalog:\(entry.source.rawValue)/\(entry.name)",
+            pinned: version != nil)
+        candidate.catalog = entry
+        candidate.configuredAlternates = pinned.archives.prefix { url in
+            alternates.bases.contains { url.hasPrefix("\($0)/") }
+        }.count
+        candidate.zeal = ZealArrival(kind: .catalog, feedURL: entry.listedFeedURL, urls: entry.listedURLs)
+        return .success(candidate)
     }
 }

@@ -9,5 +9,14 @@ extension InstallCommand {
         Exit 0 when the new version is in place; 65 when the archive is rejected (the message names the entry and the
         rule); 74 on I/O errors; the installed version is unchanged on any failure. `--layout tarix` installs it as a
         compressed store (docs/configuration.md, "Compressed store"); the default is `--layout extracted`.
+        `--side-by-side` keeps the versions already installed (Zeal #208): each version is its own docset,
+        `<root>/NAME@VERSION.docset`, whose meta.json names it `NAME@VERSION` and titles it "TITLE VERSION", so Zeal
+        (which keys docsets by name) loads each; the newest keeps `<root>/NAME.docset`. Installing a newer version
+        first installs the one NAME holds again as `NAME@ITS_VERSION`; an older one becomes `NAME@VERSION`; the same
+        version again replaces that version only. Every command addresses one version as `NAME@VERSION` (search
+        --docset, entries, cat, remove, verify, lease); `docsync status` lists each.
+        ```sh
+        docsync install Swift-5.9.tgz --root ~/docsets --name Swift --version 5.9 --side-by-side  # keeps 5.10
+        ```
         """#
 }

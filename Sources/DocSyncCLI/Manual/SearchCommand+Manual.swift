@@ -34,5 +34,15 @@ extension SearchCommand {
         the library takes the same `@web` in `SearchQuery.docsets` (`DocSyncConfiguration.groups`,
         `DocsetIndex(groups:)`). Names are matched ignoring case; a group named twice, without `docsets` or with an `@`
         is a configuration error naming the key (`group[2].docsets`).
+        Keywords, as in Zeal and Dash: `py:open` searches only the docsets with the keyword `py`, `py,django:view`
+        those with either; `html:` alone lists the `html` docsets' entries A-Z (at most 1000; --limit defaults to
+        1000 then). `std::vector` is plain text (a `:` followed by another is not a keyword separator). A docset's
+        keywords are its Info.plist's DocSetPlatformFamily, DashDocSetPluginKeyword, DashDocSetKeyword and
+        DashDocSetFamily, its meta.json's extra.keywords, and `keywords = [...]` of its [[docset]] table; `docsync
+        status` shows them. A keyword no docset has: no hits, a message naming the keywords there are, exit 1.
+        ```sh
+        docsync search 'py,django:view'                 # Zeal's keyword prefixes (`html:` alone lists A-Z)
+        docsync search open --docset Python_3@3.12      # one version kept side by side (`install --side-by-side`)
+        ```
         """#
 }

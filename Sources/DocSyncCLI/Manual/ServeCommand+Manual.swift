@@ -97,5 +97,10 @@ extension ServeCommand {
         search page nor `/api/` (no CORS; `Cross-Origin-Resource-Policy: same-origin`), cannot use this origin's cookies
         or storage (an nginx `auth_basic` in front is not readable by them either), and cannot navigate the top window.
         Everything served is read-only: nothing under root, staging or state is written.
+        The page at / searches as Zeal and DevDocs do: the selected hit's page shows beside the results at once, the
+        arrow keys move through hits, Enter opens one, `kw:text` searches only the docsets with keyword kw (`kw:`
+        alone lists their entries A-Z), and the address keeps the query (/?q=py:open). /_/opensearch.xml (linked from
+        the page) adds it to a browser as a search engine. /api/search?q=py:open answers the same keyword syntax;
+        /api/docsets lists each docset's keywords.
         """#
 }
