@@ -13,6 +13,8 @@ struct ServeCommand: AsyncParsableCommand {
             Listens on [serve] listen (default 127.0.0.1:8484). A non-loopback address must be asked for with \
             --allow-remote or [serve] allow_remote = true; put nginx with TLS and auth in front (README). \
             On SIGTERM or SIGINT, requests in flight finish, then it exits.
+
+            Hostile clients ([serve] keys; docs/serve-limits.md): a connection waiting idle_timeout (30s) for a             request is closed; a request head must be complete header_timeout (10s) after its first byte and a             body body_timeout (10s) after its head, however slowly they trickle; a search or page read taking             request_timeout (10s) is answered 503. At most max_connections (16384, lowered to fit the open-file             limit, whose soft value is raised to the hard one) are open; past 15/16 of that, each new connection             closes the one idle longest (never the new one, never one with a request in progress).
             """)
 
     @OptionGroup var configOptions: ConfigOptions
