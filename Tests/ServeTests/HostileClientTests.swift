@@ -36,7 +36,8 @@ import Testing
         try await h.start()
         let connection = try RawHTTP.Connection(port: h.port)
         defer { connection.close() }
-        let head = Array("GET /api/docsets HTTP/1.1\r\nHost: x\r\nX-Slow: \(String(repeating: "a", count: 400))\r\n\r\n".utf8)
+        let padding = String(repeating: "a", count: 400)
+        let head = Array("GET /api/docsets HTTP/1.1\r\nHost: x\r\nX-Slow: \(padding)\r\n\r\n".utf8)
         let (took, sent) = try await Self.trickle(head, on: connection)
         // Closed a second after the first byte (and a little for a loaded machine), the trickle going on all along.
         #expect(sent < head.count, "the whole head trickled in \(took) without being closed")
