@@ -57,7 +57,13 @@ package struct FeedCacheStore: Sendable {
     private func feedsFolder(create: Bool) throws(SystemError) -> SafeDirectory {
         let state = try SafeDirectory.open(stateDirectory, create: create)
         let folder = try state.directory("feeds", create: create, mode: 0o700)
-        if create, fchmod(folder.fd, 0o700) != 0 { throw SystemError("fchmod", path: folder.path) }
+        // Only when needed: an fchmod takes the folder's inode lock, and eight feeds saving at once queued on it.
+        var status = stat()
+        if create, fstat(folder.fd, &status) != 0 || status.st_mode & 0o7777 != 0o700,
+            fchmod(folder.fd, 0o700) != 0
+        {
+            throw SystemError("fchmod", path: folder.path)
+        }
         return folder
     }
 }
