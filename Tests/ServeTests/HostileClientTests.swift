@@ -84,7 +84,7 @@ import Testing
             try newcomer.send(request)
             #expect(try await FastPathTests.read(newcomer, heads: [false]).first?.status == 200, "round \(round)")
             let evicted = held[round + 1]
-            try await Poll.until("connection \(round + 1) closed for a new one", timeout: 30) { Self.isClosed(evicted) }
+            try Poll.until("connection \(round + 1) closed for a new one", timeout: 30) { Self.isClosed(evicted) }
         }
         let open = held.indices.filter { !Self.isClosed(held[$0]) }
         #expect(open == [0] + Array(4..<33), "open: \(open)")
