@@ -189,6 +189,7 @@ let package = Package(
                 "DocSync", "DocSyncConfigFile", "DocSyncMetrics", "DocSyncServe", "DocSyncSupport", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],

@@ -195,9 +195,15 @@ url = "https://kapeli.com/feeds/zzz/cheatsheets/cheat.json"
 #   allow_remote     = true to bind an address other than loopback (put nginx with TLS and auth in front;
 #                      default false)
 #   access_log       = "-" for standard output, a file path (appended), or "" for none (default "-")
-#   idle_timeout     = a connection with no request or response activity this long is closed (default "30s")
+#   idle_timeout     = a connection waiting this long for a request's first byte is closed (default "30s")
+#   header_timeout   = a request head must be complete this long after its first byte, however slowly it trickles,
+#                      or the connection is closed (nginx's client_header_timeout; default "10s")
+#   body_timeout     = a request body must be complete this long after its head, or the connection is closed
+#                      (default "10s")
 #   request_timeout  = a search or page read taking longer than this is answered 503 (default "10s")
-#   max_connections  = connections accepted at once; more wait in the backlog (1–65536; default 512)
+#   max_connections  = connections open at once, at most (1–65536; default 16384; lowered to fit the open-file
+#                      limit, whose soft value serve raises to the hard one); past 15/16 of it the connections
+#                      idle longest are closed for new ones, at it new ones wait in the backlog
 #   cache_max_age    = Cache-Control max-age of pages (default "10m"; pages of one version never change)
 #   page_cache_mib   = MiB of memory keeping pages inflated from tarix stores for the next request; a page
 #                      of a tarix docset costs an inflate otherwise (0–4096; 0 for none; default 12)
@@ -207,8 +213,10 @@ url = "https://kapeli.com/feeds/zzz/cheatsheets/cheat.json"
 # allow_remote = false
 # access_log = "-"
 # idle_timeout = "30s"
+# header_timeout = "10s"
+# body_timeout = "10s"
 # request_timeout = "10s"
-# max_connections = 512
+# max_connections = 16384
 # cache_max_age = "10m"
 # page_cache_mib = 12
 

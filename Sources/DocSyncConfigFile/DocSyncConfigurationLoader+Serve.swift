@@ -13,6 +13,8 @@ extension DocSyncConfigurationLoader {
             serve.accessLog = log.isEmpty ? nil : log == "-" ? "-" : try table.resolvePath(log, key: "access_log")
         }
         serve.idleTimeout = try table.duration("idle_timeout") ?? serve.idleTimeout
+        serve.headerTimeout = try table.duration("header_timeout") ?? serve.headerTimeout
+        serve.bodyTimeout = try table.duration("body_timeout") ?? serve.bodyTimeout
         serve.requestTimeout = try table.duration("request_timeout") ?? serve.requestTimeout
         serve.maxConnections =
             try table.int("max_connections", in: DocSyncConfiguration.serveConnectionsRange) ?? serve.maxConnections
@@ -20,6 +22,8 @@ extension DocSyncConfigurationLoader {
         serve.pageCacheMiB =
             try table.int("page_cache_mib", in: DocSyncConfiguration.servePageCacheRange) ?? serve.pageCacheMiB
         if serve.idleTimeout <= .zero { throw table.error("idle_timeout", "must be more than 0") }
+        if serve.headerTimeout <= .zero { throw table.error("header_timeout", "must be more than 0") }
+        if serve.bodyTimeout <= .zero { throw table.error("body_timeout", "must be more than 0") }
         if serve.requestTimeout <= .zero { throw table.error("request_timeout", "must be more than 0") }
         try table.finish()
         config.serve = serve

@@ -149,5 +149,16 @@ struct DocsetMetadata: Codable, Equatable {
 
     static func timestamp(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
 
-    static func date(_ timestamp: String) -> Date? { ISO8601DateFormatter().date(from: timestamp) }
+    /// The date of a `timestamp` as ``timestamp(_:)`` writes it (`2026-01-31T12:00:00Z`: parsed with the value type
+    /// `Date.ISO8601FormatStyle`, about 100 times cheaper than creating an `ISO8601DateFormatter`, which was a quarter
+    /// of a no-op sync's CPU at 1,000 docsets), or any other form `ISO8601DateFormatter` reads (parsed by it, as
+    /// before).
+    static func date(_ timestamp: String) -> Date? {
+        if timestamp.utf8.count == 20, timestamp.utf8.last == UInt8(ascii: "Z"),
+            let date = try? Date(timestamp, strategy: Date.ISO8601FormatStyle())
+        {
+            return date
+        }
+        return ISO8601DateFormatter().date(from: timestamp)
+    }
 }

@@ -86,22 +86,31 @@ package struct DocServer: Service {
             for observer in observers { observer.serveStatsUpdated(stats) }
         }
         let http1 = HTTP1Channel.Configuration(
-            idleTimeout: .nanoseconds(Int64(settings.idleTimeout / .nanoseconds(1))),
+            idleTimeout: TimeAmount(settings.idleTimeout),
             httpDecoderConfiguration: .init(
                 maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100))
+        let descriptors = Self.descriptorLimit()
+        let remembered = Self.rememberedPages(descriptors: descriptors)
+        let connections = IdleConnections(
+            budget: .of(configured: settings.maxConnections, descriptors: descriptors, remembered: remembered))
+        let timeouts = ConnectionTimeouts(
+            idle: TimeAmount(settings.idleTimeout), header: TimeAmount(settings.headerTimeout),
+            body: TimeAmount(settings.bodyTimeout))
         let pages = PageFastPath(
-            routes: routes, log: log, counters: counters, heads: PageHeads(capacity: Self.rememberedPages()))
+            routes: routes, log: log, counters: counters, heads: PageHeads(capacity: remembered))
         let onListening = self.onListening
         let address = self.address
         let logger = self.logger
         let app = Application(
             responder: responder,
             server: HTTPServerBuilder { respond in
-                ServeHTTP1Channel(http1: HTTP1Channel(responder: respond, configuration: http1), pages: pages)
+                ServeHTTP1Channel(
+                    http1: HTTP1Channel(responder: respond, configuration: http1), pages: pages, timeouts: timeouts,
+                    connections: connections)
             },
             configuration: ApplicationConfiguration(
                 address: .hostname(address.host, port: address.port), serverName: "docsync",
-                availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections)),
+                availableConnectionsDelegate: MaximumAvailableConnections(connections.budget.acceptBelow)),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? address.port
                 logger.notice("docsync serve listening on http://\(ListenAddress(host: address.host, port: port))/")
@@ -132,20 +141,25 @@ package struct DocServer: Service {
 }
 
 extension DocServer {
-    /// How many pages the fast path keeps open (``PageHeads``): a quarter of the open-file limit, at most 4,096,
-    /// after raising the limit's soft value to its hard one (up to 65,536), as Go's runtime does at start and
-    /// nginx's `worker_rlimit_nofile` asks (systemd's default soft limit is 1,024).
-    static func rememberedPages() -> Int {
+    /// The open-file limit, after raising its soft value to its hard one (up to 65,536), as Go's runtime does at
+    /// start and nginx's `worker_rlimit_nofile` asks (systemd's default soft limit is 1,024): connections and pages
+    /// kept open share it (``ConnectionBudget``).
+    static func descriptorLimit() -> Int {
         let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
         var limit = rlimit()
-        guard getrlimit(resource, &limit) == 0 else { return 256 }
+        guard getrlimit(resource, &limit) == 0 else { return 1024 }
         let wanted = min(limit.rlim_max, 65_536)
         if limit.rlim_cur < wanted {
             var raised = limit
             raised.rlim_cur = wanted
             if setrlimit(resource, &raised) == 0 { limit = raised }
         }
-        return Int(min(4096, limit.rlim_cur / 4))
+        return Int(min(limit.rlim_cur, 1 << 20))
+    }
+
+    /// How many pages the fast path keeps open (``PageHeads``): a quarter of the open-file limit, at most 4,096.
+    static func rememberedPages(descriptors: Int) -> Int {
+        min(4096, descriptors / 4)
     }
 }
 

@@ -8,8 +8,10 @@ import NIOHTTP1
 /// passed on unchanged to the HTTP/1 ↔ HTTP types codec and Hummingbird's async handler.
 ///
 /// Being first, it also keeps the connection's state that Hummingbird's `HTTPConnectionStateHandler` kept (it
-/// replaces it): the idle timeout (a connection with nothing read or in progress for `idleTimeout` is closed) and
-/// graceful shutdown's quiescing (closed now if idle, else after the answer in progress).
+/// replaces it): graceful shutdown's quiescing (closed now if idle, else after the answer in progress), and the
+/// connection's deadlines (``ConnectionTimeouts``: waiting for a request, its head from its first byte as
+/// ``RequestHeadWatch`` reports it, its body), which a trickle does not reset. It tells ``IdleConnections`` when
+/// the connection opens, becomes idle or busy, and closes, and closes it when asked to make room if still idle.
 ///
 /// Answers stay in request order: while a request passed on is unanswered (its answer's `end` not yet written
 /// back through here), later requests are passed on too. A connection whose socket buffer is full (a client not
@@ -33,7 +35,8 @@ final class PageChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private let pages: PageFastPath
-    private let idleTimeout: TimeAmount?
+    private let timeouts: ConnectionTimeouts
+    private let connections: IdleConnections
     /// The response encoder's context: raw bytes written through it skip the encoder (they are already HTTP).
     private var socket: ChannelHandlerContext?
     private var current = Current.none
@@ -43,40 +46,57 @@ final class PageChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var closing = false
     /// Graceful shutdown asked for: close after the answer in progress.
     private var quiescing = false
+    /// Since when the connection waits for a request (accepted, or its last answer written).
     private var lastActive = NIODeadline.now()
-    private var idleCheck: Scheduled<Void>?
+    /// The first byte of a request head not complete yet arrived then.
+    private var headStarted: NIODeadline?
+    /// The head of the request being read (its body and end not yet) was complete then.
+    private var bodyStarted = NIODeadline.now()
+    /// A head was read in this read batch (``IdleConnections`` is told at its end).
+    private var sawRequest = false
+    private var deadlineCheck: Scheduled<Void>?
+    private var checkAt = NIODeadline.distantFuture
+    private var registered = false
 
-    init(pages: PageFastPath, idleTimeout: TimeAmount?) {
+    init(pages: PageFastPath, timeouts: ConnectionTimeouts, connections: IdleConnections) {
         self.pages = pages
-        self.idleTimeout = idleTimeout
+        self.timeouts = timeouts
+        self.connections = connections
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
         socket = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
-        if context.channel.isActive { scheduleIdleCheck(context) }
+        if context.channel.isActive { opened(context) }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        idleCheck?.cancel()
-        idleCheck = nil
+        cancelCheck()
         socket = nil
+        closed(context)
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        scheduleIdleCheck(context)
+        opened(context)
         context.fireChannelActive()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        idleCheck?.cancel()
-        idleCheck = nil
+        cancelCheck()
+        closed(context)
         context.fireChannelInactive()
     }
 
+    /// Bytes arrived (``RequestHeadWatch``): the first of a request's head starts its deadline.
+    func bytesArrived() {
+        if headStarted == nil, passedOn == 0, !isReading { headStarted = .now() }
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        lastActive = .now()
         switch unwrapInboundIn(data) {
         case .head(let request):
+            headStarted = nil
+            bodyStarted = .now()
+            sawRequest = true
             if closing {
                 current = .ignoring
             } else if passedOn == 0, socket != nil, context.channel.isWritable,
@@ -116,6 +136,7 @@ final class PageChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 break
             }
             current = .none
+            if passedOn == 0 { lastActive = .now() }
         }
     }
 
@@ -124,6 +145,11 @@ final class PageChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
             needsFlush = false
             context.flush()
         }
+        if sawRequest {
+            sawRequest = false
+            if isIdle { connections.idle(context.channel) } else { connections.busy(context.channel) }
+        }
+        armCheck(context)
         context.fireChannelReadComplete()
     }
 
@@ -133,7 +159,11 @@ final class PageChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         passedOn -= 1
-        lastActive = .now()
+        if isIdle {
+            lastActive = .now()
+            connections.idle(context.channel)
+            armCheck(context)
+        }
         if passedOn == 0, quiescing, !isReading {
             context.writeAndFlush(data, promise: promise)
             context.close(promise: nil)
@@ -143,6 +173,10 @@ final class PageChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is IdleConnections.MakeRoom {
+            if isIdle { context.close(promise: nil) }
+            return
+        }
         guard event is ChannelShouldQuiesceEvent else {
             context.fireUserInboundEventTriggered(event)
             return
@@ -165,24 +199,54 @@ final class PageChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    private func scheduleIdleCheck(_ context: ChannelHandlerContext) {
-        guard let idleTimeout, idleCheck == nil else { return }
-        lastActive = .now()
-        schedule(context, at: lastActive + idleTimeout, idleTimeout: idleTimeout)
+    /// No request in progress: waiting for one, or receiving its head.
+    private var isIdle: Bool { passedOn == 0 && !isReading }
+
+    private var phase: ConnectionTimeouts.Phase {
+        if isReading { return .body(since: bodyStarted) }
+        if passedOn > 0 { return .answering }
+        if let headStarted { return .head(since: headStarted) }
+        return .waiting(since: lastActive)
     }
 
-    private func schedule(_ context: ChannelHandlerContext, at deadline: NIODeadline, idleTimeout: TimeAmount) {
-        idleCheck = context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(deadline: deadline) {
-            self.idleCheck = nil
+    private func opened(_ context: ChannelHandlerContext) {
+        guard !registered else { return }
+        registered = true
+        lastActive = .now()
+        if let oldest = connections.opened(context.channel) {
+            oldest.pipeline.fireUserInboundEventTriggered(IdleConnections.MakeRoom())
+        }
+        armCheck(context)
+    }
+
+    private func closed(_ context: ChannelHandlerContext) {
+        guard registered else { return }
+        registered = false
+        connections.closed(context.channel)
+    }
+
+    private func cancelCheck() {
+        deadlineCheck?.cancel()
+        deadlineCheck = nil
+        checkAt = .distantFuture
+    }
+
+    /// Makes sure the deadline check runs no later than the current phase's deadline (an answer in progress is
+    /// looked at again an idle timeout later).
+    private func armCheck(_ context: ChannelHandlerContext) {
+        guard registered else { return }
+        let due = timeouts.deadline(phase) ?? .now() + timeouts.idle
+        guard deadlineCheck == nil || due < checkAt else { return }
+        deadlineCheck?.cancel()
+        checkAt = due
+        deadlineCheck = context.eventLoop.assumeIsolatedUnsafeUnchecked().scheduleTask(deadline: due) {
+            self.deadlineCheck = nil
+            self.checkAt = .distantFuture
             guard context.channel.isActive else { return }
-            let now = NIODeadline.now()
-            if self.passedOn > 0, !self.isReading {
-                // An answer in progress (the async route's own deadlines bound it): look again later.
-                self.schedule(context, at: now + idleTimeout, idleTimeout: idleTimeout)
-            } else if now >= self.lastActive + idleTimeout {
+            if let deadline = self.timeouts.deadline(self.phase), .now() >= deadline {
                 context.close(promise: nil)
             } else {
-                self.schedule(context, at: self.lastActive + idleTimeout, idleTimeout: idleTimeout)
+                self.armCheck(context)
             }
         }
     }

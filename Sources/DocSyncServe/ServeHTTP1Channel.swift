@@ -10,7 +10,8 @@ import NIOHTTPTypesHTTP1
 /// are answered on the event loop from the decoded head, every other request goes on to the HTTP types codec and
 /// the async responder as before. The pipeline is `HTTP1Channel`'s (encoder, decoder, codec, async channel) with
 /// the page handler in place of Hummingbird's connection-state handler, whose idle timeout and quiescing it keeps:
-/// it is the only handler that sees every request.
+/// it is the only handler that sees every request. A ``RequestHeadWatch`` before the decoder tells it when a head's
+/// first byte arrives (its deadline starts then).
 ///
 /// The decoder is not paired with the encoder (NIO pairs them so that the encoder drops a body written for a
 /// `HEAD`): answers written here bypass the encoder, which would then pair the wrong requests; the async route
@@ -20,12 +21,16 @@ struct ServeHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
 
     let http1: HTTP1Channel
     let pages: PageFastPath
+    let timeouts: ConnectionTimeouts
+    let connections: IdleConnections
 
     var responder: HTTPChannelHandler.Responder { http1.responder }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let configuration = http1.configuration
         let pages = self.pages
+        let timeouts = self.timeouts
+        let connections = self.connections
         return channel.eventLoop.makeCompletedFuture {
             var limits = NIOHTTPDecoderLimitConfiguration()
             limits.maxHeaderFieldSize = configuration.httpDecoder.maxHeaderFieldSize
@@ -34,9 +39,11 @@ struct ServeHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             let decoder = HTTPRequestDecoder(
                 leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .drop, limitConfiguration: limits)
             let operations = channel.pipeline.syncOperations
+            let connection = PageChannelHandler(pages: pages, timeouts: timeouts, connections: connections)
+            try operations.addHandler(RequestHeadWatch(connection: connection))
             try operations.addHandler(HTTPResponseEncoder(configuration: .init()))
             try operations.addHandler(ByteToMessageHandler(decoder))
-            try operations.addHandler(PageChannelHandler(pages: pages, idleTimeout: configuration.idleTimeout))
+            try operations.addHandler(connection)
             try operations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             return try NIOAsyncChannel(
                 wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))

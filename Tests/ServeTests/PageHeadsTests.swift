@@ -150,7 +150,7 @@ import Testing
         // Capacity 4: the fifth page emptied the table (closing its files), then was kept.
         #expect(f.fast.heads.count == 1)
         // The server's table: a quarter of the open-file limit, whose soft value is raised to the hard one.
-        let remembered = DocServer.rememberedPages()
+        let remembered = DocServer.rememberedPages(descriptors: DocServer.descriptorLimit())
         var limit = rlimit()
         #expect(getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0)
         #expect(limit.rlim_cur == min(limit.rlim_max, 65_536) || limit.rlim_cur > 65_536)

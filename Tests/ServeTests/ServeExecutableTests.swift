@@ -10,8 +10,9 @@ import TestSupport
 /// `docsync` binary does not link Hummingbird/NIO): the same process and command line, the server answers and
 /// stops on SIGTERM; without `docsync-serve` beside `docsync`, a clear error and exit 69.
 @Suite(.timeLimit(.minutes(10)), .blockingWaits) struct ServeExecutableTests {
-    /// A configuration with an empty root and `[serve]` on a free loopback port (port 0: the log names it).
-    static func configure(_ dir: TemporaryDirectory) throws -> String {
+    /// A configuration with an empty root and `[serve]` on a free loopback port (port 0: the log names it), with
+    /// `extra` lines in `[serve]`.
+    static func configure(_ dir: TemporaryDirectory, extra: String = "") throws -> String {
         for folder in ["root", "staging", "state"] {
             try FileManager.default.createDirectory(atPath: dir.appending(folder), withIntermediateDirectories: true)
         }
@@ -22,6 +23,7 @@ import TestSupport
             state = "state"
             [serve]
             listen = "127.0.0.1:0"
+            \(extra)
 
             """.write(toFile: path, atomically: true, encoding: .utf8)
         return path

@@ -7,12 +7,17 @@ extension DocSyncConfiguration {
         public var allowRemote = false
         /// `-` for standard output, a file path (appended to), or nil for no access log.
         public var accessLog: String? = "-"
-        /// A connection without activity this long is closed.
+        /// A connection waiting this long for the first byte of a request (no request in progress) is closed.
         public var idleTimeout: Duration = .seconds(30)
+        /// A request head not complete this long after its first byte closes the connection (however it trickles).
+        public var headerTimeout: Duration = .seconds(10)
+        /// A request body not complete this long after its head closes the connection (however it trickles).
+        public var bodyTimeout: Duration = .seconds(10)
         /// A search or page read taking longer than this is answered `503`.
         public var requestTimeout: Duration = .seconds(10)
-        /// Connections accepted at once.
-        public var maxConnections = 512
+        /// Connections open at once, at most (bounded further by the open-file limit); near it, the connections
+        /// idle longest are closed for new ones.
+        public var maxConnections = 16_384
         /// `Cache-Control: max-age` of pages.
         public var cacheMaxAge: Duration = .seconds(600)
         /// MiB of memory for pages inflated from tarix stores, kept for the next request (0: none).

@@ -70,13 +70,19 @@ extension SyncEngine {
     /// docset (`IDENTIFIER@VERSION`) that is installed at a newer version now, and the plan does not want that
     /// version. Found through the journals docsync wrote (`PartialDownload.list`), so only docsync's own partials.
     func supersededStems(planned: Set<String>) -> Set<String> {
-        guard let installed = try? installer.installedDocsets().map(Self.state(of:)), !installed.isEmpty else {
+        // No partial downloads (every run that finished its downloads): nothing to compare, and the installed docsets
+        // (a meta.json read and decoded per docset) are not read.
+        let partials = PartialDownload.list(in: configuration.staging).filter {
+            !planned.contains(StagingName.forKey($0.key))
+        }
+        guard !partials.isEmpty, let installed = try? installer.installedDocsets().map(Self.state(of:)),
+            !installed.isEmpty
+        else {
             return []
         }
         var stems = Set<String>()
-        for partial in PartialDownload.list(in: configuration.staging) {
+        for partial in partials {
             let stem = StagingName.forKey(partial.key)
-            guard !planned.contains(stem) else { continue }
             for docset in installed {
                 for identity in Set([docset.identifier, docset.name].compactMap { $0 }) {
                     let prefix = "\(identity)@"

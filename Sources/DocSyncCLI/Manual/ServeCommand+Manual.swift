@@ -62,9 +62,12 @@ extension ServeCommand {
         - Exit status: 78 for a malformed `listen` or a non-loopback one not allowed (the message names the key), 69
           when the address cannot be bound; 0 after SIGTERM/SIGINT.
         - Bounds: GET and HEAD only (405 otherwise), request line ≤ 8 KiB, headers ≤ 32 KiB, pages ≤ 64 MiB, search
-          `limit` ≤ 10000 and text ≤ 1 KiB; `idle_timeout` closes silent connections, `request_timeout` answers a slow
-          search or read 503 (one still queued when it passes), `max_connections` caps connections (the rest wait in the
-          backlog). Page reads and searches run on fixed pools (reads one thread per core, searches two per core, so a
+          `limit` ≤ 10000 and text ≤ 1 KiB; `idle_timeout` (30s) closes a connection waiting for a request,
+          `header_timeout` / `body_timeout` (10s each) close a trickled head or body (not reset by the trickle),
+          `request_timeout` answers a slow search or read 503 (one still queued when it passes); `max_connections`
+          (16384, lowered to fit the open-file limit, whose soft value is raised to the hard one) caps connections, and
+          past 15/16 of it each new connection closes the one idle longest (never one with a request in progress;
+          docs/serve-limits.md, with the nginx settings for a remote deployment). Page reads and searches run on fixed pools (reads one thread per core, searches two per core, so a
           short query is not held up behind a long one), with bounded queues (1,024 reads, 256 searches): past them the
           answer is 503 with `Retry-After: 1`, never another thread. The installed docsets are re-read at most once a
           second, in the background while requests keep coming (a sync's flip is seen within about a second).

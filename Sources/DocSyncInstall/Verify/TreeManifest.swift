@@ -56,24 +56,30 @@ struct TreeManifest: Equatable, Sendable {
 
     init() {}
 
-    /// Nil when the bytes are not a manifest.
+    /// Nil when the bytes are not a manifest. Read as bytes (lines and fields split on bytes, not characters:
+    /// fields are percent-encoded, so no separator hides in them), since `sync` reads the manifest of every
+    /// docset it leaves unchanged (``Installer/checkEssentials(names:)``).
     init?(decoding bytes: [UInt8]) {
-        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
-        guard let first = lines.first, first == Self.header || first == Self.header2 else { return nil }
-        let ordered = first == Self.header2
-        for line in lines.dropFirst() {
-            let fields = line.split(separator: " ")
-            switch (fields.first, fields.count) {
-            case ("F", 4):
-                guard let size = Int64(fields[1]), let path = Self.decode(fields[3]) else { return nil }
-                entries[path] = .file(size: size, sha256: String(fields[2]))
-            case ("D", 2):
+        var lines = bytes.split(separator: UInt8(ascii: "\n"))[...]
+        guard let first = lines.popFirst() else { return nil }
+        let header = String(decoding: first, as: UTF8.self)
+        guard header == Self.header || header == Self.header2 else { return nil }
+        let ordered = header == Self.header2
+        for line in lines {
+            let fields = line.split(separator: UInt8(ascii: " "))
+            guard let kind = fields.first, kind.count == 1 else { return nil }
+            switch (kind[kind.startIndex], fields.count) {
+            case (UInt8(ascii: "F"), 4):
+                guard let size = Int64(String(decoding: fields[1], as: UTF8.self)), let path = Self.decode(fields[3])
+                else { return nil }
+                entries[path] = .file(size: size, sha256: String(decoding: fields[2], as: UTF8.self))
+            case (UInt8(ascii: "D"), 2):
                 guard let path = Self.decode(fields[1]) else { return nil }
                 entries[path] = .directory
-            case ("L", 3):
+            case (UInt8(ascii: "L"), 3):
                 guard let path = Self.decode(fields[1]), let target = Self.decode(fields[2]) else { return nil }
                 entries[path] = .symlink(target: target)
-            case ("X", 2) where ordered:
+            case (UInt8(ascii: "X"), 2) where ordered:
                 guard let path = Self.decode(fields[1]) else { return nil }
                 entries[path] = nil
             default: return nil
@@ -128,10 +134,11 @@ struct TreeManifest: Equatable, Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func decode(_ field: Substring) -> String? {
-        if field == "%00" { return "" }
+    private static func decode(_ field: ArraySlice<UInt8>) -> String? {
+        if field.elementsEqual("%00".utf8) { return "" }
         var bytes: [UInt8] = []
-        var iterator = Array(field.utf8).makeIterator()
+        bytes.reserveCapacity(field.count)
+        var iterator = field.makeIterator()
         while let byte = iterator.next() {
             guard byte == 0x25 else {
                 bytes.append(byte)

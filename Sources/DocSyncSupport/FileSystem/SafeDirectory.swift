@@ -137,15 +137,19 @@ package final class SafeDirectory: @unchecked Sendable {
     }
 
     /// Replaces `name` durably: writes `name.tmp-PID` (created exclusively, never through a link), fsyncs it, renames
-    /// it over `name` (a symlink at `name` is replaced, not followed) and fsyncs this folder.
-    package func writeFileAtomically(_ name: String, _ bytes: [UInt8], mode: mode_t = 0o644) throws(SystemError) {
+    /// it over `name` (a symlink at `name` is replaced, not followed) and fsyncs this folder. Not `durable`: the same
+    /// without the two fsyncs, for a cache whose loss or damage after a crash costs only a refetch (readers still see
+    /// the old file or the new one, never a mix).
+    package func writeFileAtomically(
+        _ name: String, _ bytes: [UInt8], mode: mode_t = 0o644, durable: Bool = true
+    ) throws(SystemError) {
         let temporary = "\(name).tmp-\(getpid())"
         _ = unlinkat(fd, temporary, 0)
         let file = try openFile(temporary, O_WRONLY | O_CREAT | O_EXCL, mode: mode)
         var failure: SystemError?
         do { try LinuxFS.writeAll(file, bytes, path: childPath(temporary)) } catch { failure = error }
         if failure == nil, fchmod(file, mode) != 0 { failure = SystemError("fchmod", path: childPath(temporary)) }
-        if failure == nil, fsync(file) != 0 { failure = SystemError("fsync", path: childPath(temporary)) }
+        if failure == nil, durable, fsync(file) != 0 { failure = SystemError("fsync", path: childPath(temporary)) }
         close(file)
         if let failure {
             _ = unlinkat(fd, temporary, 0)
@@ -157,7 +161,7 @@ package final class SafeDirectory: @unchecked Sendable {
             _ = unlinkat(fd, temporary, 0)
             throw error
         }
-        try sync()
+        if durable { try sync() }
     }
 
     /// `renameat2(2)` of `name` here to `newName` in `target` (neither is followed if it is a link).
