@@ -12,6 +12,11 @@ struct CatCommand: AsyncParsableCommand {
             (`docsync cat Go pkg/net/http/index.html | w3m -T text/html`). From a tarix docset the page is read out \
             of its indexed archive: one index lookup, one bounded inflate. Exit status: 0 when written; 64 for an \
             unknown docset, a page the docset does not have, or a page path that is not one; 74 on an I/O error.
+
+            --text writes the page's visible text instead (what its text index holds): the title, a blank line, \
+            then the body's text, one line per block, with script, style and template left out and entities \
+            decoded; control characters escaped. Parsed with libxml2's HTML parser in bounded memory (the text is \
+            cut at 2 MiB; a page over 32 MiB is refused).
             """)
 
     @OptionGroup var configOptions: ConfigOptions
@@ -22,6 +27,9 @@ struct CatCommand: AsyncParsableCommand {
 
     @Argument(help: "The page, relative to the docset's documents folder (no fragment).")
     var page: String
+
+    @Flag(help: "Write the page's visible text instead of its HTML.")
+    var text = false
 
     func run() async throws {
         let config = try configOptions.load(rootOptions)
@@ -34,7 +42,14 @@ struct CatCommand: AsyncParsableCommand {
         }
         let bytes: [UInt8]
         do {
-            bytes = try await docset.contents(of: page)
+            if text {
+                let page = try await docset.text(of: page)
+                let title = page.title.isEmpty ? "" : page.title.escapingControlCharacters + "\n\n"
+                let lines = page.text.split(separator: "\n").map { String($0).escapingControlCharacters }
+                bytes = Array((title + lines.joined(separator: "\n") + "\n").utf8)
+            } else {
+                bytes = try await docset.contents(of: page)
+            }
         } catch {
             printError("docsync cat: \(error.description.escapingControlCharacters)")
             switch error {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocSync
+import DocSyncConfigFile
 import Foundation
 
 /// `docsync install`: unpacks an archive safely and makes it `<root>/<NAME>.docset` in one atomic step.
@@ -10,6 +11,11 @@ struct InstallCommand: AsyncParsableCommand {
         discussion: """
             Exit status: 0 when the new version is in place; 65 when the archive is rejected (unsafe entry, \
             unreadable, not a docset); 74 on an I/O error. On any failure the installed version is unchanged.
+
+            After the docset is in place (readable at once), its text index is built for `docsync search --text` \
+            in the state folder: --state DIR, else the configuration file's, when there is one (--no-full-text \
+            skips it); without either, only with --full-text (into docsync's default state folder). Pages left out \
+            of it are named in warnings on standard error.
             """)
 
     @Argument(help: "The archive file (format detected from its content).")
@@ -39,6 +45,12 @@ struct InstallCommand: AsyncParsableCommand {
     @Flag(help: "Print the installed docset as JSON on standard output.")
     var json = false
 
+    @Flag(inversion: .prefixedNo, help: "Build the text index (default: when a state folder is known).")
+    var fullText: Bool?
+
+    @Option(help: "docsync's state folder, where the text index goes (default: the configuration's).")
+    var state: String?
+
     func validate() throws {
         guard ValueSyntax.duration(seconds: Int64(graceSeconds)) != nil else {
             throw ValidationError("--grace-seconds must be between 0 and \(ValueSyntax.maximumDurationSeconds)")
@@ -66,6 +78,14 @@ struct InstallCommand: AsyncParsableCommand {
                 "installed \(installed.name)\(version) (\(files), \(installed.sizeOnDisk ?? 0) bytes\(store)) at "
                 + installed.path
             print(text.escapingControlCharacters)
+        }
+        let loader = DocSyncConfigurationLoader()
+        let configured = state ?? loader.locate().flatMap { try? loader.load(file: $0) }?.state
+        if fullText ?? (configured != nil) {
+            let folder = configured ?? loader.defaults().state
+            for warning in await installer.buildTextIndex(installed, stateDirectory: folder) {
+                printError("docsync install: \(installed.name.escapingControlCharacters): \(warning)")
+            }
         }
         await installer.waitForBackgroundWork()
     }

@@ -13,6 +13,15 @@ struct SearchCommand: AsyncParsableCommand {
             Ranks exact matches first, then prefix, substring and fuzzy (subsequence) matches, shorter names first; \
             case is ignored. Prints name, type, docset and the URL to open for each hit. Exit status: 0 with hits, \
             1 without, 3 when some docset's index could not be read (the others still answer).
+
+            --text searches what the pages say instead (each docset's text index, built at install and sync; \
+            `[search] full_text`): words are AND-ed, "quoted phrases" match in order, word* is a prefix, -word \
+            (or -"a phrase") excludes; case and diacritics are ignored; ranked by BM25 with the title weighted ten \
+            times the body. Prints title, page (relative to the documents folder, as `docsync entries` gives it), \
+            docset, a snippet with the matched words between ** and the URL; with --json one object per line with \
+            docset, version, page, title, snippet, url. A docset whose text index is still being built, or has none \
+            yet, is named on standard error. Exit status: 0 with hits, 1 without, 64 for a query over 1 KiB, \
+            without a word, or with a syntax error (its position named), 3 when a text index could not be read.
             """)
 
     @OptionGroup var configOptions: ConfigOptions
@@ -35,6 +44,9 @@ struct SearchCommand: AsyncParsableCommand {
     @Flag(help: "One JSON object per hit on standard output.")
     var json = false
 
+    @Flag(help: "Search the pages' visible text (the text index) instead of entry names.")
+    var text = false
+
     @Option(help: .hidden)
     var benchQueries: String?
 
@@ -42,6 +54,7 @@ struct SearchCommand: AsyncParsableCommand {
         guard (1...SearchQuery.maximumLimit).contains(limit) else {
             throw ValidationError("--limit must be 1 to \(SearchQuery.maximumLimit), not \(limit)")
         }
+        if text, !type.isEmpty { throw ValidationError("--type filters entries; it does not apply to --text") }
     }
 
     func run() async throws {
@@ -55,6 +68,7 @@ struct SearchCommand: AsyncParsableCommand {
             throw ExitStatus.ioError
         }
         if let benchQueries { return try bench(index, file: benchQueries) }
+        if text { return try await searchText(index, docsets: docsets) }
         let results: SearchResults
         do {
             results = try await index.search(SearchQuery(query, docsets: docsets, types: type, limit: limit))
@@ -98,6 +112,7 @@ struct SearchCommand: AsyncParsableCommand {
             throw SystemError("open", path: file, code: ENOENT)
         }
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+        if text { return benchText(index, lines: lines) }
         _ = index.searchBlocking(SearchQuery("warm-up", limit: limit))
         for line in lines {
             let fields = line.split(separator: "\t", maxSplits: 1)
@@ -113,7 +128,7 @@ struct SearchCommand: AsyncParsableCommand {
     }
 
     /// The calling thread's CPU time (user and system), in microseconds.
-    private static func threadCPUMicroseconds() -> Int {
+    static func threadCPUMicroseconds() -> Int {
         var now = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
         return now.tv_sec * 1_000_000 + now.tv_nsec / 1000

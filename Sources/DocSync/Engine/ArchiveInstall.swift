@@ -1,4 +1,5 @@
 internal import DocSyncInstall
+import Synchronization
 
 /// One archive installed by hand as `<root>/<NAME>.docset` (`docsync install`), outside any sync: the installer
 /// sync uses, with its tree preparation and tarix store, behind a package-level API so the CLI needs no stage module.
@@ -48,6 +49,16 @@ package struct ArchiveInstall: Sendable {
             }
             throw Failure(kind: kind, description: "\(error)")
         }
+    }
+
+    /// Builds the text index of `installed` in `stateDirectory` (after it is published); returns warnings (pages
+    /// left out, or why no index was built).
+    package func buildTextIndex(_ installed: InstalledDocset, stateDirectory: String) async -> [String] {
+        let warnings = Mutex<[String]>([])
+        await SyncEngine.buildTextIndex(SyncEngine.indexed(installed), stateDirectory: stateDirectory) { event in
+            if case .warning(_, let message) = event { warnings.withLock { $0.append(message) } }
+        }
+        return warnings.withLock { $0 }
     }
 
     /// Waits for the work the install left behind (the replaced version's removal after the grace period).

@@ -1,0 +1,66 @@
+import ArgumentParser
+import DocSync
+import Foundation
+
+extension SearchCommand {
+    /// `search --text`: the pages whose visible text matches.
+    func searchText(_ index: DocsetIndex, docsets: [String]) async throws {
+        let results: TextSearchResults
+        do {
+            results = try await index.fullTextSearch(TextSearchQuery(query, docsets: docsets, limit: limit))
+        } catch {
+            throw ValidationError(error.description.escapingControlCharacters)  // usage (64), naming the position
+        }
+        for name in results.building {
+            printError("docsync: search --text: \(name.escapingControlCharacters): its text index is still being built")
+        }
+        for name in results.missing {
+            printError(
+                "docsync: search --text: \(name.escapingControlCharacters) has no text index "
+                    + "(`docsync sync` builds it; [search] full_text turns it off)")
+        }
+        for failure in results.failures {
+            printError("docsync: search --text: \(failure.description.escapingControlCharacters)")
+        }
+        for hit in results.hits {
+            if json {
+                printLine(Self.json(hit))
+            } else {
+                printLine(
+                    "title = \(hit.title.escapingControlCharacters)\npage = \(hit.page.escapingControlCharacters)\n"
+                        + "from = \(hit.docset.escapingControlCharacters)\n"
+                        + "text = \(hit.snippet.escapingControlCharacters)\nurl = \(hit.url.absoluteString)")
+            }
+        }
+        if !results.failures.isEmpty { throw ExitStatus.partialFailure }
+        if results.hits.isEmpty { throw ExitCode(1) }
+    }
+
+    /// `--bench-queries` with `--text`: `kind<TAB>microseconds<TAB>hits<TAB>CPU microseconds` per query, in process.
+    func benchText(_ index: DocsetIndex, lines: [Substring]) {
+        _ = try? index.fullTextSearchBlocking(TextSearchQuery("warm", docsets: [], limit: limit))
+        for line in lines {
+            let fields = line.split(separator: "\t", maxSplits: 1)
+            guard fields.count == 2 else { continue }
+            let start = ContinuousClock.now
+            let cpuStart = Self.threadCPUMicroseconds()
+            let hits = (try? index.fullTextSearchBlocking(TextSearchQuery(String(fields[1]), limit: limit)))?.hits.count
+            let cpu = Self.threadCPUMicroseconds() - cpuStart
+            let elapsed = (ContinuousClock.now - start) / .microseconds(1)
+            printLine("\(fields[0])\t\(Int(elapsed))\t\(hits ?? -1)\t\(cpu)")
+        }
+    }
+
+    /// One hit as a JSON object (control characters escaped by JSON itself).
+    static func json(_ hit: TextSearchHit) -> String {
+        var object: [String: Any] = [
+            "docset": hit.docset, "page": hit.page, "title": hit.title, "snippet": hit.snippet,
+            "url": hit.url.absoluteString,
+        ]
+        if let version = hit.version { object["version"] = version }
+        let data =
+            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+            ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}
