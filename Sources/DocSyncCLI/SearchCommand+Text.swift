@@ -22,15 +22,10 @@ extension SearchCommand {
         for failure in results.failures {
             printError("docsync: search --text: \(failure.description.escapingControlCharacters)")
         }
-        for hit in results.hits {
-            if json {
-                printLine(Self.json(hit))
-            } else {
-                printLine(
-                    "title = \(hit.title.escapingControlCharacters)\npage = \(hit.page.escapingControlCharacters)\n"
-                        + "from = \(hit.docset.escapingControlCharacters)\n"
-                        + "text = \(hit.snippet.escapingControlCharacters)\nurl = \(hit.url.absoluteString)")
-            }
+        printHits(results.hits, json: Self.json) { hit in
+            "title = \(hit.title.escapingControlCharacters)\npage = \(hit.page.escapingControlCharacters)\n"
+                + "from = \(hit.docset.escapingControlCharacters)\ntext = \(hit.snippet.escapingControlCharacters)\n"
+                + "url = \(hit.url.absoluteString)"
         }
         if !results.failures.isEmpty { throw ExitStatus.partialFailure }
         if results.hits.isEmpty { throw ExitCode(1) }
@@ -58,9 +53,6 @@ extension SearchCommand {
             "url": hit.url.absoluteString,
         ]
         if let version = hit.version { object["version"] = version }
-        let data =
-            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
-            ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        return jsonLine(object)
     }
 }

@@ -42,13 +42,7 @@ extension Routes {
             JSONWriter.appendString(hit.snippet, to: &out)
             out += ",\"title\":"
             JSONWriter.appendString(hit.title, to: &out)
-            out += ",\"url\":"
-            JSONWriter.appendString(url, to: &out)
-            if let version = hit.version {
-                out += ",\"version\":"
-                JSONWriter.appendString(version, to: &out)
-            }
-            out += "}"
+            Self.appendURLAndVersion(url, hit.version, to: &out)
         }
         out += "],\"building\":[" + results.building.map { JSONWriter.string($0) }.joined(separator: ",")
         out += "],\"missing\":[" + results.missing.map { JSONWriter.string($0) }.joined(separator: ",")

@@ -144,9 +144,14 @@ struct Routes: Sendable {
         JSONWriter.appendString(pageURL(docset: hit.docset, url: url), to: &out)
         out += ",\"type\":"
         JSONWriter.appendString(hit.type, to: &out)
+        appendURLAndVersion(url, hit.version, to: &out)
+    }
+
+    /// A hit object's last members, `url` and `version` (when there is one), and its closing brace.
+    static func appendURLAndVersion(_ url: String, _ version: String?, to out: inout String) {
         out += ",\"url\":"
         JSONWriter.appendString(url, to: &out)
-        if let version = hit.version {
+        if let version {
             out += ",\"version\":"
             JSONWriter.appendString(version, to: &out)
         }

@@ -51,17 +51,19 @@ enum SearchPage {
             <ol id="results" aria-label="Results">
 
             """
+        func link(_ docset: String, _ url: String, _ index: Int) -> String {
+            let url = Routes.pageURL(docset: docset, url: url)
+            return "<li><a href=\"\(HTMLText.escaped(url))\" target=\"doc\" data-index=\"\(index)\">"
+        }
         for (index, hit) in hits.enumerated() {
-            let url = Routes.pageURL(docset: hit.docset, url: hit.url.absoluteString)
-            html += "<li><a href=\"\(HTMLText.escaped(url))\" target=\"doc\" data-index=\"\(index)\">"
+            html += link(hit.docset, hit.url.absoluteString, index)
             html += "<img src=\"/icon/\(HTMLText.escaped(Routes.encodeSegment(hit.docset)))\" alt=\"\" width=\"16\" "
             html += "height=\"16\"> <span class=\"name\">\(HTMLText.escaped(hit.name))</span> "
             html += "<span class=\"type\">\(HTMLText.escaped(hit.type))</span> "
             html += "<span class=\"docset\">\(HTMLText.escaped(hit.docset))</span></a></li>\n"
         }
         for (index, hit) in textHits.enumerated() {
-            let url = Routes.pageURL(docset: hit.docset, url: hit.url.absoluteString)
-            html += "<li><a href=\"\(HTMLText.escaped(url))\" target=\"doc\" data-index=\"\(index)\">"
+            html += link(hit.docset, hit.url.absoluteString, index)
             html += "<span class=\"name\">\(HTMLText.escaped(hit.title.isEmpty ? hit.page : hit.title))</span> "
             html += "<span class=\"docset\">\(HTMLText.escaped(hit.docset))</span>"
             html += "<span class=\"snippet\">\(HTMLText.escaped(hit.snippet))</span></a></li>\n"
