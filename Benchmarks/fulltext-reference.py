@@ -53,7 +53,9 @@ def visible(path):
     parser = Visible()
     with open(path, "rb") as f:
         parser.feed(f.read().decode("utf-8", "replace"))
-    parser.close()
+    # No close(): it would hand a tag left unterminated at the end of the file (the generator cuts pages anywhere)
+    # to handle_data as text; HTML's tokenizer drops a tag that meets the end of the file, and so does libxml2.
+
     return " ".join("".join(parser.title).split()), " ".join("".join(parser.body).split())
 
 

@@ -11,7 +11,7 @@ import GRDB
 /// keeps the words and their positions, not the text; snippets are cut from the page itself when it is found), so
 /// the index stays a fraction of the pages' size; `pages(id, path, title)` maps each row to its page.
 ///
-/// The index is written under a dot-name, optimized (one b-tree per column) and renamed into place; the docset's
+/// The index is written under a dot-name, optimized (its segments merged into one), vacuumed and renamed into place; the docset's
 /// `.building` lock is held meanwhile (`FullTextStore.State.building`). Memory: one batch of pages (at most
 /// ``batchBytes`` of text) and SQLite's own caches. Not thread-safe: one builder per index.
 package final class FullTextWriter {
@@ -20,6 +20,7 @@ package final class FullTextWriter {
     /// Text kept before a batch is written in one transaction.
     package static let batchBytes = 4 << 20
 
+    private let docsetName: String
     private let target: String
     private let building: String
     private let lock: Int32
@@ -34,6 +35,7 @@ package final class FullTextWriter {
     /// Starts `docset`'s index; nil when another thread or process is building it now.
     package init?(_ docset: IndexedDocset, stateDirectory: String) throws(DocsetIndexError) {
         let folder = FullTextStore.folder(stateDirectory: stateDirectory)
+        docsetName = docset.name
         target = FullTextStore.path(of: docset, stateDirectory: stateDirectory)
         let key = DerivedIndex.key(for: docset)
         building = "\(folder)/.build-\(key)-\(UInt64.random(in: 0...UInt64.max)).db"
@@ -71,10 +73,7 @@ package final class FullTextWriter {
             close(lock)
             throw .io(docset.name, "cannot create the text index \(building): \(error)")
         }
-        docsetName = docset.name
     }
-
-    private let docsetName: String
 
     deinit {
         if !finished {
@@ -106,6 +105,8 @@ package final class FullTextWriter {
                     try db.execute(sql: "INSERT INTO meta(key, value) VALUES (?, ?)", arguments: [key, value])
                 }
                 try db.execute(sql: "INSERT INTO text(text) VALUES('optimize')")
+                // Merging the segments leaves about half the pages free: give them back (the index halves).
+                try db.execute(sql: "VACUUM")
             }
             try queue.close()
         } catch {
