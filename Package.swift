@@ -7,13 +7,13 @@ import PackageDescription
 //   CDocSyncSys                   renameat2, syncfs, O_DIRECT, OpenSSL SHA-256 behind a fixed-size state (C)
 //   DocSyncSupport                SHA-256, durable file helpers (the only CDocSyncSys user)
 //   DocSyncHTTP                   libcurl easy handles (the only libcurl user)
-//   DocSyncFeed                   feed parsing (the only libxml2 user)
+//   DocSyncFeed                   feed parsing, and pages' visible text for the text index (the only libxml2 user)
 //   DocSyncDownload               the resumable downloader
 //   DocSyncDocset                 InstalledDocset, the installed docset's value, and its search keywords as Zeal reads
 //                                 them (product: DocSync re-exports it)
 //   DocSyncInstall                safe extraction + atomic swap (the only libarchive user; ISA-L for gzip)
 //   DocSyncCatalog                catalogues (Zeal, Kapeli, contributions, cheat sheets): parsing and name resolution
-//   DocSyncIndex                  read-only search over installed docsets' indexes
+//   DocSyncIndex                  read-only search over installed docsets' indexes (names, and text: SQLite FTS5)
 //   DocSyncTarix                  the compressed store: tarix archives and their indexes (the only zlib user; ISA-L
 //                                 for one record's raw inflate)
 //   DocSyncMirror                 the fleet mirror: publishing a served tree (feeds, catalogue, archives), bundles

@@ -1,7 +1,8 @@
 // Benchmarks/index-bench's docsync side: every query of a file answered in one process, as a backend holding a
 // `DocsetIndex` answers them (this was `docsync search --bench-queries`, which is no part of the product).
 //
-// usage: search-bench-driver CONFIG QUERIES [LIMIT]
+// usage: search-bench-driver [--text] CONFIG QUERIES [LIMIT]
+//   --text: the queries go to the text index (`docsync search --text`), not the name index.
 //   QUERIES: one `kind<TAB>query` per line. Prints `kind<TAB>microseconds<TAB>hits<TAB>CPU microseconds` per query
 //   (the CPU time of the searching thread: on a loaded machine, what the query cost rather than how long it waited
 //   for a core).
@@ -9,9 +10,11 @@ import DocSync
 import DocSyncConfigFile
 import Foundation
 
-let arguments = CommandLine.arguments
+var arguments = CommandLine.arguments
+let fullText = arguments.count > 1 && arguments[1] == "--text"
+if fullText { arguments.remove(at: 1) }
 guard arguments.count == 3 || arguments.count == 4, let limit = Int(arguments.count == 4 ? arguments[3] : "20") else {
-    print("usage: search-bench-driver CONFIG QUERIES [LIMIT]")
+    print("usage: search-bench-driver [--text] CONFIG QUERIES [LIMIT]")
     exit(64)
 }
 
@@ -24,16 +27,22 @@ func threadCPUMicroseconds() -> Int {
 
 let index = try SyncEngine(configuration: try DocSyncConfigurationLoader().load(file: arguments[1])).index()
 let lines = try String(contentsOfFile: arguments[2], encoding: .utf8).split(separator: "\n")
-_ = index.searchBlocking(SearchQuery("warm-up", limit: limit))
+/// The number of hits `query` finds, by name or (with --text) by page text; -1 when the query failed.
+func hits(_ query: String) -> Int {
+    if fullText { return (try? index.fullTextSearchBlocking(TextSearchQuery(query, limit: limit)))?.hits.count ?? -1 }
+    return index.searchBlocking(SearchQuery(query, limit: limit)).hits.count
+}
+
+_ = hits("warm-up")
 var output = ""
 for line in lines {
     let fields = line.split(separator: "\t", maxSplits: 1)
     guard fields.count == 2 else { continue }
     let start = ContinuousClock.now
     let cpuStart = threadCPUMicroseconds()
-    let results = index.searchBlocking(SearchQuery(String(fields[1]), limit: limit))
+    let count = hits(String(fields[1]))
     let cpu = threadCPUMicroseconds() - cpuStart
     let elapsed = (ContinuousClock.now - start) / .microseconds(1)
-    output += "\(fields[0])\t\(Int(elapsed))\t\(results.hits.count)\t\(cpu)\n"
+    output += "\(fields[0])\t\(Int(elapsed))\t\(count)\t\(cpu)\n"
 }
 FileHandle.standardOutput.write(Data(output.utf8))

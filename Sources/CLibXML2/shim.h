@@ -5,6 +5,7 @@
 #undef LIBXML_ICU_ENABLED
 #include <libxml/xmlreader.h>
 #include <libxml/parser.h>
+#include <libxml/HTMLparser.h>
 #include <libxml/uri.h>
 #include <libxml/xmlerror.h>
 #include <libxml/globals.h>

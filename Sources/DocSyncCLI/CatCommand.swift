@@ -23,13 +23,23 @@ struct CatCommand: AsyncParsableCommand {
     @Argument(help: "The page, relative to the docset's documents folder (no fragment).")
     var page: String
 
+    @Flag(help: "Write the page's visible text instead of its HTML.")
+    var text = false
+
     func run() async throws {
         let config = try configOptions.load(rootOptions)
         let installed = try InstalledLookup.all(config, command: "cat")
         let docset = try InstalledLookup.require(name, in: installed, root: config.root, command: "cat")
         let bytes: [UInt8]
         do {
-            bytes = try await docset.contents(of: page)
+            if text {
+                let page = try await docset.text(of: page)
+                let title = page.title.isEmpty ? "" : page.title.escapingControlCharacters + "\n\n"
+                let lines = page.text.split(separator: "\n").map { String($0).escapingControlCharacters }
+                bytes = Array((title + lines.joined(separator: "\n") + "\n").utf8)
+            } else {
+                bytes = try await docset.contents(of: page)
+            }
         } catch {
             printError("docsync cat: \(error.description.escapingControlCharacters)")
             switch error {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocSync
+import DocSyncConfigFile
 import Foundation
 
 /// `docsync install`: unpacks an archive safely and makes it `<root>/<NAME>.docset` in one atomic step.
@@ -42,6 +43,12 @@ struct InstallCommand: AsyncParsableCommand {
     @Flag(help: "Print the installed docset as JSON on standard output.")
     var json = false
 
+    @Flag(inversion: .prefixedNo, help: "Build the text index (default: when a state folder is known).")
+    var fullText: Bool?
+
+    @Option(help: "docsync's state folder, where the text index goes (default: the configuration's).")
+    var state: String?
+
     func validate() throws {
         guard ValueSyntax.duration(seconds: Int64(graceSeconds)) != nil else {
             throw ValidationError("--grace-seconds must be between 0 and \(ValueSyntax.maximumDurationSeconds)")
@@ -81,6 +88,14 @@ struct InstallCommand: AsyncParsableCommand {
                 "installed \(installed.name)\(version) (\(files), \(installed.sizeOnDisk ?? 0) bytes\(store)) at "
                 + installed.path
             print(text.escapingControlCharacters)
+        }
+        let loader = DocSyncConfigurationLoader()
+        let configured = state ?? loader.locate().flatMap { try? loader.load(file: $0) }?.state
+        if fullText ?? (configured != nil) {
+            let folder = configured ?? loader.defaults().state
+            for warning in await installer.buildTextIndex(installed, stateDirectory: folder) {
+                printError("docsync install: \(installed.name.escapingControlCharacters): \(warning)")
+            }
         }
         await installer.waitForBackgroundWork()
     }

@@ -37,10 +37,14 @@ struct SearchCommand: AsyncParsableCommand {
     @Flag(help: "One JSON object per hit on standard output.")
     var json = false
 
+    @Flag(help: "Search the pages' visible text (the text index) instead of entry names.")
+    var text = false
+
     func validate() throws {
         if let limit, !(1...SearchQuery.maximumLimit).contains(limit) {
             throw ValidationError("--limit must be 1 to \(SearchQuery.maximumLimit), not \(limit)")
         }
+        if text, !type.isEmpty { throw ValidationError("--type filters entries; it does not apply to --text") }
     }
 
     func run() async throws {
@@ -59,6 +63,7 @@ struct SearchCommand: AsyncParsableCommand {
             printError("docsync: cannot read \(config.root): \(error)")
             throw ExitStatus.ioError
         }
+        if text { return try await searchText(index, docsets: docsets) }
         var search = SearchQuery(parsing: query, docsets: docsets, types: type)
         search.limit = limit ?? (search.isListing ? SearchQuery.maximumListing : 20)
         let results: SearchResults
@@ -71,14 +76,9 @@ struct SearchCommand: AsyncParsableCommand {
             throw ValidationError(error.message)  // an invalid query: usage (64), naming the option's limit
         }
         for failure in results.failures { printError("docsync: search: \(Self.escaped(failure.description))") }
-        for hit in results.hits {
-            if json {
-                printLine(Self.json(hit))
-            } else {
-                printLine(
-                    "name = \(Self.escaped(hit.name))\ntype = \(Self.escaped(hit.type))\n"
-                        + "from = \(Self.escaped(hit.docset))\nurl = \(hit.url.absoluteString)")
-            }
+        printHits(results.hits, json: Self.json) { hit in
+            "name = \(Self.escaped(hit.name))\ntype = \(Self.escaped(hit.type))\n"
+                + "from = \(Self.escaped(hit.docset))\nurl = \(hit.url.absoluteString)"
         }
         if !results.failures.isEmpty { throw ExitStatus.partialFailure }
         if results.hits.isEmpty { throw ExitCode(1) }
@@ -90,6 +90,16 @@ struct SearchCommand: AsyncParsableCommand {
             "match": hit.match.label,
         ]
         if let version = hit.version { object["version"] = version }
+        return jsonLine(object)
+    }
+
+    /// Each hit on a line of its own: `json(hit)` with `--json`, else `text(hit)`.
+    func printHits<Hit>(_ hits: [Hit], json: (Hit) -> String, text: (Hit) -> String) {
+        for hit in hits { printLine(self.json ? json(hit) : text(hit)) }
+    }
+
+    /// `object` as one line of JSON, keys sorted, slashes as they are.
+    static func jsonLine(_ object: [String: Any]) -> String {
         let data =
             (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
             ?? Data("{}".utf8)

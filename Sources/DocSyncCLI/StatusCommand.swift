@@ -30,16 +30,18 @@ struct StatusCommand: AsyncParsableCommand {
         let activity = StatusActivity(stateDirectory: config.state)
         if json {
             printJSON(
-                installed: installed, partials: partials, record: record, reclaimable: reclaimable, activity: activity)
+                installed: installed, partials: partials, record: record, reclaimable: reclaimable, activity: activity,
+                text: installed.map(engine.textIndex(of:)))
         } else {
             for line in activity.lines { print(line) }
-            printText(root: config.root, installed: installed, partials: partials, record: record)
+            printText(root: config.root, installed: installed, partials: partials, record: record, engine: engine)
             printReclaimable(reclaimable, maxAge: config.install.partialMaxAge)
         }
     }
 
     private func printText(
-        root: String, installed: [InstalledDocset], partials: [PartialDownload], record: SyncRecord?
+        root: String, installed: [InstalledDocset], partials: [PartialDownload], record: SyncRecord?,
+        engine: SyncEngine
     ) {
         func safe(_ text: String) -> String { text.redactingCredentials.escapingControlCharacters }
         print("Docsets in \(safe(root)):")
@@ -48,7 +50,10 @@ struct StatusCommand: AsyncParsableCommand {
         for d in installed.sorted(by: { $0.name < $1.name }) {
             let version = safe([d.version, d.revision].compactMap { $0 }.joined(separator: "/"))
             let usage = DiskUsage.of(d)
-            let size = "\(d.layout.rawValue), \(usage.files) files, \(ProgressRenderer.bytes(usage.bytes))"
+            let text = engine.textIndex(of: d)
+            let textSize = text.bytes.map { "text index \(ProgressRenderer.bytes($0))" } ?? "text index \(text.state)"
+            let size =
+                "\(d.layout.rawValue), \(usage.files) files, \(ProgressRenderer.bytes(usage.bytes)), \(textSize)"
             let when = d.installedAt.map { ISO8601DateFormatter().string(from: $0) } ?? "-"
             let source =
                 d.sourceURL.map(safe) ?? (d.installedAt == nil ? "(not installed by docsync)" : "(from a local archive)")
@@ -91,10 +96,14 @@ struct StatusCommand: AsyncParsableCommand {
 
     private func printJSON(
         installed: [InstalledDocset], partials: [PartialDownload], record: SyncRecord?, reclaimable: Reclaimable,
-        activity: StatusActivity
+        activity: StatusActivity, text: [(state: String, bytes: Int64?)]
     ) {
-        let object = StatusJSON(
+        var object = StatusJSON(
             installed: installed, partials: partials, record: record, reclaimable: reclaimable, activity: activity)
+        let byName = Dictionary(zip(installed.map(\.name), text), uniquingKeysWith: { a, _ in a })
+        object.textIndexes = object.docsets.map {
+            StatusJSON.TextIndex(name: $0.name, state: byName[$0.name]?.state ?? "none", bytes: byName[$0.name]?.bytes)
+        }
         print((try? DocSyncJSON.line(object)) ?? "{}")
     }
 }

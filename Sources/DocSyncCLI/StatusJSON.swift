@@ -62,6 +62,13 @@ struct StatusJSON: Encodable {
         }
     }
 
+    /// One docset's text index: `ready` (with its size), `building`, `none` or `off`.
+    struct TextIndex: Encodable {
+        var name: String
+        var state: String
+        var bytes: Int64?
+    }
+
     var schema = DocSyncJSON.schema
     var docsets: [InstalledDocset]
     var readers: [Reader]
@@ -69,6 +76,7 @@ struct StatusJSON: Encodable {
     var disk: [DiskUsage]
     var partialDownloads: [Partial]
     var reclaimable: Reclaimable
+    var textIndexes: [TextIndex] = []
     var lastSync: LastSync?
     var syncInProgress: Running?
     var lastRun: LastRun?
@@ -79,6 +87,7 @@ struct StatusJSON: Encodable {
         case lastRun = "last_run"
         case partialDownloads = "partial_downloads"
         case lastSync = "last_sync"
+        case textIndexes = "text_indexes"
     }
 
     /// Credentials in URLs are redacted, as in every other output.

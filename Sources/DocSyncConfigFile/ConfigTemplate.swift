@@ -96,6 +96,13 @@ layout = "extracted"
 # Per-docset exceptions, by folder name: layouts = { Go = "tarix", "C++" = "extracted" }
 layouts = {}
 
+[search]
+# Index every page's visible text at install and sync (SQLite FTS5 in the state folder, beside the name index) for
+# `docsync search --text`, serve's /api/text and `docsync mcp`. The docset is readable before its text index is done.
+full_text = true
+# Per-docset exceptions, by folder name: full_text_docsets = { Go = false }
+full_text_docsets = {}
+
 [metrics]
 # A Prometheus text-format file rewritten atomically after each run (node_exporter's textfile collector reads it):
 # docsync_last_success_timestamp_seconds, docsync_last_run_timestamp_seconds, docsync_last_run_duration_seconds,

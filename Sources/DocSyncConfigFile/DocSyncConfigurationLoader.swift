@@ -118,6 +118,16 @@ public struct DocSyncConfigurationLoader: Sendable {
             try Self.readLayouts(&install, into: &config.install)
             try install.finish()
         }
+        if var search = try reader.table("search") {
+            config.search.fullText = try search.bool("full_text") ?? config.search.fullText
+            if var docsets = try search.table("full_text_docsets") {
+                for name in docsets.table.keys.sorted() {
+                    if let on = try docsets.bool(name) { config.search.fullTextDocsets[name] = on }
+                }
+                try docsets.finish()
+            }
+            try search.finish()
+        }
         if var metrics = try reader.table("metrics") {
             config.metricsTextFile = try metrics.string("textfile").flatMap { $0.isEmpty ? nil : $0 }
                 .map { text throws(DocSyncConfigurationError) in try metrics.resolvePath(text, key: "textfile") }

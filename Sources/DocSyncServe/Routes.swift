@@ -59,6 +59,8 @@ struct Routes: Sendable {
             response = await pages(path.dropFirst(3), request: request, timeout: timeout)
         } else if path == "/api/search" {
             response = await search(query, before: ContinuousClock.now + timeout)
+        } else if path == "/api/text" {
+            response = await textSearch(query, before: ContinuousClock.now + timeout)
         } else if path == "/api/docsets" {
             response = docsetList()
         } else if path.hasPrefix("/api/entries/") {
@@ -148,12 +150,17 @@ struct Routes: Sendable {
         out += ",\"name\":"
         JSONWriter.appendString(hit.name, to: &out)
         out += ",\"page_url\":"
-        JSONWriter.appendString(pageURL(hit, url: url), to: &out)
+        JSONWriter.appendString(pageURL(docset: hit.docset, url: url), to: &out)
         out += ",\"type\":"
         JSONWriter.appendString(hit.type, to: &out)
+        appendURLAndVersion(url, hit.version, to: &out)
+    }
+
+    /// A hit object's last members, `url` and `version` (when there is one), and its closing brace.
+    static func appendURLAndVersion(_ url: String, _ version: String?, to out: inout String) {
         out += ",\"url\":"
         JSONWriter.appendString(url, to: &out)
-        if let version = hit.version {
+        if let version {
             out += ",\"version\":"
             JSONWriter.appendString(version, to: &out)
         }
@@ -164,9 +171,9 @@ struct Routes: Sendable {
     /// folder replaced by `/d/<Name>/` (Apple's `Contents/Resources/Documentation/` reached through the
     /// documents folder's `Documentation` link); nil-ish (`""`) for an online page.
     /// `url` is the hit's URL text (`hit.url.absoluteString`, passed in when the caller has built it already).
-    static func pageURL(_ hit: SearchHit, url: String) -> String {
+    static func pageURL(docset: String, url: String) -> String {
         guard url.hasPrefix("file://") else { return url }
-        let name = encodeSegment(hit.docset)
+        let name = encodeSegment(docset)
         var url = url
         return url.withUTF8 { bytes in
             for marker in folderMarkers {

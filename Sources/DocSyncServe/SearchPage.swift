@@ -17,9 +17,10 @@ enum SearchPage {
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
         + "frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
-    static func render(query: String, scope: String, hits: [SearchHit], failures: [String], snapshot: ServedDocsets.Snapshot)
-        -> String
-    {
+    static func render(
+        query: String, scope: String, text: Bool, hits: [SearchHit], textHits: [TextSearchHit], failures: [String],
+        snapshot: ServedDocsets.Snapshot
+    ) -> String {
         var html = """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8">
@@ -43,6 +44,9 @@ enum SearchPage {
         for docset in snapshot.docsets { html += option(docset.name, selected: scope) }
         html += """
             </optgroup></select>
+            <label for="kind" class="hidden">Kind</label>
+            <select name="kind" id="kind"><option value="">Names</option>\
+            <option value="text"\(text ? " selected" : "")>Text</option></select>
             <label for="q" class="hidden">Search</label>
             <input id="q" name="q" type="search" value="\(HTMLText.escaped(query))" autofocus autocomplete="off" \
             spellcheck="false" placeholder="Search \(snapshot.docsets.count) docsets (kw:text for one keyword)">
@@ -52,15 +56,24 @@ enum SearchPage {
             <ol id="results" aria-label="Results">
 
             """
+        func link(_ docset: String, _ url: String, _ index: Int) -> String {
+            let url = Routes.pageURL(docset: docset, url: url)
+            return "<li><a href=\"\(HTMLText.escaped(url))\" target=\"doc\" data-index=\"\(index)\">"
+        }
         for (index, hit) in hits.enumerated() {
-            let url = Routes.pageURL(hit, url: hit.url.absoluteString)
-            html += "<li><a href=\"\(HTMLText.escaped(url))\" target=\"doc\" data-index=\"\(index)\">"
+            html += link(hit.docset, hit.url.absoluteString, index)
             html += "<img src=\"/icon/\(HTMLText.escaped(Routes.encodeSegment(hit.docset)))\" alt=\"\" width=\"16\" "
             html += "height=\"16\"> <span class=\"name\">\(HTMLText.escaped(hit.name))</span> "
             html += "<span class=\"type\">\(HTMLText.escaped(hit.type))</span> "
             html += "<span class=\"docset\">\(HTMLText.escaped(hit.docset))</span></a></li>\n"
         }
-        if !query.isEmpty && hits.isEmpty { html += "<li class=\"none\">No results.</li>\n" }
+        for (index, hit) in textHits.enumerated() {
+            html += link(hit.docset, hit.url.absoluteString, index)
+            html += "<span class=\"name\">\(HTMLText.escaped(hit.title.isEmpty ? hit.page : hit.title))</span> "
+            html += "<span class=\"docset\">\(HTMLText.escaped(hit.docset))</span>"
+            html += "<span class=\"snippet\">\(HTMLText.escaped(hit.snippet))</span></a></li>\n"
+        }
+        if !query.isEmpty && hits.isEmpty && textHits.isEmpty { html += "<li class=\"none\">No results.</li>\n" }
         for failure in failures { html += "<li class=\"failure\">\(HTMLText.escaped(failure))</li>\n" }
         html += """
             </ol>
@@ -109,6 +122,7 @@ enum SearchPage {
         .type, .docset { color: #777; font-size: 12px; margin-left: .4em; }
         a.selected .type, a.selected .docset { color: #dde; }
         .none, .failure { padding: .5em; color: #777; }
+        .snippet { display: block; color: #777; font-size: 12px; white-space: normal; }
         #doc { flex: 1; border: 0; width: 100%; height: 100%; }
         .hidden { position: absolute; left: -9999px; }
         @media (prefers-color-scheme: dark) {
@@ -125,6 +139,7 @@ enum SearchPage {
           const scope = document.getElementById('scope');
           const list = document.getElementById('results');
           const frame = document.getElementById('doc');
+          const kind = document.getElementById('kind');
           let selected = -1, sequence = 0, timer = null;
 
           function links() { return Array.from(list.querySelectorAll('a')); }
@@ -147,10 +162,15 @@ enum SearchPage {
             const icon = document.createElement('img');
             icon.src = '/icon/' + encodeURIComponent(hit.docset); icon.alt = ''; icon.width = 16; icon.height = 16;
             icon.addEventListener('error', function () { icon.style.visibility = 'hidden'; });
-            const name = document.createElement('span'); name.className = 'name'; name.textContent = hit.name;
+            const name = document.createElement('span'); name.className = 'name';
+            name.textContent = hit.name !== undefined ? hit.name : (hit.title || hit.page);
             const type = document.createElement('span'); type.className = 'type'; type.textContent = hit.type;
             const docset = document.createElement('span'); docset.className = 'docset'; docset.textContent = hit.docset;
             a.append(icon, ' ', name, ' ', type, ' ', docset);
+            if (hit.snippet !== undefined) {
+              const snippet = document.createElement('span'); snippet.className = 'snippet';
+              snippet.textContent = hit.snippet; a.append(snippet);
+            }
             li.append(a);
             return li;
           }
@@ -182,17 +202,22 @@ enum SearchPage {
             if (scope.value) { params.set('docset', scope.value); }
             const shown = new URLSearchParams({ q: q });
             if (scope.value) { shown.set('docset', scope.value); }
+            if (kind.value) { shown.set('kind', kind.value); }
             history.replaceState(null, '', q ? '/?' + shown.toString() : '/');
             document.title = (q ? q + ' — ' : '') + 'docsync';
             if (q === '') { show({ query: '', hits: [], failures: [] }); return; }
-            fetch('/api/search?' + params.toString())
+            fetch((kind.value === 'text' ? '/api/text?' : '/api/search?') + params.toString())
               .then(function (r) { return r.json(); })
-              .then(function (answer) { if (mine === sequence && answer.hits) { show(answer); } })
+              .then(function (answer) {
+                if (mine !== sequence) { return; }
+                show(answer.hits ? answer : { query: q, hits: [], failures: [answer.error || 'error'] });
+              })
               .catch(function () {});
           }
 
           input.addEventListener('input', function () { clearTimeout(timer); timer = setTimeout(search, 40); });
           scope.addEventListener('change', search);
+          kind.addEventListener('change', search);
           document.getElementById('search').addEventListener('submit', function (e) {
             e.preventDefault();
             if (selected >= 0) { select(selected, true); } else { search(); }
@@ -222,11 +247,26 @@ extension Routes {
         let scope = query["docset"] ?? ""
         let snapshot = docsets.snapshot()
         var hits: [SearchHit] = []
+        var textHits: [TextSearchHit] = []
         var failures: [String] = []
         var parsed = SearchQuery(parsing: text, docsets: scope.isEmpty ? [] : [scope])
         parsed.limit = parsed.isListing ? SearchQuery.maximumListing : SearchPage.resultLimit
         let search = parsed
-        if !search.text.isEmpty || search.isListing {
+        let fullText = query["kind"] == "text"
+        if !text.isEmpty, fullText {
+            let search = TextSearchQuery(text, docsets: scope.isEmpty ? [] : [scope], limit: SearchPage.resultLimit)
+            let index = snapshot.index
+            let answer = await searches.run {
+                Result { () throws(DocsetIndexError) in try index.fullTextSearchBlocking(search) }
+            }
+            switch answer {
+            case .none: return Self.busy()
+            case .some(.success(let results)):
+                textHits = results.hits
+                failures = results.failures.map(\.description) + results.building.map { "\($0): text index being built" }
+            case .some(.failure(let error)): failures = [error.description]
+            }
+        } else if !fullText, !search.text.isEmpty || search.isListing {
             let index = snapshot.index
             if let problem = search.problem {
                 failures = [DocsetIndexError.invalidQuery(problem).description]
@@ -239,7 +279,9 @@ extension Routes {
                 return Self.busy()
             }
         }
-        let html = SearchPage.render(query: text, scope: scope, hits: hits, failures: failures, snapshot: snapshot)
+        let html = SearchPage.render(
+            query: text, scope: scope, text: fullText, hits: hits, textHits: textHits, failures: failures,
+            snapshot: snapshot)
         var response = Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: html)))
         response.headers[.contentType] = "text/html; charset=utf-8"
         response.headers[.cacheControl] = "no-cache"

@@ -12,7 +12,7 @@ final class ServeCounters: Sendable {
         init(path: Substring) {
             if path.hasPrefix("/d/") {
                 self = .pages
-            } else if path == "/api/search" {
+            } else if path == "/api/search" || path == "/api/text" {
                 self = .search
             } else if path.hasPrefix("/api/") || path.hasPrefix("/icon/") {
                 self = .api

@@ -91,6 +91,19 @@ package final class TarixArchive: Sendable {
         index.close()
     }
 
+    /// Every document's path relative to the docset folder (`Contents/Resources/Documents/…`), in the index's order
+    /// (directories, which have no location, left out).
+    package func documentPaths() throws(TarixError) -> [String] {
+        let prefix = rootPrefix
+        do {
+            return try index.queue.read { db in
+                try String.fetchAll(db, sql: "SELECT path FROM tarindex WHERE hash != ''")
+            }.map { $0.hasPrefix(prefix) ? String($0.dropFirst(prefix.count)) : $0 }
+        } catch {
+            throw .badIndex(archiveName, "cannot list the documents: \(error)")
+        }
+    }
+
     /// True when `path` (relative to the docset folder) names a document (directories have no location).
     package func exists(_ path: String) -> Bool {
         guard let row = try? lookup(path) else { return false }

@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `/api/search`, `/api/docsets`, `/api/entries/<Name>` and the page at `/`, over real HTTP.
+/// `/api/search`, `/api/text`, `/api/docsets`, `/api/entries/<Name>` and the page at `/`, over real HTTP.
 @Suite(.timeLimit(.minutes(10)), .blockingWaits) struct APITests {
     static func object(_ text: some StringProtocol) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
@@ -44,6 +44,25 @@ import Testing
         #expect(bad.status == 400 && bad.text.contains("limit"))
         let long = try await h.http.get("/api/search?q=" + String(repeating: "x", count: 2000))
         #expect(long.status == 400)
+        try await h.stop()
+    }
+
+    @Test func textSearchOverHTTPAndOnTheSearchPage() async throws {
+        let h = try ServeHarness()
+        defer { h.remove() }
+        try await h.install("A", version: "1", fixture: try DocsetFixture.make(version: "1", documents: 6))
+        try await h.start()
+        let reply = try await h.http.get("/api/text?q=paragraph&limit=3")
+        #expect(reply.status == 200, "\(reply.text)")
+        let hits = try #require(try Self.object(reply.text)["hits"] as? [[String: Any]])
+        #expect(hits.count == 3)
+        #expect((hits.first?["page_url"] as? String)?.hasPrefix("/d/A/") == true)
+        #expect((hits.first?["snippet"] as? String)?.contains("**paragraph**") == true)
+        #expect(hits.first?["page"] as? String != nil && hits.first?["title"] != nil)
+        let bad = try await h.http.get("/api/text?q=%22open")
+        #expect(bad.status == 400 && bad.text.contains("position 1"))
+        let page = try await h.http.get("/?q=paragraph&kind=text")
+        #expect(page.status == 200 && page.text.contains("class=\"snippet\"") && page.text.contains("selected>Text"))
         try await h.stop()
     }
 

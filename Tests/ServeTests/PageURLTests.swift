@@ -26,7 +26,7 @@ import Testing
     ])
     func pagePaths(docset: String, url: String, expected: String) throws {
         let hit = try Self.hit(docset: docset, url: url)
-        #expect(Routes.pageURL(hit, url: hit.url.absoluteString) == expected)
+        #expect(Routes.pageURL(docset: hit.docset, url: hit.url.absoluteString) == expected)
         var out = ""
         Routes.appendHitJSON(hit, to: &out)
         let object = try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: String]

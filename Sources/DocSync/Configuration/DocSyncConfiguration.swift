@@ -32,6 +32,8 @@ public struct DocSyncConfiguration: Sendable, Equatable {
     /// only checks its folder: the writer is `MetricsTextFileObserver` (product `DocSyncMetrics`), which the CLI
     /// passes to ``SyncEngine/init(configuration:runObservers:)``.
     public var metricsTextFile: String?
+    /// `[search]`: text indexes (see `DocSyncConfiguration+Search.swift`).
+    public var search = Search()
     /// `[serve]`: `docsync serve`'s HTTP front (nil: the table is absent; `docsync serve` then uses the defaults).
     public var serve: Serve? = nil
 

@@ -1,5 +1,6 @@
 internal import DocSyncInstall
 import Foundation
+import Synchronization
 
 /// One archive installed by hand as `<root>/<NAME>.docset` (`docsync install`), outside any sync: the installer
 /// sync uses, with its tree preparation and tarix store, behind a package-level API so the CLI needs no stage module.
@@ -95,6 +96,16 @@ package struct ArchiveInstall: Sendable {
     private static func failure(_ error: InstallError) -> Failure {
         if case .invalidName = error { return Failure(kind: .invalidName, description: "\(error)") }
         return Failure(kind: error.isArchiveRejection ? .rejected : .io, description: "\(error)")
+    }
+
+    /// Builds the text index of `installed` in `stateDirectory` (after it is published); returns warnings (pages
+    /// left out, or why no index was built).
+    package func buildTextIndex(_ installed: InstalledDocset, stateDirectory: String) async -> [String] {
+        let warnings = Mutex<[String]>([])
+        await SyncEngine.buildTextIndex(SyncEngine.indexed(installed), stateDirectory: stateDirectory) { event in
+            if case .warning(_, let message) = event { warnings.withLock { $0.append(message) } }
+        }
+        return warnings.withLock { $0 }
     }
 
     /// Waits for the work the install left behind (the replaced version's removal after the grace period).

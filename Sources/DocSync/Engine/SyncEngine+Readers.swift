@@ -54,13 +54,14 @@ extension SyncEngine {
         }
     }
 
-    /// Deletes derived indexes of versions that are no longer installed.
-    /// Deletes derived indexes of versions that are no longer installed, except those of leased versions (see
+    /// Deletes derived indexes (name and text) of versions that are no longer installed, except those of leased versions (see
     /// ``lease(_:)``): a backend reading a leased version may search it.
     func removeUnusedIndexes() {
         guard let installed = try? installedDocsets() else { return }
         let leased = installer.leasedVersionPaths().map { IndexedDocset(name: "", version: nil, path: $0) }
-        DocsetIndex.removeUnused(stateDirectory: configuration.state, keeping: installed.map(Self.indexed) + leased)
+        let keeping = installed.map(Self.indexed) + leased
+        DocsetIndex.removeUnused(stateDirectory: configuration.state, keeping: keeping)
+        FullTextStore.removeUnused(stateDirectory: configuration.state, keeping: keeping)
     }
 }
 
@@ -83,12 +84,14 @@ extension SyncEngine {
     ///   - title: the human title (default: the name).
     ///   - layout: how the docset keeps its documents (default: the configuration's `[install] layout` for
     ///     `name`).
+    ///   - fullText: whether to build its text index too, after it is published (default: the configuration's
+    ///     `[search] full_text` for `name`).
     /// - Returns: the installed docset; its derived index is ready unless the index could not be read (the
     ///   docset is installed regardless, and a search reports that docset's failure).
     @discardableResult
     public func install(
         archive: String, name: String, version: String? = nil, title: String? = nil,
-        layout: InstalledDocset.Layout? = nil
+        layout: InstalledDocset.Layout? = nil, fullText: Bool? = nil
     ) async throws(SyncFailure) -> InstalledDocset
     {
         let lock = try await waitForExclusion()
@@ -111,6 +114,9 @@ extension SyncEngine {
             try DocsetIndex.prepare(docset, stateDirectory: state)
         }
         removeUnusedIndexes()
+        if fullText ?? configuration.search.fullText(of: name) {
+            await Self.buildTextIndex(docset, stateDirectory: state, emit: { _ in })
+        }
         return installed
     }
 }

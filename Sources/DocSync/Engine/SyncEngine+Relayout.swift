@@ -17,7 +17,7 @@ extension SyncEngine {
 
     /// `docsync sync --relayout`: converts every installed docset whose layout is not the configured one, through
     /// the normal atomic install path and without downloading (`Installer.relayout`), then builds the new
-    /// versions' derived indexes. Waits for a sync in progress (the state folder's lock). One docset's failure is
+    /// versions' derived indexes (name and text). Waits for a sync in progress (the state folder's lock). One docset's failure is
     /// reported, never stops the others.
     package func relayout() async throws(SyncFailure) -> [Relayout] {
         let lock = try await waitForExclusion()
@@ -48,6 +48,7 @@ extension SyncEngine {
             results.append(result)
         }
         removeUnusedIndexes()
+        await buildTextIndexes(emit: { _ in })  // the new versions' (a failed build is done again by the next sync)
         await installer.waitForBackgroundWork()
         return results
     }

@@ -18,5 +18,9 @@ extension InstallCommand {
         ```sh
         docsync install Swift-5.9.tgz --root ~/docsets --name Swift --version 5.9 --side-by-side  # keeps 5.10
         ```
+        After the docset is in place (readable at once), its text index is built for `docsync search --text` in the
+        state folder: `--state DIR`, else the configuration file's, when there is one (`--no-full-text` skips it);
+        without either, only with `--full-text` (into docsync's default state folder). Pages left out of it are named
+        in warnings on standard error.
         """#
 }

@@ -44,5 +44,16 @@ extension SearchCommand {
         docsync search 'py,django:view'                 # Zeal's keyword prefixes (`html:` alone lists A-Z)
         docsync search open --docset Python_3@3.12      # one version kept side by side (`install --side-by-side`)
         ```
+        `--text` searches what the pages say instead (each docset's text index, built at install and sync; `[search]
+        full_text`): words are AND-ed, "quoted phrases" match in order, `word*` is a prefix, `-word` (or `-"a phrase"`)
+        excludes; case and diacritics are ignored; ranked by BM25 with the title weighted ten times the body. Prints
+        title, page (relative to the documents folder, as `docsync entries` gives it), docset, a snippet with the
+        matched words between `**` and the URL; with `--json` one object per line with docset, version, page, title,
+        snippet, url. A docset whose text index is still being built, or has none yet, is named on standard error.
+        Exit status: 0 with hits, 1 without, 64 for a query over 1 KiB, without a word, or with a syntax error (its
+        position named), 3 when a text index could not be read.
+        ```sh
+        docsync search --text '"event loop" -deprecated' --docset Python_3 --limit 5
+        ```
         """#
 }

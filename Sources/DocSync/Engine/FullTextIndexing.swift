@@ -1,0 +1,71 @@
+internal import DocSyncFeed
+internal import DocSyncSupport
+
+/// Builds one installed docset's text index (`FullTextWriter`): every page read (`FullTextPages`), its visible text
+/// extracted (`VisibleTextReader`: bounded memory and time on hostile HTML), and written to the index. A page that
+/// cannot be read or is too large is skipped and named in the outcome; the rest is indexed.
+enum FullTextIndexing {
+    struct Outcome: Sendable {
+        var pages = 0
+        var bytes: Int64 = 0
+        /// Pages left out, with why (at most the first 20 are kept; `skippedCount` counts them all).
+        var skipped: [(page: String, reason: String)] = []
+        var skippedCount = 0
+        /// Pages whose text was cut at the limit.
+        var truncated = 0
+
+        /// A warning naming the skipped pages, or nil when none was.
+        var warning: String? {
+            guard skippedCount > 0 else { return nil }
+            let named = skipped.prefix(5).map { "\($0.page.escapingControlCharacters) (\($0.reason))" }
+            let more = skippedCount > named.count ? ", and \(skippedCount - named.count) more" : ""
+            return "text index: \(skippedCount) page\(skippedCount == 1 ? "" : "s") left out: "
+                + named.joined(separator: ", ") + more
+        }
+    }
+
+    /// Builds `docset`'s text index; nil when another thread or process is building it now.
+    static func build(_ docset: IndexedDocset, stateDirectory: String, limits: VisibleTextLimits = VisibleTextLimits())
+        throws(DocsetIndexError) -> Outcome?
+    {
+        guard let writer = try FullTextWriter(docset, stateDirectory: stateDirectory) else { return nil }
+        var outcome = Outcome()
+        func skip(_ page: String, _ reason: String) {
+            outcome.skippedCount += 1
+            if outcome.skipped.count < 20 { outcome.skipped.append((page, reason)) }
+        }
+        do {
+            try FullTextPages.each(docsetPath: docset.path, maximumBytes: limits.maximumPageBytes) { page, contents in
+                switch contents {
+                case .tooLarge(let size):
+                    skip(page, VisibleTextError.tooLarge(Int(size), limit: limits.maximumPageBytes).message)
+                case .unreadable(let reason):
+                    skip(page, reason)
+                case .bytes(let bytes):
+                    do {
+                        let text = try VisibleTextReader.read(bytes, limits: limits)
+                        if text.truncated { outcome.truncated += 1 }
+                        try writer.add(path: page, title: text.title, body: text.body)
+                    } catch let error as VisibleTextError {
+                        skip(page, error.message)
+                    }
+                }
+            }
+            outcome.pages = writer.pages
+            outcome.bytes = try writer.finish(meta: ["docset": docset.name])
+        } catch let error as DocsetIndexError {
+            throw error
+        } catch {
+            throw .io(docset.name, "text index: \(error)")
+        }
+        return outcome
+    }
+
+    /// The visible text of one page of `docset` (nil when it cannot be read or parsed), for snippets.
+    static func text(of page: String, in docset: IndexedDocset) -> VisibleText? {
+        let installed = InstalledDocset(name: docset.name, path: docset.path)
+        guard let bytes = try? installed.contentsBlocking(of: page, maximumBytes: VisibleTextLimits().maximumPageBytes)
+        else { return nil }
+        return try? VisibleTextReader.read(bytes)
+    }
+}

@@ -1,0 +1,104 @@
+internal import DocSyncFeed
+internal import DocSyncSupport
+
+extension SyncEngine {
+    /// Builds the text index of every installed docset that lacks one and has full text on (`[search] full_text`),
+    /// after the run's installs are published (a docset is readable before its text index exists): new and
+    /// updated docsets, docsets installed before docsync built text indexes, adopted ones — none downloaded again.
+    /// Pages left out and failures are `.warning` events naming the docset.
+    func buildTextIndexes(emit: @escaping @Sendable (SyncEvent) -> Void) async {
+        guard let installed = try? installedDocsets() else { return }
+        let state = configuration.state
+        for docset in installed.map(Self.indexed) where configuration.search.fullText(of: docset.name) {
+            guard FullTextStore.state(of: docset, stateDirectory: state) == .missing else { continue }
+            await Self.buildTextIndex(docset, stateDirectory: state, emit: emit)
+        }
+    }
+
+    /// Builds `docset`'s text index on a thread of its own; what went wrong as `.warning` events.
+    static func buildTextIndex(
+        _ docset: IndexedDocset, stateDirectory: String, emit: @escaping @Sendable (SyncEvent) -> Void
+    ) async {
+        let result = await WorkerThread.run(name: "docsync-fulltext", stackSize: 8 << 20) {
+            Result { () throws(DocsetIndexError) in try FullTextIndexing.build(docset, stateDirectory: stateDirectory) }
+        }
+        switch result {
+        case .success(let outcome):
+            if let warning = outcome?.warning { emit(.warning(name: docset.name, message: warning)) }
+        case .failure(let error):
+            emit(.warning(name: docset.name, message: "text index not built: \(error.message)"))
+        }
+    }
+}
+
+extension DocsetIndex {
+    /// The pages whose visible text matches `query`, best first (BM25, the title weighted ten times the body),
+    /// across the selected docsets' text indexes, each with a snippet around its first match.
+    ///
+    /// Query syntax: words (all must match), `"quoted phrases"` (in order), `word*` (a prefix), `-word` or
+    /// `-"a phrase"` (excluded); case and diacritics ignored. The text is parsed by docsync and passed to SQLite
+    /// FTS5 as quoted strings only. Throws ``DocsetIndexError/invalidQuery(_:)`` for a query over 1 KiB, without a
+    /// word, or with a syntax error (the message names its position), or a limit outside 1…10 000. Docsets whose
+    /// text index is being built or missing are listed in the results (``TextSearchResults/building``,
+    /// ``TextSearchResults/missing``); one that cannot be read is a failure there, the others still answer. Runs on
+    /// a thread of its own.
+    public func fullTextSearch(_ query: TextSearchQuery) async throws(DocsetIndexError) -> TextSearchResults {
+        try await WorkerThread.run(name: "docsync-text-search", stackSize: 4 << 20) {
+            () throws(DocsetIndexError) in try self.fullTextSearchBlocking(query)
+        }
+    }
+
+    /// ``fullTextSearch(_:)`` on the calling thread, for tools inside this package (benchmarks, `serve`'s pool).
+    package func fullTextSearchBlocking(_ query: TextSearchQuery) throws(DocsetIndexError) -> TextSearchResults {
+        try fullTextSearchBlocking(query) { docset, page in FullTextIndexing.text(of: page, in: docset)?.body }
+    }
+}
+
+/// A page's visible text (``InstalledDocset/text(of:maximumBytes:)``).
+public struct PageText: Sendable, Equatable {
+    /// The page's `<title>`.
+    public var title: String
+    /// The body's visible text: `script`, `style` and `template` left out, entities decoded, whitespace folded,
+    /// one line per block.
+    public var text: String
+    /// True when the text was cut at 2 MiB.
+    public var truncated: Bool
+}
+
+extension InstalledDocset {
+    /// The visible text of one page (the text its text index holds), read as ``contents(of:maximumBytes:)`` reads
+    /// it (the same path checks and errors) and parsed with libxml2's HTML parser in bounded memory and time.
+    public func text(of page: String, maximumBytes: Int = 32 << 20) async throws(DocumentError) -> PageText {
+        let docset = self
+        let result: Result<PageText, DocumentError> = await WorkerThread.run(name: "docsync-text", stackSize: 8 << 20) {
+            Result { () throws(DocumentError) in try docset.textBlocking(of: page, maximumBytes: maximumBytes) }
+        }
+        return try result.get()
+    }
+
+    /// ``text(of:maximumBytes:)`` on the calling thread.
+    package func textBlocking(of page: String, maximumBytes: Int = 32 << 20) throws(DocumentError) -> PageText {
+        let bytes = try contentsBlocking(of: page, maximumBytes: maximumBytes)
+        var limits = VisibleTextLimits()
+        limits.maximumPageBytes = max(maximumBytes, 0)
+        do {
+            let text = try VisibleTextReader.read(bytes, limits: limits)
+            return PageText(title: text.title, text: text.body, truncated: text.truncated)
+        } catch {
+            throw .make(.io, docset: name, page: page.escapingControlCharacters, message: error.message)
+        }
+    }
+}
+
+extension SyncEngine {
+    /// The text index of an installed docset, as `docsync status` shows it: `ready` with its size in bytes,
+    /// `building`, `none` (not built yet), or `off` (`[search] full_text`).
+    package func textIndex(of docset: InstalledDocset) -> (state: String, bytes: Int64?) {
+        let indexed = Self.indexed(docset)
+        switch FullTextStore.state(of: indexed, stateDirectory: configuration.state) {
+        case .ready: return ("ready", FullTextStore.size(of: indexed, stateDirectory: configuration.state))
+        case .building: return ("building", nil)
+        case .missing: return (configuration.search.fullText(of: docset.name) ? "none" : "off", nil)
+        }
+    }
+}

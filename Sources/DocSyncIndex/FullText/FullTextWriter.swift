@@ -1,0 +1,147 @@
+import DocSyncSupport
+import Foundation
+import GRDB
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Writes one docset's text index (`FullTextStore`): an FTS5 table of every page's title and visible text, with the
+/// `unicode61` tokenizer (`remove_diacritics 2`) and full detail (phrases), *contentless* (`content=''`: the index
+/// keeps the words and their positions, not the text; snippets are cut from the page itself when it is found), so
+/// the index stays a fraction of the pages' size; `pages(id, path, title)` maps each row to its page.
+///
+/// The index is written under a dot-name, optimized (its segments merged into one), vacuumed and renamed into place; the docset's
+/// `.building` lock is held meanwhile (`FullTextStore.State.building`). Memory: one batch of pages (at most
+/// ``batchBytes`` of text) and SQLite's own caches. Not thread-safe: one builder per index.
+package final class FullTextWriter {
+    /// The schema's version (`meta.layout`); an index of another is rebuilt.
+    package static let layoutVersion = "1"
+    /// Text kept before a batch is written in one transaction.
+    package static let batchBytes = 4 << 20
+
+    private let docsetName: String
+    private let target: String
+    private let building: String
+    private let lock: Int32
+    private let queue: DatabaseQueue
+    private var batch: [(path: String, title: String, body: String)] = []
+    private var batchSize = 0
+    private var nextID: Int64 = 1
+    private var finished = false
+    /// Pages indexed so far.
+    package private(set) var pages = 0
+
+    /// Starts `docset`'s index; nil when another thread or process is building it now.
+    package init?(_ docset: IndexedDocset, stateDirectory: String) throws(DocsetIndexError) {
+        let folder = FullTextStore.folder(stateDirectory: stateDirectory)
+        docsetName = docset.name
+        target = FullTextStore.path(of: docset, stateDirectory: stateDirectory)
+        let key = DerivedIndex.key(for: docset)
+        building = "\(folder)/.build-\(key)-\(UInt64.random(in: 0...UInt64.max)).db"
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw .io(docset.name, "cannot create \(folder): \(error)")
+        }
+        let lockPath = "\(folder)/\(key).building"
+        let lock = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard lock >= 0 else { throw .io(docset.name, "cannot open \(lockPath): \(String(cString: strerror(errno)))") }
+        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
+            close(lock)
+            return nil
+        }
+        self.lock = lock
+        do {
+            var configuration = Configuration()
+            configuration.journalMode = .default
+            queue = try DatabaseQueue(path: building, configuration: configuration)
+            try queue.inDatabase { db in
+                try db.execute(
+                    sql: """
+                        PRAGMA journal_mode = OFF;
+                        PRAGMA synchronous = OFF;
+                        CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                        CREATE TABLE pages(id INTEGER PRIMARY KEY, path TEXT NOT NULL, title TEXT NOT NULL);
+                        CREATE VIRTUAL TABLE text USING fts5(
+                            title, body, content='', tokenize='unicode61 remove_diacritics 2');
+                        """)
+            }
+        } catch {
+            unlink(building)
+            flock(lock, LOCK_UN)
+            close(lock)
+            throw .io(docset.name, "cannot create the text index \(building): \(error)")
+        }
+    }
+
+    deinit {
+        if !finished {
+            try? queue.close()
+            unlink(building)
+        }
+        flock(lock, LOCK_UN)
+        close(lock)
+    }
+
+    /// Adds one page (`path` relative to the documents folder).
+    package func add(path: String, title: String, body: String) throws(DocsetIndexError) {
+        batch.append((path, title, body))
+        batchSize += path.utf8.count + title.utf8.count + body.utf8.count
+        pages += 1
+        if batchSize >= Self.batchBytes { try flush() }
+    }
+
+    /// Writes what is left, optimizes the index, and renames it into place; returns its size in bytes.
+    @discardableResult
+    package func finish(meta: [String: String] = [:]) throws(DocsetIndexError) -> Int64 {
+        try flush()
+        do {
+            try queue.inDatabase { db in
+                var all = meta
+                all["layout"] = Self.layoutVersion
+                all["pages"] = String(pages)
+                for (key, value) in all {
+                    try db.execute(sql: "INSERT INTO meta(key, value) VALUES (?, ?)", arguments: [key, value])
+                }
+                try db.execute(sql: "INSERT INTO text(text) VALUES('optimize')")
+                // Merging the segments leaves about half the pages free: give them back (the index halves).
+                try db.execute(sql: "VACUUM")
+            }
+            try queue.close()
+        } catch {
+            throw .io(docsetName, "cannot write the text index \(building): \(error)")
+        }
+        finished = true
+        guard rename(building, target) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(building)
+            throw .io(docsetName, "rename \(building) -> \(target): \(reason)")
+        }
+        var st = stat()
+        return stat(target, &st) == 0 ? Int64(st.st_size) : 0
+    }
+
+    private func flush() throws(DocsetIndexError) {
+        guard !batch.isEmpty else { return }
+        let rows = batch
+        var id = nextID
+        do {
+            try queue.inTransaction { db in
+                let page = try db.cachedStatement(sql: "INSERT INTO pages(id, path, title) VALUES (?, ?, ?)")
+                let text = try db.cachedStatement(sql: "INSERT INTO text(rowid, title, body) VALUES (?, ?, ?)")
+                for row in rows {
+                    try page.execute(arguments: [id, row.path, row.title])
+                    try text.execute(arguments: [id, row.title, row.body])
+                    id += 1
+                }
+                return .commit
+            }
+        } catch {
+            throw .io(docsetName, "cannot write the text index \(building): \(error)")
+        }
+        nextID = id
+        batch.removeAll(keepingCapacity: true)
+        batchSize = 0
+    }
+}
