@@ -12,6 +12,7 @@ public struct DocSyncCommand: AsyncParsableCommand {
             FetchCommand.self, InstallCommand.self, CatalogCommand.self, AddCommand.self, DropCommand.self,
             AdoptCommand.self, InitCommand.self, LockCommand.self, VerifyCommand.self, SearchCommand.self,
             EntriesCommand.self, MirrorCommand.self, LeaseCommand.self, CatCommand.self, ServeCommand.self,
+            ChangesCommand.self,
         ]
     )
 

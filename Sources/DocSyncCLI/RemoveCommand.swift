@@ -8,12 +8,13 @@ struct RemoveCommand: AsyncParsableCommand {
         abstract: "Remove an installed docset (readers that have it open keep it for the grace period).")
 
     @OptionGroup var configOptions: ConfigOptions
+    @OptionGroup var rootOptions: RootOptions
 
     @Argument(help: "The docset's folder name, without .docset.")
     var name: String
 
     func run() async throws {
-        let config = try configOptions.load()
+        let config = try configOptions.load(rootOptions)
         do {
             try await SyncEngine(configuration: config).remove(name: name)
             print("removed \(name.escapingControlCharacters)")

@@ -102,7 +102,8 @@ public struct SyncEngine: Sendable {
         Installer(
             root: configuration.root,
             configuration: InstallConfiguration(
-                gracePeriod: configuration.install.gracePeriod, replaceForeign: configuration.install.replaceForeign),
+                gracePeriod: configuration.install.gracePeriod, replaceForeign: configuration.install.replaceForeign,
+                changesKeep: configuration.changes.keep),
             prepareTree: Self.prepareTree, tarixStore: Self.tarixStore)
     }
 
