@@ -37,7 +37,8 @@ struct ChangeLogTests {
         defer { h.dir.remove() }
         #expect(try await Self.changes(h).isEmpty)
         let old = try await Self.install(h, version: "old")
-        _ = try await Self.install(h, version: "old")  // same version, same bytes: no change
+        // Same version, same bytes: no change (the link shows a new folder of the same content).
+        let again = try await Self.install(h, version: "old")
         let new = try await Self.install(h, version: "new")
         let rebuilt = try await Self.install(h, version: "new", documents: 7)  // same version, other bytes
         try await h.installer.remove(name: h.name)
@@ -47,7 +48,7 @@ struct ChangeLogTests {
         #expect(changes.map(\.from) == [nil, "old", "new", "new"])
         #expect(changes.map(\.to) == ["old", "new", "new", nil])
         #expect(changes.map(\.toVersionID) == [Self.folder(old), Self.folder(new), Self.folder(rebuilt), nil])
-        #expect(changes.map(\.fromVersionID) == [nil, Self.folder(old), Self.folder(new), Self.folder(rebuilt)])
+        #expect(changes.map(\.fromVersionID) == [nil, Self.folder(again), Self.folder(new), Self.folder(rebuilt)])
         #expect(Set(changes.map(\.cursor)).count == 4)
         // Resuming after each cursor gives exactly what followed it, also from a new engine (nothing in memory).
         for (index, change) in changes.enumerated() {
@@ -65,6 +66,20 @@ struct ChangeLogTests {
         #expect(changes.map(\.kind) == [.installed])
         #expect(changes.first?.docset == "Mine")
         #expect(changes.first?.toVersionID?.hasPrefix("Mine@adopted-") == true)
+    }
+
+    @Test func removeThrowsATypedFailureAndRecordsTheRemoval() async throws {
+        let h = try InstallHarness()
+        defer { h.dir.remove() }
+        try await h.installOld()
+        do {
+            try await Self.engine(h).remove(name: "Nothing")
+            Issue.record("removed a docset that is not installed")
+        } catch {
+            #expect(error.code == .notInstalled && error.message.contains(h.name))
+        }
+        try await Self.engine(h).remove(name: h.name)
+        #expect(try await Self.changes(h).map(\.kind) == [.installed, .removed])
     }
 
     @Test func unknownCursorsSayToRescan() async throws {

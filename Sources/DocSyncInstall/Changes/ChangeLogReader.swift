@@ -1,4 +1,5 @@
 import DocSyncSupport
+import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -60,6 +61,7 @@ package struct ChangeLogReader: Sendable {
     /// The log's descriptor; nil when the root has no log.
     private func openLog() throws(ChangeReadError) -> (SafeDirectory, Int32)? {
         do {
+            guard FileManager.default.fileExists(atPath: root) else { return nil }  // nothing installed yet
             let rootFolder = try SafeDirectory.open(root)
             guard let state = try rootFolder.existingDirectory(VersionStore.stateName),
                 let folder = try state.existingDirectory(ChangeLogFile.folderName),

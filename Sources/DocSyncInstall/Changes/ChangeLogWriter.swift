@@ -54,6 +54,7 @@ final class ChangeLogWriter {
         guard fstat(fd, &st) == 0 else { throw .io(SystemError("fstat", path: file.path)) }
         guard end < Int64(st.st_size) else { return }
         try truncate(to: end)
+        lastSequence = try file.lastRecord()?.record.sequence ?? (file.first - 1)
     }
 
     /// Appends `record` with the next sequence number (durable with the caller's `syncfs`, or `makeDurable()`).
