@@ -34,6 +34,7 @@ public struct ChangeLogError: Error, Sendable, Hashable, CustomStringConvertible
         self.message = message
     }
 
+    /// The ``message``.
     public var description: String { message }
 
     static func unknown(_ cursor: String) -> Self {
