@@ -61,7 +61,11 @@ extension SyncEngine {
     public func changeCursor() async throws(ChangeLogError) -> String? {
         let root = configuration.root
         return try await WorkerThread.run(name: "docsync-changes") { () throws(ChangeLogError) in
-            try Self.readChanges(root: root, since: nil).cursor?.text
+            do {
+                return try ChangeLogReader(root: root).head()?.text
+            } catch {
+                throw Self.libraryError(error)
+            }
         }
     }
 

@@ -24,8 +24,17 @@ package struct ChangeLogReader: Sendable {
         package var cursor: ChangeCursor?
     }
 
+    /// The cursor after the last settled record, without reading the records before it (nil: no log).
+    package func head() throws(ChangeReadError) -> ChangeCursor? {
+        try read(since: nil, headOnly: true).cursor
+    }
+
     /// The settled records after `cursor` (nil: all the log keeps).
     package func read(since cursor: ChangeCursor?) throws(ChangeReadError) -> Batch {
+        try read(since: cursor, headOnly: false)
+    }
+
+    private func read(since cursor: ChangeCursor?, headOnly: Bool) throws(ChangeReadError) -> Batch {
         guard let (rootFolder, fd) = try openLog() else {
             if let cursor { throw .unknownCursor(cursor.text) }
             return Batch(records: [], epoch: nil, cursor: nil)
@@ -45,6 +54,9 @@ package struct ChangeLogReader: Sendable {
                 case .unknown: throw ChangeReadError.unknownCursor(cursor.text)
                 case .expired: throw ChangeReadError.expiredCursor(cursor.text)
                 }
+            }
+            if headOnly {
+                return Batch(records: [], epoch: file.epoch, cursor: ChangeCursor(epoch: file.epoch, sequence: settled))
             }
             let records = since >= settled ? [] : try file.records(after: since).filter { $0.sequence <= settled }
             let next = ChangeCursor(epoch: file.epoch, sequence: records.last?.sequence ?? since)
