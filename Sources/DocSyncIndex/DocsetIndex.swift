@@ -102,9 +102,16 @@ public final class DocsetIndex: @unchecked Sendable {
     ///
     /// Runs on a thread of its own (reading the memory-mapped indexes, and building a missing one, block), never on
     /// the caller's cooperative pool. Throws ``DocsetIndexError/invalidQuery(_:)`` when ``SearchQuery/problem``
-    /// names one, before reading anything.
+    /// names one, and ``DocsetIndexError/notInstalled(_:)`` when ``SearchQuery/docsets`` names a docset that is not
+    /// installed (or a group that does not exist), before reading anything.
     public func search(_ query: SearchQuery) async throws(DocsetIndexError) -> SearchResults {
         if let problem = query.problem { throw .invalidQuery(problem) }
+        let selected = groups.expand(query.docsets)
+        let installed = Set(docsets.map { $0.name.lowercased() })
+        let missing = query.docsets.filter { !$0.hasPrefix("@") && !installed.contains($0.lowercased()) }
+        if !missing.isEmpty || !selected.unknown.isEmpty {
+            throw .notInstalled(missing + selected.unknown.map { "@\($0)" })
+        }
         return await WorkerThread.run(name: "docsync-search", stackSize: 1 << 20) { self.searchBlocking(query) }
     }
 

@@ -1,3 +1,5 @@
+import DocSyncSupport
+
 /// Why one docset's index could not be read or searched. The other docsets still answer: `DocsetIndex.search`
 /// reports these next to its hits instead of throwing.
 public struct DocsetIndexError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -8,6 +10,7 @@ public struct DocsetIndexError: Error, Sendable, Equatable, CustomStringConverti
         case unreadable
         case io
         case invalidQuery = "invalid_query"
+        case notInstalled = "not_installed"
     }
 
     private let code: Code
@@ -22,13 +25,17 @@ public struct DocsetIndexError: Error, Sendable, Equatable, CustomStringConverti
         self.message = message
     }
 
-    /// A stable machine-readable kind: `not_sqlite`, `unknown_schema`, `too_large`, `unreadable`, `io` or
-    /// `invalid_query`.
+    /// A stable machine-readable kind: `not_sqlite`, `unknown_schema`, `too_large`, `unreadable`, `io`,
+    /// `invalid_query` or `not_installed`.
     public var kind: String { code.rawValue }
 
     /// `docset: docSet.dsidx: message`, or `search query: message` for an invalid query.
     public var description: String {
-        code == .invalidQuery ? "search query: \(message)" : "\(docset): docSet.dsidx: \(message)"
+        switch code {
+        case .invalidQuery: "search query: \(message)"
+        case .notInstalled: "search query: \(message)"
+        default: "\(docset): docSet.dsidx: \(message)"
+        }
     }
 
     /// `docSet.dsidx` is not an SQLite database (or is corrupt).
@@ -52,6 +59,13 @@ public struct DocsetIndexError: Error, Sendable, Equatable, CustomStringConverti
     /// The query cannot be run as given (``SearchQuery/problem``: a limit out of range, an overlong text, too many
     /// filters); ``docset`` is empty. Thrown before any docset is read.
     public static func invalidQuery(_ message: String) -> Self { .init(.invalidQuery, docset: "", message: message) }
+    /// The query's ``SearchQuery/docsets`` names docsets that are not installed (or groups that do not exist):
+    /// ``docset`` is the first of them, ``message`` names them all. Thrown before any docset is read.
+    public static func notInstalled(_ names: [String]) -> Self {
+        .init(
+            .notInstalled, docset: names.first ?? "",
+            message: "not installed: \(names.map(\.escapingControlCharacters).joined(separator: ", "))")
+    }
     /// A file-system error (opening, copying, or writing the derived index in the state folder).
     public static func io(_ docset: String, _ message: String) -> Self { .init(.io, docset: docset, message: message) }
 }

@@ -69,7 +69,8 @@ struct ChangesCommandTests {
             }
         }
         for trial in 0..<14 {
-            let next = (try? ChangeLogReader(root: r.root).read(since: nil).records.last?.to?.version) == "a" ? "b" : "a"
+            let last = try? ChangeLogReader(root: r.root).read(since: nil).records.last?.to?.version
+            let next = last == "a" ? "b" : "a"
             let removing = trial % 5 == 4
             let process = removing
                 ? try DocSyncProcess(["remove", "--root", r.root, "Fixture"], discardOutput: true) : try r.install(next)

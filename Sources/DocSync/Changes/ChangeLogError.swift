@@ -5,8 +5,8 @@ internal import DocSyncSupport
 ///
 /// | Kind | When |
 /// |------|------|
-/// | ``Kind-swift.struct/unknownCursor`` | the cursor was never handed out by this root's log: forged, another root's, or the log was made anew — rescan |
-/// | ``Kind-swift.struct/expiredCursor`` | the log no longer keeps the changes after the cursor (`[changes] keep`) — rescan |
+/// | ``Kind-swift.struct/unknownCursor`` | never handed out by this root's log (forged, another root's) — rescan |
+/// | ``Kind-swift.struct/expiredCursor`` | changes after it are no longer kept (`[changes] keep`) — rescan |
 /// | ``Kind-swift.struct/unreadable`` | the log cannot be read (the message names the path) |
 public struct ChangeLogError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of failure; new kinds may be added (keep a `default:` branch when switching).

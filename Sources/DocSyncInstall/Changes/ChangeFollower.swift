@@ -41,7 +41,8 @@ package final class ChangeFollower: Sendable {
         _ = write(stopPipe.write, &byte, 1)
     }
 
-    /// Delivers every settled record after `cursor`, batch by batch with the log's epoch, until `stop()` or `deliver` returns false.
+    /// Delivers every settled record after `cursor`, batch by batch with the log's epoch, until `stop()` or
+    /// `deliver` returns false.
     /// Blocks the calling thread.
     package func run(since cursor: ChangeCursor?, deliver: ([ChangeRecord], String) -> Bool)
         throws(ChangeReadError) {

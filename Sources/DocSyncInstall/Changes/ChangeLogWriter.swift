@@ -66,7 +66,9 @@ final class ChangeLogWriter {
         let bytes = Array(record.line.utf8)
         var done = 0
         while done < bytes.count {
-            let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, bytes.count - done, off_t(start) + done) }
+            let n = bytes.withUnsafeBytes {
+                pwrite(fd, $0.baseAddress! + done, bytes.count - done, off_t(start) + off_t(done))
+            }
             if n < 0 && errno == EINTR { continue }
             if n < 0 {
                 let error = SystemError("pwrite", path: file.path)

@@ -102,7 +102,8 @@ extension VersionStore {
     private static func installError(_ problem: ChangeLogProblem) -> InstallError {
         switch problem {
         case .io(let error): return .io(error)
-        case .corrupt(let path, let reason): return .io(SystemError("reading change log (\(reason))", path: path, code: EIO))
+        case .corrupt(let path, let reason):
+            return .io(SystemError("reading change log (\(reason))", path: path, code: EIO))
         }
     }
 }
