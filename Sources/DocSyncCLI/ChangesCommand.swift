@@ -57,11 +57,17 @@ struct ChangesCommand: AsyncParsableCommand {
             }
             let output = BufferedOutput()
             defer { output.flush() }
-            let changes = follow ? engine.follow(since: since) : engine.changes(since: since)
-            var iterator = changes.makeAsyncIterator()
+            if !follow {
+                for change in try await engine.changeList(since: since) {
+                    output.write { Self.append(change, json: json, to: &$0) }
+                    if output.failed { return }
+                }
+                return
+            }
+            var iterator = engine.follow(since: since).makeAsyncIterator()
             while let change = try await iterator.next() {
                 output.write { Self.append(change, json: json, to: &$0) }
-                if follow { output.flush() }
+                output.flush()
                 if output.failed { return }
             }
         } catch let error as ChangeLogError {

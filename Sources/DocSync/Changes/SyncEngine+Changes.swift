@@ -56,6 +56,16 @@ extension SyncEngine {
         }
     }
 
+    /// ``changes(since:)`` as one array, read on a worker thread (`docsync changes` prints 100k changes without an
+    /// element-by-element hop between threads).
+    package func changeList(since cursor: String?) async throws(ChangeLogError) -> [DocsetChange] {
+        let root = configuration.root
+        return try await WorkerThread.run(name: "docsync-changes") { () throws(ChangeLogError) in
+            let batch = try Self.readChanges(root: root, since: cursor)
+            return batch.records.map { Self.change($0, epoch: batch.epoch ?? "") }
+        }
+    }
+
     /// The cursor after the last change the root's log holds (nil: no change recorded yet): where a backend that
     /// has just scanned every docset starts following.
     public func changeCursor() async throws(ChangeLogError) -> String? {
