@@ -19,8 +19,8 @@ struct RemoveCommand: AsyncParsableCommand {
         do {
             try await SyncEngine(configuration: config).remove(name: name)
             print("removed \(name.escapingControlCharacters)")
-        } catch let failure as SyncFailure where failure.code == .notInstalled {
-            throw failure  // exit 64, with the names that exist and the nearest
+        } catch where error.code == .notInstalled {
+            throw error  // exit 64, with the names that exist and the nearest
         } catch {
             printError("docsync: cannot remove \(name): \(error)")
             throw ExitStatus.dataError

@@ -99,7 +99,7 @@ struct SyncCommand: AsyncParsableCommand {
             }
         } catch {
             guard error.exclusion != nil else { throw error }
-            printError("docsync: \(error)")
+            printError("docsync: \(error)\(error == .busy ? "; use --wait to queue behind it" : "")")
             if error == .busy { throw ExitStatus.busy }
             throw ExitStatus.ioError
         }

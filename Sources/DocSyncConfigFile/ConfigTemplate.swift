@@ -103,6 +103,10 @@ full_text = true
 # Per-docset exceptions, by folder name: full_text_docsets = { Go = false }
 full_text_docsets = {}
 
+[changes]
+# How long the root's change log (`docsync changes`) keeps a change; a reader whose cursor is older rescans.
+keep = "365d"
+
 [metrics]
 # A Prometheus text-format file rewritten atomically after each run (node_exporter's textfile collector reads it):
 # docsync_last_success_timestamp_seconds, docsync_last_run_timestamp_seconds, docsync_last_run_duration_seconds,

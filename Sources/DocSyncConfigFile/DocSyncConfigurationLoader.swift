@@ -128,6 +128,11 @@ public struct DocSyncConfigurationLoader: Sendable {
             }
             try search.finish()
         }
+        if var changes = try reader.table("changes") {
+            config.changes.keep = try changes.duration("keep") ?? config.changes.keep
+            if config.changes.keep <= .zero { throw changes.error("keep", "must be more than 0") }
+            try changes.finish()
+        }
         if var metrics = try reader.table("metrics") {
             config.metricsTextFile = try metrics.string("textfile").flatMap { $0.isEmpty ? nil : $0 }
                 .map { text throws(DocSyncConfigurationError) in try metrics.resolvePath(text, key: "textfile") }

@@ -102,10 +102,20 @@ public final class DocsetIndex: @unchecked Sendable {
     ///
     /// Runs on a thread of its own (reading the memory-mapped indexes, and building a missing one, block), never on
     /// the caller's cooperative pool. Throws ``DocsetIndexError/invalidQuery(_:)`` when ``SearchQuery/problem``
-    /// names one, and ``DocsetIndexError/unknownKeyword(_:known:)`` when no docset has any of its keywords, before
-    /// reading anything.
+    /// names one, ``DocsetIndexError/notInstalled(_:)`` when ``SearchQuery/docsets`` names a docset that is not
+    /// installed (or a group that does not exist), and ``DocsetIndexError/unknownKeyword(_:known:)`` when no docset
+    /// has any of its keywords, before reading anything.
     public func search(_ query: SearchQuery) async throws(DocsetIndexError) -> SearchResults {
         if let problem = query.problem { throw .invalidQuery(problem) }
+        let selected = groups.expand(query.docsets)
+        let installed = Set(docsets.map { $0.name.lowercased() })
+        let versions = Set(docsets.compactMap { docset in docset.version.map { "\(docset.name)@\($0)".lowercased() } })
+        let missing = query.docsets.filter {
+            !$0.hasPrefix("@") && !installed.contains($0.lowercased()) && !versions.contains($0.lowercased())
+        }
+        if !missing.isEmpty || !selected.unknown.isEmpty {
+            throw .notInstalled(missing + selected.unknown.map { "@\($0)" })
+        }
         if let unknown = unknownKeywords(query) { throw unknown }
         return await WorkerThread.run(name: "docsync-search", stackSize: 1 << 20) { self.searchBlocking(query) }
     }

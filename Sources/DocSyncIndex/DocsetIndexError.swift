@@ -1,3 +1,5 @@
+import DocSyncSupport
+
 /// Why one docset's index could not be read or searched. The other docsets still answer: `DocsetIndex.search`
 /// reports these next to its hits instead of throwing.
 public struct DocsetIndexError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -9,6 +11,7 @@ public struct DocsetIndexError: Error, Sendable, Equatable, CustomStringConverti
         case io
         case invalidQuery = "invalid_query"
         case unknownKeyword = "unknown_keyword"
+        case notInstalled = "not_installed"
     }
 
     private let code: Code
@@ -24,13 +27,15 @@ public struct DocsetIndexError: Error, Sendable, Equatable, CustomStringConverti
     }
 
     /// A stable machine-readable kind: `not_sqlite`, `unknown_schema`, `too_large`, `unreadable`, `io`,
-    /// `invalid_query` or `unknown_keyword`.
+    /// `invalid_query`, `unknown_keyword` or `not_installed`.
     public var kind: String { code.rawValue }
 
     /// `docset: docSet.dsidx: message`, or `search query: message` for an invalid query.
     public var description: String {
-        code == .invalidQuery || code == .unknownKeyword
-            ? "search query: \(message)" : "\(docset): docSet.dsidx: \(message)"
+        switch code {
+        case .invalidQuery, .unknownKeyword, .notInstalled: "search query: \(message)"
+        default: "\(docset): docSet.dsidx: \(message)"
+        }
     }
 
     /// `docSet.dsidx` is not an SQLite database (or is corrupt).
@@ -62,6 +67,14 @@ public struct DocsetIndexError: Error, Sendable, Equatable, CustomStringConverti
         return .init(
             .unknownKeyword, docset: "",
             message: "no docset has the keyword\(asked.count == 1 ? "" : "s") \(list) (\(existing))")
+    }
+
+    /// The query's ``SearchQuery/docsets`` names docsets that are not installed (or groups that do not exist):
+    /// ``docset`` is the first of them, ``message`` names them all. Thrown before any docset is read.
+    public static func notInstalled(_ names: [String]) -> Self {
+        .init(
+            .notInstalled, docset: names.first ?? "",
+            message: "not installed: \(names.map(\.escapingControlCharacters).joined(separator: ", "))")
     }
     /// A file-system error (opening, copying, or writing the derived index in the state folder).
     public static func io(_ docset: String, _ message: String) -> Self { .init(.io, docset: docset, message: message) }

@@ -70,12 +70,15 @@ package struct InstallConfiguration: Sendable, Equatable {
     /// Replace a `NAME.docset` folder docsync did not create, moving it aside into `.docsync/foreign/` (kept, never
     /// deleted). False: such a folder is reported and left alone.
     package var replaceForeign: Bool
+    /// How long the root's change log keeps a record (`[changes] keep`).
+    package var changesKeep: Duration
 
     package init(
         limits: InstallLimits = InstallLimits(), gracePeriod: Duration = .seconds(600), assumedExpansion: Int64 = 4,
-        archiveBytesPerFile: Int64 = 2048, replaceForeign: Bool = false
+        archiveBytesPerFile: Int64 = 2048, replaceForeign: Bool = false, changesKeep: Duration = .seconds(31_536_000)
     ) {
         self.replaceForeign = replaceForeign
+        self.changesKeep = changesKeep
         self.limits = limits
         self.gracePeriod = gracePeriod
         self.assumedExpansion = assumedExpansion

@@ -11,11 +11,13 @@ extension Installer {
             if let problem = InstallRequest.problem(with: text) { throw .invalidName(text, reason: problem) }
         }
         let root = self.root
+        let keep = configuration.changesKeep
         let result: Result<Void, InstallError> = await withCheckedContinuation { continuation in
             WorkerThread.start(name: "docsync-adopt") {
                 continuation.resume(
                     returning: Result { () throws(InstallError) in
                         let store = try VersionStore(root: root)
+                        store.changesKeep = keep
                         try store.lock()
                         try store.recover()
                         _ = try store.adopt(folder, as: name)

@@ -14,6 +14,7 @@ extension Installer {
             guard (try? SafeDirectory.open(self.root)) != nil else { return }
             let store = try VersionStore(root: self.root)
             store.replaceForeign = self.configuration.replaceForeign
+            store.changesKeep = self.configuration.changesKeep
             try store.lock()
             try store.recover()
             _ = try store.collectExpired(grace: self.configuration.gracePeriod)

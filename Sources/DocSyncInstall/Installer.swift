@@ -85,6 +85,7 @@ package final class Installer: Sendable {
         let garbage = try await onThread("docsync-remove") { () throws(InstallError) in
             let store = try VersionStore(root: self.root)
             store.replaceForeign = self.configuration.replaceForeign
+            store.changesKeep = self.configuration.changesKeep
             try store.lock()
             try store.recover()
             try store.unpublish(name)
@@ -160,6 +161,7 @@ package final class Installer: Sendable {
         var request = original
         let store = try VersionStore(root: root)
         store.replaceForeign = configuration.replaceForeign
+        store.changesKeep = configuration.changesKeep
         try store.lock()
         try store.recover()
         try store.checkReplaceable(request.name)

@@ -25,28 +25,45 @@ extension VersionStore {
         }
         let version = "\(docsetName)@adopted-\(Self.newID())"
         let target = "\(Self.stateName)/versions/\(version)"
+        // The change's record, durable before the flip (`ChangeLogWriter`): the docset is new to the log.
+        let tree = (try? root.base.existingDirectory(folder)).flatMap { Self.publisherVersion(in: $0) }
+        let summary = VersionSummary(version: tree ?? "", digest: "")
         if folderName != docsetName {
             let linkName = Self.linkName(docsetName)
             if try root.status(linkName) != nil { throw root.error("symlinkat", linkName, code: EEXIST) }
-            try root.rename(folder, to: versions, as: version)
-            try versions.sync()
-            if symlinkat(target, root.fd, linkName) != 0 { throw root.error("symlinkat", linkName) }
+            try recordFlip(docsetName, from: nil, to: version, summary: summary, durable: true)
+            do throws(InstallError) {
+                try root.rename(folder, to: versions, as: version)
+                try versions.sync()
+                if symlinkat(target, root.fd, linkName) != 0 { throw root.error("symlinkat", linkName) }
+            } catch {
+                if currentVersion(of: docsetName) != version { rollbackFlip() }
+                throw error
+            }
+            settleFlip()
             try root.sync()
             return version
         }
         let linkName = folder
         if symlinkat(target, versions.fd, version) != 0 { throw versions.error("symlinkat", version) }
         try versions.sync()
-        do {
-            try LinuxFS.rename(from: version, in: versions.fd, to: linkName, in: root.fd, mode: .exchange)
-        } catch  where error.code == EINVAL {
-            try versions.unlink(version)
-            try root.rename(linkName, to: versions, as: version)
-            if symlinkat(target, root.fd, linkName) != 0 { throw root.error("symlinkat", linkName) }
+        try recordFlip(docsetName, from: nil, to: version, summary: summary, durable: true)
+        do throws(InstallError) {
+            do {
+                try LinuxFS.rename(from: version, in: versions.fd, to: linkName, in: root.fd, mode: .exchange)
+            } catch  where error.code == EINVAL {
+                try versions.unlink(version)
+                try root.rename(linkName, to: versions, as: version)
+                if symlinkat(target, root.fd, linkName) != 0 { throw root.error("symlinkat", linkName) }
+            } catch {
+                try? versions.unlink(version)
+                throw InstallError.io(error)
+            }
         } catch {
-            try? versions.unlink(version)
-            throw .io(error)
+            if currentVersion(of: docsetName) != version { rollbackFlip() }
+            throw error
         }
+        settleFlip()
         try root.sync()
         try versions.sync()
         return version

@@ -16,6 +16,7 @@ import Foundation
 /// <root>/.docsync/trash/                             being deleted in the background
 /// <root>/.docsync/leases/NAME@ID                     flock()ed shared by readers holding NAME@ID (`VersionLease`)
 /// <root>/.docsync/foreign/NAME-TIME                  a folder docsync did not create, moved aside (never deleted)
+/// <root>/.docsync/changes/log                        the change log: one record per change (`ChangeLogWriter`)
 /// ```
 /// Everything but the `NAME.docset` links is under one dot-directory on the root's file system, so renames between
 /// them are atomic and Zeal's scan (folders ending in `.docset`, dot-entries skipped) never sees work in progress.
@@ -50,6 +51,10 @@ final class VersionStore {
     let leases: DirectoryHandle
     /// Moving foreign folders aside into `.docsync/foreign/` (never deleted by docsync).
     var replaceForeign = false
+    /// How long the change log keeps a record (`[changes] keep`).
+    var changesKeep: Duration = .seconds(365 * 86_400)
+    /// The change log, opened under the lock by the first step that needs it.
+    var changes: ChangeLogWriter?
     private var lockFD: Int32 = -1
 
     /// Opens (creating if needed) the root and its state folders.
@@ -154,6 +159,7 @@ final class VersionStore {
 
     /// Under the lock: moves crash leftovers out of the way (instant renames) and retires versions nothing uses.
     func recover() throws(InstallError) {
+        try recoverChanges()
         for entry in try staging.entries() {
             try staging.rename(entry.name, to: trash, as: "staging-\(entry.name)-\(Self.newID())")
         }
@@ -259,11 +265,14 @@ final class VersionStore {
         let version = version ?? Self.versionName(for: docsetName)
         try staging.rename(name, to: versions, as: version)
         let link = "link-\(Self.newID())"
+        let previous = currentVersion(of: docsetName)
         do throws(InstallError) {
             try checkReplaceable(docsetName)
             if symlinkat("\(Self.stateName)/versions/\(version)", state.fd, link) != 0 {
                 throw state.error("symlinkat", link)
             }
+            // The change's record: made durable by the same syncfs, before the flip (`ChangeLogWriter`).
+            try recordFlip(docsetName, from: previous, to: version, durable: false)
             do {
                 try LinuxFS.syncFileSystem(handle.fd, path: handle.path)
             } catch {
@@ -271,20 +280,26 @@ final class VersionStore {
             }
         } catch {
             // Back where the installer discards a failed staging folder.
+            rollbackFlip()
             try? state.unlink(link)
             try? versions.rename(version, to: staging, as: name)
             throw error
         }
-        let previous = currentVersion(of: docsetName)
         let linkName = Self.linkName(docsetName)
-        do {
-            try LinuxFS.rename(from: link, in: state.fd, to: linkName, in: root.fd)
-        } catch  where error.code == EISDIR || error.code == ENOTEMPTY || error.code == EEXIST {
-            try replaceForeignDirectory(linkName, with: link)
+        do throws(InstallError) {
+            do {
+                try LinuxFS.rename(from: link, in: state.fd, to: linkName, in: root.fd)
+            } catch  where error.code == EISDIR || error.code == ENOTEMPTY || error.code == EEXIST {
+                try replaceForeignDirectory(linkName, with: link)
+            } catch {
+                try? state.unlink(link)
+                throw InstallError.io(error)
+            }
         } catch {
-            try? state.unlink(link)
-            throw .io(error)
+            if currentVersion(of: docsetName) != version { rollbackFlip() }
+            throw error
         }
+        settleFlip()
         // The new version is visible now: what follows is durability and bookkeeping that must not turn the
         // result into "failed" (recover() retires unreferenced versions on the next run).
         try? root.sync()
@@ -326,7 +341,14 @@ final class VersionStore {
                 throw .foreign(
                     docsetName, reason: "\(root.path)/\(linkName) is a symlink docsync did not create; left alone")
             }
-            try root.unlink(linkName)
+            try recordFlip(docsetName, from: previous, to: nil, durable: true)
+            do {
+                try root.unlink(linkName)
+            } catch {
+                rollbackFlip()
+                throw error
+            }
+            settleFlip()
             try root.sync()
             try retire(previous)
         } else if st.st_mode & S_IFMT == S_IFDIR {

@@ -7,18 +7,40 @@ import Testing
 /// The DocC article "Building an index from docsync" shows `IndexingArticleExample.swift`, compiled with this
 /// target, and it runs against a real installed docset.
 @Suite(.timeLimit(.minutes(10))) struct IndexingArticleTests {
-    static let marker = "<!-- Tests/SyncTests/IndexingArticleExample.swift -->"
-
-    @Test func theArticleShowsTheCompiledExample() throws {
+    @Test(arguments: ["IndexingArticleExample.swift", "IncrementalIndexExample.swift"])
+    func theArticleShowsTheCompiledExample(file: String) throws {
         let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         let article = try String(
             contentsOf: here.appendingPathComponent("../../Sources/DocSync/DocSync.docc/BuildingAnIndex.md"),
             encoding: .utf8)
-        let example = try String(
-            contentsOf: here.appendingPathComponent("IndexingArticleExample.swift"), encoding: .utf8)
-        let after = try #require(article.range(of: Self.marker + "\n```swift\n"), "the article lacks \(Self.marker)")
+        let example = try String(contentsOf: here.appendingPathComponent(file), encoding: .utf8)
+        let marker = "<!-- Tests/SyncTests/\(file) -->"
+        let after = try #require(article.range(of: marker + "\n```swift\n"), "the article lacks \(marker)")
         let end = try #require(article.range(of: "\n```\n", range: after.upperBound..<article.endIndex))
         #expect(String(article[after.upperBound..<end.lowerBound]) + "\n" == example)
+    }
+
+    @Test func theIncrementalExampleReindexesOnlyWhatChanged() async throws {
+        let h = try ReaderHarness()
+        defer { h.remove() }
+        _ = try await h.install("A", version: "1", fixture: try DocsetFixture.make(version: "1"))
+        var reindexed: [String] = []
+        var dropped: [String] = []
+        func run(_ cursor: String?) async throws -> String? {
+            try await catchUp(
+                engine: h.engine, from: cursor, reindex: { reindexed.append($0) }, drop: { dropped.append($0) })
+        }
+        let first = try await run(nil)  // never indexed: a full scan
+        #expect(reindexed == ["A"] && first != nil)
+        _ = try await h.install("B", version: "1", fixture: try DocsetFixture.make(version: "1"))
+        _ = try await h.install("A", version: "2", fixture: try DocsetFixture.make(version: "2"))
+        try await h.engine.remove(name: "B")
+        reindexed = []
+        let second = try await run(first)
+        #expect(reindexed == ["B", "A"] && dropped == ["B"] && second != first)
+        reindexed = []
+        #expect(try await run(second) == second && reindexed.isEmpty)  // nothing new
+        #expect(try await run("forged") == second && reindexed == ["A"])  // a full rescan
     }
 
     @Test func theExampleIndexesAnInstalledDocset() async throws {
@@ -26,7 +48,7 @@ import Testing
         defer { h.remove() }
         var fixture = try DocsetFixture.make(version: "1", indexRows: 4)
         for i in 0..<3 { fixture.files["Contents/Resources/Documents/p\(i).html"] = (Array("page \(i)".utf8), 0o644) }
-        try await h.install("A", version: "1", fixture: fixture)
+        _ = try await h.install("A", version: "1", fixture: fixture)
         var stored: [String: String] = [:]
         try await indexDocsets(engine: h.engine, query: "sym") { name, page, bytes in
             stored["\(name) \(page)"] = String(decoding: bytes, as: UTF8.self)

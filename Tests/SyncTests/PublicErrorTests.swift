@@ -45,7 +45,8 @@ import Testing
             #expect(error == .busy && error != .exclusionUnavailable && error.kind == "busy")
             let lock = try #require(error.exclusion)
             #expect(lock == .busy && lock != .unavailable)
-            #expect(lock.path == "\(h.state)/sync.lock" && "\(error)".contains("--wait"))
+            #expect(lock.path == "\(h.state)/sync.lock" && "\(error)".contains("another docsync sync is running"))
+            #expect(!"\(error)".contains("--"), "a library message names no command-line flag: \(error)")
         }
     }
 

@@ -56,7 +56,7 @@ struct SyncServiceTests {
         let busy = try h.run(["sync"])
         #expect(first.isRunning, "the first sync is still downloading (\(size) bytes at 128 KiB/s)")
         #expect(busy.status == 75, "a second sync without --wait is refused: \(busy.standardError)")
-        #expect(busy.standardError.contains("another docsync sync is running"))
+        #expect(busy.standardError.contains("another docsync sync is running") && busy.standardError.contains("--wait"))
         let queued = try h.run(["sync", "--wait", "--json"])  // waits for the first, then finds nothing to do
         first.waitUntilExit()
         #expect(first.terminationStatus == 0)

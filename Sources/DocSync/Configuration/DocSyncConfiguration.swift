@@ -18,6 +18,8 @@ public struct DocSyncConfiguration: Sendable, Equatable {
     public var network: Network
     /// Installing: grace period, streaming (`[install]`).
     public var install: Install
+    /// The root's change log (`[changes]`).
+    public var changes = Changes()
     /// Remove installed docsets that no feed lists any more (default: only report them).
     public var prune: Bool
     /// Shell command run after each install/update, with DOCSYNC_NAME, DOCSYNC_VERSION, DOCSYNC_PATH set.
@@ -93,6 +95,15 @@ public struct DocSyncConfiguration: Sendable, Equatable {
         /// Connect to link-local addresses (169.254.0.0/16, fe80::/10) and cloud metadata hosts
         /// (`metadata.google.internal`, …), first request or redirect.
         public var allowLinkLocal = false
+
+        /// The defaults, as `config/docsync.toml` documents them.
+        public init() {}
+    }
+
+    /// The `[changes]` table: the root's change log (``SyncEngine/changes(since:)``).
+    public struct Changes: Sendable, Equatable {
+        /// How long a change stays in the log; a cursor older than that is expired (the reader rescans).
+        public var keep: Duration = .seconds(365 * 86_400)
 
         /// The defaults, as `config/docsync.toml` documents them.
         public init() {}

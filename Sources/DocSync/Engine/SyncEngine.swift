@@ -62,11 +62,17 @@ public struct SyncEngine: Sendable {
 
     /// Removes `<root>/<name>.docset` atomically (readers holding the old version keep it for the grace period);
     /// `NAME@VERSION` removes that version of a docset kept side by side (``resolvedName(_:)``).
-    /// Waits for a running sync. Throws ``SyncExclusionError``, or a ``SyncFailure`` (``SyncFailure/Code/notInstalled``
-    /// when there is no such docset).
-    public func remove(name address: String) async throws {
+    /// Waits for a running sync. Throws a ``SyncFailure``: ``SyncFailure/Code/notInstalled`` when there is no such
+    /// docset (the message names the installed ones and the nearest), ``SyncFailure/Code/locked`` when the sync
+    /// exclusion cannot be taken, else what the removal ran into (``SyncFailure/Code/io``, …).
+    public func remove(name address: String) async throws(SyncFailure) {
         let name = try resolvedName(address)
-        let lock = try await SyncExclusion.acquire(stateDirectory: configuration.state, wait: true)
+        let lock: SyncExclusion
+        do {
+            lock = try await SyncExclusion.acquire(stateDirectory: configuration.state, wait: true)
+        } catch {
+            throw SyncFailure(code: .locked, message: "\(error)")
+        }
         defer { withExtendedLifetime(lock) {} }
         if let known = try? installer.installedDocsets().map(\.name),
             let unknown = UnknownDocsetError.check(requested: [name], known: known)
@@ -88,29 +94,26 @@ public struct SyncEngine: Sendable {
     /// are events, never thrown: one bad feed or archive never stops the others. Cancelling the consuming task
     /// checkpoints downloads in flight.
     public func sync(_ options: SyncOptions = SyncOptions()) -> SyncEvents {
-        SyncEvents(base: stream(options))
-    }
-
-    private func stream(_ options: SyncOptions) -> AsyncThrowingStream<SyncEvent, any Error> {
-        AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    // Every event leaves without credentials (README, Security).
-                    try await run(options) { continuation.yield($0.redactingCredentials) }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: SyncError(error))
-                }
+        let (stream, continuation) = AsyncThrowingStream<SyncEvent, any Error>.makeStream()
+        let task = Task {
+            do {
+                // Every event leaves without credentials (README, Security).
+                try await run(options) { continuation.yield($0.redactingCredentials) }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: SyncError(error))
             }
-            continuation.onTermination = { _ in task.cancel() }
         }
+        continuation.onTermination = { _ in task.cancel() }
+        return SyncEvents(base: stream, run: task)
     }
 
     var installer: Installer {
         Installer(
             root: configuration.root,
             configuration: InstallConfiguration(
-                gracePeriod: configuration.install.gracePeriod, replaceForeign: configuration.install.replaceForeign),
+                gracePeriod: configuration.install.gracePeriod, replaceForeign: configuration.install.replaceForeign,
+                changesKeep: configuration.changes.keep),
             prepareTree: Self.prepareTree, tarixStore: Self.tarixStore)
     }
 

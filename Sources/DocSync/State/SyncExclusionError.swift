@@ -40,8 +40,7 @@ public struct SyncExclusionError: Error, Hashable, Sendable, CustomStringConvert
     public var description: String {
         switch code {
         case .busy:
-            "another docsync sync is running (lock \(path)\(holder.map { ", pid \($0)" } ?? "")); "
-                + "use --wait to queue behind it"
+            "another docsync sync is running (lock \(path)\(holder.map { ", pid \($0)" } ?? ""))"
         case .unavailable: detail
         }
     }

@@ -1,0 +1,117 @@
+import ArgumentParser
+import DocSync
+import DocSyncSupport
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `docsync changes`: the root's change log, for indexing backends in other languages.
+struct ChangesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "changes",
+        abstract: "List the changes to the installed docsets since a cursor (read-only; --follow waits for more).",
+        discussion: """
+            Every command that changes the root (sync, install, remove, relayout, adopt, mirror import) records one \
+            change per docset it installs, updates or removes, in <root>/.docsync/changes/log, in the same durable \
+            step as the change: after a crash the log's last change for a docset names the version its NAME.docset \
+            shows. Installing the same version with the same bytes again, or a repair, records nothing; the same \
+            version with other bytes is "updated".
+
+            Prints the changes after --since CURSOR (default: every change the log keeps), oldest first: CURSOR, \
+            KIND, DOCSET, FROM and TO (publisher versions, "-" when none) tab-separated; with --json one JSON object \
+            per line: cursor, docset, kind ("installed", "updated", "removed"), from, to (absent when none), \
+            from_version_id, to_version_id (the version folders under .docsync/versions/, for `docsync lease`), at \
+            (ISO 8601) and schema. A cursor is opaque: store the last one you processed and pass it back. --cursor \
+            prints the cursor after the last change (a backend that has just scanned everything starts from it). \
+            --follow keeps waiting for new changes (inotify: within milliseconds of each change) until interrupted.
+
+            Works for a user who may only read the root. The log keeps changes for [changes] keep (default 365d). \
+            Exit status: 0; 65 when the cursor is unknown (forged, another root's) or expired (older than what the \
+            log keeps) — rescan every docset, then follow from `docsync changes --cursor`; 74 when the log cannot \
+            be read.
+            """)
+
+    @OptionGroup var configOptions: ConfigOptions
+    @OptionGroup var rootOptions: RootOptions
+
+    @Option(help: "Print the changes after this cursor (default: every change the log keeps).")
+    var since: String?
+
+    @Flag(help: "Keep waiting for new changes, printing each as it is made.")
+    var follow = false
+
+    @Flag(help: "Print only the cursor after the last change (nothing when no change is recorded).")
+    var cursor = false
+
+    @Flag(help: "JSON Lines on standard output.")
+    var json = false
+
+    func run() async throws {
+        let engine = SyncEngine(configuration: try configOptions.load(rootOptions))
+        do {
+            if cursor {
+                if let current = try await engine.changeCursor() { print(current) }
+                return
+            }
+            let output = BufferedOutput()
+            defer { output.flush() }
+            if !follow {
+                for change in try await engine.changeList(since: since) {
+                    output.write { Self.append(change, json: json, to: &$0) }
+                    if output.failed { return }
+                }
+                return
+            }
+            var iterator = engine.follow(since: since).makeAsyncIterator()
+            while let change = try await iterator.next() {
+                output.write { Self.append(change, json: json, to: &$0) }
+                output.flush()
+                if output.failed { return }
+            }
+        } catch let error as ChangeLogError {
+            printError("docsync changes: \(error.message)")
+            throw error.kind == .unreadable ? ExitStatus.ioError : ExitStatus.dataError
+        }
+    }
+
+    /// One line: tab-separated text, or one JSON object (keys sorted).
+    static func append(_ change: DocsetChange, json: Bool, to out: inout [UInt8]) {
+        guard json else {
+            let fields = [
+                change.cursor, change.kind.rawValue, change.docset, change.from ?? "-", change.to ?? "-",
+            ]
+            out.append(contentsOf: fields.map(\.escapingControlCharacters).joined(separator: "\t").utf8)
+            out.append(UInt8(ascii: "\n"))
+            return
+        }
+        func key(_ name: String, _ value: String?, first: Bool = false) {
+            guard let value else { return }
+            out.append(contentsOf: (first ? "{\"" : ",\"").utf8)
+            out.append(contentsOf: name.utf8)
+            out.append(contentsOf: "\":".utf8)
+            JSONText.appendString(value, to: &out)
+        }
+        key("at", isoDate(change.at), first: true)
+        key("cursor", change.cursor)
+        key("docset", change.docset)
+        key("from", change.from)
+        key("from_version_id", change.fromVersionID)
+        key("kind", change.kind.rawValue)
+        out.append(contentsOf: ",\"schema\":\(DocSyncJSON.schema)".utf8)
+        key("to", change.to)
+        key("to_version_id", change.toVersionID)
+        out.append(contentsOf: "}\n".utf8)
+    }
+
+    /// `2026-11-23T15:00:00Z` (whole seconds, UTC), as ``DocSyncJSON`` writes dates.
+    static func isoDate(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):"
+            + "\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+    }
+}

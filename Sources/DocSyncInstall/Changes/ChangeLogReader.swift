@@ -1,0 +1,105 @@
+import DocSyncSupport
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Reads a root's change log without writing anything (a user who may only read the root can): each read opens
+/// `<root>/.docsync/changes/log` anew, every component without following a link.
+///
+/// The reader's half of `ChangeLogWriter`'s rule: the log's last record is reported only once its flip happened
+/// (`NAME.docset` no longer shows the record's `from`); until then neither it nor a cursor past it exists.
+package struct ChangeLogReader: Sendable {
+    package let root: String
+
+    package init(root: String) { self.root = root }
+
+    /// What a read found: the settled records after the cursor, oldest first, and the cursor after the last of them.
+    package struct Batch: Sendable, Equatable {
+        package var records: [ChangeRecord]
+        /// The log's epoch (nil: the root has no log yet).
+        package var epoch: String?
+        /// The cursor after `records` (the one read from when there are none; nil: no log).
+        package var cursor: ChangeCursor?
+    }
+
+    /// The cursor after the last settled record, without reading the records before it (nil: no log).
+    package func head() throws(ChangeReadError) -> ChangeCursor? {
+        try read(since: nil, headOnly: true).cursor
+    }
+
+    /// The settled records after `cursor` (nil: all the log keeps).
+    package func read(since cursor: ChangeCursor?) throws(ChangeReadError) -> Batch {
+        try read(since: cursor, headOnly: false)
+    }
+
+    private func read(since cursor: ChangeCursor?, headOnly: Bool) throws(ChangeReadError) -> Batch {
+        guard let (rootFolder, fd) = try openLog() else {
+            if let cursor { throw .unknownCursor(cursor.text) }
+            return Batch(records: [], epoch: nil, cursor: nil)
+        }
+        defer { close(fd) }
+        let path = "\(root)/\(VersionStore.stateName)/\(ChangeLogFile.folderName)/\(ChangeLogFile.fileName)"
+        do {
+            let file = try ChangeLogFile(fd: fd, path: path)
+            var settled = file.first - 1
+            if let last = try file.lastRecord()?.record {
+                settled = isFlipped(last, in: rootFolder) ? last.sequence : last.sequence - 1
+            }
+            let since = cursor?.sequence ?? (file.first - 1)
+            if let cursor {
+                switch cursor.standing(epoch: file.epoch, first: file.first, last: settled) {
+                case .valid: break
+                case .unknown: throw ChangeReadError.unknownCursor(cursor.text)
+                case .expired: throw ChangeReadError.expiredCursor(cursor.text)
+                }
+            }
+            if headOnly {
+                return Batch(records: [], epoch: file.epoch, cursor: ChangeCursor(epoch: file.epoch, sequence: settled))
+            }
+            let records = since >= settled ? [] : try file.records(after: since).filter { $0.sequence <= settled }
+            let next = ChangeCursor(epoch: file.epoch, sequence: records.last?.sequence ?? since)
+            return Batch(records: records, epoch: file.epoch, cursor: next)
+        } catch let error as ChangeReadError {
+            throw error
+        } catch let error as ChangeLogProblem {
+            throw .unreadable(error.message)
+        } catch {
+            throw .unreadable("\(error)")
+        }
+    }
+
+    /// The log's descriptor; nil when the root has no log.
+    private func openLog() throws(ChangeReadError) -> (SafeDirectory, Int32)? {
+        do {
+            guard FileManager.default.fileExists(atPath: root) else { return nil }  // nothing installed yet
+            let rootFolder = try SafeDirectory.open(root)
+            guard let state = try rootFolder.existingDirectory(VersionStore.stateName),
+                let folder = try state.existingDirectory(ChangeLogFile.folderName),
+                let (fd, _) = try folder.openRegularFile(ChangeLogFile.fileName)
+            else { return nil }
+            return (rootFolder, fd)
+        } catch {
+            throw .unreadable("\(error)")
+        }
+    }
+
+    /// Whether `NAME.docset` no longer shows the record's `from` (its flip happened).
+    private func isFlipped(_ record: ChangeRecord, in rootFolder: SafeDirectory) -> Bool {
+        var buffer = [CChar](repeating: 0, count: 4097)
+        let n = readlinkat(rootFolder.fd, VersionStore.linkName(record.docset), &buffer, 4096)
+        let target = n < 0 ? nil : String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return VersionStore.version(linkTarget: target) != record.from?.folder
+    }
+}
+
+/// Why the change log could not be read from a cursor.
+package enum ChangeReadError: Error, Sendable, Equatable {
+    /// The cursor was never handed out by this root's log (forged, another root's, or the log was made anew).
+    case unknownCursor(String)
+    /// Records after the cursor were dropped (`[changes] keep`).
+    case expiredCursor(String)
+    /// The log cannot be read (what, and the path).
+    case unreadable(String)
+}

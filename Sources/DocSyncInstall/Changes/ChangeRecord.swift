@@ -1,0 +1,125 @@
+/// One change to the set of installed docsets under a root, as the change log (`ChangeLog`) keeps it.
+///
+/// One line of the log: eight tab-separated fields, `SEQ KIND DOCSET FROM-VERSION FROM-FOLDER TO-VERSION TO-FOLDER
+/// AT-MILLISECONDS`, text fields percent-encoding `%`, tab, newline, carriage return and other control characters; a
+/// side that does not exist (`from` of `installed`, `to` of `removed`) is two empty fields. What a version holds (its
+/// content digest) is kept beside the log, per version folder (`VersionSummary`).
+package struct ChangeRecord: Sendable, Equatable {
+    /// What happened to the docset.
+    package enum Kind: String, Sendable, Equatable {
+        case installed, updated, removed
+    }
+
+    /// One side of a change: the docset as it was (or is) installed.
+    package struct Side: Sendable, Equatable {
+        /// The publisher's version (`meta.json`'s), "" when it has none.
+        package var version: String
+        /// The version folder under `.docsync/versions/` (`NAME@ID`).
+        package var folder: String
+
+        package init(version: String, folder: String) {
+            self.version = version
+            self.folder = folder
+        }
+    }
+
+    /// Strictly increasing within a log (`ChangeCursor`).
+    package var sequence: UInt64
+    package var kind: Kind
+    package var docset: String
+    package var from: Side?
+    package var to: Side?
+    /// When the change was made, in milliseconds since 1970.
+    package var at: Int64
+
+    package init(sequence: UInt64, kind: Kind, docset: String, from: Side?, to: Side?, at: Int64) {
+        self.sequence = sequence
+        self.kind = kind
+        self.docset = docset
+        self.from = from
+        self.to = to
+        self.at = at
+    }
+
+    /// The change a flip of `docset` from `from` to `to` makes (nil: none — `sameContent`, the same version with
+    /// the same bytes, or nothing before and after).
+    package static func change(docset: String, from: Side?, to: Side?, sameContent: Bool, at: Int64)
+        -> ChangeRecord?
+    {
+        let kind: Kind
+        switch (from, to) {
+        case (nil, nil): return nil
+        case (nil, .some): kind = .installed
+        case (.some, nil): kind = .removed
+        case (.some(let old), .some(let new)):
+            if old.version == new.version && sameContent { return nil }
+            kind = .updated
+        }
+        return ChangeRecord(sequence: 0, kind: kind, docset: docset, from: from, to: to, at: at)
+    }
+
+    /// The log line, newline included.
+    package var line: String {
+        func side(_ side: Side?) -> [String] {
+            guard let side else { return ["", ""] }
+            return [Self.escape(side.version), Self.escape(side.folder)]
+        }
+        let fields = ["\(sequence)", kind.rawValue, Self.escape(docset)] + side(from) + side(to) + ["\(at)"]
+        return fields.joined(separator: "\t") + "\n"
+    }
+
+    /// A record from one log line (without its newline); nil when it is not one.
+    package init?(line: Substring) {
+        // Split on the tab byte (a `Character` split walks grapheme clusters: a log of 100k lines took seconds).
+        let fields = line.utf8.split(separator: 9, omittingEmptySubsequences: false).map { Substring($0) }
+        guard fields.count == 8, let sequence = UInt64(fields[0]), let kind = Kind(rawValue: String(fields[1])),
+            let docset = Self.unescape(fields[2]), let at = Int64(fields[7])
+        else { return nil }
+        func side(_ offset: Int) -> Side?? {
+            if fields[offset + 1].utf8.isEmpty { return .some(nil) }
+            guard let version = Self.unescape(fields[offset]), let folder = Self.unescape(fields[offset + 1]) else {
+                return nil
+            }
+            return .some(Side(version: version, folder: folder))
+        }
+        guard let from = side(3), let to = side(5) else { return nil }
+        switch kind {
+        case .installed: guard from == nil, to != nil else { return nil }
+        case .updated: guard from != nil, to != nil else { return nil }
+        case .removed: guard from != nil, to == nil else { return nil }
+        }
+        self.init(sequence: sequence, kind: kind, docset: docset, from: from, to: to, at: at)
+    }
+
+    static func escape(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 < 0x20 || $0 == 0x7F }) else {
+            return text
+        }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar == "%" || scalar.value < 0x20 || scalar.value == 0x7F {
+                out += "%" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16, uppercase: true)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    static func unescape<S: StringProtocol>(_ text: S) -> String? {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
+        var bytes: [UInt8] = []
+        var utf8 = Array(text.utf8)[...]
+        while let byte = utf8.popFirst() {
+            if byte == UInt8(ascii: "%") {
+                guard utf8.count >= 2, let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16)
+                else { return nil }
+                bytes.append(value)
+                utf8 = utf8.dropFirst(2)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

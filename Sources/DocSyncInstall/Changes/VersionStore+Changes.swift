@@ -1,0 +1,114 @@
+import DocSyncSupport
+import Foundation
+
+/// The change log's part of each step that changes the root (see `ChangeLogWriter` for the rule): `publish`,
+/// `unpublish` and `adopt` call `recordFlip` before their flip and `settleFlip` / `rollbackFlip` after it.
+extension VersionStore {
+    /// Opens the log (once per store) under the lock.
+    func changeLog() throws(InstallError) -> ChangeLogWriter {
+        if let changes { return changes }
+        do {
+            let log = try ChangeLogWriter(state: state.base)
+            changes = log
+            return log
+        } catch {
+            throw Self.installError(error)
+        }
+    }
+
+    /// Under the lock, before any change: the log's last record agrees with the links again, and records older than
+    /// `changesKeep` are dropped (with the summaries of the versions no kept record names).
+    func recoverChanges() throws(InstallError) {
+        let log = try changeLog()
+        do {
+            try log.recover { record in currentVersion(of: record.docset) != record.from?.folder }
+            guard var named = try log.trim(keep: changesKeep) else { return }
+            named.formUnion(try referencedVersions())
+            let summaries = try log.folder.directory(VersionSummary.folderName, create: true)
+            for entry in try summaries.entries() where !named.contains(entry.name) {
+                try? summaries.unlink(entry.name)
+            }
+        } catch let error as ChangeLogProblem {
+            throw Self.installError(error)
+        } catch {
+            throw .io(error as? SystemError ?? SystemError("changes", path: state.path, code: EIO))
+        }
+    }
+
+    /// Appends the record of `docset` going from the version folder `previous` to `version` (nil: none), unless it
+    /// is no change; `durable`: fdatasync'd here (no `syncfs` follows). Returns whether a record was appended.
+    @discardableResult
+    func recordFlip(
+        _ docset: String, from previous: String?, to version: String?, summary known: VersionSummary? = nil,
+        durable: Bool
+    ) throws(InstallError) -> Bool {
+        let log = try changeLog()
+        let old = previous.map { summary(of: $0) }
+        let new = version.map { known ?? summary(of: $0) }
+        if let version, let new { try writeSummary(new, for: version) }
+        let sameContent = old != nil && new != nil && !old!.digest.isEmpty && old!.digest == new!.digest
+        guard
+            let record = ChangeRecord.change(
+                docset: docset, from: zip(previous, old).map { ChangeRecord.Side(version: $1.version, folder: $0) },
+                to: zip(version, new).map { ChangeRecord.Side(version: $1.version, folder: $0) },
+                sameContent: sameContent, at: Int64(Date().timeIntervalSince1970 * 1000))
+        else { return false }
+        do {
+            try log.append(record)
+            if durable { try log.makeDurable() }
+        } catch {
+            log.rollback()
+            throw Self.installError(error)
+        }
+        return true
+    }
+
+    /// The flip of the record appended last happened.
+    func settleFlip() { changes?.settle() }
+
+    /// The flip of the record appended last did not happen.
+    func rollbackFlip() { changes?.rollback() }
+
+    /// The summary of a version folder: kept beside the log, else read from its `meta.json` and manifest.
+    func summary(of folder: String) -> VersionSummary {
+        if let summaries = try? changeLog().folder.existingDirectory(VersionSummary.folderName),
+            let bytes = try? summaries.readFile(folder, limit: 1 << 16), let summary = VersionSummary(decoding: bytes)
+        {
+            return summary
+        }
+        let version = (try? versions.base.existingDirectory(folder)).flatMap { Self.publisherVersion(in: $0) }
+        return VersionSummary(version: version ?? "", digest: manifest(of: folder)?.contentDigest ?? "")
+    }
+
+    /// `meta.json`'s version of the docset folder `tree` (nil: none, or no readable `meta.json`).
+    static func publisherVersion(in tree: SafeDirectory) -> String? {
+        guard let bytes = try? tree.readFile(DocsetMetadata.fileName, limit: 1 << 20),
+            let meta = DocsetMetadata.decode(Data(bytes))
+        else { return nil }
+        return meta.extra?.docsync?.version ?? meta.version
+    }
+
+    private func writeSummary(_ summary: VersionSummary, for folder: String) throws(InstallError) {
+        do {
+            let summaries = try changeLog().folder.directory(VersionSummary.folderName, create: true)
+            try summaries.writeFileAtomically(folder, summary.encoded)
+        } catch let error as InstallError {
+            throw error
+        } catch {
+            throw .io(error as? SystemError ?? SystemError("write", path: folder, code: EIO))
+        }
+    }
+
+    private static func installError(_ problem: ChangeLogProblem) -> InstallError {
+        switch problem {
+        case .io(let error): return .io(error)
+        case .corrupt(let path, let reason):
+            return .io(SystemError("reading change log (\(reason))", path: path, code: EIO))
+        }
+    }
+}
+
+private func zip<A, B>(_ a: A?, _ b: B?) -> (A, B)? {
+    guard let a, let b else { return nil }
+    return (a, b)
+}
