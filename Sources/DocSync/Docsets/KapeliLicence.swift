@@ -3,7 +3,8 @@
 /// folder is that use; publishing them on a fleet mirror or serving them to others is not. User-contributed docsets
 /// (`…/zzz/user_contributed/…`) and self-built ones are unaffected. Pure.
 package enum KapeliLicence {
-    /// The notice `mirror publish` and a `serve` listening beyond loopback print once per Kapeli docset.
+    /// The notice `mirror publish` (also a sync's, with `[mirror]`) and a `serve` listening beyond loopback print once
+    /// per Kapeli docset.
     package static let terms =
         "Kapeli's docsets may be used only personally or with Dash or Zeal; redistributing or serving them to "
         + "others needs Kapeli's permission (https://github.com/Kapeli/feeds)"
@@ -24,11 +25,19 @@ package enum KapeliLicence {
     package static func warnings(
         for docsets: [InstalledDocset], names: Set<String>? = nil, permission: Bool, key: String
     ) -> [String] {
+        covered(docsets, names: names, permission: permission).map { "\($0) \(warning(key: key))" }
+    }
+
+    /// The names of the Kapeli docsets among `docsets` (those in `names`, when given), sorted, each once; none with
+    /// `permission`.
+    package static func covered(_ docsets: [InstalledDocset], names: Set<String>?, permission: Bool) -> [String] {
         guard !permission else { return [] }
-        let covered = docsets.filter { (names?.contains($0.name) ?? true) && covers($0) }.map(\.name)
-        return Set(covered).sorted().map {
-            "\($0) is a Kapeli docset: \(terms); set \(key) = true once you have it"
-        }
+        return Set(docsets.filter { (names?.contains($0.name) ?? true) && covers($0) }.map(\.name)).sorted()
+    }
+
+    /// The warning after a docset's name: "is a Kapeli docset: TERMS; set KEY = true once you have it".
+    package static func warning(key: String) -> String {
+        "is a Kapeli docset: \(terms); set \(key) = true once you have it"
     }
 
     /// True when `listen` (`HOST:PORT`, `[IPV6]:PORT`) names a loopback host: `localhost`, 127.0.0.0/8, `::1`.
