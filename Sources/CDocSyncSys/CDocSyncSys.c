@@ -14,6 +14,18 @@
 #include <unistd.h>
 #include <openssl/sha.h>
 
+// Defined only in the shipped build (scripts/build-release writes and links it), so nothing in the source tree
+// changes with the version: a weak reference is null when no object defines it.
+extern const char docsync_build_info[] __attribute__((weak));
+
+const char *ds_build_version(void) {
+    return docsync_build_info != NULL ? docsync_build_info : "";
+}
+
+const char *ds_build_commit(void) {
+    return docsync_build_info != NULL ? docsync_build_info + strlen(docsync_build_info) + 1 : "";
+}
+
 #ifndef RENAME_EXCHANGE
 #define RENAME_EXCHANGE (1 << 1)
 #endif

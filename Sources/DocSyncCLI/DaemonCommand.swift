@@ -89,6 +89,7 @@ struct DaemonCommand: AsyncParsableCommand {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: service)]
         if let settings = config.serve, let host {  // [serve] configured: the HTTP front runs beside the sync
             do {
+                ServeCommand.warnAboutLicences(config, settings)
                 services.append(.init(service: try host.makeServer(config, settings, logger)))
             } catch {
                 printError("docsync daemon: \(error)")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DocSyncSupport
 
 /// `docsync`: keeps a folder of docsets in sync with publishers' feeds.
 package struct DocSyncCommand: AsyncParsableCommand {
@@ -6,7 +7,7 @@ package struct DocSyncCommand: AsyncParsableCommand {
         commandName: "docsync",
         abstract: "Keep a folder of documentation sets (docsets) in sync with their publishers' feeds.",
         discussion: ExitStatus.table,
-        version: "0.1.0",
+        version: BuildInfo.versionLine,
         subcommands: [
             SyncCommand.self, StatusCommand.self, RemoveCommand.self, DaemonCommand.self, FeedCommand.self,
             FetchCommand.self, InstallCommand.self, CatalogCommand.self, AddCommand.self, DropCommand.self,

@@ -21,6 +21,11 @@ struct MirrorPublishCommand: AsyncParsableCommand {
             before [mirror] was added) are downloaded again, checksum enforced; a docset whose archive cannot be had \
             keeps the version published before. Exit status: 0, 3 when some docsets were left out or their archive \
             could not be had, 74 when the tree cannot be written, 78 for a configuration error.
+
+            Licences: Kapeli's Dash docsets may be used only personally or with Dash or Zeal, not redistributed \
+            (a public or company mirror) without Kapeli's permission (https://github.com/Kapeli/feeds). Each \
+            Kapeli docset published is named in a warning unless [mirror] kapeli_permission = true records that \
+            permission. User-contributed and self-built docsets are unaffected.
             """)
 
     @OptionGroup var configOptions: ConfigOptions
@@ -40,6 +45,13 @@ struct MirrorPublishCommand: AsyncParsableCommand {
         }
         for failure in report.failed {
             printError("docsync: \(TerminalText.safe(SyncEngine.mirrorFailure(failure).message))")
+        }
+        let installed = (try? engine.installedDocsets()) ?? []
+        for warning in KapeliLicence.warnings(
+            for: installed, names: Set(report.published), permission: mirror.kapeliPermission,
+            key: "[mirror] kapeli_permission")
+        {
+            printError("docsync: warning: \(TerminalText.safe(warning))")
         }
         print(
             "published \(report.published.count) docsets in \(TerminalText.safe(mirror.directory)) "

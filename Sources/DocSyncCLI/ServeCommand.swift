@@ -34,6 +34,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let listen { settings.listen = listen }
         if allowRemote { settings.allowRemote = true }
         if let accessLog { settings.accessLog = accessLog.isEmpty ? nil : accessLog }
+        Self.warnAboutLicences(config, settings)
         var log = Logger(label: "docsync.serve")
         log.logLevel = .notice
         let server: any Service
@@ -51,6 +52,18 @@ struct ServeCommand: AsyncParsableCommand {
         } catch where host.isServerError(error) {
             printError("docsync serve: \(error)")
             throw ExitStatus.unavailable
+        }
+    }
+
+    /// One warning per Kapeli docset when `settings` listens beyond loopback without `[serve] kapeli_permission`
+    /// (``KapeliLicence``); `docsync daemon` with `[serve]` calls it too.
+    static func warnAboutLicences(_ config: DocSyncConfiguration, _ settings: DocSyncConfiguration.Serve) {
+        guard settings.allowRemote, !KapeliLicence.isLoopback(listen: settings.listen) else { return }
+        let installed = (try? SyncEngine(configuration: config).installedDocsets()) ?? []
+        for warning in KapeliLicence.warnings(
+            for: installed, permission: settings.kapeliPermission, key: "[serve] kapeli_permission")
+        {
+            printError("docsync serve: warning: \(TerminalText.safe(warning))")
         }
     }
 }

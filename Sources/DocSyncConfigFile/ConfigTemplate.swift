@@ -192,6 +192,9 @@ url = "https://kapeli.com/feeds/zzz/cheatsheets/cheat.json"
 #   base_url     = the http(s) URL clients reach `dir` at (the caching tier's, when there is one); required
 #   keep         = versions of each docset the feeds name: the newest and keep - 1 older ones (1–100; default 2)
 #   grace_period = how long an archive no feed names any more stays, for clients mid-download (default "1h")
+#   kapeli_permission = true when you have Kapeli's permission to redistribute its docsets (they may be used
+#                  only personally or with Dash or Zeal); otherwise `mirror publish` warns once per Kapeli docset
+#                  (default false)
 #
 # [mirror]
 # dir = "/srv/docsync-mirror"
@@ -218,6 +221,8 @@ url = "https://kapeli.com/feeds/zzz/cheatsheets/cheat.json"
 #   cache_max_age    = Cache-Control max-age of pages (default "10m"; pages of one version never change)
 #   page_cache_mib   = MiB of memory keeping pages inflated from tarix stores for the next request; a page
 #                      of a tarix docset costs an inflate otherwise (0–4096; 0 for none; default 12)
+#   kapeli_permission = true when you have Kapeli's permission to serve its docsets to others; otherwise a
+#                      serve listening beyond loopback warns once per Kapeli docset (default false)
 #
 # [serve]
 # listen = "127.0.0.1:8484"

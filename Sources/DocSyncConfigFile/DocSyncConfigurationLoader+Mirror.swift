@@ -1,6 +1,6 @@
 import DocSync
 extension DocSyncConfigurationLoader {
-    /// `[mirror]`: `dir` and `base_url` (both required when the table is present), `keep`, `grace_period`.
+    /// `[mirror]`: `dir` and `base_url` (both required when the table is present), `keep`, `grace_period`, `kapeli_permission`.
     func readMirror(_ reader: inout TableReader, into config: inout DocSyncConfiguration) throws(DocSyncConfigurationError) {
         guard var table = try reader.table("mirror") else { return }
         guard let directory = try table.path("dir") else {
@@ -12,6 +12,7 @@ extension DocSyncConfigurationLoader {
         var mirror = DocSyncConfiguration.Mirror(directory: directory, baseURL: base)
         mirror.keep = try table.int("keep", in: DocSyncConfiguration.mirrorKeepRange) ?? mirror.keep
         mirror.gracePeriod = try table.duration("grace_period") ?? mirror.gracePeriod
+        mirror.kapeliPermission = try table.bool("kapeli_permission") ?? mirror.kapeliPermission
         try table.finish()
         config.mirror = mirror
     }

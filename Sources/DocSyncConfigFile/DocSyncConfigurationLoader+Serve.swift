@@ -9,6 +9,7 @@ extension DocSyncConfigurationLoader {
         var serve = DocSyncConfiguration.Serve()
         serve.listen = try table.string("listen") ?? serve.listen
         serve.allowRemote = try table.bool("allow_remote") ?? serve.allowRemote
+        serve.kapeliPermission = try table.bool("kapeli_permission") ?? serve.kapeliPermission
         if let log = try table.string("access_log") {
             serve.accessLog = log.isEmpty ? nil : log == "-" ? "-" : try table.resolvePath(log, key: "access_log")
         }

@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/// The build's version and commit ("" in a build without them): scripts/build-release links an object defining
+/// `docsync_build_info` ("VERSION\0COMMIT\0"); the reference is weak, so other builds link without it.
+const char *ds_build_version(void);
+const char *ds_build_commit(void);
+
 /// renameat2(2); flags 0 or DS_RENAME_EXCHANGE / DS_RENAME_NOREPLACE. Returns 0 or -1 with errno set.
 int ds_renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, unsigned int flags);
 extern const unsigned int DS_RENAME_EXCHANGE;

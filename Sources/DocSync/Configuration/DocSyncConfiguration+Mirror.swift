@@ -9,6 +9,9 @@ extension DocSyncConfiguration {
         public var keep = 2
         /// How long an archive no document names any more stays, for clients mid-download.
         public var gracePeriod: Duration = .seconds(3600)
+        /// `kapeli_permission`: the operator has Kapeli's permission to redistribute its docsets, so
+        /// `mirror publish` does not warn about them (``KapeliLicence``).
+        public var kapeliPermission = false
 
         /// A mirror published into `directory` and served at `baseURL` (the other settings at their defaults).
         public init(directory: String, baseURL: String) {

@@ -22,6 +22,9 @@ extension DocSyncConfiguration {
         public var cacheMaxAge: Duration = .seconds(600)
         /// MiB of memory for pages inflated from tarix stores, kept for the next request (0: none).
         public var pageCacheMiB = 12
+        /// `kapeli_permission`: the operator has Kapeli's permission to serve its docsets to others, so a `serve`
+        /// listening beyond loopback does not warn about them (``KapeliLicence``).
+        public var kapeliPermission = false
 
         /// The defaults, as `config/docsync.toml` documents them.
         public init() {}

@@ -100,7 +100,8 @@ extension SyncEngine {
     /// The end of a sync with `[mirror]`: publish. Returns the failures the run's summary counts (so the run exits 3):
     /// a publish that could not write the tree (one `failed` event named `[mirror]`), and each docset whose archive
     /// could not be had for the pool (its feed keeps the version published before). Docsets with nothing to publish
-    /// (installed without a checksum) are `skipped` events, not failures.
+    /// (installed without a checksum) are `skipped` events, not failures; each Kapeli docset published without
+    /// `[mirror] kapeli_permission` is a `warning` event (``KapeliLicence``).
     func publishMirrorAfterSync(emit: @escaping @Sendable (SyncEvent) -> Void) async -> Int {
         guard configuration.mirror != nil else { return 0 }
         do {
@@ -108,6 +109,12 @@ extension SyncEngine {
             for (name, reason) in report.skipped { emit(.skipped(name: name, reason: "mirror: \(reason)")) }
             for failure in report.failed {
                 emit(.failed(name: "[mirror]", failure: Self.mirrorFailure(failure)))
+            }
+            let installed = (try? installedDocsets()) ?? []
+            let permission = configuration.mirror?.kapeliPermission ?? false
+            for name in KapeliLicence.covered(installed, names: Set(report.published), permission: permission) {
+                let warning = KapeliLicence.warning(key: "[mirror] kapeli_permission")
+                emit(.warning(name: name, message: "mirror: \(warning)"))
             }
             return report.failed.count
         } catch {

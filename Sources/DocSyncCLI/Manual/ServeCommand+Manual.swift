@@ -105,5 +105,8 @@ extension ServeCommand {
         alone lists their entries A-Z), and the address keeps the query (/?q=py:open). /_/opensearch.xml (linked from
         the page) adds it to a browser as a search engine. /api/search?q=py:open answers the same keyword syntax;
         /api/docsets lists each docset's keywords.
+
+        Kapeli's docsets may be used only personally or with Dash or Zeal: served beyond loopback, each Kapeli docset
+        is named in a warning unless `[serve] kapeli_permission = true` records Kapeli's permission.
         """#
 }
