@@ -11,10 +11,10 @@ import sys
 
 # A declaration's access modifier: attributes and other modifiers may stand before it, and a declaration keyword (or
 # another modifier) follows it. Comment lines are skipped; doc text inside string literals rarely has that shape.
-KEYWORD = (r"(?:@|struct|class|enum|protocol|extension|func|var|let|init|subscript|typealias|actor|static|final|"
+KEYWORD = (r"(?:@|private\(set\)|fileprivate\(set\)|internal\(set\)|package\(set\)|"
+           r"(?:struct|class|enum|protocol|extension|func|var|let|init|subscript|typealias|actor|static|final|"
            r"override|convenience|required|nonisolated|mutating|nonmutating|indirect|lazy|weak|unowned|dynamic|"
-           r"consuming|borrowing|prefix|postfix|infix|macro|import|private\(set\)|fileprivate\(set\)|"
-           r"internal\(set\)|package\(set\)|open)\b")
+           r"consuming|borrowing|prefix|postfix|infix|macro|import|open)\b)")
 DECLARATION = re.compile(r"^(\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*(?:(?:final|override|static|class|nonisolated|"
                          r"mutating|convenience|required|indirect|dynamic|lazy)\s+)*)public(\(set\))?(\s+" + KEYWORD + ")")
 

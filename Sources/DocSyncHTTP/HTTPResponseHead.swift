@@ -36,7 +36,7 @@ package struct HTTPResponseHead: Sendable, Equatable {
 package struct HTTPHeadParser: Sendable {
     private var current: HTTPResponseHead?
     /// Heads completed so far, oldest first (interim and redirect responses included).
-    public private(set) var completed: [HTTPResponseHead] = []
+    package private(set) var completed: [HTTPResponseHead] = []
 
     package init() {}
 

@@ -8,8 +8,8 @@ package struct EntryPolicy: Sendable {
     package let limits: InstallLimits
     /// Size of the whole archive when known (for the expansion ratio).
     package let archiveBytes: Int64?
-    public private(set) var entryCount = 0
-    public private(set) var declaredBytes: Int64 = 0
+    package private(set) var entryCount = 0
+    package private(set) var declaredBytes: Int64 = 0
     private var layout = Layout.undecided
     /// The tarix layout: entries inside `Contents/Resources/Documents/` (and that folder) are judged by every rule,
     /// then left out of the tree (the tarix store serves them).

@@ -12,7 +12,7 @@ package final class OutputReader {
     /// Everything read so far.
     package var text: String { String(decoding: bytes, as: UTF8.self) }
     /// The writer closed its end.
-    public private(set) var ended = false
+    package private(set) var ended = false
 
     package init(_ pipe: Pipe) {
         fd = pipe.fileHandleForReading.fileDescriptor
