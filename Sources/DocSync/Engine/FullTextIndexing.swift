@@ -2,7 +2,8 @@ internal import DocSyncFeed
 internal import DocSyncSupport
 
 /// Builds one installed docset's text index (`FullTextWriter`): every page read (`FullTextPages`), its visible text
-/// extracted (`VisibleTextReader`: bounded memory and time on hostile HTML), and written to the index. A page that
+/// extracted (`VisibleTextReader`: bounded memory and time on hostile HTML) on a thread of its own (`ParsedPages`),
+/// and written to the index on the caller's. A page that
 /// cannot be read or is too large is skipped and named in the outcome; the rest is indexed.
 enum FullTextIndexing {
     struct Outcome: Sendable {
@@ -30,34 +31,27 @@ enum FullTextIndexing {
     {
         guard let writer = try FullTextWriter(docset, stateDirectory: stateDirectory) else { return nil }
         var outcome = Outcome()
-        func skip(_ page: String, _ reason: String) {
-            outcome.skippedCount += 1
-            if outcome.skipped.count < 20 { outcome.skipped.append((page, reason)) }
-        }
+        let pages = ParsedPages.start(docsetPath: docset.path, limits: limits)
         do {
-            try FullTextPages.each(docsetPath: docset.path, maximumBytes: limits.maximumPageBytes) { page, contents in
-                switch contents {
-                case .tooLarge(let size):
-                    skip(page, VisibleTextError.tooLarge(Int(size), limit: limits.maximumPageBytes).message)
-                case .unreadable(let reason):
-                    skip(page, reason)
-                case .bytes(let bytes):
-                    do {
-                        let text = try VisibleTextReader.read(bytes, limits: limits)
-                        if text.truncated { outcome.truncated += 1 }
-                        try writer.add(path: page, title: text.title, body: text.body)
-                    } catch let error as VisibleTextError {
-                        skip(page, error.message)
-                    }
+            while let item = pages.pop() {
+                switch item {
+                case .skipped(let page, let reason):
+                    outcome.skippedCount += 1
+                    if outcome.skipped.count < 20 { outcome.skipped.append((page, reason)) }
+                case .page(let page, let text):
+                    if text.truncated { outcome.truncated += 1 }
+                    try writer.add(path: page, title: text.title, body: text.body)
                 }
             }
-            outcome.pages = writer.pages
-            outcome.bytes = try writer.finish(meta: ["docset": docset.name])
-        } catch let error as DocsetIndexError {
-            throw error
         } catch {
-            throw .io(docset.name, "text index: \(error)")
+            pages.cancel()
+            throw error
         }
+        if let error = pages.error {
+            throw error as? DocsetIndexError ?? .io(docset.name, "text index: \(error)")
+        }
+        outcome.pages = writer.pages
+        outcome.bytes = try writer.finish(meta: ["docset": docset.name])
         return outcome
     }
 
