@@ -7,7 +7,7 @@ extension SearchCommand {
     func searchText(_ index: DocsetIndex, docsets: [String]) async throws {
         let results: TextSearchResults
         do {
-            results = try await index.fullTextSearch(TextSearchQuery(query, docsets: docsets, limit: limit))
+            results = try await index.fullTextSearch(TextSearchQuery(query, docsets: docsets, limit: limit ?? 20))
         } catch {
             throw ValidationError(error.description.escapingControlCharacters)  // usage (64), naming the position
         }
