@@ -8,6 +8,9 @@ extension SearchCommand {
         let results: TextSearchResults
         do {
             results = try await index.fullTextSearch(TextSearchQuery(query, docsets: docsets, limit: limit ?? 20))
+        } catch where error.kind == "unknown_keyword" {
+            printError("docsync: \(error.description.escapingControlCharacters)")
+            throw ExitCode(1)  // no hits, as for any query that finds nothing
         } catch {
             throw ValidationError(error.description.escapingControlCharacters)  // usage (64), naming the position
         }

@@ -75,6 +75,22 @@ import Testing
         }
     }
 
+    /// Zeal's keyword prefixes scope a text search as they scope a name search: both fixtures have the Info.plist
+    /// keyword `fixture`; a keyword no docset has is `unknown_keyword`, naming the keywords there are.
+    @Test func keywordPrefixesScopeATextSearch() async throws {
+        let installed = try await Self.install()
+        defer { installed.dir.remove() }
+        #expect(try await Self.pages("FIXTURE:brown", in: installed) == Self.pages("brown", in: installed))
+        #expect(try await Self.pages("fixture:\"quick brown fox\"", in: installed).count == 2)
+        let index = try installed.engine.index()
+        do {
+            _ = try await index.fullTextSearch(TextSearchQuery("py:brown"))
+            Issue.record("a keyword no docset has must throw")
+        } catch {
+            #expect(error.kind == "unknown_keyword" && error.description.contains("fixture"), "\(error)")
+        }
+    }
+
     @Test func hitsCarryTitleSnippetAndURLTitleMatchesRankFirst() async throws {
         let installed = try await Self.install([.extracted])
         defer { installed.dir.remove() }

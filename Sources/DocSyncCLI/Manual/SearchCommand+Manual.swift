@@ -51,7 +51,8 @@ extension SearchCommand {
         matched words between `**` and the URL; with `--json` one object per line with docset, version, page, title,
         snippet, url. A docset whose text index is still being built, or has none yet, is named on standard error.
         Exit status: 0 with hits, 1 without, 64 for a query over 1 KiB, without a word, or with a syntax error (its
-        position named), 3 when a text index could not be read.
+        position named), 3 when a text index could not be read. Keyword prefixes scope it as they scope a name search
+        (`py:"event loop"`; a keyword no docset has: exit 1 naming the keywords there are).
         ```sh
         docsync search --text '"event loop" -deprecated' --docset Python_3 --limit 5
         ```

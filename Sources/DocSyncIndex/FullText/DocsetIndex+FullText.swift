@@ -14,12 +14,21 @@ extension DocsetIndex {
         guard query.docsets.count <= SearchQuery.maximumFilters else {
             throw .invalidQuery("\(query.docsets.count) docset names (at most \(SearchQuery.maximumFilters))")
         }
+        // Zeal's keyword prefixes (`py:event loop`) scope a text search as they scope a name search.
+        let keywords = KeywordQuery(parsing: query.text)
+        if !keywords.keywords.isEmpty, !docsets.contains(where: { keywords.matches($0.keywords) }) {
+            throw .unknownKeyword(keywords.keywords, known: Set(docsets.flatMap(\.keywords)).sorted())
+        }
         let parsed: TextQuery
-        do { parsed = try TextQuery(parsing: query.text) } catch { throw .invalidQuery(error.message) }
+        do { parsed = try TextQuery(parsing: keywords.text) } catch { throw .invalidQuery(error.message) }
         let wanted = Set(groups.expand(query.docsets).docsets.map { $0.lowercased() })
         var results = TextSearchResults(hits: [], building: [], missing: [], failures: [])
         var found: [(docset: IndexedDocset, row: FullTextReader.Row)] = []
-        for docset in docsets where query.docsets.isEmpty || wanted.contains(docset.name.lowercased()) {
+        for docset in docsets
+        where (query.docsets.isEmpty || wanted.contains(docset.name.lowercased())
+            || docset.version.map { wanted.contains("\(docset.name)@\($0)".lowercased()) } == true)
+            && (keywords.keywords.isEmpty || keywords.matches(docset.keywords))
+        {
             switch FullTextStore.state(of: docset, stateDirectory: stateDirectory) {
             case .building: results.building.append(docset.name)
             case .missing: results.missing.append(docset.name)
