@@ -19,9 +19,11 @@ extension Routes {
         let answer = await searches.run(before: deadline) {
             Result { () throws(DocsetIndexError) in try index.fullTextSearchBlocking(search) }
         }
-        let results: TextSearchResults
+        var results = TextSearchResults()
+        var message: String?  // a keyword no docset has: no hits and the keywords there are, as /api/search answers
         switch answer {
         case .success(.success(let found)): results = found
+        case .success(.failure(let error)) where error.kind == "unknown_keyword": message = error.description
         case .success(.failure(let error)): return Self.jsonError(.badRequest, error.description)
         case .failure(.busy): return Self.busy(json: true)
         case .failure(.timedOut): return Self.jsonError(.serviceUnavailable, "timed out")
@@ -47,7 +49,12 @@ extension Routes {
         out += "],\"building\":[" + results.building.map { JSONWriter.string($0) }.joined(separator: ",")
         out += "],\"missing\":[" + results.missing.map { JSONWriter.string($0) }.joined(separator: ",")
         out += "],\"failures\":[" + results.failures.map { JSONWriter.string($0.description) }.joined(separator: ",")
-        out += "]}\n"
+        out += "]"
+        if let message {
+            out += ",\"message\":"
+            JSONWriter.appendString(message, to: &out)
+        }
+        out += "}\n"
         return Self.json(out)
     }
 }

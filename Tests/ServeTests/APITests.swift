@@ -61,6 +61,12 @@ import Testing
         #expect(hits.first?["page"] as? String != nil && hits.first?["title"] != nil)
         let bad = try await h.http.get("/api/text?q=%22open")
         #expect(bad.status == 400 && bad.text.contains("position 1"))
+        let scoped = try await h.http.get("/api/text?q=fixture:paragraph&limit=3")  // Info.plist's keyword
+        #expect((try Self.object(scoped.text)["hits"] as? [[String: Any]])?.count == 3, "\(scoped.text)")
+        let unknown = try await h.http.get("/api/text?q=py:paragraph")
+        let answer = try Self.object(unknown.text)
+        #expect(unknown.status == 200 && (answer["hits"] as? [Any])?.isEmpty == true, "\(unknown.text)")
+        #expect((answer["message"] as? String)?.contains("fixture") == true, "\(unknown.text)")
         let page = try await h.http.get("/?q=paragraph&kind=text")
         #expect(page.status == 200 && page.text.contains("class=\"snippet\"") && page.text.contains("selected>Text"))
         try await h.stop()

@@ -49,4 +49,14 @@ public struct TextSearchResults: Sendable, Equatable {
     public var missing: [String]
     /// One error per docset whose text index could not be read.
     public var failures: [DocsetIndexError]
+
+    /// Results made of these parts (none by default: what a search that found nothing answers).
+    package init(
+        hits: [TextSearchHit] = [], building: [String] = [], missing: [String] = [], failures: [DocsetIndexError] = []
+    ) {
+        self.hits = hits
+        self.building = building
+        self.missing = missing
+        self.failures = failures
+    }
 }
