@@ -9,7 +9,8 @@ struct VerifyCommand: AsyncParsableCommand {
         discussion: """
             Exit status: 0 when every docset checked is intact (or cannot be checked: not installed by docsync, or \
             installed before manifests were recorded); 3 when any is damaged (`docsync sync --repair` reinstalls \
-            damaged docsets); 74 on an I/O error.
+            damaged docsets); 64 for a NAME@VERSION not installed while other versions of NAME are (listed); 74 on \
+            an I/O error.
             """ + "\n\n" + manual)
 
     @OptionGroup var configOptions: ConfigOptions
@@ -21,6 +22,12 @@ struct VerifyCommand: AsyncParsableCommand {
     func run() async throws {
         let config = try configOptions.load(rootOptions)
         let engine = SyncEngine(configuration: config)
+        if names.contains(where: { DocsetAddress.split($0) != nil }) {  // NAME@VERSION not installed: 64, as elsewhere
+            let installed = try InstalledLookup.all(config, command: "verify")
+            for name in names where DocsetAddress.problem(name, in: installed) != nil {
+                _ = try InstalledLookup.require(name, in: installed, root: config.root, command: "verify")
+            }
+        }
         let results = try await exitingOnIOError({ "docsync verify: \($0)" }) {
             try await engine.verify(names: names)
         }

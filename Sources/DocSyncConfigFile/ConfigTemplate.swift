@@ -178,7 +178,8 @@ url = "https://kapeli.com/feeds/zzz/cheatsheets/cheat.json"
 # [[group]]: a named group of installed docsets, selected as `--docset @NAME` in `docsync search` / `entries` and
 # as "@NAME" in the library's SearchQuery.docsets. Keys:
 #   name    = the group's name (no spaces, no leading @; each name once, case-insensitive)
-#   docsets = the docset names (folder names without .docset, case-insensitive), at least one
+#   docsets = the docset names (folder names without .docset, case-insensitive), at least one; NAME@VERSION names
+#             one version kept side by side, which must be one its [[docset]] keeps (`versions` or `version`)
 #
 # [[group]]
 # name = "web"

@@ -4,7 +4,9 @@ internal import DocSyncSupport
 
 extension DocSyncConfigurationLoader {
     /// `[[group]] name = "web", docsets = ["JavaScript", "CSS", "HTML"]`: a non-empty name used once (ignoring case),
-    /// without `@`, and a non-empty list of docset names.
+    /// without `@`, and a non-empty list of docset names. A member naming a version (`"Python_3@3.12"`) of a
+    /// `[[docset]]` (read before the groups) must name one that selection installs: one of its `versions` (any, when
+    /// they include `"latest"`), or its pinned `version`.
     func readGroups(_ reader: inout TableReader, into config: inout DocSyncConfiguration) throws(DocSyncConfigurationError) {
         var members: [String: [String]] = [:]
         for var table in try reader.tables("group") {
@@ -25,6 +27,9 @@ extension DocSyncConfigurationLoader {
                 guard let docset = value.string, !docset.isEmpty else {
                     throw table.error("docsets[\(index + 1)]", "expected a docset name")
                 }
+                if let problem = Self.versionProblem(docset, selections: config.docsets) {
+                    throw table.error("docsets[\(index + 1)]", problem)
+                }
                 docsets.append(docset)
             }
             if docsets.isEmpty { throw table.error("docsets", "empty (name at least one docset)") }
@@ -32,5 +37,24 @@ extension DocSyncConfigurationLoader {
             try table.finish()
         }
         config.groups = DocsetGroups(members)
+    }
+
+    /// Why the group member `member` (`NAME@VERSION`) names a version its `[[docset]]` selection never installs; nil
+    /// when it names no version, no selection, or one the selection keeps.
+    static func versionProblem(_ member: String, selections: [DocSyncConfiguration.DocsetSelection]) -> String? {
+        guard let (name, version) = DocsetAddress.split(member),
+            let selection = selections.first(where: { $0.name.lowercased() == name.lowercased() })
+        else { return nil }
+        let kept = selection.versions.isEmpty ? selection.version.map { [$0] } ?? [] : selection.versions
+        guard !kept.isEmpty, !kept.contains("latest") else { return nil }  // the latest: any version may be it
+        let wanted = DocsetVersion(dash: version)
+        if kept.contains(where: { $0.lowercased() == version.lowercased() || DocsetVersion(dash: $0) == wanted }) {
+            return nil
+        }
+        let key = selection.versions.isEmpty ? "version" : "versions"
+        let listed = kept.map { "\"\($0.escapingControlCharacters)\"" }.joined(separator: ", ")
+        let docset = selection.name.escapingControlCharacters
+        return "\"\(member.escapingControlCharacters)\" names a version [[docset]] \"\(docset)\" does not install"
+            + " (its \(key): \(listed))"
     }
 }

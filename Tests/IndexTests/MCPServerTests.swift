@@ -66,6 +66,7 @@ import Testing
                     out["list"] = result(await session.call_tool("list_docsets", {}))
                     out["text"] = result(await session.call_tool("search_text", {"query": "\"brown bear\""}))
                     out["names"] = result(await session.call_tool("search", {"query": "name", "limit": 3}))
+                    out["keyword"] = result(await session.call_tool("search", {"query": "rust,go:name"}))
                     out["page"] = result(await session.call_tool(
                         "read_page", {"docset": "Fixture-extracted", "page": "index.html"}))
                     out["escape"] = result(await session.call_tool(
@@ -111,6 +112,9 @@ import Testing
         #expect(hits?.first?["page"] as? String == "guide/bears.html")
         #expect((call("text")["text"] as? String)?.contains("guide/bears.html") == true)
         #expect(call("names")["error"] as? Bool == false)
+        // Zeal's keyword prefixes, as on the command line: a keyword no docset has is an error naming it.
+        #expect(call("keyword")["error"] as? Bool == true, "\(call("keyword"))")
+        #expect((call("keyword")["text"] as? String)?.contains(#"no docset has the keywords "rust", "go""#) == true)
         #expect((call("page")["text"] as? String)?.hasPrefix("# Alpha Guide\n\nWelcome") == true)
         #expect(call("escape")["error"] as? Bool == true)
         #expect(call("bad")["error"] as? Bool == true)

@@ -135,7 +135,10 @@ import Testing
         #expect(newest.status == 0 && newest.standardOutput.contains(#""docset":"P""#), "\(newest)")
         let page = try root.run(["cat", "P@3.11", "index.html"] + reading)
         #expect(page.status == 0 && page.standardOutput == "<html>P</html>", "\(page)")
-        for command in [["entries", "P@9"], ["cat", "P@9", "x.html"], ["search", "x", "--docset", "P@9"]] {
+        for command in [
+            ["entries", "P@9"], ["cat", "P@9", "x.html"], ["search", "x", "--docset", "P@9"],
+            ["search", "--text", "x", "--docset", "P@9"], ["verify", "P@9"],
+        ] {
             let unknown = try root.run(command + reading)
             #expect(unknown.status == 64, "\(command): \(unknown)")
             #expect(

@@ -68,6 +68,24 @@ import Testing
         #expect(kept.docsets.first?.versions == ["3.12", "latest"] && kept.docsets.first?.version == nil)
     }
 
+    /// A `[[docset]] name = "Py"` with `versions` (its line) and a group `g` of `members`.
+    static func grouped(_ versions: String, _ members: [String]) -> String {
+        let list = members.map { "\"\($0)\"" }.joined(separator: ", ")
+        return "[[docset]]\nname = \"Py\"\n\(versions)\n[[group]]\nname = \"g\"\ndocsets = [\(list)]"
+    }
+
+    /// Group members naming versions the selection installs, or of docsets no `[[docset]]` selects, load.
+    @Test func groupMembersNamingKeptVersionsLoad() throws {
+        for (versions, members) in [
+            ("versions = [\"3.11\", \"3.12.0\"]", ["PY@3.11", "Py@3.12", "Go@1.22"]),
+            ("versions = [\"3.11\", \"latest\"]", ["Py@3.13"]), ("version = \"3.11\"", ["Py@3.11"]),
+            ("keywords = [\"py\"]", ["Py@3.13"]),
+        ] {
+            let config = try parse(Self.grouped(versions, members))
+            #expect(config.groups.expand(["@g"]).docsets == members)
+        }
+    }
+
     @Test(arguments: [
         ("[[docset]]\nversion = \"1\"", "docset[1].name", "missing"),
         ("[[docset]]\nname = \"A\"\nsource = \"npm\"", "docset[1].source", "not a catalogue"),
@@ -89,6 +107,16 @@ import Testing
         ("[[docset]]\nname = \"A\"\nversions = [\"1\", \"\"]", "docset[1].versions[2]", "expected a version"),
         ("[[docset]]\nname = \"A\"\nversions = \"1\"", "docset[1].versions", "expected an array"),
         ("[[docset]]\nname = \"A\"\nversion = \"1\"\nversions = [\"2\"]", "docset[1].versions", "both"),
+        // A [[group]] member naming a version its [[docset]] does not install.
+        (
+            CatalogConfigurationTests.grouped("versions = [\"3.11\", \"3.12\"]", ["Go", "py@3.12", "Py@3.10"]),
+            "group[1].docsets[3]",
+            "\"Py@3.10\" names a version [[docset]] \"Py\" does not install (its versions: \"3.11\", \"3.12\")"
+        ),
+        (
+            CatalogConfigurationTests.grouped("version = \"3.11\"", ["Py@3.12"]), "group[1].docsets[1]",
+            "(its version: \"3.11\")"
+        ),
     ])
     func badValuesNameTheKey(text: String, key: String, problem: String) {
         #expect {

@@ -117,6 +117,35 @@ import Testing
         #expect(name == "Python_3@2.7" && reason.contains("version 2.7 is not offered"), "\(reason)")
     }
 
+    /// A docsync fleet mirror's catalogue lists each version its host keeps side by side as `NAME@VERSION`, with
+    /// the kept title ("Python 3 3.12.1"): a member's `versions` take that entry's archive, checksum and size, and
+    /// titles are not doubled.
+    @Test func versionsFromAFleetMirrorsCatalogue() {
+        let digest = String(repeating: "a", count: 64)
+        let mirror = Catalog(
+            source: .zeal,
+            entries: [
+                CatalogEntry(
+                    source: .zeal, name: "Python_3", title: "Python 3 3.12.1", versions: ["3.12.1"],
+                    archives: ["https://mirror.test/archives/b/Python_3.tgz"], size: 5,
+                    sha256: String(repeating: "b", count: 64)),
+                CatalogEntry(
+                    source: .zeal, name: "Python_3@3.9.6", title: "Python 3 3.9.6", versions: ["3.9.6"],
+                    archives: ["https://mirror.test/archives/a/Python_3@3.9.6.tgz"], size: 7, sha256: digest),
+            ])
+        var selection = DocSyncConfiguration.DocsetSelection(name: "Python_3")
+        selection.versions = ["3.9.6", "latest", "3.8"]
+        let result = CatalogSelector.select([selection], catalogs: [mirror], alternates: Self.alternates)
+        #expect(result.offers.map(\.name) == ["Python_3", "Python_3@3.9.6"])
+        #expect(result.offers.map(\.title) == ["Python 3 3.12.1", "Python 3 3.9.6"])
+        #expect(result.offers.map(\.pinned) == [false, true])
+        let kept = result.offers.last
+        #expect(kept?.archives == ["https://mirror.test/archives/a/Python_3@3.9.6.tgz"])
+        #expect(kept?.sha256 == digest && kept?.length == 7 && kept?.version.description == "3.9.6")
+        // A version the mirror does not publish is not offered (no archive derived from the catalogue's mirrors).
+        #expect(result.skipped.count == 1, "\(result.skipped)")
+    }
+
     @Test func aPinnedOlderVersionHasNoLatestSize() {
         let offers = CatalogSelector.select(
             [.init(name: "Python_3", version: "3.9.6"), .init(name: "py3")], catalogs: [Self.zeal],

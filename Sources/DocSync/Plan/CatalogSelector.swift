@@ -42,10 +42,13 @@ package enum CatalogSelector {
                 }
             }
             for target in targets(selection, entry: entry) {
-                switch offer(entry, version: target.version, alternates: alternates, origin: origin) {
+                let side = target.version.flatMap { Self.published(entry, version: $0, in: catalogs) }
+                let version = side == nil ? target.version : nil
+                switch offer(side ?? entry, version: version, alternates: alternates, origin: origin) {
                 case .success(var candidate):
                     candidate.name = target.name
                     candidate.title = target.title
+                    candidate.pinned = target.version != nil
                     offers.append(candidate)
                 case .failure(let skip):
                     skipped.append(.skipped(name: target.name, feed: skip.feed, reason: skip.reason))
@@ -63,6 +66,9 @@ package enum CatalogSelector {
     {
         let name = DocsetName.safe(entry.name)
         guard !selection.versions.isEmpty else { return [(name, entry.title, selection.version)] }
+        // A title that already ends with the latest version (a fleet mirror's catalogue lists its kept titles): bare.
+        var base = entry.title
+        if let latest = entry.latestVersion, base.hasSuffix(" \(latest)") { base.removeLast(latest.count + 1) }
         let ordered = selection.versions.sorted { a, b in
             a == "latest" ? b != "latest" : b != "latest" && DocsetVersion(dash: a) > DocsetVersion(dash: b)
         }
@@ -71,8 +77,20 @@ package enum CatalogSelector {
             let shown = pinned ?? entry.versions.first ?? "latest"
             return (
                 position == 0 ? name : DocsetAddress.sideName(name, version: DocsetName.safe(shown)),
-                "\(entry.title) \(shown)", pinned
+                "\(base) \(shown)", pinned
             )
+        }
+    }
+
+    /// The entry `NAME@VERSION` of `entry`'s catalogue, when it lists one with an archive at that version: how a
+    /// docsync fleet mirror publishes each version kept side by side (its own archive, checksum and size), which a
+    /// fleet member's `versions` then install from the mirror.
+    static func published(_ entry: CatalogEntry, version: String, in catalogs: [Catalog]) -> CatalogEntry? {
+        let wanted = DocsetAddress.sideName(entry.name, version: version).lowercased()
+        let pinned = DocsetVersion(dash: version)
+        return catalogs.first { $0.source == entry.source }?.entries.first { side in
+            side.name.lowercased() == wanted && !side.archives.isEmpty
+                && side.latestVersion.map { DocsetVersion(dash: $0) == pinned } == true
         }
     }
 

@@ -60,7 +60,13 @@ struct MCPTools: Sendable {
                 "search", "Find API entries (classes, functions, methods, …) by name in the installed docsets, "
                     + "best first. Each hit names the page to pass to read_page.",
                 schema(
-                    ["query": ("string", "The name or part of it (case is ignored)."), "docset": docset, "limit": limit],
+                    [
+                        "query": (
+                            "string",
+                            "The name or part of it (case is ignored); a keyword prefix as in Zeal scopes it "
+                                + "(py:open, py,django:view), a keyword alone (html:) lists entries A-Z."
+                        ), "docset": docset, "limit": limit,
+                    ],
                     required: ["query"])),
             tool(
                 "search_text", "Find documentation pages by what they say. Words are AND-ed, \"quoted phrases\" "
@@ -148,7 +154,7 @@ struct MCPTools: Sendable {
     private func search(_ engine: SyncEngine, query: String, docsets: [String], limit: Int) async -> Outcome {
         guard let index = try? engine.index() else { return .failure("cannot read the docset root") }
         let results: SearchResults
-        do { results = try await index.search(SearchQuery(query, docsets: docsets, limit: limit)) } catch {
+        do { results = try await index.search(SearchQuery(parsing: query, docsets: docsets, limit: limit)) } catch {
             return .failure(error.description)
         }
         let paths = Dictionary(index.docsets.map { ($0.name, $0.path) }, uniquingKeysWith: { a, _ in a })

@@ -27,6 +27,10 @@ extension MirrorCommand {
         | `catalogue.json` | Zeal's catalogue shape: `name`, `title`, `versions`, `revision`, `icon`/`icon2x`, `extra`, `size`, `sha256`, `feed_url`, `urls`, `tarix: true` when the index is published | every publish |
         | `manifest.lock` | the `docsync.lock` format (schema 1): every published archive's URLs, SHA-256 and size | every publish |
 
+        Versions kept side by side (`[[docset]] versions`) are published each as its own docset (`NAME@VERSION`: its
+        feed, catalogue entry, archive and checksum); a fleet member whose `[[docset]]` names the same `versions`
+        over the mirror's `catalogue.json` installs each from the mirror.
+
         Readers are never shown a broken tree, even if the publisher is SIGKILLed: archives land and are fsynced before
         any document names them; each document is replaced by rename; an archive stays until no document names it and
         `grace_period` has passed (so a client mid-download finishes). Publisher state: `<state>/mirror.json`. A failed
