@@ -78,7 +78,11 @@ let package = Package(
         .target(name: "DocSyncDocset", swiftSettings: strict),
         .target(
             name: "DocSyncInstall",
-            dependencies: ["CArchive", "CIsal", "DocSyncSupport", "DocSyncDocset"], swiftSettings: strict),
+            dependencies: [
+                "CArchive", "CIsal", "DocSyncSupport", "DocSyncDocset", "DocSyncIndex", "DocSyncTarix",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict),
         .target(
             name: "DocSyncCatalog",
             dependencies: ["DocSyncSupport", "DocSyncFeed"], swiftSettings: strict),

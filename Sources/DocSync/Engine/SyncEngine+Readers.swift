@@ -31,6 +31,9 @@ extension SyncEngine {
         return PreparedTree(steps: steps, extra: outcome.indexFilePath.map { ["indexFilePath": .string($0)] } ?? [:])
     }
 
+    /// Builds the tarix layout's store at install; what `docsync install --layout tarix` passes.
+    package static let tarixStore = TarixStoreBuilder.tarix
+
     static func indexed(_ docset: InstalledDocset) -> IndexedDocset {
         IndexedDocset(name: docset.name, version: docset.version, path: docset.path, keywords: docset.keywords)
     }

@@ -1,6 +1,5 @@
-package import DocSyncInstall
-internal import DocSyncSupport
-internal import DocSyncTarix
+import DocSyncSupport
+import DocSyncTarix
 
 #if canImport(Glibc)
     import Glibc
@@ -10,7 +9,7 @@ internal import DocSyncTarix
 /// the verified archive. An archive with a flush point at every record is indexed as it is and copied (the
 /// publisher's bytes); any other is re-encoded once with a full flush before every record. Every indexed path passes
 /// `TarixPathPolicy` (extraction's rules, plus the one docset folder Zeal's reader strips).
-enum TarixStore {
+package enum TarixStore {
     static let archiveName = "tarix.tgz"
     static let indexName = "tarixIndex.db"
 
@@ -143,7 +142,7 @@ enum TarixStore {
 
     /// For `verify`: nil when the folder `docsetPath` has no tarix store or its index agrees with its archive in
     /// full; else what is wrong.
-    static func check(docsetPath: String) -> String? {
+    package static func check(docsetPath: String) -> String? {
         let resources = "\(docsetPath)/Contents/Resources"
         guard let folder = try? SafeDirectory.open(resources), folder.exists(archiveName) else { return nil }
         let archive: Int32
@@ -186,9 +185,9 @@ enum TarixStore {
     }
 }
 
-extension SyncEngine {
+extension TarixStoreBuilder {
     /// Builds the tarix layout's store at install (`DocSyncTarix`); what `docsync install --layout tarix` passes.
-    package static let tarixStore = TarixStoreBuilder(build: TarixStore.build, onePass: TarixStore.onePass)
+    package static let tarix = TarixStoreBuilder(build: TarixStore.build, onePass: TarixStore.onePass)
 }
 
 extension ArchiveEntryMetadata {
