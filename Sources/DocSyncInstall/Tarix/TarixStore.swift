@@ -5,7 +5,7 @@ import DocSyncTarix
     import Glibc
 #endif
 
-/// The tarix layout's store, wired into the installer: `DocSyncTarix` builds `tarix.tgz` and `tarixIndex.db` from
+/// The tarix layout's store, built by the installer: `DocSyncTarix` builds `tarix.tgz` and `tarixIndex.db` from
 /// the verified archive. An archive with a flush point at every record is indexed as it is and copied (the
 /// publisher's bytes); any other is re-encoded once with a full flush before every record. Every indexed path passes
 /// `TarixPathPolicy` (extraction's rules, plus the one docset folder Zeal's reader strips).
@@ -13,7 +13,7 @@ package enum TarixStore {
     static let archiveName = "tarix.tgz"
     static let indexName = "tarixIndex.db"
 
-    static let build: TarixStoreBuilder.Build = { archive, archiveName, resourcesFD, resourcesPath, publisherIndex in
+    static let build: Build = { archive, archiveName, resourcesFD, resourcesPath, publisherIndex in
         var refused: String?
         if let publisherIndex {
             do {
@@ -42,12 +42,12 @@ package enum TarixStore {
             archiveSHA256: summary.archiveSHA256)
     }
 
-    /// The install of an archive file in one pass (`TarixStoreBuilder.OnePass`): with a publisher's index,
+    /// The install of an archive file in one pass (`OnePass`): with a publisher's index,
     /// `TarixVerifier` checks it against the archive in full; without one, `TarixBuilder.indexAsIs` indexes the
     /// archive when it is flushed at every record (nil when it is not: the installer starts over, re-encoding);
     /// when `pass.reencodes`, `TarixBuilder.reencode` re-encodes it into the store. Each walk hands `pass` the
     /// archive's bytes, every record and its data (the tree outside `Documents/`).
-    static let onePass: TarixStoreBuilder.OnePass = { pass, publisherIndex in
+    static let onePass: OnePass = { pass, publisherIndex in
         try installInOnePass(pass, publisherIndex: publisherIndex)
     }
 
@@ -183,11 +183,6 @@ package enum TarixStore {
             }
         }
     }
-}
-
-extension TarixStoreBuilder {
-    /// Builds the tarix layout's store at install (`DocSyncTarix`); what `docsync install --layout tarix` passes.
-    package static let tarix = TarixStoreBuilder(build: TarixStore.build, onePass: TarixStore.onePass)
 }
 
 extension ArchiveEntryMetadata {
