@@ -181,6 +181,12 @@ let package = Package(
             ],
             exclude: ["Golden"],
             swiftSettings: strict),
+        // SyncTests by subject: the configuration file (docsync.toml read and edited), and the plan's pure policy.
+        .testTarget(
+            name: "ConfigFileTests", dependencies: ["DocSync", "DocSyncConfigFile", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "PlanTests", dependencies: ["DocSync", "DocSyncCatalog", "DocSyncHTTP"], swiftSettings: strict),
         .testTarget(
             name: "IndexTests",
             dependencies: [
