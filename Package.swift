@@ -11,7 +11,9 @@ import PackageDescription
 //   DocSyncDownload               the resumable downloader
 //   DocSyncDocset                 InstalledDocset, the installed docset's value, and its search keywords as Zeal reads
 //                                 them (product: DocSync re-exports it)
-//   DocSyncInstall                safe extraction + atomic swap (the only libarchive user; ISA-L for gzip)
+//   DocSyncInstall                safe extraction + atomic swap (the only libarchive user; ISA-L for gzip), each
+//                                 docset completed for readers (Zeal's index and layout: DocSyncIndex's formats) and
+//                                 the tarix store built (DocSyncTarix) before it is published: nothing calls back up
 //   DocSyncCatalog                catalogues (Zeal, Kapeli, contributions, cheat sheets): parsing and name resolution
 //   DocSyncIndex                  read-only search over installed docsets' indexes (names, and text: SQLite FTS5)
 //   DocSyncTarix                  the compressed store: tarix archives and their indexes (the only zlib user; ISA-L
