@@ -11,7 +11,9 @@ import PackageDescription
 //   DocSyncDownload               the resumable downloader
 //   DocSyncDocset                 InstalledDocset, the installed docset's value, and its search keywords as Zeal reads
 //                                 them (product: DocSync re-exports it)
-//   DocSyncInstall                safe extraction + atomic swap (the only libarchive user; ISA-L for gzip)
+//   DocSyncInstall                safe extraction + atomic swap (the only libarchive user; ISA-L for gzip), each
+//                                 docset completed for readers (Zeal's index and layout: DocSyncIndex's formats) and
+//                                 the tarix store built (DocSyncTarix) before it is published: nothing calls back up
 //   DocSyncCatalog                catalogues (Zeal, Kapeli, contributions, cheat sheets): parsing and name resolution
 //   DocSyncIndex                  read-only search over installed docsets' indexes (names, and text: SQLite FTS5)
 //   DocSyncTarix                  the compressed store: tarix archives and their indexes (the only zlib user; ISA-L
@@ -78,7 +80,11 @@ let package = Package(
         .target(name: "DocSyncDocset", swiftSettings: strict),
         .target(
             name: "DocSyncInstall",
-            dependencies: ["CArchive", "CIsal", "DocSyncSupport", "DocSyncDocset"], swiftSettings: strict),
+            dependencies: [
+                "CArchive", "CIsal", "DocSyncSupport", "DocSyncDocset", "DocSyncIndex", "DocSyncTarix",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict),
         .target(
             name: "DocSyncCatalog",
             dependencies: ["DocSyncSupport", "DocSyncFeed"], swiftSettings: strict),
@@ -164,6 +170,7 @@ let package = Package(
             dependencies: [
                 "DocSync", "DocSyncCLI", "DocSyncConfigFile", "DocSyncDownload", "DocSyncFeed", "DocSyncHTTP",
                 "DocSyncIndex", "DocSyncInstall", "DocSyncMirror", "DocSyncSupport", "TestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
         .testTarget(
@@ -176,6 +183,12 @@ let package = Package(
             ],
             exclude: ["Golden"],
             swiftSettings: strict),
+        // SyncTests by subject: the configuration file (docsync.toml read and edited), and the plan's pure policy.
+        .testTarget(
+            name: "ConfigFileTests", dependencies: ["DocSync", "DocSyncConfigFile", "TestSupport"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "PlanTests", dependencies: ["DocSync", "DocSyncCatalog", "DocSyncHTTP"], swiftSettings: strict),
         .testTarget(
             name: "IndexTests",
             dependencies: [

@@ -9,7 +9,7 @@ struct AlternateFaultJSON: Encodable {
 
     init(_ fault: FileFetch.MirrorFault) {
         url = fault.url.redactingCredentials
-        reason = fault.reason
+        reason = fault.reason.description
         message = fault.message.redactingCredentials
     }
 }

@@ -127,7 +127,7 @@ struct FetchCommand: AsyncParsableCommand {
                     + "\(result.url.redactingCredentials.escapingControlCharacters)); "
                     + "[network] require_https = true refuses plain http")
         }
-        for fault in result.mirrorFaults { printError(Self.line(fault)) }
+        for fault in result.alternateFaults { printError(Self.line(fault)) }
         if json {
             print(Self.json(result, requested: url))
         }

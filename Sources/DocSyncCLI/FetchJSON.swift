@@ -31,6 +31,6 @@ struct FetchJSON: Encodable {
         attempts = result.attempts
         seconds = (result.seconds * 1000).rounded() / 1000
         path = result.path
-        alternateFaults = result.mirrorFaults.map(AlternateFaultJSON.init)
+        alternateFaults = result.alternateFaults.map(AlternateFaultJSON.init)
     }
 }

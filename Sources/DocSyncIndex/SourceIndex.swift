@@ -14,7 +14,7 @@ import GRDBSQLite
 /// mode (Apple's XAR docsets ship their entries in `docSet.dsidx-wal`; SQLite's `immutable` flag would ignore that
 /// file and see no entries), or one with a journal beside it, is copied with its sidecar files into a scratch folder
 /// in docsync's state folder and the copy is opened: SQLite replays the WAL into the copy, and the docset is untouched.
-enum SourceIndex {
+package enum SourceIndex {
     /// Entries beyond this many make the docset `tooLarge` by default (Apple's largest docsets have about a million).
     static let defaultMaxEntries = 5_000_000
     /// Names and paths are cut at this many bytes.
@@ -148,7 +148,7 @@ enum SourceIndex {
     }
 
     /// True when the database header says WAL (file format bytes 18 and 19 are 2).
-    static func isWALMode(_ directory: Int32) -> Bool {
+    package static func isWALMode(_ directory: Int32) -> Bool {
         guard let fd = (try? RegularFile.open("docSet.dsidx", in: directory)).flatMap({ $0?.fd }) else {
             return false
         }

@@ -10,27 +10,13 @@ import Foundation
 package final class Installer: Sendable {
     package let root: String
     package let configuration: InstallConfiguration
-    /// Run on each staged docset before it is published (see `TreePreparation`).
-    package let prepareTree: TreePreparation?
-    /// Builds the tarix store of a request with the tarix layout (nil: such a request fails).
-    package let tarixStore: TarixStoreBuilder?
     private let background = WorkCounter()
 
-    package convenience init(
-        root: String, configuration: InstallConfiguration = InstallConfiguration(), prepareTree: TreePreparation? = nil
-    ) {
-        self.init(root: root, configuration: configuration, prepareTree: prepareTree, tarixStore: nil)
-    }
-
-    /// As the public initializer, with the builder of tarix stores (`InstallRequest/layout` `.tarix`).
-    package init(
-        root: String, configuration: InstallConfiguration = InstallConfiguration(), prepareTree: TreePreparation?,
-        tarixStore: TarixStoreBuilder?
-    ) {
+    /// An installer for `root`. Each staged docset is completed for readers before it is published
+    /// (`ReaderPreparation`), and a request with the tarix layout gets its store built (`TarixStore`).
+    package init(root: String, configuration: InstallConfiguration = InstallConfiguration()) {
         self.root = root.hasPrefix("/") ? root : FileManager.default.currentDirectoryPath + "/" + root
         self.configuration = configuration
-        self.prepareTree = prepareTree
-        self.tarixStore = tarixStore
     }
 
     /// Makes the archive `<root>/<request.name>.docset`, all at once. On error nothing visible changes.
@@ -178,7 +164,6 @@ package final class Installer: Sendable {
             // growing source's), else while extracting.
             let known = request.archiveSHA256 != nil || source.providesSHA256
             let tarix = request.layout == .tarix
-            if tarix, tarixStore == nil { throw InstallError.unreadableArchive("the tarix layout is not available") }
             var onePass: TarixOnePassOutcome?
             if tarix, source is FileArchiveSource || source is GrowingFileSource {
                 // Read and inflated once (while it downloads, for a growing source), the tree outside Documents/

@@ -84,9 +84,8 @@ import Testing
             if let delay {
                 // The kill moment counts from the start of the extraction (a new staging folder appears), not from
                 // the process start, which a loaded machine can delay by seconds.
-                let deadline = Date().addingTimeInterval(30)
-                while process.isRunning, Date() < deadline, Set(stagingEntries()).isSubset(of: leftovers) {
-                    usleep(1_000)
+                try Poll.until("a staging folder for the extraction", every: 0.001) {
+                    !process.isRunning || !Set(stagingEntries()).isSubset(of: leftovers)
                 }
                 usleep(useconds_t(delay * 1_000_000))
                 kill(process.processIdentifier, SIGKILL)

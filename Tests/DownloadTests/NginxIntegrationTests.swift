@@ -183,11 +183,8 @@ struct NginxIntegrationTests {
     /// (the condition itself, polled; up to 60 s on a loaded machine).
     private func killMidTransfer(_ arguments: [String], staging: String, committed: Int64) throws {
         let process = try DocSyncProcess(fetch: arguments)
-        let deadline = Date().addingTimeInterval(60)
-        while process.process.isRunning, Date() < deadline,
-            (PartialDownload.list(in: staging).first?.bytes ?? 0) < committed
-        {
-            usleep(5_000)
+        try Poll.until("\(committed) durable bytes in the journal", timeout: 60, every: 0.005) {
+            !process.process.isRunning || (PartialDownload.list(in: staging).first?.bytes ?? 0) >= committed
         }
         #expect(process.process.isRunning, "killed mid-transfer, after \(committed) durable bytes")
         process.kill()

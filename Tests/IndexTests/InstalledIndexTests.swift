@@ -24,7 +24,7 @@ import Testing
         try IndexFixture.archive(dash, to: dir.appending("c.tgz"))
         try IndexFixture.archive(apple, to: dir.appending("foundation.tgz"))
         let root = dir.appending("root")
-        let installer = Installer(root: root, prepareTree: SyncEngine.prepareTree)
+        let installer = Installer(root: root)
         let c = try await installer.install(
             archive: dir.appending("c.tgz"), as: InstallRequest(name: "C", version: "1"))
         let f = try await installer.install(

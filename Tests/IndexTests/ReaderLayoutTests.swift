@@ -25,7 +25,7 @@ import Testing
     ) {
         let fixture = try fixture(kind, in: dir.appending("sources"))
         try IndexFixture.archive(fixture.folder, to: dir.appending("\(kind).tgz"))
-        let installer = Installer(root: dir.appending("root"), prepareTree: SyncEngine.prepareTree)
+        let installer = Installer(root: dir.appending("root"))
         let record = try await installer.install(
             archive: dir.appending("\(kind).tgz"), as: InstallRequest(name: fixture.name, version: "1"))
         return (fixture, InstalledDocset(record), installer)
@@ -125,7 +125,7 @@ import Testing
         try Data("not a database, just text".utf8).write(
             to: URL(fileURLWithPath: "\(folder)/Contents/Resources/docSet.dsidx"))
         try IndexFixture.archive(folder, to: dir.appending("broken.tgz"))
-        let installer = Installer(root: dir.appending("root"), prepareTree: SyncEngine.prepareTree)
+        let installer = Installer(root: dir.appending("root"))
         await #expect {
             try await installer.install(archive: dir.appending("broken.tgz"), as: InstallRequest(name: "Broken"))
         } throws: { error in

@@ -69,12 +69,7 @@ import Testing
     /// Polls `condition` until it holds or 30 s pass (a loaded CI machine may be slow; the condition, not a
     /// delay, ends the wait). Returns whether it held.
     static func wait(_ condition: () -> Bool) -> Bool {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !condition() {
-            if ContinuousClock.now > deadline { return false }
-            usleep(2_000)
-        }
-        return true
+        (try? Poll.until("the condition", every: 0.002, condition)) != nil
     }
 
     static func archive(_ h: InstallHarness, version: String) throws -> (DocsetFixture, [UInt8]) {

@@ -54,7 +54,7 @@ import Testing
     @Test func aManifestRecordedWhileExtractingMatchesEverythingInstalled() async throws {
         let h = try InstallHarness()
         defer { h.dir.remove() }
-        let installer = Installer(root: h.root, prepareTree: SyncEngine.prepareTree)
+        let installer = Installer(root: h.root)
         let fixture = try DocsetFixture.make(version: "1", indexRows: 50)
         let path = h.archive("odd.tgz")
         try fixture.writeArchive(

@@ -93,8 +93,9 @@ import Testing
             ).process
             if let delay {
                 // The kill moment counts from the start of the install (a new staging folder appears).
-                let deadline = Date().addingTimeInterval(30)
-                while process.isRunning, Date() < deadline, stagingEntries().isSubset(of: leftovers) { usleep(1_000) }
+                try Poll.until("a staging folder for the install", every: 0.001) {
+                    !process.isRunning || !stagingEntries().isSubset(of: leftovers)
+                }
                 usleep(useconds_t(delay * 1_000_000))
                 kill(process.processIdentifier, SIGKILL)
             }

@@ -23,9 +23,7 @@ import Testing
     }
 
     static func installer(_ root: String, grace: Duration = .seconds(600)) -> Installer {
-        Installer(
-            root: root, configuration: InstallConfiguration(gracePeriod: grace), prepareTree: SyncEngine.prepareTree,
-            tarixStore: SyncEngine.tarixStore)
+        Installer(root: root, configuration: InstallConfiguration(gracePeriod: grace))
     }
 
     static func tarixRequest(_ name: String, version: String? = nil) -> InstallRequest {

@@ -70,9 +70,7 @@ import Testing
             archive: flushed, as: TarixInstallTests.tarixRequest("Sample"))
         var limits = InstallLimits()
         limits.maxFileBytes = 1_000  // most of the fixture's pages (in Documents/) are larger
-        let strict = Installer(
-            root: root, configuration: InstallConfiguration(limits: limits), prepareTree: SyncEngine.prepareTree,
-            tarixStore: SyncEngine.tarixStore)
+        let strict = Installer(root: root, configuration: InstallConfiguration(limits: limits))
         do {
             _ = try await strict.install(archive: flushed, as: TarixInstallTests.tarixRequest("Sample"))
             Issue.record("installed with a file over the limit")

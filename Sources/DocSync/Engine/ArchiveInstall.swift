@@ -29,9 +29,7 @@ package struct ArchiveInstall: Sendable {
     package init(root: String, gracePeriod: Duration) {
         var configuration = InstallConfiguration()
         configuration.gracePeriod = gracePeriod
-        installer = Installer(
-            root: root, configuration: configuration, prepareTree: SyncEngine.prepareTree,
-            tarixStore: SyncEngine.tarixStore)
+        installer = Installer(root: root, configuration: configuration)
     }
 
     /// Installs `archive` (format detected from its content) as `name`, recording the given metadata.

@@ -15,22 +15,6 @@ extension SyncEngine {
             groups: configuration.groups)
     }
 
-    /// Completes each staged docset for Zeal before it is published: its index (`ZealPreparation`), then its
-    /// document folders and start page (`ReaderLayoutPreparation`). A docset no reader could open fails the install
-    /// (`InstallError.unreadableDocset`).
-    package static let prepareTree: TreePreparation = { fd, path, extra in
-        var steps = try ZealPreparation.prepare(docsetFD: fd, path: path)
-        let outcome: ReaderLayoutPreparation.Outcome
-        do {
-            outcome = try ReaderLayoutPreparation.prepare(
-                docsetFD: fd, path: path, catalogIndexFilePath: extra["indexFilePath"]?.string)
-        } catch let unreadable as ReaderLayoutPreparation.Unreadable {
-            throw InstallError.unreadableDocset(unreadable.message)
-        }
-        steps += outcome.steps
-        return PreparedTree(steps: steps, extra: outcome.indexFilePath.map { ["indexFilePath": .string($0)] } ?? [:])
-    }
-
     static func indexed(_ docset: InstalledDocset) -> IndexedDocset {
         IndexedDocset(name: docset.name, version: docset.version, path: docset.path, keywords: docset.keywords)
     }

@@ -113,8 +113,7 @@ public struct SyncEngine: Sendable {
             root: configuration.root,
             configuration: InstallConfiguration(
                 gracePeriod: configuration.install.gracePeriod, replaceForeign: configuration.install.replaceForeign,
-                changesKeep: configuration.changes.keep),
-            prepareTree: Self.prepareTree, tarixStore: Self.tarixStore)
+                changesKeep: configuration.changes.keep))
     }
 
     /// The downloader for archives: staging, transport options and the configured retry count.

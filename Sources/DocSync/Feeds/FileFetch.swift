@@ -34,45 +34,13 @@ package struct FileFetch: Sendable {
         self.connections = connections
     }
 
-    /// A mirror left out of a download, and why.
-    package struct MirrorFault: Sendable, Equatable, CustomStringConvertible {
-        /// The mirror's URL as given (printers redact credentials).
-        package var url: String
-        /// A stable snake_case code (`html_page`, `different_file`, …).
-        package var reason: String
-        /// One line saying what the mirror did, without the URL.
-        package var message: String
-        /// `URL: message`.
-        package var description: String { "\(url): \(message)" }
+    /// A mirror left out of a download, and why: `url` as given (printers redact credentials), `reason` a stable
+    /// snake_case code (`html_page`, `different_file`, …), `message` one line without the URL.
+    package typealias MirrorFault = AlternateFault
 
-        init(_ fault: AlternateFault) {
-            url = fault.url
-            reason = fault.reason.description
-            message = fault.message
-        }
-    }
-
-    /// What a finished download did.
-    package struct Outcome: Sendable, Equatable {
-        /// The URL that served the file (a mirror, or the first URL).
-        package var url: String
-        /// The file's length.
-        package var bytes: Int64
-        /// The file's SHA-256, 64 lowercase hex digits.
-        package var sha256: String
-        /// Bytes already on disk from an earlier, interrupted run.
-        package var resumedFrom: Int64
-        /// Requests made.
-        package var attempts: Int
-        /// Wall time, in seconds.
-        package var seconds: Double
-        /// The finished file.
-        package var path: String
-        /// Served over plain http (HTTPS-First fell back, or was not tried).
-        package var overPlainHTTP: Bool
-        /// The mirrors excluded on the way.
-        package var mirrorFaults: [MirrorFault]
-    }
+    /// What a finished download did: the URL that served it, its length and SHA-256, the bytes resumed from an
+    /// earlier run, requests made, wall time, the finished file, plain http, the mirrors excluded on the way.
+    package typealias Outcome = DownloadResult
 
     /// Why a download failed.
     package struct Failure: Error, Sendable, CustomStringConvertible {
@@ -100,7 +68,7 @@ package struct FileFetch: Sendable {
             staging: staging, http: http, connections: connections, perHost: connections)
         let request = DownloadRequest(
             key: "", alternates: urls, destination: destination, expectedSHA256: sha256?.lowercased())
-        let result: DownloadResult
+        let result: Outcome
         do {
             result = try await Downloader(configuration: download).download(request, progress: progress)
         } catch {
@@ -108,11 +76,8 @@ package struct FileFetch: Sendable {
                 description: error.description, isTooLarge: error.kind == .tooLarge,
                 isInsufficientSpace: error.kind == .insufficientSpace,
                 configurationHint: configuration.hint(for: error),
-                mirrorFaults: error.alternateFaults.map(MirrorFault.init), stageClass: StageErrorClass(error))
+                mirrorFaults: error.alternateFaults, stageClass: StageErrorClass(error))
         }
-        return Outcome(
-            url: result.url, bytes: result.bytes, sha256: result.sha256, resumedFrom: result.resumedFrom,
-            attempts: result.attempts, seconds: result.seconds, path: result.path, overPlainHTTP: result.overPlainHTTP,
-            mirrorFaults: result.alternateFaults.map(MirrorFault.init))
+        return result
     }
 }

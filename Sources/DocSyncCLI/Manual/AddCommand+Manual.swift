@@ -2,11 +2,15 @@
 extension AddCommand {
     static let manual = #"""
         ```sh
-        docsync add --init Go              # no configuration yet: write the documented one first, then add
-        docsync add Python_3 py2 Jest      # appends one [[docset]] table per name; aliases become catalogue names
+        # no configuration yet: write the documented one first, then add
+        docsync add --init Go
+        # appends one [[docset]] table per name; aliases become catalogue names
+        docsync add Python_3 py2 Jest
         docsync add Python_3 --version 3.9.6 --source zeal
-        docsync add Go --dry-run           # print the edit as a unified diff, change nothing
-        docsync drop Jest                  # removes that [[docset]] table (the installed docset stays until a prune)
+        # print the edit as a unified diff, change nothing
+        docsync add Go --dry-run
+        # removes that [[docset]] table (the installed docset stays until a prune)
+        docsync drop Jest
         ```
         The config file is edited as text, line by line: comments, blank lines and layout are kept (only the table's own
         lines are added or removed), and the result must load before it replaces the file (atomically, same

@@ -2,7 +2,8 @@
 extension AdoptCommand {
     static let manual = #"""
         ```sh
-        docsync adopt                      # the config's root (Zeal's folder by default)
+        # the config's root (Zeal's folder by default)
+        docsync adopt
         docsync adopt --root ~/docsets --dry-run
         ```
         Each real `NAME.docset` folder is matched to a catalogue entry by its `meta.json` (`name`, then `feed_url`),

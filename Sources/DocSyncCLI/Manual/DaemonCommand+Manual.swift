@@ -22,10 +22,14 @@ extension DaemonCommand {
         INSTALL AS A SERVICE
 
         ```sh
-        scripts/install                 # system service (run as root)
-        scripts/install --user          # a desktop user's own Zeal docsets
-        scripts/install --uninstall     # (add --user for the user install) removes exactly what was installed
-        DESTDIR=/tmp/stage scripts/install --prefix /usr   # stage for packaging: nothing live is touched
+        # system service (run as root)
+        scripts/install
+        # a desktop user's own Zeal docsets
+        scripts/install --user
+        # (add --user for the user install) removes exactly what was installed
+        scripts/install --uninstall
+        # stage for packaging: nothing live is touched
+        DESTDIR=/tmp/stage scripts/install --prefix /usr
         ```
         `scripts/build-release` builds the shipped binaries (static Swift runtime, stripped: no symbol table or debug
         info; ~24 MiB peak for a 500 MB download) and prints the path of the first, `.build-release/release/docsync`,

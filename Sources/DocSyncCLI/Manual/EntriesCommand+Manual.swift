@@ -2,8 +2,10 @@
 extension EntriesCommand {
     static let manual = #"""
         ```sh
-        docsync entries CUPS                            # NAME<TAB>TYPE<TAB>URL per entry
-        docsync entries @web --json > entries.jsonl     # JSON Lines, streamed
+        # NAME<TAB>TYPE<TAB>URL per entry
+        docsync entries CUPS
+        # JSON Lines, streamed
+        docsync entries @web --json > entries.jsonl
         ```
         Every entry of each named installed docset (or `@group`), in index order, both index formats, read-only and
         streamed (a cursor on a thread of its own; constant memory whatever the size). `--json` prints one object per

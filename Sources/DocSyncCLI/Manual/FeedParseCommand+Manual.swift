@@ -2,11 +2,15 @@
 extension FeedParseCommand {
     static let manual = #"""
         ```sh
-        docsync feed parse Feeds/cups-docsetutil.atom           # table of entries
-        docsync feed parse Feeds/Swift.xml --json                # one JSON object
-        docsync feed parse feed.atom --base-url https://example.com/feeds/feed.atom --json
+        # table of entries
+        docsync feed parse Feeds/cups-docsetutil.atom
+        # one JSON object
+        docsync feed parse Feeds/Swift.xml --json
+        docsync feed parse feed.atom --json \
+            --base-url https://example.com/feeds/feed.atom
         docsync feed parse https://kapeli.com/feeds/Swift.xml
-        docsync feed parse feed.atom --check                     # validate only: no output, exit 0 or 65
+        # validate only: no output, exit 0 or 65
+        docsync feed parse feed.atom --check
         ```
         Atom 1.0 with Apple's docset extension (matched by namespace URI, any prefix) or Dash/Zeal XML, told apart by
         the root element. Relative links resolve against `xml:base` and the document URL per RFC 3986; IRIs (non-ASCII

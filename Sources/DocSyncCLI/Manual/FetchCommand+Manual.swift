@@ -2,7 +2,8 @@
 extension FetchCommand {
     static let manual = #"""
         ```sh
-        docsync fetch https://example.org/Foo.tgz --mirror https://mirror.example.net/Foo.tgz \
+        docsync fetch https://example.org/Foo.tgz \
+            --mirror https://mirror.example.net/Foo.tgz \
             --output ~/Docsets/Foo.tgz --sha256 3bcae4a4…e255 --json
         ```
         `--connections N` (default 4; 1 disables) fetches a large file in verified segments over N connections and the

@@ -2,7 +2,8 @@
 extension InitCommand {
     static let manual = #"""
         ```sh
-        docsync init                       # root = Zeal's docset folder (exit 64 without one: pass --root)
+        # root = Zeal's docset folder (exit 64 without one: pass --root)
+        docsync init
         docsync init --root ~/docsets --config ./docsync.toml
         ```
         """#

@@ -2,7 +2,8 @@
 extension InstallCommand {
     static let manual = #"""
         ```sh
-        docsync install ~/Downloads/Swift.tgz --root ~/.local/share/Zeal/Zeal/docsets --name Swift --version 5.10 --json
+        docsync install ~/Downloads/Swift.tgz --root ~/.local/share/Zeal/Zeal/docsets \
+            --name Swift --version 5.10 --json
         ```
         tgz, tar.bz2, tar.xz, tar.zst, tar, zip or xar (detected from content). `--json` prints the installed docset
         (`InstalledDocset`'s object with `"schema": 1`: `name`, `version`, `path`, `index_path`, `archive_sha256`, …).
@@ -16,7 +17,9 @@ extension InstallCommand {
         version again replaces that version only. Every command addresses one version as `NAME@VERSION` (search
         --docset, entries, cat, remove, verify, lease); `docsync status` lists each.
         ```sh
-        docsync install Swift-5.9.tgz --root ~/docsets --name Swift --version 5.9 --side-by-side  # keeps 5.10
+        # keeps 5.10
+        docsync install Swift-5.9.tgz --root ~/docsets --name Swift --version 5.9 \
+            --side-by-side
         ```
         After the docset is in place (readable at once), its text index is built for `docsync search --text` in the
         state folder: `--state DIR`, else the configuration file's, when there is one (`--no-full-text` skips it);

@@ -17,15 +17,19 @@ extension MirrorCommand {
         else an fsynced copy) and ends with a publish; `docsync mirror publish` runs one on its own (downloading again,
         checksum enforced, archives a sync did not keep). The tree:
 
-        | Path | What | Changes |
-        |------|------|---------|
-        | `archives/<sha256>/<Name>.tgz` | the verified archive | never (a new version is a new folder) |
-        | `archives/<sha256>/<Name>.tgz.tarix` | its tarix index (a gzip'd tar holding `tarixIndex.db`, Kapeli's convention), only when the archive is already flushed at every record | never |
-        | `feeds/<Name>.xml` | a Dash feed: `<version>`, `<sha256>`, `<url>` = the mirror's copy then the upstream URLs, `<other-versions>` (the `keep` newest) | every publish |
-        | `feeds/zeal/<Name>.xml` | the feed to give Zeal's "Add feed": `<version>` and one `<url>`, the mirror's copy (no fallbacks, no `<other-versions>`) | every publish |
-        | `docsets.atom` | one Atom docset feed, an entry per kept version (`docset:sha256`, enclosure length) | every publish |
-        | `catalogue.json` | Zeal's catalogue shape: `name`, `title`, `versions`, `revision`, `icon`/`icon2x`, `extra`, `size`, `sha256`, `feed_url`, `urls`, `tarix: true` when the index is published | every publish |
-        | `manifest.lock` | the `docsync.lock` format (schema 1): every published archive's URLs, SHA-256 and size | every publish |
+        - `archives/<sha256>/<Name>.tgz`: the verified archive. Never changes (a new version is a new folder).
+        - `archives/<sha256>/<Name>.tgz.tarix`: its tarix index (a gzip'd tar holding `tarixIndex.db`, Kapeli's
+          convention), only when the archive is already flushed at every record. Never changes.
+        - `feeds/<Name>.xml`: a Dash feed: `<version>`, `<sha256>`, `<url>` = the mirror's copy then the upstream URLs,
+          `<other-versions>` (the `keep` newest). Rewritten by every publish.
+        - `feeds/zeal/<Name>.xml`: the feed to give Zeal's "Add feed": `<version>` and one `<url>`, the mirror's copy
+          (no fallbacks, no `<other-versions>`). Rewritten by every publish.
+        - `docsets.atom`: one Atom docset feed, an entry per kept version (`docset:sha256`, enclosure length).
+          Rewritten by every publish.
+        - `catalogue.json`: Zeal's catalogue shape: `name`, `title`, `versions`, `revision`, `icon`/`icon2x`, `extra`,
+          `size`, `sha256`, `feed_url`, `urls`, `tarix: true` when the index is published. Rewritten by every publish.
+        - `manifest.lock`: the `docsync.lock` format (schema 1): every published archive's URLs, SHA-256 and size.
+          Rewritten by every publish.
 
         Versions kept side by side (`[[docset]] versions`) are published each as its own docset (`NAME@VERSION`: its
         feed, catalogue entry, archive and checksum); a fleet member whose `[[docset]]` names the same `versions`

@@ -2,11 +2,15 @@
 extension SearchCommand {
     static let manual = #"""
         ```sh
-        docsync search printf                           # name, type, docset and URL of the best 20 hits
+        # name, type, docset and URL of the best 20 hits
+        docsync search printf
         docsync search nsmarr --docset Apple_API_Reference --type Method --limit 5
-        docsync search vector --json | jq -r .url       # one JSON object per hit
-        docsync search fetch --docset @web              # only the docsets of the [[group]] named "web"
-        docsync search cupsGetDests --root ~/docsets    # a root installed with `install --root`: no configuration needed
+        # one JSON object per hit
+        docsync search vector --json | jq -r .url
+        # only the docsets of the [[group]] named "web"
+        docsync search fetch --docset @web
+        # a root installed with `install --root`: no configuration needed
+        docsync search cupsGetDests --root ~/docsets
         ```
         Reads both index formats (Dash's `searchIndex`, Apple's Core Data tokens), read-only. Case is ignored; exact
         matches come first, then prefix, substring and fuzzy (the query's characters in order, `nsmarr` →
@@ -41,8 +45,10 @@ extension SearchCommand {
         DashDocSetFamily, its meta.json's extra.keywords, and `keywords = [...]` of its [[docset]] table; `docsync
         status` shows them. A keyword no docset has: no hits, a message naming the keywords there are, exit 1.
         ```sh
-        docsync search 'py,django:view'                 # Zeal's keyword prefixes (`html:` alone lists A-Z)
-        docsync search open --docset Python_3@3.12      # one version kept side by side (`install --side-by-side`)
+        # Zeal's keyword prefixes (`html:` alone lists A-Z)
+        docsync search 'py,django:view'
+        # one version kept side by side (`install --side-by-side`)
+        docsync search open --docset Python_3@3.12
         ```
         `--text` searches what the pages say instead (each docset's text index, built at install and sync; `[search]
         full_text`): words are AND-ed, "quoted phrases" match in order, `word*` is a prefix, `-word` (or `-"a phrase"`)

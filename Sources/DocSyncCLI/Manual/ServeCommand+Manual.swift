@@ -2,7 +2,8 @@
 extension ServeCommand {
     static let manual = #"""
         ```sh
-        docsync serve                                   # http://127.0.0.1:8484/ : type to search, the page beside it
+        # http://127.0.0.1:8484/ : type to search, the page beside it
+        docsync serve
         docsync serve --listen 127.0.0.1:9000 --access-log /var/log/docsync/access.log
         curl -s 'http://127.0.0.1:8484/api/search?q=printf&docset=@web&limit=5'
         ```
@@ -82,7 +83,8 @@ extension ServeCommand {
             ssl_certificate     /etc/ssl/docs.example.org.pem;
             ssl_certificate_key /etc/ssl/docs.example.org.key;
             auth_basic           "Documentation";
-            auth_basic_user_file /etc/nginx/docs.htpasswd;      # htpasswd -c /etc/nginx/docs.htpasswd alice
+            # htpasswd -c /etc/nginx/docs.htpasswd alice
+            auth_basic_user_file /etc/nginx/docs.htpasswd;
             location / {
                 proxy_pass http://127.0.0.1:8484;
                 proxy_http_version 1.1;

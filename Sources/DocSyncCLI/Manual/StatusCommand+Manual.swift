@@ -2,9 +2,12 @@
 extension StatusCommand {
     static let manual = #"""
         ```sh
-        docsync status            # installed docsets (version, size, installed at, source), partial downloads,
-        docsync status --json     # and the last sync's result per feed
-        docsync status --root ~/docsets   # a root installed with `install --root`, without a configuration file
+        # installed docsets (version, size, installed at, source), partial downloads,
+        docsync status
+        # and the last sync's result per feed
+        docsync status --json
+        # a root installed with `install --root`, without a configuration file
+        docsync status --root ~/docsets
         ```
         Each docset's line shows its layout (`extracted` or `tarix`), the regular files and bytes its version folder
         takes on disk; `--json` has them per docset in `disk` (`{"name", "layout", "files", "bytes"}`) and `"layout":

@@ -2,20 +2,29 @@
 extension SyncCommand {
     static let manual = #"""
         ```sh
-        docsync sync                       # refresh feeds, install new/updated docsets, report
-        docsync sync --dry-run             # print the plan only
-        docsync sync --only Swift C++      # just these docsets (a name that matches nothing: exit 64, the names that
-                                           # exist and the nearest one, e.g. apidoc → apiDoc; the same for remove)
-        docsync sync --refresh             # ask servers even for feeds still fresh by Cache-Control / Expires
-        docsync sync --wait                # queue behind a running sync (the timer's setting)
-        docsync sync --locked              # install exactly docsync.lock (checksums enforced); drift fails (exit 3)
-        docsync sync --repair              # also reinstall docsets `docsync verify` finds damaged
-        docsync sync --relayout            # then convert installed docsets to [install] layout (extracted / tarix)
-        docsync sync --json | jq .         # newline-delimited events: feed-checked, feed-failed, feed-warning,
-                                           # plan, progress, installed, updated, unchanged, removed, orphaned, skipped, failed,
-                                           # hook-failed, warning (e.g. installed over plain http, no checksum),
-                                           # indexed (search index ready, with its entry count), index-failed, summary
-                                           # (each object: Sources/DocSync/DocSync.docc/JSONObjects.md)
+        # refresh feeds, install new/updated docsets, report
+        docsync sync
+        # print the plan only
+        docsync sync --dry-run
+        # just these docsets (a name that matches nothing: exit 64, the names that
+        # exist and the nearest one, e.g. apidoc → apiDoc; the same for remove)
+        docsync sync --only Swift C++
+        # ask servers even for feeds still fresh by Cache-Control / Expires
+        docsync sync --refresh
+        # queue behind a running sync (the timer's setting)
+        docsync sync --wait
+        # install exactly docsync.lock (checksums enforced); drift fails (exit 3)
+        docsync sync --locked
+        # also reinstall docsets `docsync verify` finds damaged
+        docsync sync --repair
+        # then convert installed docsets to [install] layout (extracted / tarix)
+        docsync sync --relayout
+        # newline-delimited events: feed-checked, feed-failed, feed-warning, plan,
+        # progress, installed, updated, unchanged, removed, orphaned, skipped, failed,
+        # hook-failed, warning (e.g. installed over plain http, no checksum), indexed
+        # (search index ready, with its entry count), index-failed, summary (each
+        # object: Sources/DocSync/DocSync.docc/JSONObjects.md)
+        docsync sync --json | jq .
         ```
         A lock in the state directory keeps two syncs apart (exit 75 without `--wait`). Feeds are fetched with
         conditional GETs (ETag / Last-Modified kept per feed): a 304 costs no body bytes, and a feed still fresh by its

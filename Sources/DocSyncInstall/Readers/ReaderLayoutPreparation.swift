@@ -1,3 +1,4 @@
+import DocSyncIndex
 import DocSyncSupport
 import Foundation
 import GRDB

@@ -4,8 +4,7 @@ import DocSyncSupport
 /// The install stage's name for ``InstalledDocset/Layout`` (one type: how an installed docset keeps its documents).
 package typealias InstallLayout = InstalledDocset.Layout
 
-/// Builds tarix stores for the tarix layout (docsync wires `DocSyncTarix` in; this module knows no zlib).
-package struct TarixStoreBuilder: Sendable {
+extension TarixStore {
     /// Reads the archive `archive` (named `archiveName` in messages) from offset 0 — a verified file, or a download
     /// still growing whose reads wait for its bytes — and creates
     /// `tarix.tgz` and `tarixIndex.db` in the staged docset's `Contents/Resources` folder (`resourcesFD`,
@@ -26,27 +25,9 @@ package struct TarixStoreBuilder: Sendable {
     /// in two passes with `build`.
     package typealias OnePass =
         @Sendable (_ pass: TarixOnePass, _ publisherIndex: String?) throws -> TarixStoreResult?
-
-    /// The two-pass builder (after extraction, from the complete archive).
-    package let build: Build
-    /// The one-pass install of an archive file (nil: always two passes).
-    package let onePass: OnePass?
-
-    package init(build: @escaping Build, onePass: OnePass? = nil) {
-        self.build = build
-        self.onePass = onePass
-    }
-
-    /// Calls `build`.
-    func callAsFunction(
-        _ archive: any ByteSource, _ archiveName: String, _ resourcesFD: Int32, _ resourcesPath: String,
-        _ publisherIndex: String?
-    ) throws -> TarixStoreResult {
-        try build(archive, archiveName, resourcesFD, resourcesPath, publisherIndex)
-    }
 }
 
-/// What a `TarixStoreBuilder` made.
+/// What `TarixStore` made.
 package struct TarixStoreResult: Sendable, Equatable {
     /// `indexed` (the archive had a flush point at every record and is kept as it is) or `reencoded`.
     package var mode: String

@@ -39,7 +39,7 @@ extension Installer {
         _ source: any ArchiveSource, store: VersionStore, staging: DirectoryHandle, recorder: ManifestRecorder,
         request: InstallRequest, reencoding: Bool = false
     ) throws(InstallError) -> TarixOnePassAttempt {
-        guard let onePass = tarixStore?.onePass else { return .twoPasses }
+        let onePass = TarixStore.onePass
         let reading: any ByteSource
         var knownBytes: Int64?
         var archive: Int32 = -1

@@ -1,20 +1,19 @@
-package import DocSyncInstall
-internal import DocSyncSupport
-internal import DocSyncTarix
+import DocSyncSupport
+import DocSyncTarix
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// The tarix layout's store, wired into the installer: `DocSyncTarix` builds `tarix.tgz` and `tarixIndex.db` from
+/// The tarix layout's store, built by the installer: `DocSyncTarix` builds `tarix.tgz` and `tarixIndex.db` from
 /// the verified archive. An archive with a flush point at every record is indexed as it is and copied (the
 /// publisher's bytes); any other is re-encoded once with a full flush before every record. Every indexed path passes
 /// `TarixPathPolicy` (extraction's rules, plus the one docset folder Zeal's reader strips).
-enum TarixStore {
+package enum TarixStore {
     static let archiveName = "tarix.tgz"
     static let indexName = "tarixIndex.db"
 
-    static let build: TarixStoreBuilder.Build = { archive, archiveName, resourcesFD, resourcesPath, publisherIndex in
+    static let build: Build = { archive, archiveName, resourcesFD, resourcesPath, publisherIndex in
         var refused: String?
         if let publisherIndex {
             do {
@@ -43,12 +42,12 @@ enum TarixStore {
             archiveSHA256: summary.archiveSHA256)
     }
 
-    /// The install of an archive file in one pass (`TarixStoreBuilder.OnePass`): with a publisher's index,
+    /// The install of an archive file in one pass (`OnePass`): with a publisher's index,
     /// `TarixVerifier` checks it against the archive in full; without one, `TarixBuilder.indexAsIs` indexes the
     /// archive when it is flushed at every record (nil when it is not: the installer starts over, re-encoding);
     /// when `pass.reencodes`, `TarixBuilder.reencode` re-encodes it into the store. Each walk hands `pass` the
     /// archive's bytes, every record and its data (the tree outside `Documents/`).
-    static let onePass: TarixStoreBuilder.OnePass = { pass, publisherIndex in
+    static let onePass: OnePass = { pass, publisherIndex in
         try installInOnePass(pass, publisherIndex: publisherIndex)
     }
 
@@ -143,7 +142,7 @@ enum TarixStore {
 
     /// For `verify`: nil when the folder `docsetPath` has no tarix store or its index agrees with its archive in
     /// full; else what is wrong.
-    static func check(docsetPath: String) -> String? {
+    package static func check(docsetPath: String) -> String? {
         let resources = "\(docsetPath)/Contents/Resources"
         guard let folder = try? SafeDirectory.open(resources), folder.exists(archiveName) else { return nil }
         let archive: Int32
@@ -184,11 +183,6 @@ enum TarixStore {
             }
         }
     }
-}
-
-extension SyncEngine {
-    /// Builds the tarix layout's store at install (`DocSyncTarix`); what `docsync install --layout tarix` passes.
-    package static let tarixStore = TarixStoreBuilder(build: TarixStore.build, onePass: TarixStore.onePass)
 }
 
 extension ArchiveEntryMetadata {

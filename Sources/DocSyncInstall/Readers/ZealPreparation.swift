@@ -1,3 +1,4 @@
+import DocSyncIndex
 import Foundation
 import GRDB
 

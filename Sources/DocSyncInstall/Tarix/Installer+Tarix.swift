@@ -6,7 +6,7 @@ import DocSyncSupport
 
 extension Installer {
     /// The tarix layout, after extraction (which left `Contents/Resources/Documents/` out) and once the source is
-    /// verified: runs `tarixStore` over the complete archive file into the staged `Contents/Resources`, records both
+    /// verified: runs `TarixStore.build` over the complete archive file into the staged `Contents/Resources`, records both
     /// files in the manifest, and returns what was built, the store archive's SHA-256 and the bytes added.
     /// `archiveSHA256`: the source file's SHA-256 when it was computed from its bytes during this install (the
     /// download's, or the extraction pass's); an archive kept as it is (`indexed`) is then not hashed again.
@@ -15,7 +15,6 @@ extension Installer {
         publisherIndex: String?, archiveSHA256: String?
     ) throws(InstallError) -> (result: TarixStoreResult, sha256: String, bytes: Int64)
     {
-        guard let tarixStore else { throw .unreadableArchive("the tarix layout is not available") }
         guard let file = source.completedFile else {
             throw .unreadableArchive("\(source.displayName): the tarix layout needs the archive as a file")
         }
@@ -29,7 +28,7 @@ extension Installer {
         guard fstat(archive, &archiveStatus) == 0 else { throw .io(SystemError("fstat", path: file)) }
         let result: TarixStoreResult
         do {
-            result = try tarixStore(
+            result = try TarixStore.build(
                 FileByteSource(fd: archive, name: file), source.displayName, resources.fd, resources.path,
                 publisherIndex)
         } catch let error as InstallError {
