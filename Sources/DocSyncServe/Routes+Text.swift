@@ -25,7 +25,7 @@ extension Routes {
         case .success(.success(let found)): results = found
         case .success(.failure(let error)) where error.kind == "unknown_keyword": message = error.description
         case .success(.failure(let error)): return Self.jsonError(.badRequest, error.description)
-        case .failure(.busy): return Self.busy(json: true)
+        case .failure(.busy), .failure(.noThread): return Self.busy(json: true)
         case .failure(.timedOut): return Self.jsonError(.serviceUnavailable, "timed out")
         }
         var out = "{\"query\":"
