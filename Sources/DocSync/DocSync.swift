@@ -7,5 +7,10 @@
 // so no public declaration here can expose their types, and they are not re-exported. `InstalledDocset` is product
 // too, re-exported from its own module (DocSyncDocset) because the install stage's record carries one. Tools inside
 // this package (the CLI, tests) import the stages they use explicitly. `scripts/api-surface` counts what `import DocSync` shows.
+//
+// Logging and ServiceLifecycle are re-exported because `SyncService`'s signature needs them (its `Logger`, and the
+// `Service` it is, run in a `ServiceGroup`): a backend uses it with `import DocSync` alone.
 @_exported import DocSyncDocset
 @_exported import DocSyncIndex
+@_exported import Logging
+@_exported import ServiceLifecycle

@@ -8,7 +8,7 @@ extension SearchCommand {
         let results: TextSearchResults
         do {
             results = try await index.fullTextSearch(TextSearchQuery(query, docsets: docsets, limit: limit ?? 20))
-        } catch where error.kind == "unknown_keyword" {
+        } catch where error.kind == .unknownKeyword {
             printError("docsync: \(error.description.escapingControlCharacters)")
             throw ExitCode(1)  // no hits, as for any query that finds nothing
         } catch {

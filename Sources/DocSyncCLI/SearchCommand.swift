@@ -69,7 +69,7 @@ struct SearchCommand: AsyncParsableCommand {
         let results: SearchResults
         do {
             results = try await index.search(search)
-        } catch where error.kind == "unknown_keyword" {
+        } catch where error.kind == .unknownKeyword {
             printError("docsync: \(Self.escaped(error.description))")
             throw ExitCode(1)  // no hits, as for any query that finds nothing
         } catch {

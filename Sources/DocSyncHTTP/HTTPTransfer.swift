@@ -70,8 +70,8 @@ package struct HTTPTransportError: Error, Sendable, Equatable, CustomStringConve
     package var explanation: String {
         switch kind {
         case .tlsCertificate:
-            "TLS certificate not accepted: \(message) (for a private certificate authority set [network] ca_file, "
-                + "fetch --ca-file or CURL_CA_BUNDLE)"
+            "TLS certificate not accepted: \(message) (for a private certificate authority set [network] ca_file "
+                + "or CURL_CA_BUNDLE)"
         case .protocolNotAllowed: "refused: only http:// and https:// URLs are allowed (\(message))"
         default: message
         }

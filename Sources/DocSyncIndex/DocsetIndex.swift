@@ -14,7 +14,9 @@ import Foundation
 ///     print(hit.name, hit.type, hit.docset, hit.url)
 /// }
 /// ```
-/// Thread-safe; a search takes milliseconds (see Benchmarks/README.md) on a thread of its own.
+/// Thread-safe; a search takes milliseconds (see Benchmarks/README.md) on the library's bounded pool of threads for
+/// blocking work (`max(2, cores)` threads, shared with page reads and index preparation: any number of concurrent
+/// searches queue there instead of starting a thread each).
 ///
 /// `@unchecked Sendable`: `opened` and `scratches` are read and written only while holding `lock`; the rest is `let`.
 public final class DocsetIndex: @unchecked Sendable {
@@ -26,8 +28,10 @@ public final class DocsetIndex: @unchecked Sendable {
     public let maximumEntries: Int
     /// Named groups `SearchQuery.docsets` may select with `@name` (an unknown group selects nothing).
     public let groups: DocsetGroups
+    /// Guards `opened` and `scratches`; searches that need a docset whose index another thread is building wait on
+    /// it.
     private let lock = ConditionLock()
-    private var opened: [Int: Result<DerivedIndex, DocsetIndexError>] = [:]
+    private var opened: [Int: Slot] = [:]
     /// Scan buffers of finished searches, reused by the next ones.
     private var scratches: [SearchScratch] = []
 
@@ -100,8 +104,9 @@ public final class DocsetIndex: @unchecked Sendable {
     /// fuzzy (subsequence) matches, shorter names first within each, ignoring case. A docset whose index cannot be
     /// read is reported in `failures`; the others still answer.
     ///
-    /// Runs on a thread of its own (reading the memory-mapped indexes, and building a missing one, block), never on
-    /// the caller's cooperative pool. Throws ``DocsetIndexError/invalidQuery(_:)`` when ``SearchQuery/problem``
+    /// Runs on the library's bounded pool of blocking threads (reading the memory-mapped indexes, and building a
+    /// missing one, block), never on the caller's cooperative pool; ``DocsetIndexError/io(_:_:)`` when the system
+    /// refuses that pool a thread. Throws ``DocsetIndexError/invalidQuery(_:)`` when ``SearchQuery/problem``
     /// names one, ``DocsetIndexError/notInstalled(_:)`` when ``SearchQuery/docsets`` names a docset that is not
     /// installed (or a group that does not exist), and ``DocsetIndexError/unknownKeyword(_:known:)`` when no docset
     /// has any of its keywords, before reading anything.
@@ -117,7 +122,9 @@ public final class DocsetIndex: @unchecked Sendable {
             throw .notInstalled(missing + selected.unknown.map { "@\($0)" })
         }
         if let unknown = unknownKeywords(query) { throw unknown }
-        return await WorkerThread.run(name: "docsync-search", stackSize: 1 << 20) { self.searchBlocking(query) }
+        return try await BlockingPool.shared.perform(refused: { .io("", "search not run: \($0)") }) {
+            () throws(DocsetIndexError) in self.searchBlocking(query)
+        }
     }
 
     /// ``DocsetIndexError/unknownKeyword(_:known:)`` when `query` has keywords and no docset has any of them (naming
@@ -130,10 +137,11 @@ public final class DocsetIndex: @unchecked Sendable {
     }
 
     /// Builds the derived index of every docset that lacks an up-to-date one (what the first search would do), on
-    /// a thread of its own. Every docset is tried; throws the first failure (``SearchResults/failures`` reports the
+    /// the library's bounded pool of blocking threads. Every docset is tried; throws the first failure (``SearchResults/failures`` reports the
     /// same ones at each search).
     public func prepare() async throws(DocsetIndexError) {
-        let failures = await WorkerThread.run(name: "docsync-prepare", stackSize: 1 << 20) {
+        let failures = try await BlockingPool.shared.perform(refused: { .io("", "index not prepared: \($0)") }) {
+            () throws(DocsetIndexError) in
             self.docsets.indices.compactMap { position -> DocsetIndexError? in
                 if case .failure(let error) = self.open(position) { return error }
                 return nil
@@ -196,20 +204,43 @@ public final class DocsetIndex: @unchecked Sendable {
         return SearchResults(hits: hits, failures: failures)
     }
 
+    /// The derived index of `docsets[position]`, opened (and built when missing or stale) once. The build runs
+    /// without `lock`: searches of other docsets, and of docsets already open, go on meanwhile; only those that
+    /// need this docset wait for its build.
     private func open(_ position: Int) -> Result<DerivedIndex, DocsetIndexError> {
-        lock.withLock {
-            if let known = opened[position] { return known }
-            let docset = docsets[position]
-            let result = Result { () throws(DocsetIndexError) -> DerivedIndex in
-                do {
-                    try FileManager.default.createDirectory(atPath: indexFolder, withIntermediateDirectories: true)
-                } catch {
-                    throw .io(docset.name, "cannot create \(indexFolder): \(error)")
+        let known = lock.withLock { () -> Result<DerivedIndex, DocsetIndexError>? in
+            while true {
+                switch opened[position] {
+                case .some(.ready(let result)): return result
+                case .some(.building): lock.wait()
+                case .none:
+                    opened[position] = .building
+                    return nil
                 }
-                return try DerivedIndex.open(docset, indexFolder: indexFolder, maxEntries: maximumEntries)
             }
-            opened[position] = result
-            return result
         }
+        if let known { return known }
+        let docset = docsets[position]
+        let result = Result { () throws(DocsetIndexError) -> DerivedIndex in
+            do {
+                try FileManager.default.createDirectory(atPath: indexFolder, withIntermediateDirectories: true)
+            } catch {
+                throw .io(docset.name, "cannot create \(indexFolder): \(error)")
+            }
+            return try DerivedIndex.open(docset, indexFolder: indexFolder, maxEntries: maximumEntries)
+        }
+        lock.withLock {
+            opened[position] = .ready(result)
+            lock.broadcast()
+        }
+        return result
+    }
+}
+
+extension DocsetIndex {
+    /// A docset's derived index in ``DocsetIndex``: being opened or built by one thread (others wait), or opened.
+    fileprivate enum Slot {
+        case building
+        case ready(Result<DerivedIndex, DocsetIndexError>)
     }
 }

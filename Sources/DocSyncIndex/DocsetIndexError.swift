@@ -3,36 +3,46 @@ import DocSyncSupport
 /// Why one docset's index could not be read or searched. The other docsets still answer: `DocsetIndex.search`
 /// reports these next to its hits instead of throwing.
 public struct DocsetIndexError: Error, Sendable, Equatable, CustomStringConvertible {
-    private enum Code: String, Sendable {
-        case notSQLite = "not_sqlite"
-        case unknownSchema = "unknown_schema"
-        case tooLarge = "too_large"
-        case unreadable
-        case io
-        case invalidQuery = "invalid_query"
-        case unknownKeyword = "unknown_keyword"
-        case notInstalled = "not_installed"
+    /// The kind of error: compare it with the static members (`error.kind == .invalidQuery`); new kinds may be added
+    /// (keep a `default:` branch). Its ``description`` is a stable machine-readable name (`invalid_query`).
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        /// The machine-readable name.
+        public let description: String
+        private init(_ name: String) { description = name }
+        /// `not_sqlite`.
+        public static let notSQLite = Kind("not_sqlite")
+        /// `unknown_schema`.
+        public static let unknownSchema = Kind("unknown_schema")
+        /// `too_large`.
+        public static let tooLarge = Kind("too_large")
+        /// `unreadable`.
+        public static let unreadable = Kind("unreadable")
+        /// `io`.
+        public static let io = Kind("io")
+        /// `invalid_query`.
+        public static let invalidQuery = Kind("invalid_query")
+        /// `unknown_keyword`.
+        public static let unknownKeyword = Kind("unknown_keyword")
+        /// `not_installed`.
+        public static let notInstalled = Kind("not_installed")
     }
 
-    private let code: Code
+    /// The kind of error (``Kind``).
+    public let kind: Kind
     /// The docset at fault (its name).
     public let docset: String
     /// What went wrong, in words (SQLite's or the system's message, or the limit exceeded).
     public let message: String
 
-    private init(_ code: Code, docset: String, message: String) {
-        self.code = code
+    private init(_ code: Kind, docset: String, message: String) {
+        self.kind = code
         self.docset = docset
         self.message = message
     }
 
-    /// A stable machine-readable kind: `not_sqlite`, `unknown_schema`, `too_large`, `unreadable`, `io`,
-    /// `invalid_query`, `unknown_keyword` or `not_installed`.
-    public var kind: String { code.rawValue }
-
     /// `docset: docSet.dsidx: message`, or `search query: message` for an invalid query.
     public var description: String {
-        switch code {
+        switch kind {
         case .invalidQuery, .unknownKeyword, .notInstalled: "search query: \(message)"
         default: "\(docset): docSet.dsidx: \(message)"
         }

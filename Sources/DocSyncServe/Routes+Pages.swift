@@ -97,7 +97,7 @@ extension Routes {
             switch read {
             case .failure(let refusal):
                 if let handoff { close(handoff.descriptor) }  // the job never ran
-                return refusal == .busy ? Self.busy() : Self.text(.serviceUnavailable, "timed out\n")
+                return refusal == .timedOut ? Self.text(.serviceUnavailable, "timed out\n") : Self.busy()
             case .success(.failure(let error)):
                 return Self.pageError(error, logger: logger)
             case .success(.success(let (bytes, inflated))):

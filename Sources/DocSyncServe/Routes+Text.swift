@@ -23,9 +23,9 @@ extension Routes {
         var message: String?  // a keyword no docset has: no hits and the keywords there are, as /api/search answers
         switch answer {
         case .success(.success(let found)): results = found
-        case .success(.failure(let error)) where error.kind == "unknown_keyword": message = error.description
+        case .success(.failure(let error)) where error.kind == .unknownKeyword: message = error.description
         case .success(.failure(let error)): return Self.jsonError(.badRequest, error.description)
-        case .failure(.busy): return Self.busy(json: true)
+        case .failure(.busy), .failure(.noThread): return Self.busy(json: true)
         case .failure(.timedOut): return Self.jsonError(.serviceUnavailable, "timed out")
         }
         var out = "{\"query\":"

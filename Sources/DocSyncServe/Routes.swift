@@ -116,7 +116,7 @@ struct Routes: Sendable {
             case .success(let results):
                 hits = results.hits
                 failures = results.failures
-            case .failure(.busy): return Self.busy(json: true)
+            case .failure(.busy), .failure(.noThread): return Self.busy(json: true)
             case .failure(.timedOut): return Self.jsonError(.serviceUnavailable, "timed out")
             }
         }

@@ -1,4 +1,5 @@
 import DocSync
+import DocSyncSupport
 import Synchronization
 
 /// The server's request counts, durations and queue refusals since it started (``ServeStats``), recorded on

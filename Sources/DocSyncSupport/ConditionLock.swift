@@ -35,6 +35,9 @@ package final class ConditionLock: @unchecked Sendable {
     /// Wakes the waiters of condition `index`.
     package func broadcast(_ index: Int = 0) { pthread_cond_broadcast(conditions + index) }
 
+    /// Wakes one waiter of condition `index`.
+    package func signal(_ index: Int = 0) { pthread_cond_signal(conditions + index) }
+
     /// Wakes the waiters of every condition.
     package func broadcastAll() {
         for index in 0..<count { pthread_cond_broadcast(conditions + index) }

@@ -123,7 +123,7 @@ import Testing
         let index = DocsetIndex(docsets: docsets, stateDirectory: dir.appending("state"), maximumEntries: 200)
         let results = index.searchBlocking(SearchQuery("printf"))
         #expect(results.hits.map(\.name) == ["printf", "sprintf"])
-        let kinds = Dictionary(uniqueKeysWithValues: results.failures.map { ($0.docset, $0.kind) })
+        let kinds = Dictionary(uniqueKeysWithValues: results.failures.map { ($0.docset, "\($0.kind)") })
         #expect(kinds == ["NotSQLite": "not_sqlite", "Wrong": "unknown_schema", "Missing": "io", "Huge": "too_large"])
         for failure in results.failures { #expect(failure.description.hasPrefix("\(failure.docset): docSet.dsidx: ")) }
 

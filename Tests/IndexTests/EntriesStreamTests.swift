@@ -99,7 +99,7 @@ import Testing
             _ = try await iterator.next()
             Issue.record("no error")
         } catch {
-            #expect(error.kind == "not_sqlite")
+            #expect(error.kind == .notSQLite)
             #expect(error.docset == "Broken")
         }
         #expect(try await iterator.next() == nil)

@@ -87,7 +87,7 @@ import Testing
             _ = try await index.fullTextSearch(TextSearchQuery("py:brown"))
             Issue.record("a keyword no docset has must throw")
         } catch {
-            #expect(error.kind == "unknown_keyword" && error.description.contains("fixture"), "\(error)")
+            #expect(error.kind == .unknownKeyword && error.description.contains("fixture"), "\(error)")
         }
     }
 
@@ -116,7 +116,7 @@ import Testing
                 _ = try await index.fullTextSearch(TextSearchQuery(query))
                 Issue.record("\(query.prefix(20)) was accepted")
             } catch {
-                #expect(error.kind == "invalid_query")
+                #expect(error.kind == .invalidQuery)
             }
         }
     }

@@ -122,7 +122,7 @@ import Testing
             _ = try await index.search(SearchQuery(parsing: "rust,go:vec"))
             Issue.record("an unknown keyword must throw")
         } catch {
-            #expect(error.kind == "unknown_keyword")
+            #expect(error.kind == .unknownKeyword)
             #expect(
                 error.description
                     == #"search query: no docset has the keywords "rust", "go" (keywords: c, cpp, macos, objc)"#)

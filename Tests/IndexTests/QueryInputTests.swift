@@ -56,7 +56,7 @@ import Testing
             #expect(problem == nil, "search ran a query it should refuse: \(problem ?? "")")
             #expect(results.hits.count <= max(0, query.limit))
         } catch {
-            #expect(error.kind == "invalid_query" && error.docset.isEmpty)
+            #expect(error.kind == .invalidQuery && error.docset.isEmpty)
             #expect(error.description == "search query: \(problem ?? "?")")
         }
     }
@@ -118,7 +118,7 @@ import Testing
                 case .success(let found): results = found
                 case .failure(let error):
                     // A filter naming a docset that is not installed: a typed error, naming it.
-                    #expect(error.kind == "not_installed", "seed \(random.seed): \(error)")
+                    #expect(error.kind == .notInstalled, "seed \(random.seed): \(error)")
                     #expect(query.docsets.contains(error.docset), "seed \(random.seed): \(error)")
                     continue
                 }

@@ -21,7 +21,7 @@ import TestSupport
             _ = try await Self.index(dir).search(SearchQuery("x", docsets: docsets))
             Issue.record("searched \(docsets)")
         } catch {
-            #expect(error.kind == "not_installed" && error.docset == named && error.message.contains(named))
+            #expect(error.kind == .notInstalled && error.docset == named && error.message.contains(named))
             #expect(!FileManager.default.fileExists(atPath: dir.appending("state")))  // nothing was read or built
         }
     }

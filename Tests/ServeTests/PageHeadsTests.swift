@@ -1,4 +1,5 @@
 import DocSync
+import DocSyncSupport
 import Foundation
 import HTTPTypes
 import Logging

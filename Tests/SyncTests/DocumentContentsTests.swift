@@ -81,7 +81,7 @@ import Testing
                 #expect("=\(text)" == expected, "\(page.prefix(60)): read \(text.prefix(40))")
                 #expect(!text.contains("SECRET"))
             } catch {
-                #expect(error.kind == expected, "\(page.prefix(60)): \(error)")
+                #expect("\(error.kind)" == expected, "\(page.prefix(60)): \(error)")
                 #expect(error.docset == "D" && !error.description.contains(Self.secret))
             }
         }

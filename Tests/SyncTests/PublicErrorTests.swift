@@ -42,7 +42,7 @@ import Testing
             Issue.record("a sync ran while another process held the lock")
         } catch {
             // sync() throws one type: its kind is compared, the lock's details are a property.
-            #expect(error == .busy && error != .exclusionUnavailable && error.kind == "busy")
+            #expect(error == .busy && error != .exclusionUnavailable && "\(error.kind)" == "busy")
             let lock = try #require(error.exclusion)
             #expect(lock == .busy && lock != .unavailable)
             #expect(lock.path == "\(h.state)/sync.lock" && "\(error)".contains("another docsync sync is running"))

@@ -95,7 +95,7 @@ import Testing
             for try await _ in h.engine.sync(options) {}
             Issue.record("a sync of an unknown docset ran")
         } catch {
-            #expect(error == .unknownDocset && error.kind == "unknown_docset")
+            #expect(error == .unknownDocset && error.kind == .unknownDocset && "\(error.kind)" == "unknown_docset")
             #expect(error.unknownDocsets?.unknown.map(\.name) == ["Nothing"])
         }
         try Data().write(to: URL(fileURLWithPath: h.dir.appending("file")))

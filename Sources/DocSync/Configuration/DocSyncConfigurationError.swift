@@ -3,11 +3,24 @@
 /// Compare with the static members to tell the kinds apart (`error == .unknownKey`); equality looks at the kind
 /// only, so new kinds can be added without breaking a client's `switch` (keep a `default:` branch).
 public struct DocSyncConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
-    private enum Code: Hashable, Sendable {
-        case invalidFile, invalidValue, unknownKey, missingValue
+    /// The kind of error: compare it with the static members (`error.kind == .unknownKey`); new kinds may be added
+    /// (keep a `default:` branch). Its ``description`` is a stable machine-readable name (`unknown_key`).
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        /// The machine-readable name.
+        public let description: String
+        private init(_ name: String) { description = name }
+        /// `invalid_file`.
+        public static let invalidFile = Kind("invalid_file")
+        /// `invalid_value`.
+        public static let invalidValue = Kind("invalid_value")
+        /// `unknown_key`.
+        public static let unknownKey = Kind("unknown_key")
+        /// `missing_value`.
+        public static let missingValue = Kind("missing_value")
     }
 
-    private let code: Code
+    /// The kind of error (``Kind``).
+    public let kind: Kind
     /// The configuration file.
     public let file: String
     /// Dotted key path, e.g. `network.retries` or `feed[2].url`; empty when the file as a whole is at fault.
@@ -15,8 +28,8 @@ public struct DocSyncConfigurationError: Error, Hashable, Sendable, CustomString
     /// What is wrong, for people.
     public let problem: String
 
-    private init(_ code: Code, file: String, key: String, problem: String) {
-        self.code = code
+    private init(_ code: Kind, file: String, key: String, problem: String) {
+        self.kind = code
         self.file = file
         self.key = key
         self.problem = problem
@@ -47,9 +60,9 @@ public struct DocSyncConfigurationError: Error, Hashable, Sendable, CustomString
     public static let missingValue = Self(.missingValue, file: "", key: "", problem: "")
 
     /// Same kind of error (the file, key and problem are not compared).
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.kind == rhs.kind }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
 
     /// `file: key: problem`.
     public var description: String { key.isEmpty ? "\(file): \(problem)" : "\(file): \(key): \(problem)" }

@@ -30,7 +30,7 @@ package enum StageErrorClass: Sendable, Equatable {
         case let client as HTTPClientError:
             if case .bodyTooLarge = client { self = .dataError } else { self = .unavailable }
         case is HTTPTransportError: self = .unavailable
-        case let index as DocsetIndexError: self = index.kind == "io" ? .ioError : .dataError
+        case let index as DocsetIndexError: self = index.kind == .io ? .ioError : .dataError
         case let mirror as MirrorError: self = mirror.isDataError ? .dataError : .ioError
         case is ArchiveFailure, is EntryRule: self = .dataError
         case is SystemError: self = .ioError

@@ -41,9 +41,9 @@ extension DocsetIndex {
     /// word, or with a syntax error (the message names its position), or a limit outside 1…10 000. Docsets whose
     /// text index is being built or missing are listed in the results (``TextSearchResults/building``,
     /// ``TextSearchResults/missing``); one that cannot be read is a failure there, the others still answer. Runs on
-    /// a thread of its own.
+    /// the library's bounded pool of blocking threads (as ``search(_:)``).
     public func fullTextSearch(_ query: TextSearchQuery) async throws(DocsetIndexError) -> TextSearchResults {
-        try await WorkerThread.run(name: "docsync-text-search", stackSize: 4 << 20) {
+        try await BlockingPool.shared.perform(refused: { .io("", "text search not run: \($0)") }) {
             () throws(DocsetIndexError) in try self.fullTextSearchBlocking(query)
         }
     }
@@ -70,10 +70,9 @@ extension InstalledDocset {
     /// it (the same path checks and errors) and parsed with libxml2's HTML parser in bounded memory and time.
     public func text(of page: String, maximumBytes: Int = 32 << 20) async throws(DocumentError) -> PageText {
         let docset = self
-        let result: Result<PageText, DocumentError> = await WorkerThread.run(name: "docsync-text", stackSize: 8 << 20) {
-            Result { () throws(DocumentError) in try docset.textBlocking(of: page, maximumBytes: maximumBytes) }
+        return try await BlockingPool.shared.perform(refused: { Self.refused($0, docset: docset.name, page: page) }) {
+            () throws(DocumentError) in try docset.textBlocking(of: page, maximumBytes: maximumBytes)
         }
-        return try result.get()
     }
 
     /// ``text(of:maximumBytes:)`` on the calling thread.

@@ -94,8 +94,8 @@ extension SyncEngine {
         await indexAhead.finished()
         let docset = Self.indexed(installed)
         let state = configuration.state
-        _ = try? await WorkerThread.run(name: "docsync-index", stackSize: 1 << 20) { () throws(DocsetIndexError) in
-            try DocsetIndex.prepare(docset, stateDirectory: state)
+        _ = try? await BlockingPool.shared.perform(refused: { DocsetIndexError.io(docset.name, "\($0)") }) {
+            () throws(DocsetIndexError) in try DocsetIndex.prepare(docset, stateDirectory: state)
         }
         removeUnusedIndexes()
         if fullText ?? configuration.search.fullText(of: name) {

@@ -37,9 +37,8 @@ extension SyncEngine {
                 {
                     let indexed = Self.indexed(InstalledDocset(record))
                     let state = configuration.state
-                    _ = try? await WorkerThread.run(name: "docsync-index", stackSize: 1 << 20) {
-                        () throws(DocsetIndexError) in
-                        try DocsetIndex.prepare(indexed, stateDirectory: state)
+                    _ = try? await BlockingPool.shared.perform(refused: { DocsetIndexError.io(indexed.name, "\($0)") }) {
+                        () throws(DocsetIndexError) in try DocsetIndex.prepare(indexed, stateDirectory: state)
                     }
                 }
             } catch {

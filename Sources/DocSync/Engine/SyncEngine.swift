@@ -224,7 +224,7 @@ public struct SyncEngine: Sendable {
                     summary.failed += 1
                     let message =
                         "the installed version is damaged (\(problems.prefix(5).joined(separator: ", "))"
-                        + "\(problems.count > 5 ? ", …" : "")); `docsync sync --repair` reinstalls it"
+                        + "\(problems.count > 5 ? ", …" : "")); a sync with repair on reinstalls it"
                     emit(.failed(name: candidate.name, failure: SyncFailure(code: .damaged, message: message)))
                     continue
                 }

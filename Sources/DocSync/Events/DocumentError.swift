@@ -3,16 +3,28 @@
 /// The swift-service-lifecycle pattern: compare the kind with the static members (`error == .outsideDocset`), keep
 /// a `default:` branch; ``docset``, ``page`` and ``message`` say what and why.
 public struct DocumentError: Error, Sendable, Hashable, CustomStringConvertible {
-    private enum Code: String, Sendable, Hashable {
-        case invalidPath = "invalid_path"
-        case outsideDocset = "outside_docset"
-        case notFound = "not_found"
-        case notRegularFile = "not_regular_file"
-        case tooLarge = "too_large"
-        case io
+    /// The kind of error: compare it with the static members (`error.kind == .notFound`); new kinds may be added
+    /// (keep a `default:` branch). Its ``description`` is a stable machine-readable name (`not_found`).
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        /// The machine-readable name.
+        public let description: String
+        private init(_ name: String) { description = name }
+        /// `invalid_path`.
+        public static let invalidPath = Kind("invalid_path")
+        /// `outside_docset`.
+        public static let outsideDocset = Kind("outside_docset")
+        /// `not_found`.
+        public static let notFound = Kind("not_found")
+        /// `not_regular_file`.
+        public static let notRegularFile = Kind("not_regular_file")
+        /// `too_large`.
+        public static let tooLarge = Kind("too_large")
+        /// `io`.
+        public static let io = Kind("io")
     }
 
-    private let code: Code
+    /// The kind of error (``Kind``).
+    public let kind: Kind
     /// The docset's name.
     public let docset: String
     /// The page path as given (control characters escaped).
@@ -20,15 +32,15 @@ public struct DocumentError: Error, Sendable, Hashable, CustomStringConvertible 
     /// What is wrong, for people.
     public let message: String
 
-    private init(_ code: Code, docset: String = "", page: String = "", message: String = "") {
-        self.code = code
+    private init(_ code: Kind, docset: String = "", page: String = "", message: String = "") {
+        self.kind = code
         self.docset = docset
         self.page = page
         self.message = message
     }
 
     package static func make(_ kind: Self, docset: String, page: String, message: String) -> Self {
-        Self(kind.code, docset: docset, page: page, message: message)
+        Self(kind.kind, docset: docset, page: page, message: message)
     }
 
     /// The path is unusable as given: empty, absolute, with a `..` component, a NUL or control character, or
@@ -45,15 +57,11 @@ public struct DocumentError: Error, Sendable, Hashable, CustomStringConvertible 
     /// A system call failed (permissions, I/O).
     public static let io = Self(.io)
 
-    /// A stable machine-readable kind: `invalid_path`, `outside_docset`, `not_found`, `not_regular_file`,
-    /// `too_large` or `io`.
-    public var kind: String { code.rawValue }
-
     /// Same kind (the details are not compared).
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.kind == rhs.kind }
 
     /// Hashes the kind only, like ``==(_:_:)``.
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
 
     /// `docset: page: message`.
     public var description: String { "\(docset): \(page): \(message)" }

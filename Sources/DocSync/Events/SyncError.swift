@@ -17,14 +17,32 @@ import Foundation
 /// | ``cancelled`` | the consuming task was cancelled before the run could start | |
 /// | ``other`` | anything else (the message says what) | |
 public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
-    private enum Code: String, Sendable, Hashable {
-        case busy, preflight, configuration, cancelled, other
-        case exclusionUnavailable = "lock_unavailable"
-        case unknownDocset = "unknown_docset"
-        case rootUnreadable = "root_unreadable"
+    /// The kind of error: compare it with the static members (`error.kind == .busy`); new kinds may be added
+    /// (keep a `default:` branch). Its ``description`` is a stable machine-readable name (`busy`).
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        /// The machine-readable name.
+        public let description: String
+        private init(_ name: String) { description = name }
+        /// `busy`.
+        public static let busy = Kind("busy")
+        /// `preflight`.
+        public static let preflight = Kind("preflight")
+        /// `configuration`.
+        public static let configuration = Kind("configuration")
+        /// `cancelled`.
+        public static let cancelled = Kind("cancelled")
+        /// `other`.
+        public static let other = Kind("other")
+        /// `lock_unavailable`.
+        public static let exclusionUnavailable = Kind("lock_unavailable")
+        /// `unknown_docset`.
+        public static let unknownDocset = Kind("unknown_docset")
+        /// `root_unreadable`.
+        public static let rootUnreadable = Kind("root_unreadable")
     }
 
-    private let code: Code
+    /// The kind of error (``Kind``).
+    public let kind: Kind
     /// What happened, for people (one line per problem; names the config key and path when one is at fault).
     public let message: String
     /// The sync exclusion's details (the flock on `<state>/sync.lock`), for ``busy`` and ``exclusionUnavailable``.
@@ -37,11 +55,11 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     public let failure: SyncFailure?
 
     private init(
-        _ code: Code, message: String, exclusion: SyncExclusionError? = nil,
+        _ code: Kind, message: String, exclusion: SyncExclusionError? = nil,
         preflightFailure: Preflight.Failure? = nil,
         unknownDocsets: UnknownDocsetError? = nil, failure: SyncFailure? = nil
     ) {
-        self.code = code
+        self.kind = code
         self.message = message
         self.exclusion = exclusion
         self.preflightFailure = preflightFailure
@@ -66,15 +84,11 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Anything else.
     public static let other = Self(.other, message: "")
 
-    /// A stable machine-readable kind: `busy`, `lock_unavailable`, `preflight`, `unknown_docset`, `configuration`,
-    /// `root_unreadable`, `cancelled` or `other`.
-    public var kind: String { code.rawValue }
-
     /// Same kind (the details are not compared).
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.kind == rhs.kind }
 
     /// Hashes the kind only, like ``==(_:_:)``.
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
 
     /// The message.
     public var description: String { message }

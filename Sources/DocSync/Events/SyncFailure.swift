@@ -59,6 +59,8 @@ public struct SyncFailure: Error, Sendable, Hashable, Codable, CustomStringConve
 
     /// What kind of failure this is.
     public var code: Code
+    /// ``code``, by the name every public error of the library uses: `failure.kind == .http`.
+    public var kind: Code { code }
     /// True when trying again later may succeed without changes (network trouble, a full disk, a busy lock).
     public var isTransient: Bool
     /// The URL involved (the archive or feed that failed), when there is one.

@@ -38,7 +38,7 @@ package struct SideBySidePlan: Sendable, Equatable {
         guard let current = installed.first(where: { $0.name == name }), current.version?.isEmpty ?? true else {
             return nil
         }
-        return "\(name) is installed without a version: reinstall it with --version first"
+        return "\(name) is installed without a version: install it again with a version first"
     }
 
     /// The plan for version `version` of `name` titled `title` over `installed` (check ``problem(name:installed:)``

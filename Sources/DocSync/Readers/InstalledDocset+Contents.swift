@@ -15,8 +15,8 @@ extension InstalledDocset {
     /// paths are refused as they are; every component, symlinks included, is resolved by the kernel beneath the
     /// docset's folder (`openat2` with `RESOLVE_BENEATH`), so a symlink pointing outside it is refused, atomically,
     /// while links inside it (Apple's `Documents/Documentation -> ../Documentation`) are followed. Only regular
-    /// files are read (a FIFO is refused without blocking), at most `maximumBytes`. The read runs on a thread of
-    /// its own. Read a ``DocsetLease``'s docset to be sure the version is not pruned meanwhile.
+    /// files are read (a FIFO is refused without blocking), at most `maximumBytes`. The read runs on the library's
+    /// bounded pool of blocking threads (``DocumentError/io`` when the system refuses it a thread). Read a ``DocsetLease``'s docset to be sure the version is not pruned meanwhile.
     ///
     /// Both layouts (``Layout``): from a tarix docset the page is read out of `Contents/Resources/tarix.tgz` —
     /// one lookup in `tarixIndex.db` (without case, as Zeal looks paths up) and one inflate bounded by the
@@ -25,10 +25,14 @@ extension InstalledDocset {
         -> [UInt8]
     {
         let docset = self
-        let result: Result<[UInt8], DocumentError> = await WorkerThread.run(name: "docsync-contents") {
-            Result { () throws(DocumentError) in try docset.contentsBlocking(of: page, maximumBytes: maximumBytes) }
+        return try await BlockingPool.shared.perform(refused: { Self.refused($0, docset: docset.name, page: page) }) {
+            () throws(DocumentError) in try docset.contentsBlocking(of: page, maximumBytes: maximumBytes)
         }
-        return try result.get()
+    }
+
+    /// The ``DocumentError/io`` of a read the library's pool did not run (the system refused it a thread).
+    static func refused(_ refusal: BlockingPool.Refusal, docset: String, page: String) -> DocumentError {
+        .make(.io, docset: docset, page: String(page.escapingControlCharacters.prefix(300)), message: "\(refusal)")
     }
 
     /// ``contents(of:maximumBytes:)`` on the calling thread, for callers that run their blocking work on threads

@@ -4,9 +4,20 @@
 /// Compare with the static members (`error == .busy`); equality looks at the kind only, so new kinds can be added
 /// without breaking a client's `switch` (keep a `default:` branch).
 public struct SyncExclusionError: Error, Hashable, Sendable, CustomStringConvertible {
-    private enum Code: Hashable, Sendable { case busy, unavailable }
+    /// The kind of error: compare it with the static members (`error.kind == .busy`); new kinds may be added
+    /// (keep a `default:` branch). Its ``description`` is a stable machine-readable name (`busy`).
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        /// The machine-readable name.
+        public let description: String
+        private init(_ name: String) { description = name }
+        /// `busy`.
+        public static let busy = Kind("busy")
+        /// `unavailable`.
+        public static let unavailable = Kind("unavailable")
+    }
 
-    private let code: Code
+    /// The kind of error (``Kind``).
+    public let kind: Kind
     /// The lock file, `<state>/sync.lock`.
     public let path: String
     /// The pid of the process holding the lock, when it wrote one (``busy`` only).
@@ -14,8 +25,8 @@ public struct SyncExclusionError: Error, Hashable, Sendable, CustomStringConvert
     /// What failed, for people (``unavailable`` only: the system call, the path and errno).
     public let detail: String
 
-    private init(_ code: Code, path: String, holder: String? = nil, detail: String = "") {
-        self.code = code
+    private init(_ code: Kind, path: String, holder: String? = nil, detail: String = "") {
+        self.kind = code
         self.path = path
         self.holder = holder
         self.detail = detail
@@ -33,15 +44,15 @@ public struct SyncExclusionError: Error, Hashable, Sendable, CustomStringConvert
     }
 
     /// Same kind of error (the path and details are not compared).
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.kind == rhs.kind }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
 
     public var description: String {
-        switch code {
+        switch kind {
         case .busy:
             "another docsync sync is running (lock \(path)\(holder.map { ", pid \($0)" } ?? ""))"
-        case .unavailable: detail
+        default: detail
         }
     }
 }

@@ -96,7 +96,7 @@ extension Installer {
         guard let expected = store.manifest(of: version) else {
             return DocsetVerification(
                 name: name, path: path,
-                status: .unverifiable("no manifest (installed before docsync recorded them; `sync --repair` skips it)"))
+                status: .unverifiable("no manifest (installed before docsync recorded them; a repair skips it)"))
         }
         let folder: SafeDirectory
         do {

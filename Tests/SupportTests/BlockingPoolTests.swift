@@ -3,7 +3,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-@testable import DocSyncServe
+
 
 /// The server's blocking-work pool: a fixed number of threads, a bounded queue that refuses beyond its limit, and
 /// a shutdown that runs what was queued and refuses the rest.
@@ -77,5 +77,26 @@ import Testing
         #expect(await pool.run { 7 } == 7)
         pool.shutdown()
         #expect(await pool.run { 8 } == nil)
+    }
+}
+
+/// A thread the system refuses is an error for the jobs no thread can run, not a trap.
+@Suite(.timeLimit(.minutes(2))) struct BlockingPoolThreadFailureTests {
+    /// A 64 TiB stack: `pthread_create` cannot map it.
+    static let impossibleStack = 1 << 46
+
+    @Test func aThreadThatCannotBeCreatedIsAnError() async throws {
+        #expect(throws: ThreadStartError.self) {
+            try WorkerThread.tryStart(name: "test-huge", stackSize: Self.impossibleStack) {}
+        }
+        let pool = BlockingPool(name: "test-huge", threads: 2, queueLimit: 8, stackSize: Self.impossibleStack)
+        await #expect {
+            _ = try await pool.perform { 7 }
+        } throws: { error in
+            guard case .noThread(let failure) = error as? BlockingPool.Refusal else { return false }
+            return failure.name == "test-huge" && failure.description.hasPrefix("cannot start a thread (test-huge): ")
+        }
+        #expect(pool.running == 0 && pool.waiting == 0)
+        #expect(!pool.submit {})
     }
 }
