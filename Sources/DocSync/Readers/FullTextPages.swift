@@ -11,7 +11,8 @@ internal import DocSyncTarix
 /// - extracted: `Contents/Resources/Documents/` walked without following a link; Apple's layout also has its
 ///   `Documentation/` folder walked (reached as `Documents/Documentation/…`, or as `Documents/…` when `Documents` is
 ///   the link docsync made for Zeal);
-/// - tarix: the store's documents under `Contents/Resources/Documents/`, each inflated alone.
+/// - tarix: the store's documents under `Contents/Resources/Documents/`, and Apple's under `Documentation/`
+///   (named by `TarixPageNaming`), each inflated alone.
 ///
 /// A page larger than `maximumBytes` is visited without its bytes (`.tooLarge`), so it is skipped with a warning
 /// naming it, never read.
@@ -80,9 +81,12 @@ enum FullTextPages {
         var limits = TarixLimits()
         limits.maxDocumentBytes = Int64(maximumBytes)
         let archive = try TarixArchive(resources: resources, limits: limits)
-        let documents = "Contents/Resources/Documents/"
-        for path in try archive.documentPaths() where path.hasPrefix(documents) && isPage(path) {
-            let page = String(path.dropFirst(documents.count))
+        let paths = try archive.documentPaths()
+        let naming = TarixPageNaming(
+            hasDocuments: paths.contains { $0.hasPrefix(TarixPageNaming.documents) },
+            indexIsPrefixed: ReaderLayoutPreparation.indexIsPrefixed(resources))
+        for path in paths where isPage(path) {
+            guard let page = naming.page(of: path) else { continue }
             let contents: Page
             do throws(TarixError) {
                 contents = .bytes(try archive.read(path))
@@ -95,5 +99,29 @@ enum FullTextPages {
             }
             try visit(page, contents)
         }
+    }
+}
+
+/// How the text index names a tarix store's pages: as the extracted layout's readers reach them through
+/// `Contents/Resources/Documents/` and the links docsync makes there for Apple's layout (`ReaderLayoutPreparation`),
+/// which a store cannot hold. A page under `Documents/` is named relative to it; one under Apple's `Documentation/`
+/// is `Documentation/…` when the store also has `Documents/` or the index's paths start `Documentation/` (CUPS's
+/// Core Data paths, relative to `Contents/Resources`), else relative to `Documentation/` (which then stands for
+/// `Documents/`); a page the extracted layout would not reach (Apple's beside a `Documents/` of an index without the
+/// prefix) is left out. `TarixDocuments` reads those names back.
+struct TarixPageNaming: Equatable {
+    static let documents = "Contents/Resources/Documents/"
+    static let documentation = "Contents/Resources/Documentation/"
+
+    var hasDocuments: Bool
+    var indexIsPrefixed: Bool
+
+    /// The page of a store path (relative to the docset folder), nil when no reader reaches it.
+    func page(of path: String) -> String? {
+        if path.hasPrefix(Self.documents) { return String(path.dropFirst(Self.documents.count)) }
+        guard path.hasPrefix(Self.documentation) else { return nil }
+        let rest = path.dropFirst(Self.documentation.count)
+        if indexIsPrefixed { return "Documentation/" + rest }
+        return hasDocuments ? nil : String(rest)
     }
 }
