@@ -67,4 +67,19 @@ import Testing
             #expect(entryPages.isSubset(of: Set(Self.expected[kind] ?? [])), "\(name): \(entryPages.sorted())")
         }
     }
+
+    /// `TarixPageNaming`: a store path → the page the text index names (nil: no reader reaches it).
+    @Test(arguments: [
+        (false, false, "Contents/Resources/Documents/a/b.html", "a/b.html"),
+        (true, true, "Contents/Resources/Documents/a/b.html", "a/b.html"),
+        (false, true, "Contents/Resources/Documentation/help/x.html", "Documentation/help/x.html"),  // CUPS
+        (true, true, "Contents/Resources/Documentation/x.html", "Documentation/x.html"),  // beside Documents/
+        (false, false, "Contents/Resources/Documentation/api/x.html", "api/x.html"),  // Documentation/-relative
+        (true, false, "Contents/Resources/Documentation/x.html", nil),  // not reached through Documents/
+        (false, false, "Contents/Resources/Other/x.html", nil),
+        (false, false, "Contents/Info.plist", nil),
+    ] as [(Bool, Bool, String, String?)])
+    func tarixPageNames(hasDocuments: Bool, prefixed: Bool, path: String, page: String?) {
+        #expect(TarixPageNaming(hasDocuments: hasDocuments, indexIsPrefixed: prefixed).page(of: path) == page)
+    }
 }
