@@ -5,8 +5,11 @@ docsync's libxml2 reader follows), then
 
   build DOCUMENTS DB        the anchor: an SQLite FTS5 index of that text (sqlite3 module; the same contentless
                             schema and tokenizer as docsync's), like `tar -xzf` + a script a user would write
-  truth DOCUMENTS QUERIES   prints, per query line (a word, or a "quoted phrase"), the pages whose visible text
-                            (title or body) holds it, as JSON lines {"query": ..., "pages": [...]}
+  truth DOCUMENTS QUERIES [PREFIX]
+                            prints, per query line (a word, or a "quoted phrase"), the pages whose visible text
+                            (title or body) holds it, as JSON lines {"query": ..., "pages": [...]}; each page
+                            relative to DOCUMENTS, after PREFIX (`Documentation/` for Apple's layout, whose pages
+                            readers reach as Documents/Documentation/...)
   sample DOCUMENTS N SEED   prints N words and N/3 two-word phrases drawn from the pages' text (seeded)"""
 import html.parser
 import json
@@ -90,7 +93,7 @@ def build(documents, db):
     con.close()
 
 
-def truth(documents, queries):
+def truth(documents, queries, prefix=""):
     wanted = []
     for line in open(queries):
         line = line.strip()
@@ -103,7 +106,7 @@ def truth(documents, queries):
         for query, words in wanted:
             n = len(words)
             if any(any(field[i:i + n] == words for i in range(len(field) - n + 1)) for field in fields):
-                found[query].append(page)
+                found[query].append(prefix + page)
     for query, _ in wanted:
         print(json.dumps({"query": query, "pages": sorted(found[query])}))
 
@@ -132,7 +135,7 @@ if __name__ == "__main__":
     if command == "build":
         build(sys.argv[2], sys.argv[3])
     elif command == "truth":
-        truth(sys.argv[2], sys.argv[3])
+        truth(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else "")
     elif command == "sample":
         sample(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
     else:

@@ -2,7 +2,11 @@
 """Generates a docset-like tree for the install benchmark: FILES HTML pages of 2-12 KB of Zipf-distributed words in
 realistic markup (the tree gzips ~4.5:1, like real Dash docsets), an Info.plist and a real SQLite docSet.dsidx.
 
-usage: generate-docset.py OUT_DIR [FILES [NAME]]   (creates OUT_DIR/NAME.docset; NAME defaults to Bench)"""
+usage: generate-docset.py OUT_DIR [FILES [NAME [LAYOUT]]]   (creates OUT_DIR/NAME.docset; NAME defaults to Bench)
+
+LAYOUT: dash (default: Documents/, a Dash searchIndex), coredata (Documents/, Apple's Core Data ZTOKEN tables, paths
+relative to Documents/), apple (CUPS's: Documentation/ and no Documents/, Core Data paths `Documentation/...`,
+relative to Contents/Resources)."""
 import itertools
 import os
 import random
@@ -12,6 +16,8 @@ import sys
 out = sys.argv[1]
 count = int(sys.argv[2]) if len(sys.argv) > 2 else 60000
 name = sys.argv[3] if len(sys.argv) > 3 else "Bench"
+layout = sys.argv[4] if len(sys.argv) > 4 else "dash"
+assert layout in ("dash", "coredata", "apple"), layout
 rng = random.Random(20261122)
 letters = "abcdefghijklmnopqrstuvwxyz"
 vocab = ["".join(rng.choice(letters) for _ in range(rng.randint(2, 9))) for _ in range(3000)]
@@ -35,14 +41,27 @@ head = ('<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>%s</title><li
 tail = "</main><footer>Generated documentation. Copyright the authors.</footer></body></html>\n"
 
 root = os.path.join(out, name + ".docset", "Contents")
-documents = os.path.join(root, "Resources", "Documents")
+documents = os.path.join(root, "Resources", "Documentation" if layout == "apple" else "Documents")
+prefix = "Documentation/" if layout == "apple" else ""
 os.makedirs(documents, exist_ok=True)
 with open(os.path.join(root, "Info.plist"), "w") as f:
     f.write('<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0"><dict>'
             "<key>CFBundleIdentifier</key><string>%s</string><key>CFBundleName</key><string>%s</string>"
             "<key>DocSetPlatformFamily</key><string>bench</string></dict></plist>\n" % (name.lower(), name))
 index = sqlite3.connect(os.path.join(root, "Resources", "docSet.dsidx"))
-index.execute("CREATE TABLE searchIndex(id INTEGER PRIMARY KEY, name TEXT, type TEXT, path TEXT)")
+if layout == "dash":
+    index.execute("CREATE TABLE searchIndex(id INTEGER PRIMARY KEY, name TEXT, type TEXT, path TEXT)")
+else:
+    index.executescript("""
+        CREATE TABLE ZTOKENTYPE (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTYPENAME VARCHAR);
+        CREATE TABLE ZFILEPATH (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZPATH VARCHAR);
+        CREATE TABLE ZTOKENMETAINFORMATION (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTOKEN INTEGER,
+          ZFILE INTEGER, ZANCHOR VARCHAR, ZDECLARATION VARCHAR, ZABSTRACT VARCHAR);
+        CREATE TABLE ZTOKEN (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTOKENTYPE INTEGER,
+          ZMETAINFORMATION INTEGER, ZTOKENNAME VARCHAR, ZTOKENUSR VARCHAR);
+        CREATE INDEX ZTOKEN_ZTOKENTYPE_INDEX ON ZTOKEN (ZTOKENTYPE);
+        INSERT INTO ZTOKENTYPE(Z_PK, ZTYPENAME) VALUES (1, 'func');
+        """)
 rows = []
 total = 0
 for i in range(count):
@@ -61,8 +80,16 @@ for i in range(count):
     with open(os.path.join(folder, "page%d.html" % i), "wb") as f:
         f.write(page)
     total += len(page)
-    rows.append((name, "Function", "section%d/page%d.html" % (i // 1000, i)))
-index.executemany("INSERT INTO searchIndex(name, type, path) VALUES (?, ?, ?)", rows)
+    rows.append((name, "Function", prefix + "section%d/page%d.html" % (i // 1000, i)))
+if layout == "dash":
+    index.executemany("INSERT INTO searchIndex(name, type, path) VALUES (?, ?, ?)", rows)
+else:
+    keys = range(1, len(rows) + 1)
+    index.executemany("INSERT INTO ZFILEPATH(Z_PK, ZPATH) VALUES (?, ?)", [(k, r[2]) for k, r in zip(keys, rows)])
+    index.executemany("INSERT INTO ZTOKENMETAINFORMATION(Z_PK, ZTOKEN, ZFILE) VALUES (?, ?, ?)",
+                      [(k, k, k) for k in keys])
+    index.executemany("INSERT INTO ZTOKEN(Z_PK, ZTOKENTYPE, ZMETAINFORMATION, ZTOKENNAME) VALUES (?, 1, ?, ?)",
+                      [(k, k, r[0]) for k, r in zip(keys, rows)])
 index.commit()
 index.close()
 print("generated %d pages, %d bytes of HTML" % (count, total))

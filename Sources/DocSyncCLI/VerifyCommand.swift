@@ -10,7 +10,9 @@ struct VerifyCommand: AsyncParsableCommand {
             Exit status: 0 when every docset checked is intact (or cannot be checked: not installed by docsync, or \
             installed before manifests were recorded); 3 when any is damaged (`docsync sync --repair` reinstalls \
             damaged docsets); 64 for a NAME@VERSION not installed while other versions of NAME are (listed); 74 on \
-            an I/O error.
+            an I/O error. Each docset's text index (`search --text`) is checked too: a damaged one is reported \
+            (exit 3; `docsync sync --repair` rebuilds it from the installed pages, downloading nothing), a missing \
+            one is a note (the next sync builds it).
             """ + "\n\n" + manual)
 
     @OptionGroup var configOptions: ConfigOptions
@@ -42,6 +44,13 @@ struct VerifyCommand: AsyncParsableCommand {
                 if problems.count > 20 { printLine("  … and \(problems.count - 20) more") }
             }
         }
-        if results.contains(where: \.isDamaged) { throw ExitStatus.partialFailure }
+        let textIndexes = await engine.verifyTextIndexes(names: names)
+        for text in textIndexes {
+            let label = text.damaged ? "DAMAGED  " : "note     "
+            printLine("\(label) \(text.name.escapingControlCharacters): \(text.problem)")
+        }
+        if results.contains(where: \.isDamaged) || textIndexes.contains(where: \.damaged) {
+            throw ExitStatus.partialFailure
+        }
     }
 }

@@ -34,6 +34,8 @@ public final class DocsetIndex: @unchecked Sendable {
     private var opened: [Int: Slot] = [:]
     /// Scan buffers of finished searches, reused by the next ones.
     private var scratches: [SearchScratch] = []
+    /// Text indexes' connections, kept open between text searches.
+    package let textConnections = FullTextConnections()
 
     /// A search over `docsets`, keeping derived indexes in `<stateDirectory>/index`; creating it does no I/O;
     /// `groups` for `@name` selectors.

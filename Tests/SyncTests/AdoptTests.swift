@@ -56,6 +56,10 @@ import Testing
         let same = try h.run(["sync", "--json"])
         #expect(SyncHarness.names(SyncHarness.events(same), "unchanged") == ["Go"], "\(same.standardOutput)")
         #expect(SyncHarness.names(SyncHarness.events(same), "installed").isEmpty, "Bash is not installed twice")
+        // That sync text-indexed the adopted docset from its pages in place (nothing downloaded).
+        let text = try h.run(["search", "--text", "paragraph", "--docset", "Go", "--json"])
+        #expect(text.status == 0, "\(text.standardError)")
+        #expect(text.standardOutput.contains("page0.html"), "\(text.standardOutput)")
 
         // A newer Go in the catalogue: the adopted docset is updated through the normal atomic path.
         let newGo = try DocsetFixture.make(version: "1.21.0", documents: 4)

@@ -55,11 +55,18 @@ enum FullTextIndexing {
         return outcome
     }
 
-    /// The visible text of one page of `docset` (nil when it cannot be read or parsed), for snippets.
+    /// Text read for a snippet, at most: parsing stops there (a snippet of a page whose first match is further
+    /// is the start of its text), so a hit on a large page costs no more than ``snippetTextBytes`` of parsing.
+    static let snippetTextBytes = 256 << 10
+
+    /// The visible text of one page of `docset` (nil when it cannot be read or parsed), for snippets: its first
+    /// ``snippetTextBytes``.
     static func text(of page: String, in docset: IndexedDocset) -> VisibleText? {
         let installed = InstalledDocset(name: docset.name, path: docset.path)
-        guard let bytes = try? installed.contentsBlocking(of: page, maximumBytes: VisibleTextLimits().maximumPageBytes)
+        var limits = VisibleTextLimits()
+        limits.maximumTextBytes = snippetTextBytes
+        guard let bytes = try? installed.contentsBlocking(of: page, maximumBytes: limits.maximumPageBytes)
         else { return nil }
-        return try? VisibleTextReader.read(bytes)
+        return try? VisibleTextReader.read(bytes, limits: limits)
     }
 }

@@ -1,6 +1,10 @@
 internal import DocSyncFeed
 internal import DocSyncSupport
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 extension SyncEngine {
     /// Builds the text index of every installed docset that lacks one and has full text on (`[search] full_text`),
     /// after the run's installs are published (a docset is readable before its text index exists): new and
@@ -12,6 +16,39 @@ extension SyncEngine {
         for docset in installed.map(Self.indexed) where configuration.search.fullText(of: docset.name) {
             guard FullTextStore.state(of: docset, stateDirectory: state) == .missing else { continue }
             await Self.buildTextIndex(docset, stateDirectory: state, emit: emit)
+        }
+    }
+
+    /// The text index of each installed docset named (every one when `names` is empty) that has a problem, for
+    /// `docsync verify`: `missing` (full text is on and none is built: the next sync builds it), or `damaged` with
+    /// why (`FullTextReader.problem`: `sync --repair` deletes it and builds it again from the installed pages, no
+    /// download). An index being built is not checked.
+    package func verifyTextIndexes(names: [String] = []) async -> [(name: String, damaged: Bool, problem: String)] {
+        guard let installed = try? installedDocsets() else { return [] }
+        let wanted = Set(names.compactMap { try? resolvedName($0) })
+        let state = configuration.state
+        let search = configuration.search
+        return await WorkerThread.run(name: "docsync-verify-text", stackSize: 1 << 20) {
+            installed.filter { wanted.isEmpty || wanted.contains($0.name) }.compactMap { docset in
+                switch FullTextStore.state(of: Self.indexed(docset), stateDirectory: state) {
+                case .building: return nil
+                case .missing:
+                    guard search.fullText(of: docset.name) else { return nil }
+                    return (docset.name, false, "text index missing (the next sync builds it, without downloading)")
+                case .ready(let path):
+                    guard let problem = FullTextReader.problem(path: path) else { return nil }
+                    return (docset.name, true, "text index damaged: \(problem) (`docsync sync --repair` rebuilds it)")
+                }
+            }
+        }
+    }
+
+    /// `sync --repair`: deletes the damaged text indexes (`verifyTextIndexes`), which `buildTextIndexes` then
+    /// builds again from the installed pages.
+    func removeDamagedTextIndexes() async {
+        for damaged in await verifyTextIndexes() where damaged.damaged {
+            guard let docset = try? installedDocsets().first(where: { $0.name == damaged.name }) else { continue }
+            unlink(FullTextStore.path(of: Self.indexed(docset), stateDirectory: configuration.state))
         }
     }
 

@@ -195,6 +195,7 @@ public struct SyncEngine: Sendable {
             summary = await execute(plan, damaged: damaged, summary: summary, emit: emit)
             await collectLeftovers(plan: plan)
             removeUnusedIndexes()
+            if options.repair { await removeDamagedTextIndexes() }
             await buildTextIndexes(emit: emit)  // after every flip: readers never wait for it
             summary.failed += await publishMirrorAfterSync(emit: emit)  // [mirror]: no-op without it
         }

@@ -11,7 +11,8 @@ internal import DocSyncTarix
 /// - extracted: `Contents/Resources/Documents/` walked without following a link; Apple's layout also has its
 ///   `Documentation/` folder walked (reached as `Documents/Documentation/…`, or as `Documents/…` when `Documents` is
 ///   the link docsync made for Zeal);
-/// - tarix: the store's documents under `Contents/Resources/Documents/`, each inflated alone.
+/// - tarix: the store's documents under `Contents/Resources/Documents/`, and Apple's under `Documentation/`
+///   (named by `TarixPageNaming`), each inflated alone.
 ///
 /// A page larger than `maximumBytes` is visited without its bytes (`.tooLarge`), so it is skipped with a warning
 /// naming it, never read.
@@ -80,9 +81,12 @@ enum FullTextPages {
         var limits = TarixLimits()
         limits.maxDocumentBytes = Int64(maximumBytes)
         let archive = try TarixArchive(resources: resources, limits: limits)
-        let documents = "Contents/Resources/Documents/"
-        for path in try archive.documentPaths() where path.hasPrefix(documents) && isPage(path) {
-            let page = String(path.dropFirst(documents.count))
+        let paths = try archive.documentPaths()
+        let naming = TarixPageNaming(
+            hasDocuments: paths.contains { $0.hasPrefix(TarixPageNaming.documents) },
+            indexIsPrefixed: ReaderLayoutPreparation.indexIsPrefixed(resources))
+        for path in paths where isPage(path) {
+            guard let page = naming.page(of: path) else { continue }
             let contents: Page
             do throws(TarixError) {
                 contents = .bytes(try archive.read(path))

@@ -57,13 +57,31 @@ enum TarixDocuments {
     static func read(_ components: [String], archive: TarixArchive, folder: String) -> Result<
         [UInt8], ContainedFile.Failure
     > {
-        let path = "Contents/Resources/Documents/" + components.joined(separator: "/")
-        do throws(TarixError) {
-            return .success(try archive.read(path))
-        } catch {
-            if error.kind == "not_found", archive.isDirectory(path) { return .failure(.notRegular) }
-            return .failure(failure(error, folder: folder))
+        var failed: TarixError?
+        for path in storePaths(components, archive: archive) {
+            do throws(TarixError) {
+                return .success(try archive.read(path))
+            } catch {
+                if error.kind == "not_found", archive.isDirectory(path) { return .failure(.notRegular) }
+                if error.kind != "not_found" { return .failure(failure(error, folder: folder)) }
+                failed = failed ?? error
+            }
         }
+        return .failure(failed.map { failure($0, folder: folder) } ?? .notFound)
+    }
+
+    /// Where a page may be in a store, tried in order: under `Documents/`, then where the links docsync makes for
+    /// Apple's layout in the extracted layout would lead (`ReaderLayoutPreparation`; a store holds no links):
+    /// `Documents/Documentation/…` → `Documentation/…`, and with no `Documents/` folder, `Documents/…` →
+    /// `Documentation/…` (the text index names Apple's pages so: `TarixPageNaming`).
+    static func storePaths(_ components: [String], archive: TarixArchive) -> [String] {
+        let page = components.joined(separator: "/")
+        var paths = [TarixPageNaming.documents + page]
+        if components.first == "Documentation" { paths.append("Contents/Resources/" + page) }
+        if !archive.isDirectory(String(TarixPageNaming.documents.dropLast())) {
+            paths.append(TarixPageNaming.documentation + page)
+        }
+        return paths
     }
 
     /// The page from an open store, inflated straight into the storage `output` makes (see
@@ -78,8 +96,17 @@ enum TarixDocuments {
             return .success(try archive.read(path, withoutWaitingUpTo: inlineBytes, into: output))
         } catch {
             if error.kind == "not_found", archive.isDirectory(path) { return .failure(.notRegular) }
-            return .failure(failure(error, folder: folder))
+            guard error.kind == "not_found" else { return .failure(failure(error, folder: folder)) }
         }
+        // Apple's layout: the page is elsewhere in the store (rarely asked: only when `Documents/` has no such page).
+        for other in storePaths(components, archive: archive).dropFirst() where archive.exists(other) {
+            do throws(TarixError) {
+                return .success(try archive.read(other, withoutWaitingUpTo: inlineBytes, into: output))
+            } catch {
+                return .failure(failure(error, folder: folder))
+            }
+        }
+        return .failure(.notFound)
     }
 
     private static func failure(_ error: TarixError, folder: String) -> ContainedFile.Failure {

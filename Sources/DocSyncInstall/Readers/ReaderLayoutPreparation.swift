@@ -102,6 +102,13 @@ package enum ReaderLayoutPreparation {
         var firstPages: [EntryLocation]
     }
 
+    /// Whether the index in the open `Contents/Resources` folder `resources` gives Apple's paths relative to
+    /// `Contents/Resources` (`Documentation/…`); false when it cannot be read. The text index of a tarix store names
+    /// its `Documentation/` pages as the links this preparation makes for the extracted layout would.
+    package static func indexIsPrefixed(_ resources: SafeDirectory) -> Bool {
+        (try? readIndex(resources).prefixed) ?? false
+    }
+
     private static func readIndex(_ resources: SafeDirectory) throws -> IndexSummary {
         let file = "\(resources.path)/docSet.dsidx"
         var configuration = Configuration()
