@@ -12,12 +12,14 @@ extension Installer {
         }
         let root = self.root
         let keep = configuration.changesKeep
+        let describeContent = self.describeContent
         let result: Result<Void, InstallError> = await withCheckedContinuation { continuation in
             WorkerThread.start(name: "docsync-adopt") {
                 continuation.resume(
                     returning: Result { () throws(InstallError) in
                         let store = try VersionStore(root: root)
                         store.changesKeep = keep
+                        store.describeContent = describeContent
                         try store.lock()
                         try store.recover()
                         _ = try store.adopt(folder, as: name)

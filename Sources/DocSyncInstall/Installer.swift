@@ -14,6 +14,9 @@ package final class Installer: Sendable {
     package let prepareTree: TreePreparation?
     /// Builds the tarix store of a request with the tarix layout (nil: such a request fails).
     package let tarixStore: TarixStoreBuilder?
+    /// What each new version's content record (`VersionContent`, for `docsync diff`) needs beyond its manifest; nil:
+    /// no content records are written.
+    package let describeContent: VersionContentScan?
     private let background = WorkCounter()
 
     package convenience init(
@@ -25,8 +28,9 @@ package final class Installer: Sendable {
     /// As the public initializer, with the builder of tarix stores (`InstallRequest/layout` `.tarix`).
     package init(
         root: String, configuration: InstallConfiguration = InstallConfiguration(), prepareTree: TreePreparation?,
-        tarixStore: TarixStoreBuilder?
+        tarixStore: TarixStoreBuilder?, describeContent: VersionContentScan? = nil
     ) {
+        self.describeContent = describeContent
         self.root = root.hasPrefix("/") ? root : FileManager.default.currentDirectoryPath + "/" + root
         self.configuration = configuration
         self.prepareTree = prepareTree
@@ -86,6 +90,7 @@ package final class Installer: Sendable {
             let store = try VersionStore(root: self.root)
             store.replaceForeign = self.configuration.replaceForeign
             store.changesKeep = self.configuration.changesKeep
+            store.describeContent = self.describeContent
             try store.lock()
             try store.recover()
             try store.unpublish(name)
@@ -162,6 +167,7 @@ package final class Installer: Sendable {
         let store = try VersionStore(root: root)
         store.replaceForeign = configuration.replaceForeign
         store.changesKeep = configuration.changesKeep
+        store.describeContent = describeContent
         try store.lock()
         try store.recover()
         try store.checkReplaceable(request.name)

@@ -55,6 +55,8 @@ final class VersionStore {
     var changesKeep: Duration = .seconds(365 * 86_400)
     /// The change log, opened under the lock by the first step that needs it.
     var changes: ChangeLogWriter?
+    /// What a version's content record needs beyond its manifest (nil: no content records are written).
+    var describeContent: VersionContentScan?
     private var lockFD: Int32 = -1
 
     /// Opens (creating if needed) the root and its state folders.

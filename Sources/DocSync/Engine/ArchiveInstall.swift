@@ -31,7 +31,7 @@ package struct ArchiveInstall: Sendable {
         configuration.gracePeriod = gracePeriod
         installer = Installer(
             root: root, configuration: configuration, prepareTree: SyncEngine.prepareTree,
-            tarixStore: SyncEngine.tarixStore)
+            tarixStore: SyncEngine.tarixStore, describeContent: ContentScan.scan)
     }
 
     /// Installs `archive` (format detected from its content) as `name`, recording the given metadata.

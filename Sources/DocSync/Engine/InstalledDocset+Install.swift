@@ -10,6 +10,7 @@ extension InstalledDocset {
     /// unchanged into the version store with `<root>/<name>.docset` linked to it, in one atomic rename
     /// (`docsync adopt`). Throws the installer's error naming the folder.
     package static func adopt(folder: String, in root: String, as name: String) async throws -> InstalledDocset {
-        InstalledDocset(try await Installer(root: root).adopt(folder: folder, as: name))
+        let installer = Installer(root: root, prepareTree: nil, tarixStore: nil, describeContent: ContentScan.scan)
+        return InstalledDocset(try await installer.adopt(folder: folder, as: name))
     }
 }

@@ -114,7 +114,7 @@ public struct SyncEngine: Sendable {
             configuration: InstallConfiguration(
                 gracePeriod: configuration.install.gracePeriod, replaceForeign: configuration.install.replaceForeign,
                 changesKeep: configuration.changes.keep),
-            prepareTree: Self.prepareTree, tarixStore: Self.tarixStore)
+            prepareTree: Self.prepareTree, tarixStore: Self.tarixStore, describeContent: ContentScan.scan)
     }
 
     /// The downloader for archives: staging, transport options and the configured retry count.

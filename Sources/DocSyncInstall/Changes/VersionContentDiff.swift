@@ -1,0 +1,153 @@
+import DocSyncSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The differences between two `VersionContent` files, found by one merge of their sorted sections: read in
+/// 256 KiB chunks, so memory stays constant whatever the docsets' size (only the differences become strings).
+package enum VersionContentDiff {
+    /// One difference.
+    package enum Change: Sendable, Equatable {
+        /// A page only the new version has, only the old one has, or whose bytes differ.
+        case page(String, PageChange)
+        /// An index entry only the new version has (`added: true`) or only the old one has.
+        case entry(VersionContent.Entry, added: Bool)
+    }
+
+    /// What happened to a page.
+    package enum PageChange: String, Sendable {
+        case added, removed, modified
+    }
+
+    /// Calls `emit` with every page difference (by page), then every entry difference (by line), between the
+    /// content files open as `old` and `new` (nil: an empty version — everything is added or removed). `emit`
+    /// returning false stops the merge. Throws when a file cannot be read or is not a content record.
+    package static func diff(
+        old: Int32?, new: Int32?, names: (old: String, new: String), emit: (Change) -> Bool
+    ) throws(SystemError) {
+        var a = try LineStream(fd: old, name: names.old)
+        var b = try LineStream(fd: new, name: names.new)
+        func isPage(_ line: ArraySlice<UInt8>?) -> Bool { line?.first == UInt8(ascii: "P") }
+        func page(_ line: ArraySlice<UInt8>) throws(SystemError) -> (
+            digest: ArraySlice<UInt8>, key: ArraySlice<UInt8>
+        ) {
+            let start = line.startIndex
+            guard line.count > 3 + VersionContent.digestLength, line[start + 1] == UInt8(ascii: "\t"),
+                line[start + 2 + VersionContent.digestLength] == UInt8(ascii: "\t")
+            else { throw SystemError("reading content record", path: names.new, code: EINVAL) }
+            return (line[(start + 2)..<(start + 2 + VersionContent.digestLength)],
+                line[(start + 3 + VersionContent.digestLength)...])
+        }
+        func pagePath(_ key: ArraySlice<UInt8>) -> String {
+            ChangeRecord.unescape(String(decoding: key, as: UTF8.self)) ?? String(decoding: key, as: UTF8.self)
+        }
+        // Pages: both sections sorted by page key.
+        while isPage(a.line) || isPage(b.line) {
+            if isPage(a.line), isPage(b.line) {
+                let (digestA, keyA) = try page(a.line!)
+                let (digestB, keyB) = try page(b.line!)
+                if keyA.elementsEqual(keyB) {
+                    if !digestA.elementsEqual(digestB), !emit(.page(pagePath(keyB), .modified)) { return }
+                    try a.advance()
+                    try b.advance()
+                } else if keyA.lexicographicallyPrecedes(keyB) {
+                    if !emit(.page(pagePath(keyA), .removed)) { return }
+                    try a.advance()
+                } else {
+                    if !emit(.page(pagePath(keyB), .added)) { return }
+                    try b.advance()
+                }
+            } else if isPage(a.line) {
+                if !emit(.page(pagePath(try page(a.line!).key), .removed)) { return }
+                try a.advance()
+            } else {
+                if !emit(.page(pagePath(try page(b.line!).key), .added)) { return }
+                try b.advance()
+            }
+        }
+        // Entries: both sections sorted by line.
+        func entry(_ line: ArraySlice<UInt8>, _ name: String) throws(SystemError) -> VersionContent.Entry {
+            guard let entry = VersionContent.Entry(line: line) else {
+                throw SystemError("reading content record", path: name, code: EINVAL)
+            }
+            return entry
+        }
+        while let lineA = a.line, let lineB = b.line {
+            if lineA.elementsEqual(lineB) {
+                try a.advance()
+                try b.advance()
+            } else if lineA.lexicographicallyPrecedes(lineB) {
+                if !emit(.entry(try entry(lineA, names.old), added: false)) { return }
+                try a.advance()
+            } else {
+                if !emit(.entry(try entry(lineB, names.new), added: true)) { return }
+                try b.advance()
+            }
+        }
+        while let line = a.line {
+            if !emit(.entry(try entry(line, names.old), added: false)) { return }
+            try a.advance()
+        }
+        while let line = b.line {
+            if !emit(.entry(try entry(line, names.new), added: true)) { return }
+            try b.advance()
+        }
+    }
+}
+
+/// The lines of a file after its `VersionContent.magic` header, read in chunks; `line` is the current one (without
+/// its newline), valid until `advance()`. A nil descriptor reads as no lines.
+struct LineStream {
+    private let fd: Int32?
+    private let name: String
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var atEnd = false
+    private(set) var line: ArraySlice<UInt8>?
+
+    static let chunk = 256 << 10
+
+    init(fd: Int32?, name: String) throws(SystemError) {
+        self.fd = fd
+        self.name = name
+        atEnd = fd == nil
+        try advance()
+        guard fd != nil else { return }
+        guard let header = line, header.elementsEqual(VersionContent.magic.utf8) else {
+            throw SystemError("reading content record (not \(VersionContent.magic))", path: name, code: EINVAL)
+        }
+        try advance()
+    }
+
+    mutating func advance() throws(SystemError) {
+        line = nil
+        while true {
+            if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                line = buffer[start..<newline]
+                start = newline + 1
+                return
+            }
+            if atEnd { return }
+            try fill()
+        }
+    }
+
+    /// Drops the bytes consumed and reads the next chunk.
+    private mutating func fill() throws(SystemError) {
+        guard let fd else { return }
+        if start > 0 {
+            buffer.removeSubrange(0..<start)
+            start = 0
+        }
+        let old = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: Self.chunk))
+        var n: Int
+        repeat {
+            n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + old, Self.chunk) }
+        } while n < 0 && errno == EINTR
+        if n < 0 { throw SystemError("read", path: name) }
+        buffer.removeSubrange((old + n)...)
+        if n == 0 { atEnd = true }
+    }
+}
