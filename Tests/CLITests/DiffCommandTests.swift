@@ -155,7 +155,9 @@ struct DiffCommandTests {
         try r.install("a")
         try r.install("b", layout: "tarix")
         let binary = r.dir.appending("docsync")
-        try FileManager.default.copyItem(atPath: Tool.docsyncBinary, toPath: binary)
+        // Copied by `cp`: a copy written in this process could be inherited, open for writing, by a child another
+        // test spawns meanwhile, and exec would fail with ETXTBSY (126).
+        #expect(try Tool.run("/bin/cp", [Tool.docsyncBinary, binary]).status == 0)
         let environment = ["HOME": r.dir.path, "PATH": "/usr/bin:/bin", "XDG_CONFIG_DIRS": r.dir.appending("none")]
         let result = try Tool.run(
             "/usr/bin/setpriv",

@@ -93,7 +93,10 @@ package struct VersionContent: Sendable, Equatable {
     /// The file's bytes: both sections sorted.
     package func encoded() -> [UInt8] {
         var pageLines = pages.map { page in
-            Array("P\t\(page.sha256.prefix(Self.digestLength))\t\(ChangeRecord.escape(page.path))".utf8)
+            // Every digest field as long (an unreadable file's manifest digest is a word): lines align for the merge.
+            let digest = page.sha256.prefix(Self.digestLength)
+            let padded = digest + String(repeating: "-", count: Self.digestLength - digest.count)
+            return Array("P\t\(padded)\t\(ChangeRecord.escape(page.path))".utf8)
         }
         pageLines.sort { Self.key($0).lexicographicallyPrecedes(Self.key($1)) }
         var entryLines = entries.map { Array($0.line.utf8) }
