@@ -28,7 +28,7 @@ package enum VersionContentDiff {
     ) throws(SystemError) {
         var a = try LineStream(fd: old, name: names.old)
         var b = try LineStream(fd: new, name: names.new)
-        func isPage(_ line: ArraySlice<UInt8>?) -> Bool { line?.first == UInt8(ascii: "P") }
+        func isPage(_ stream: LineStream) -> Bool { stream.firstByte == UInt8(ascii: "P") }
         // Page lines compare by their page (after `P<TAB>DIGEST<TAB>`, equal lengths: every digest is as long).
         func page(_ line: ArraySlice<UInt8>) throws(SystemError) -> (
             digest: ArraySlice<UInt8>, key: ArraySlice<UInt8>
@@ -44,8 +44,8 @@ package enum VersionContentDiff {
             ChangeRecord.unescape(String(decoding: key, as: UTF8.self)) ?? String(decoding: key, as: UTF8.self)
         }
         // Pages: both sections sorted by page key.
-        while isPage(a.line) || isPage(b.line) {
-            if isPage(a.line), isPage(b.line) {
+        while isPage(a) || isPage(b) {
+            if isPage(a), isPage(b) {
                 let order = LineStream.compare(a, b, skip: 3 + VersionContent.digestLength)
                 if order == 0 {
                     if LineStream.compare(a, b) != 0, !emit(.page(pagePath(try page(b.line!).key), .modified)) {
@@ -60,7 +60,7 @@ package enum VersionContentDiff {
                     if !emit(.page(pagePath(try page(b.line!).key), .added)) { return }
                     try b.advance()
                 }
-            } else if isPage(a.line) {
+            } else if isPage(a) {
                 if !emit(.page(pagePath(try page(a.line!).key), .removed)) { return }
                 try a.advance()
             } else {
@@ -75,7 +75,7 @@ package enum VersionContentDiff {
             }
             return entry
         }
-        while a.line != nil, b.line != nil {
+        while a.firstByte != nil, b.firstByte != nil {
             let order = LineStream.compare(a, b)
             if order == 0 {
                 try a.advance()
@@ -128,6 +128,12 @@ struct LineStream {
     /// The current line (nil after the last).
     var line: ArraySlice<UInt8>? { current.map { buffer[$0] } }
 
+    /// The current line's first byte (nil after the last, or for an empty line), without making a slice.
+    var firstByte: UInt8? {
+        guard let current, !current.isEmpty else { return nil }
+        return buffer[current.lowerBound]
+    }
+
     /// Compares the current lines of `a` and `b` (both present) bytewise, after `skip` bytes of each: < 0, 0, > 0.
     static func compare(_ a: LineStream, _ b: LineStream, skip: Int = 0) -> Int {
         guard let ra = a.current, let rb = b.current else { return 0 }
@@ -168,14 +174,16 @@ struct LineStream {
             buffer.removeSubrange(0..<start)
             start = 0
         }
-        let old = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: Self.chunk))
-        var n: Int
-        repeat {
-            n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + old, Self.chunk) }
-        } while n < 0 && errno == EINTR
+        var n = 0
+        // Read into a chunk of its own, appended with one copy (no element-by-element fill).
+        let chunk = [UInt8](unsafeUninitializedCapacity: Self.chunk) { bytes, count in
+            repeat {
+                n = read(fd, bytes.baseAddress!, Self.chunk)
+            } while n < 0 && errno == EINTR
+            count = max(n, 0)
+        }
         if n < 0 { throw SystemError("read", path: name) }
-        buffer.removeSubrange((old + n)...)
+        buffer.append(contentsOf: chunk)
         if n == 0 { atEnd = true }
     }
 }
