@@ -14,7 +14,7 @@ package struct DocSyncCommand: AsyncParsableCommand {
             AdoptCommand.self, InitCommand.self, LockCommand.self, VerifyCommand.self, SearchCommand.self,
             EntriesCommand.self, MirrorCommand.self, LeaseCommand.self, CatCommand.self, ServeCommand.self,
             McpCommand.self,
-            ChangesCommand.self,
+            ChangesCommand.self, DiffCommand.self,
         ]
     )
 

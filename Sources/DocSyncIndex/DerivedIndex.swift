@@ -13,14 +13,17 @@ final class DerivedIndex: @unchecked Sendable {
     let names: NameTable
     /// Type id → normalised type name.
     let typeNames: [UInt16: String]
+    /// Type id → the type as the index spells it (several ids may share one normalised name).
+    let rawTypeNames: [UInt16: String]
     let entryCount: Int
     /// The docset's document folders, read when the index is opened (version folders do not change).
     let layout: DocsetLayout
 
-    private init(docset: IndexedDocset, names: NameTable, typeNames: [UInt16: String]) {
+    private init(docset: IndexedDocset, names: NameTable, meta: [String: String]) {
         self.docset = docset
         self.names = names
-        self.typeNames = typeNames
+        typeNames = NameTable.typeNames(meta)
+        rawTypeNames = NameTable.typeNames(meta, prefix: "raw:")
         entryCount = names.count
         layout = DocsetLayout.read(docsetPath: docset.path)
     }
@@ -78,6 +81,6 @@ final class DerivedIndex: @unchecked Sendable {
             meta["layout"] == NameTable.layoutVersion, meta["source"] == source, meta["entries"] == String(names.count)
         else { return nil }
         names.release()  // the meta read through the mapping; searching reads with `pread` and releases nothing
-        return DerivedIndex(docset: docset, names: names, typeNames: NameTable.typeNames(meta))
+        return DerivedIndex(docset: docset, names: names, meta: meta)
     }
 }

@@ -30,17 +30,20 @@ enum DerivedIndexBuilder {
 
         let names = NameTable.Builder()
         var types: [String: UInt16] = [:]
+        var normalised: [UInt16: String] = [:]
         let format = try SourceIndex.read(docset, scratchParent: indexFolder, maxEntries: maxEntries) {
             entry throws(DocsetIndexError) in
             let typeID: UInt16
-            if let known = types[entry.type] {
+            // One id per type as the index spells it (hits carry both spellings; filters match the normalised one).
+            if let known = types[entry.rawType] {
                 typeID = known
             } else {
                 guard types.count < Int(UInt16.max) else {
                     throw .tooLarge(docset.name, "more than \(UInt16.max) entry types")
                 }
                 typeID = UInt16(types.count)
-                types[entry.type] = typeID
+                types[entry.rawType] = typeID
+                normalised[typeID] = entry.type
             }
             try names.append(entry.name, type: typeID, location: entry.location, docset: docset.name)
         }
@@ -48,7 +51,10 @@ enum DerivedIndexBuilder {
             ("layout", NameTable.layoutVersion), ("source", source), ("format", format.rawValue),
             ("entries", String(names.count)), ("docset", docset.name),
         ]
-        for (name, typeID) in types.sorted(by: { $0.value < $1.value }) { meta.append(("type:\(typeID)", name)) }
+        for (raw, typeID) in types.sorted(by: { $0.value < $1.value }) {
+            meta.append(("type:\(typeID)", normalised[typeID] ?? raw))
+            meta.append(("raw:\(typeID)", raw))
+        }
         let count = names.count
         try names.write(to: "\(building)/names.bin", meta: meta, docset: docset.name)
         try install(building, as: "\(indexFolder)/\(key)", docset: docset.name)

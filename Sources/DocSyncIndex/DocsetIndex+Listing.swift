@@ -25,10 +25,7 @@ extension DocsetIndex {
         return candidates.prefix(limit).compactMap { candidate in
             let index = indexes[candidate.docset]
             guard let record = index.names.record(candidate.position) else { return nil }
-            return SearchHit(
-                name: record.name, type: index.typeNames[record.type] ?? "", docset: index.docset.name,
-                version: index.docset.version,
-                url: record.location.url(docsetPath: index.docset.path, layout: index.layout), match: .prefix)
+            return SearchHit(record, in: index, match: .prefix)
         }
     }
 }

@@ -196,12 +196,7 @@ public final class DocsetIndex: @unchecked Sendable {
         for (candidate, record) in zip(ranked, records) {
             guard let record else { continue }
             let index = indexes[candidate.docset]
-            hits.append(
-                SearchHit(
-                    name: record.name, type: index.typeNames[record.type] ?? "", docset: index.docset.name,
-                    version: index.docset.version,
-                    url: record.location.url(docsetPath: index.docset.path, layout: index.layout),
-                    match: candidate.kind))
+            hits.append(SearchHit(record, in: index, match: candidate.kind))
         }
         return SearchResults(hits: hits, failures: failures)
     }

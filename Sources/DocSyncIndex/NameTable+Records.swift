@@ -7,7 +7,7 @@
 ///         "docset" with their values, then "type:<id>" and the normalised type name for each type id
 /// ```
 extension NameTable {
-    static let layoutVersion = "6"
+    static let layoutVersion = "7"
     private static let noFragment = UInt32.max
 
     /// One entry as a hit shows it.
@@ -65,11 +65,11 @@ extension NameTable {
         return out
     }
 
-    /// The type names of `meta` by id.
-    static func typeNames(_ meta: [String: String]) -> [UInt16: String] {
+    /// The type names of `meta` by id: normalised (`type:<id>`), or as the index spells them (`prefix` `raw:`).
+    static func typeNames(_ meta: [String: String], prefix: String = "type:") -> [UInt16: String] {
         var out: [UInt16: String] = [:]
-        for (key, value) in meta where key.hasPrefix("type:") {
-            if let id = UInt16(key.dropFirst(5)) { out[id] = value }
+        for (key, value) in meta where key.hasPrefix(prefix) {
+            if let id = UInt16(key.dropFirst(prefix.count)) { out[id] = value }
         }
         return out
     }

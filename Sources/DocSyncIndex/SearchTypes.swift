@@ -116,10 +116,19 @@ public struct SearchHit: Sendable, Equatable, Codable {
     public var docset: String
     /// The docset's version (nil when it has none).
     public var version: String?
-    /// The page to open, with its fragment: `file:///…/Contents/Resources/Documents/page.html#anchor`.
+    /// The page to open, with its fragment: `file:///…/Contents/Resources/Documents/page.html#anchor` (the
+    /// publisher's file: under `Contents/Resources/Documentation/` for Apple's layout), or the online page.
     public var url: URL
     /// How the name matched.
     public var match: MatchKind
+    /// The page relative to the docset's documents folder, as ``DocsetEntry/page`` names it (percent-decoded, no
+    /// fragment): `c/printf.html`; `Documentation/help/api-cups.html` for Apple's layout. Read it with
+    /// `InstalledDocset.contents(of:)`, or below the documents folder. For an online page, its `http(s)` URL.
+    public var page: String
+    /// The anchor within the page, as ``DocsetEntry/fragment`` (nil when none).
+    public var fragment: String?
+    /// The type as the index spells it (`clm`, `instm`, `Public Member Functions`, …), as ``DocsetEntry/rawType``.
+    public var rawType: String
 }
 
 /// The hits of one search, best first, and the docsets that could not answer.

@@ -10,6 +10,14 @@ extension Installer {
         }
     }
 
+    /// Leases the version folder `version` (`NAME@ID`, current or not); nil when it no longer exists.
+    package func lease(version: String) async throws(InstallError) -> VersionLease? {
+        let root = self.root
+        return try await onThread("docsync-lease") { () throws(InstallError) in
+            try VersionLease.acquire(root: root, version: version)
+        }
+    }
+
     /// The version folders some reader holds a lease on now, as resolved paths. Takes no lock; never waits.
     package func leasedVersionPaths() -> [String] {
         guard let store = try? VersionStore(root: root), let resolved = realpath(root, nil) else { return [] }

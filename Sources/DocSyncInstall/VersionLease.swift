@@ -69,35 +69,58 @@ package final class VersionLease: Sendable {
             else {
                 throw .foreign(name, reason: "\(rootPath)/\(linkName) is not a folder or a docsync link")
             }
-            let state = try root.directory(VersionStore.stateName)
-            let versions = try state.directory("versions")
-            let leases = try state.directory(folderName, create: true)
-            let fd = openat(leases.fd, version, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
-            if fd < 0 { throw leases.error("openat", version) }
-            while flock(fd, LOCK_SH) != 0 {
-                guard errno == EINTR else {
-                    let error = leases.error("flock", version)
-                    close(fd)
-                    throw error
-                }
-            }
-            var held = stat()
-            fstat(fd, &held)
-            let current = try? leases.status(version)
-            let stillLinked = current.map { $0.st_ino == held.st_ino && $0.st_dev == held.st_dev } ?? false
-            let exists = (try? versions.status(version)).flatMap { $0 }.map { $0.st_mode & S_IFMT == S_IFDIR } ?? false
-            if stillLinked && exists {
-                guard let resolved = realpath(rootPath, nil) else {
-                    close(fd)
-                    throw root.error("realpath", ".")
-                }
-                defer { free(resolved) }
-                let path = "\(String(cString: resolved))/\(VersionStore.stateName)/versions/\(version)"
-                return VersionLease(version: version, path: path, fd: fd)
-            }
-            close(fd)  // pruned meanwhile: NAME.docset points at a newer version now
+            if let lease = try hold(version, root: root, rootPath: rootPath) { return lease }
+            // pruned meanwhile: NAME.docset points at a newer version now
         }
         throw .io(SystemError("lease", path: "\(rootPath)/\(linkName)", code: EAGAIN))
+    }
+
+    /// Leases the version folder `version` (`NAME@ID`, current or not) under `rootPath`; nil when it no longer
+    /// exists (pruned), or is not a version folder name.
+    package static func acquire(root rootPath: String, version: String) throws(InstallError) -> VersionLease? {
+        guard VersionStore.isVersionName(version) else { return nil }
+        let root: DirectoryHandle
+        do {
+            root = try DirectoryHandle.open(rootPath)
+        } catch {
+            return nil
+        }
+        return try hold(version, root: root, rootPath: rootPath)
+    }
+
+    /// Takes a shared lock on `version`'s lease file; nil (nothing held) when the pruner unlinked that file
+    /// meanwhile or the version folder is gone.
+    private static func hold(_ version: String, root: DirectoryHandle, rootPath: String) throws(InstallError)
+        -> VersionLease?
+    {
+        let state = try root.directory(VersionStore.stateName)
+        let versions = try state.directory("versions")
+        let leases = try state.directory(folderName, create: true)
+        let fd = openat(leases.fd, version, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        if fd < 0 { throw leases.error("openat", version) }
+        while flock(fd, LOCK_SH) != 0 {
+            guard errno == EINTR else {
+                let error = leases.error("flock", version)
+                close(fd)
+                throw error
+            }
+        }
+        var held = stat()
+        fstat(fd, &held)
+        let current = try? leases.status(version)
+        let stillLinked = current.map { $0.st_ino == held.st_ino && $0.st_dev == held.st_dev } ?? false
+        let exists = (try? versions.status(version)).flatMap { $0 }.map { $0.st_mode & S_IFMT == S_IFDIR } ?? false
+        guard stillLinked && exists else {
+            close(fd)
+            return nil
+        }
+        guard let resolved = realpath(rootPath, nil) else {
+            close(fd)
+            throw root.error("realpath", ".")
+        }
+        defer { free(resolved) }
+        let path = "\(String(cString: resolved))/\(VersionStore.stateName)/versions/\(version)"
+        return VersionLease(version: version, path: path, fd: fd)
     }
 
     /// Whether `version` may be deleted now; when it may, `body` runs while the lease file is locked exclusively

@@ -9,7 +9,8 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct PageURLTests {
     static func hit(docset: String, url: String) throws -> SearchHit {
         let object: [String: Any] = [
-            "name": "n", "type": "Function", "docset": docset, "version": "1", "url": url, "match": 0,
+            "name": "n", "type": "Function", "docset": docset, "version": "1", "url": url, "match": 0, "page": "p",
+            "rawType": "func",
         ]
         return try JSONDecoder().decode(SearchHit.self, from: JSONSerialization.data(withJSONObject: object))
     }

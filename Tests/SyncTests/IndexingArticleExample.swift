@@ -9,7 +9,7 @@ func indexDocsets(engine: SyncEngine, query: String, store: (String, String, [UI
         let search = engine.index(lease)  // the leased version only, whatever a sync installs meanwhile
         let results = try await search.search(SearchQuery(query, limit: 100))  // limit 0...10 000, else an error
         for hit in results.hits {
-            let page = String(hit.url.path.dropFirst(lease.documentsPath.count + 1))  // relative to Documents
+            let page = hit.page  // relative to Documents, in every layout (Apple's too), as entries name it
             do {
                 store(hit.name, page, try await lease.contents(of: page))
             } catch {

@@ -220,3 +220,30 @@ extension SyncEngine {
         return address
     }
 }
+
+extension SyncEngine {
+    /// Leases the versions `change` names (its ``DocsetChange/fromVersionID`` and ``DocsetChange/toVersionID``), so
+    /// a backend reads the old and new pages while it reindexes: no sync, `remove` or prune deletes either folder
+    /// until the lease is released. A side whose folder was already pruned is nil. Throws a ``SyncFailure`` (`io`)
+    /// when the root cannot be read.
+    public func lease(_ change: DocsetChange) async throws(SyncFailure) -> DocsetChangeLease {
+        var held: [DocsetLease?] = []
+        for version in [change.fromVersionID, change.toVersionID] {
+            guard let version else {
+                held.append(nil)
+                continue
+            }
+            do {
+                let hold = try await installer.lease(version: version)
+                held.append(
+                    hold.map {
+                        DocsetLease($0, docset: InstalledDocset(installer.record(name: change.docset, path: $0.path)))
+                    })
+            } catch {
+                held.compactMap { $0 }.forEach { $0.release() }
+                throw SyncFailure(error)
+            }
+        }
+        return DocsetChangeLease(change: change, from: held[0], to: held[1])
+    }
+}

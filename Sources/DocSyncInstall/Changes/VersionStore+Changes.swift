@@ -24,9 +24,11 @@ extension VersionStore {
             try log.recover { record in currentVersion(of: record.docset) != record.from?.folder }
             guard var named = try log.trim(keep: changesKeep) else { return }
             named.formUnion(try referencedVersions())
-            let summaries = try log.folder.directory(VersionSummary.folderName, create: true)
-            for entry in try summaries.entries() where !named.contains(entry.name) {
-                try? summaries.unlink(entry.name)
+            for folderName in [VersionSummary.folderName, VersionContent.folderName] {
+                let summaries = try log.folder.directory(folderName, create: true)
+                for entry in try summaries.entries() where !named.contains(entry.name) {
+                    try? summaries.unlink(entry.name)
+                }
             }
         } catch let error as ChangeLogProblem {
             throw Self.installError(error)
@@ -45,7 +47,10 @@ extension VersionStore {
         let log = try changeLog()
         let old = previous.map { summary(of: $0) }
         let new = version.map { known ?? summary(of: $0) }
-        if let version, let new { try writeSummary(new, for: version) }
+        if let version, let new {
+            try writeSummary(new, for: version)
+            writeContent(for: version)
+        }
         let sameContent = old != nil && new != nil && !old!.digest.isEmpty && old!.digest == new!.digest
         guard
             let record = ChangeRecord.change(
@@ -86,6 +91,28 @@ extension VersionStore {
             let meta = DocsetMetadata.decode(Data(bytes))
         else { return nil }
         return meta.extra?.docsync?.version ?? meta.version
+    }
+
+    /// Writes the content record of the version folder `folder` (`VersionContent`) unless it has one: its pages from
+    /// the manifest (or the scan, for a tarix store), its entries from the scan (`ContentScan`).
+    /// Best effort: a version without one cannot be diffed, and says so; the change itself goes on.
+    private func writeContent(for folder: String) {
+        guard let log = try? changeLog(),
+            let contents = try? log.folder.directory(VersionContent.folderName, create: true),
+            !contents.exists(folder), let tree = try? versions.base.existingDirectory(folder)
+        else { return }
+        guard let scanned = try? withExtendedLifetime(tree, { try ContentScan.scan(path: tree.path, fd: tree.fd) })
+        else { return }
+        let pages: [VersionContent.Page]
+        if let found = scanned.pages {
+            pages = found
+        } else if let manifest = manifest(of: folder) {
+            pages = VersionContent.pages(of: manifest)
+        } else {
+            return
+        }
+        let content = VersionContent(pages: pages, entries: scanned.entries)
+        try? contents.writeFileAtomically(folder, content.encoded())
     }
 
     private func writeSummary(_ summary: VersionSummary, for folder: String) throws(InstallError) {

@@ -1,0 +1,145 @@
+import DocSyncSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What `docsync diff` compares: per version folder, beside its summary, the version's pages with a digest of their
+/// bytes and its index entries — hashes, not files — kept in `<root>/.docsync/changes/content/NAME@ID` for as long
+/// as a kept record of the change log names the version, so a diff works after the version's files are pruned.
+///
+/// Text, written once at install (in the same durable step as the change's record) and never changed:
+/// ```
+/// docsync-content 1
+/// P<TAB>DIGEST<TAB>PAGE                          one per document, sorted by PAGE's bytes
+/// E<TAB>NAME<TAB>TYPE<TAB>RAW-TYPE<TAB>PAGE<TAB>#FRAGMENT   one per index entry, sorted by the line's bytes
+/// ```
+/// `DIGEST`: the first 32 hex digits of the page's SHA-256 (the same in both layouts: a docset kept extracted and
+/// the same docset kept in a tarix store have equal records); `PAGE` relative to the documents folder, as
+/// `DocsetEntry/page` is; the fragment field is empty when the entry has none. Fields percent-encode `%` and control
+/// characters (as the log does), so no tab or newline hides in them. All `P` lines precede all `E` lines.
+package struct VersionContent: Sendable, Equatable {
+    static let folderName = "content"
+    static let magic = "docsync-content 1"
+    static let digestLength = 32
+
+    /// One document: its path relative to the documents folder and the SHA-256 of its bytes (lowercase hex).
+    package struct Page: Sendable, Equatable {
+        package var path: String
+        package var sha256: String
+
+        package init(path: String, sha256: String) {
+            self.path = path
+            self.sha256 = sha256
+        }
+    }
+
+    /// One index entry, as `DocsetEntry` carries it.
+    package struct Entry: Sendable, Hashable {
+        package var name: String
+        package var type: String
+        package var rawType: String
+        package var page: String
+        package var fragment: String?
+
+        package init(name: String, type: String, rawType: String, page: String, fragment: String?) {
+            self.name = name
+            self.type = type
+            self.rawType = rawType
+            self.page = page
+            self.fragment = fragment
+        }
+
+        var line: String {
+            let fields = [name, type, rawType, page].map(ChangeRecord.escape)
+            let last = fragment.map { "#" + ChangeRecord.escape($0) } ?? ""
+            return "E\t" + fields.joined(separator: "\t") + "\t" + last
+        }
+
+        init?(line: ArraySlice<UInt8>) {
+            let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
+            guard fields.count == 6, fields[0].elementsEqual("E".utf8) else { return nil }
+            var text: [String] = []
+            for field in fields[1...5] {
+                guard let value = ChangeRecord.unescape(String(decoding: field, as: UTF8.self)) else { return nil }
+                text.append(value)
+            }
+            let fragment = text[4].isEmpty ? nil : String(text[4].dropFirst())
+            self.init(name: text[0], type: text[1], rawType: text[2], page: text[3], fragment: fragment)
+        }
+    }
+
+    /// The documents (any order).
+    package var pages: [Page]
+    /// The index entries (any order; duplicates are kept once).
+    package var entries: [Entry]
+
+    package init(pages: [Page], entries: [Entry]) {
+        self.pages = pages
+        self.entries = entries
+    }
+
+    /// Opens the content record of the version folder `folder` under `root` for reading (every component without
+    /// following a link); nil when the root, its log or the record does not exist. The caller closes it.
+    package static func open(root: String, folder: String) throws(SystemError) -> Int32? {
+        guard VersionStore.isVersionName(folder), let rootFolder = try? SafeDirectory.open(root),
+            let state = try rootFolder.existingDirectory(VersionStore.stateName),
+            let changes = try state.existingDirectory(ChangeLogFile.folderName),
+            let contents = try changes.existingDirectory(folderName)
+        else { return nil }
+        return try contents.openRegularFile(folder)?.fd
+    }
+
+    /// The file's bytes: both sections sorted.
+    package func encoded() -> [UInt8] {
+        var pageLines = pages.map { page in
+            // Every digest field as long (an unreadable file's manifest digest is a word): lines align for the merge.
+            let digest = page.sha256.prefix(Self.digestLength)
+            let padded = digest + String(repeating: "-", count: Self.digestLength - digest.count)
+            return Array("P\t\(padded)\t\(ChangeRecord.escape(page.path))".utf8)
+        }
+        pageLines.sort { Self.key($0).lexicographicallyPrecedes(Self.key($1)) }
+        var entryLines = entries.map { Array($0.line.utf8) }
+        entryLines.sort { $0.lexicographicallyPrecedes($1) }
+        var out = Array("\(Self.magic)\n".utf8)
+        out.reserveCapacity(pageLines.reduce(0) { $0 + $1.count + 1 } + entryLines.reduce(0) { $0 + $1.count + 1 })
+        var previous: [UInt8]?
+        for line in pageLines where line != previous {
+            out += line
+            out.append(UInt8(ascii: "\n"))
+            previous = line
+        }
+        previous = nil
+        for line in entryLines where line != previous {
+            out += line
+            out.append(UInt8(ascii: "\n"))
+            previous = line
+        }
+        return out
+    }
+
+    /// A page line's sort key: its page field (after `P<TAB>DIGEST<TAB>`).
+    static func key(_ line: [UInt8]) -> ArraySlice<UInt8> { line[(2 + digestLength + 1)...] }
+
+    /// The pages below `Contents/Resources/Documents/` of a version's manifest, as `DocsetEntry/page` names them: for
+    /// Apple's layout, also the files of `Contents/Resources/Documentation/` that docsync links into the documents
+    /// folder at install (`Documents/Documentation -> ../Documentation`, or `Documents -> Documentation`).
+    static func pages(of manifest: TreeManifest) -> [Page] {
+        let documents = "Contents/Resources/Documents"
+        let documentation = "Contents/Resources/Documentation"
+        var prefixes = [(documents + "/", "")]
+        if manifest.entries[documents] == .symlink(target: "Documentation") {
+            prefixes.append((documentation + "/", ""))
+        } else if manifest.entries[documents + "/Documentation"] == .symlink(target: "../Documentation") {
+            prefixes.append((documentation + "/", "Documentation/"))
+        }
+        var pages: [Page] = []
+        for (path, entry) in manifest.entries {
+            guard case .file(_, let sha256) = entry else { continue }
+            for (prefix, page) in prefixes where path.hasPrefix(prefix) {
+                pages.append(Page(path: page + path.dropFirst(prefix.count), sha256: sha256))
+            }
+        }
+        return pages
+    }
+}
