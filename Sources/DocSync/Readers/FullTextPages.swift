@@ -1,3 +1,4 @@
+internal import DocSyncInstall
 internal import DocSyncSupport
 internal import DocSyncTarix
 
