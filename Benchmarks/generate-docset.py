@@ -2,7 +2,10 @@
 """Generates a docset-like tree for the install benchmark: FILES HTML pages of 2-12 KB of Zipf-distributed words in
 realistic markup (the tree gzips ~4.5:1, like real Dash docsets), an Info.plist and a real SQLite docSet.dsidx.
 
-usage: generate-docset.py OUT_DIR [FILES [NAME]]   (creates OUT_DIR/NAME.docset; NAME defaults to Bench)"""
+usage: generate-docset.py OUT_DIR [FILES [NAME [ENTRIES]]]   (creates OUT_DIR/NAME.docset; NAME defaults to Bench)
+
+ENTRIES (default FILES): rows in the index. One entry per page (a Function); entries beyond FILES are Methods with
+a #fragment on a page, named `Ident.member` (the pages are the same whatever ENTRIES is)."""
 import itertools
 import os
 import random
@@ -12,6 +15,7 @@ import sys
 out = sys.argv[1]
 count = int(sys.argv[2]) if len(sys.argv) > 2 else 60000
 name = sys.argv[3] if len(sys.argv) > 3 else "Bench"
+entries = int(sys.argv[4]) if len(sys.argv) > 4 else count
 rng = random.Random(20261122)
 letters = "abcdefghijklmnopqrstuvwxyz"
 vocab = ["".join(rng.choice(letters) for _ in range(rng.randint(2, 9))) for _ in range(3000)]
@@ -62,7 +66,12 @@ for i in range(count):
         f.write(page)
     total += len(page)
     rows.append((name, "Function", "section%d/page%d.html" % (i // 1000, i)))
+extra = random.Random(entries)
+for k in range(max(0, entries - count)):
+    i = extra.randrange(count)
+    member = "%s.%s%d" % (extra.choice(idents), extra.choice(idents), k % 97)
+    rows.append((member, "Method", "section%d/page%d.html#%s" % (i // 1000, i, member)))
 index.executemany("INSERT INTO searchIndex(name, type, path) VALUES (?, ?, ?)", rows)
 index.commit()
 index.close()
-print("generated %d pages, %d bytes of HTML" % (count, total))
+print("generated %d pages, %d bytes of HTML, %d index entries" % (count, total, len(rows)))
