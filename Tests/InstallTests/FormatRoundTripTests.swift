@@ -98,12 +98,17 @@ struct FormatRow: Sendable, CustomTestStringConvertible {
         let path = h.archive("apple.xar")
         try ArchiveFixture.write(to: path, format: .xar, filter: .none, entries)
         let installed = try await install(path, h)
-        #expect(try TreeManifest.of(installed.path) == fixture.expectedManifest)
+        // Zeal's preparation removes the index's stale `-wal` / `-shm` sidecars (the index is not in WAL mode), so a
+        // reader that may not write the root opens it: the rest arrives exactly as archived.
+        var prepared = fixture
+        prepared.files["Contents/Resources/docSet.dsidx-wal"] = nil
+        prepared.files["Contents/Resources/docSet.dsidx-shm"] = nil
+        #expect(try TreeManifest.of(installed.path) == prepared.expectedManifest)
         #expect(SQLiteIndex.count(installed.indexPath) == 3)
         let listed = try Tool.run(
             "/usr/bin/python3",
             ["-c", "import os,sys; print(sum(len(os.listxattr(p)) for p in sys.argv[1:]))"]
-                + fixture.files.keys.map { "\(installed.path)/\($0)" })
+                + prepared.files.keys.map { "\(installed.path)/\($0)" })
         #expect(listed.standardOutput == "0\n", "extended attributes were restored: \(listed.standardError)")
     }
 
