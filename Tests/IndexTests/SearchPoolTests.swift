@@ -11,7 +11,14 @@ import Testing
 ///
 /// Not `.blockingWaits`: the searches and the ticker run on the cooperative pool, as a library caller's do (that
 /// trait's executor starts a thread per running job); only `ThreadSampler`'s own thread sleeps.
-@Suite(.timeLimit(.minutes(5))) struct SearchPoolTests {
+///
+/// It floods the process's one shared pool on purpose, so it runs in a test process of its own: `scripts/test` runs it
+/// after the other suites with `DOCSYNC_TEST_ALONE=1` (in the shared run every library call of every other suite
+/// would queue behind its 2,000 searches).
+@Suite(
+    .timeLimit(.minutes(5)),
+    .enabled(if: ProcessInfo.processInfo.environment["DOCSYNC_TEST_ALONE"] == "1", "needs a test process of its own"))
+struct SearchPoolTests {
     @Test func twoThousandSearchesUseBoundedThreadsWithoutStallingTheCooperativePool() async throws {
         let dir = try TemporaryDirectory("search-pool")
         defer { dir.remove() }
