@@ -1,3 +1,4 @@
+internal import DocSyncInstall
 internal import DocSyncSupport
 internal import DocSyncTarix
 
@@ -11,15 +12,7 @@ internal import DocSyncTarix
 enum TarixDocuments {
     /// True when the docset folder open as `base` keeps its documents in a tarix store: no `Documents` entry
     /// beside `tarix.tgz` and `tarixIndex.db` in `Contents/Resources`.
-    static func isTarix(_ base: Int32) -> Bool {
-        let resources = openat(base, "Contents/Resources", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard resources >= 0 else { return false }
-        defer { close(resources) }
-        var st = stat()
-        if fstatat(resources, "Documents", &st, AT_SYMLINK_NOFOLLOW) == 0 { return false }
-        return fstatat(resources, "tarix.tgz", &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_mode & S_IFMT == S_IFREG
-            && fstatat(resources, "tarixIndex.db", &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_mode & S_IFMT == S_IFREG
-    }
+    static func isTarix(_ base: Int32) -> Bool { TarixStore.holdsDocuments(base) }
 
     /// The page (relative to `Documents/`, already split into checked components) from the store of the docset
     /// open as `base` (`folder` names it in messages); at most `limit` bytes.

@@ -11,7 +11,7 @@ enum ContentScan {
     static func scan(
         path: String, fd: Int32
     ) throws -> (pages: [VersionContent.Page]?, entries: [VersionContent.Entry]) {
-        let pages = isTarix(fd) ? try tarixPages(fd: fd, path: path) : nil
+        let pages = TarixStore.holdsDocuments(fd) ? try tarixPages(fd: fd, path: path) : nil
         var entries: [VersionContent.Entry] = []
         let name = (path as NSString).lastPathComponent
         let docset = IndexedDocset(name: name, version: nil, path: path)
@@ -21,18 +21,6 @@ enum ContentScan {
                     name: $0.name, type: $0.type, rawType: $0.rawType, page: $0.page, fragment: $0.fragment))
         }
         return (pages, entries)
-    }
-
-    /// True when the docset open as `base` keeps its documents in a tarix store: no `Documents` entry beside
-    /// `tarix.tgz` and `tarixIndex.db` in `Contents/Resources` (as the readers decide).
-    static func isTarix(_ base: Int32) -> Bool {
-        let resources = openat(base, "Contents/Resources", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard resources >= 0 else { return false }
-        defer { close(resources) }
-        var st = stat()
-        if fstatat(resources, "Documents", &st, AT_SYMLINK_NOFOLLOW) == 0 { return false }
-        return fstatat(resources, "tarix.tgz", &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_mode & S_IFMT == S_IFREG
-            && fstatat(resources, "tarixIndex.db", &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_mode & S_IFMT == S_IFREG
     }
 
     /// Every document of the tarix store of the docset open as `fd`, with the SHA-256 of its bytes.
