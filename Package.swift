@@ -11,13 +11,14 @@ import PackageDescription
 //   DocSyncDownload               the resumable downloader
 //   DocSyncDocset                 InstalledDocset, the installed docset's value, and its search keywords as Zeal reads
 //                                 them (product: DocSync re-exports it)
-//   DocSyncInstall                safe extraction + atomic swap (the only libarchive user; ISA-L for gzip), each
-//                                 docset completed for readers (Zeal's index and layout: DocSyncIndex's formats) and
-//                                 the tarix store built (DocSyncTarix) before it is published: nothing calls back up
+//   DocSyncInstall                safe extraction + atomic swap (the only libarchive user; gzip inflated by
+//                                 DocSyncTarix), each docset completed for readers (Zeal's index and layout:
+//                                 DocSyncIndex's formats) and the tarix store built (DocSyncTarix) before it is
+//                                 published: nothing calls back up
 //   DocSyncCatalog                catalogues (Zeal, Kapeli, contributions, cheat sheets): parsing and name resolution
 //   DocSyncIndex                  read-only search over installed docsets' indexes (names, and text: SQLite FTS5)
-//   DocSyncTarix                  the compressed store: tarix archives and their indexes (the only zlib user; ISA-L
-//                                 for one record's raw inflate)
+//   DocSyncTarix                  the compressed store: tarix archives and their indexes (the only zlib and ISA-L
+//                                 user: a record's raw inflate, and the installer's gzip inflate)
 //   DocSyncMirror                 the fleet mirror: publishing a served tree (feeds, catalogue, archives), bundles
 //   DocSync                       the library product an indexing backend imports (no TOML, metrics or CLI parsing)
 //   DocSyncConfigFile             docsync.toml: reading it (the only TOMLKit user), the template, text edits
@@ -85,7 +86,7 @@ let package = Package(
         .target(
             name: "DocSyncInstall",
             dependencies: [
-                "CArchive", "CIsal", "DocSyncSupport", "DocSyncDocset", "DocSyncIndex", "DocSyncTarix",
+                "CArchive", "DocSyncSupport", "DocSyncDocset", "DocSyncIndex", "DocSyncTarix",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict),

@@ -1,5 +1,6 @@
 import CArchive
 import DocSyncSupport
+import DocSyncTarix
 
 #if canImport(Glibc)
     import Glibc
@@ -102,7 +103,7 @@ final class ArchiveReader {
             while true {
                 let step: GzipInflater.Step
                 do { step = try inflater.step() } catch {
-                    damage = error
+                    damage = ArchiveFailure(message: error.description)
                     throw SystemError("inflate", path: source.displayName, code: EIO)
                 }
                 switch step {
