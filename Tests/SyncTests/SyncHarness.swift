@@ -192,7 +192,7 @@ final class SyncHarness: Sendable {
         guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw Unresolvable(description: "\(name).docset -> \(target) does not resolve to a folder")
         }
-        return try TreeManifest.of(resolved)
+        return try TreeSnapshot.of(resolved)
     }
 
     /// After a kill: the root shows no other entry than `<name>.docset`, and that is absent or resolves to exactly one
@@ -219,13 +219,13 @@ final class SyncHarness: Sendable {
     static func manifest(of root: String, name: String) throws -> [String: String]? {
         let path = "\(root)/\(name).docset"
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        return try TreeManifest.of(URL(fileURLWithPath: path).resolvingSymlinksInPath().path)
+        return try TreeSnapshot.of(URL(fileURLWithPath: path).resolvingSymlinksInPath().path)
     }
 
     /// The manifest of `<root>/<name>.docset` as a reader sees it through the symlink (nil when absent).
     func installedManifest(_ name: String) -> [String: String]? {
         let path = "\(root)/\(name).docset"
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        return try? TreeManifest.of(URL(fileURLWithPath: path).resolvingSymlinksInPath().path)
+        return try? TreeSnapshot.of(URL(fileURLWithPath: path).resolvingSymlinksInPath().path)
     }
 }
