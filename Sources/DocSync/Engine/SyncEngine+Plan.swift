@@ -61,16 +61,6 @@ extension SyncEngine {
     private func documentURL(_ location: String) -> String {
         location.contains("://") ? location : URL(fileURLWithPath: location).absoluteString
     }
-
-    /// The planner's view of an installed docset.
-    static func state(of docset: InstallRecord) -> InstalledState {
-        InstalledState(
-            name: docset.name, identifier: docset.identifier,
-            version: DocsetVersion(version: docset.version ?? "", revision: docset.revision ?? ""),
-            // Only docsync's own installs (its record in meta.json) belong to a feed and can be pruned; a folder
-            // Zeal or the user put there keeps its feed_url but is never docsync's to remove.
-            updated: docset.updated, feed: docset.installedAt == nil ? nil : docset.feedURL)
-    }
 }
 
 extension SyncEngine {
