@@ -156,7 +156,8 @@ let package = Package(
         .executableTarget(
             name: "docsync-serve", dependencies: ["DocSync", "DocSyncCLI", "DocSyncServe"], swiftSettings: strict),
         .target(
-            name: "TestSupport", dependencies: ["DocSync", "DocSyncSupport", "DocSyncHTTP", "DocSyncInstall"],
+            name: "TestSupport",
+            dependencies: ["DocSync", "DocSyncConfigFile", "DocSyncSupport", "DocSyncHTTP", "DocSyncInstall"],
             path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "SupportTests", dependencies: ["DocSyncSupport", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HTTPTests", dependencies: ["DocSyncHTTP", "TestSupport"], swiftSettings: strict),
