@@ -157,7 +157,8 @@ let package = Package(
             name: "docsync-serve", dependencies: ["DocSync", "DocSyncCLI", "DocSyncServe"], swiftSettings: strict),
         .target(
             name: "TestSupport",
-            dependencies: ["DocSync", "DocSyncConfigFile", "DocSyncSupport", "DocSyncHTTP", "DocSyncInstall"],
+            // DocSyncCLI: SyncHarness builds the engine the way `sync` does (its `[metrics]` run observers).
+            dependencies: ["DocSync", "DocSyncCLI", "DocSyncConfigFile", "DocSyncSupport", "DocSyncHTTP", "DocSyncInstall"],
             path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "SupportTests", dependencies: ["DocSyncSupport", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HTTPTests", dependencies: ["DocSyncHTTP", "TestSupport"], swiftSettings: strict),
@@ -174,21 +175,52 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "DocSync", "DocSyncCLI", "DocSyncConfigFile", "DocSyncDownload", "DocSyncFeed", "DocSyncHTTP",
-                "DocSyncIndex", "DocSyncInstall", "DocSyncMirror", "DocSyncSupport", "TestSupport",
+                "DocSync", "DocSyncCLI", "DocSyncCatalog", "DocSyncConfigFile", "DocSyncDownload", "DocSyncFeed",
+                "DocSyncHTTP", "DocSyncIndex", "DocSyncInstall", "DocSyncMirror", "DocSyncSupport", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
+        // The sync engine's own suites; the suites that drive it for another subject live in that subject's target.
         .testTarget(
             name: "SyncTests",
             dependencies: [
-                "DocSync", "DocSyncConfigFile", "DocSyncSupport", "DocSyncHTTP", "DocSyncFeed", "DocSyncDownload",
-                "DocSyncInstall", "DocSyncCatalog", "DocSyncCLI", "TestSupport",
+                "DocSync", "DocSyncConfigFile", "DocSyncSupport", "DocSyncDownload", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            swiftSettings: strict),
+        // The long-running side: SyncService in a ServiceGroup, `docsync daemon`, and `status` during and after runs.
+        .testTarget(
+            name: "DaemonTests",
+            dependencies: [
+                "DocSync", "DocSyncCLI", "DocSyncConfigFile", "DocSyncDownload", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict),
+        // `[metrics]`: the Prometheus text file a sync writes.
+        .testTarget(name: "MetricsTests", dependencies: ["DocSync", "TestSupport"], swiftSettings: strict),
+        // The root's change log, change leases and the diff of two versions, as a backend reads them.
+        .testTarget(
+            name: "ChangesTests", dependencies: ["DocSync", "DocSyncConfigFile", "TestSupport"], swiftSettings: strict),
+        // The product's reported values: SyncEvent's JSON (golden files), SyncFailure, the public errors.
+        .testTarget(
+            name: "EventsTests",
+            dependencies: [
+                "DocSync", "DocSyncConfigFile", "DocSyncDownload", "DocSyncFeed", "DocSyncInstall", "DocSyncSupport",
+                "TestSupport",
+            ],
             exclude: ["Golden"],
             swiftSettings: strict),
+        // The README's and the DocC articles' examples, compiled and run.
+        .testTarget(
+            name: "DocsTests",
+            dependencies: [
+                "DocSync", "DocSyncConfigFile", "TestSupport", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
+        // The reader side of the library: docset leases and a docset's documents.
+        .testTarget(name: "ReadersTests", dependencies: ["DocSync", "TestSupport"], swiftSettings: strict),
         // SyncTests by subject: the configuration file (docsync.toml read and edited), and the plan's pure policy.
         .testTarget(
             name: "ConfigFileTests", dependencies: ["DocSync", "DocSyncConfigFile", "TestSupport"],

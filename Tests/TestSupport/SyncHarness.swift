@@ -1,4 +1,5 @@
 import DocSync
+import DocSyncCLI
 import DocSyncConfigFile
 import DocSyncSupport
 import Foundation
