@@ -11,13 +11,14 @@ import PackageDescription
 //   DocSyncDownload               the resumable downloader
 //   DocSyncDocset                 InstalledDocset, the installed docset's value, and its search keywords as Zeal reads
 //                                 them (product: DocSync re-exports it)
-//   DocSyncInstall                safe extraction + atomic swap (the only libarchive user; ISA-L for gzip), each
-//                                 docset completed for readers (Zeal's index and layout: DocSyncIndex's formats) and
-//                                 the tarix store built (DocSyncTarix) before it is published: nothing calls back up
+//   DocSyncInstall                safe extraction + atomic swap (the only libarchive user; gzip inflated by
+//                                 DocSyncTarix), each docset completed for readers (Zeal's index and layout:
+//                                 DocSyncIndex's formats) and the tarix store built (DocSyncTarix) before it is
+//                                 published: nothing calls back up
 //   DocSyncCatalog                catalogues (Zeal, Kapeli, contributions, cheat sheets): parsing and name resolution
 //   DocSyncIndex                  read-only search over installed docsets' indexes (names, and text: SQLite FTS5)
-//   DocSyncTarix                  the compressed store: tarix archives and their indexes (the only zlib user; ISA-L
-//                                 for one record's raw inflate)
+//   DocSyncTarix                  the compressed store: tarix archives and their indexes (the only zlib and ISA-L
+//                                 user: a record's raw inflate, and the installer's gzip inflate)
 //   DocSyncMirror                 the fleet mirror: publishing a served tree (feeds, catalogue, archives), bundles
 //   DocSync                       the library product an indexing backend imports (no TOML, metrics or CLI parsing)
 //   DocSyncConfigFile             docsync.toml: reading it (the only TOMLKit user), the template, text edits
@@ -85,7 +86,7 @@ let package = Package(
         .target(
             name: "DocSyncInstall",
             dependencies: [
-                "CArchive", "CIsal", "DocSyncSupport", "DocSyncDocset", "DocSyncIndex", "DocSyncTarix",
+                "CArchive", "DocSyncSupport", "DocSyncDocset", "DocSyncIndex", "DocSyncTarix",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict),
@@ -155,7 +156,9 @@ let package = Package(
         .executableTarget(
             name: "docsync-serve", dependencies: ["DocSync", "DocSyncCLI", "DocSyncServe"], swiftSettings: strict),
         .target(
-            name: "TestSupport", dependencies: ["DocSync", "DocSyncSupport", "DocSyncHTTP", "DocSyncInstall"],
+            name: "TestSupport",
+            // DocSyncCLI: SyncHarness builds the engine the way `sync` does (its `[metrics]` run observers).
+            dependencies: ["DocSync", "DocSyncCLI", "DocSyncConfigFile", "DocSyncSupport", "DocSyncHTTP", "DocSyncInstall"],
             path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "SupportTests", dependencies: ["DocSyncSupport", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HTTPTests", dependencies: ["DocSyncHTTP", "TestSupport"], swiftSettings: strict),
@@ -172,21 +175,52 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "DocSync", "DocSyncCLI", "DocSyncConfigFile", "DocSyncDownload", "DocSyncFeed", "DocSyncHTTP",
-                "DocSyncIndex", "DocSyncInstall", "DocSyncMirror", "DocSyncSupport", "TestSupport",
+                "DocSync", "DocSyncCLI", "DocSyncCatalog", "DocSyncConfigFile", "DocSyncDownload", "DocSyncFeed",
+                "DocSyncHTTP", "DocSyncIndex", "DocSyncInstall", "DocSyncMirror", "DocSyncSupport", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
+        // The sync engine's own suites; the suites that drive it for another subject live in that subject's target.
         .testTarget(
             name: "SyncTests",
             dependencies: [
-                "DocSync", "DocSyncConfigFile", "DocSyncSupport", "DocSyncHTTP", "DocSyncFeed", "DocSyncDownload",
-                "DocSyncInstall", "DocSyncCatalog", "DocSyncCLI", "TestSupport",
+                "DocSync", "DocSyncConfigFile", "DocSyncSupport", "DocSyncDownload", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            swiftSettings: strict),
+        // The long-running side: SyncService in a ServiceGroup, `docsync daemon`, and `status` during and after runs.
+        .testTarget(
+            name: "DaemonTests",
+            dependencies: [
+                "DocSync", "DocSyncCLI", "DocSyncConfigFile", "DocSyncDownload", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict),
+        // `[metrics]`: the Prometheus text file a sync writes.
+        .testTarget(name: "MetricsTests", dependencies: ["DocSync", "TestSupport"], swiftSettings: strict),
+        // The root's change log, change leases and the diff of two versions, as a backend reads them.
+        .testTarget(
+            name: "ChangesTests", dependencies: ["DocSync", "DocSyncConfigFile", "TestSupport"], swiftSettings: strict),
+        // The product's reported values: SyncEvent's JSON (golden files), SyncFailure, the public errors.
+        .testTarget(
+            name: "EventsTests",
+            dependencies: [
+                "DocSync", "DocSyncConfigFile", "DocSyncDownload", "DocSyncFeed", "DocSyncInstall", "DocSyncSupport",
+                "TestSupport",
+            ],
             exclude: ["Golden"],
             swiftSettings: strict),
+        // The README's and the DocC articles' examples, compiled and run.
+        .testTarget(
+            name: "DocsTests",
+            dependencies: [
+                "DocSync", "DocSyncConfigFile", "TestSupport", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
+        // The reader side of the library: docset leases and a docset's documents.
+        .testTarget(name: "ReadersTests", dependencies: ["DocSync", "TestSupport"], swiftSettings: strict),
         // SyncTests by subject: the configuration file (docsync.toml read and edited), and the plan's pure policy.
         .testTarget(
             name: "ConfigFileTests", dependencies: ["DocSync", "DocSyncConfigFile", "TestSupport"],

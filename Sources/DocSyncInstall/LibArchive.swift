@@ -1,12 +1,14 @@
 import CArchive
 import DocSyncSupport
+import DocSyncTarix
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-// The only file that imports libarchive. libarchive is used to READ (ArchiveReader); ArchiveWriter builds archives
-// for tests and tools. archive_write_disk is never used: it changes the process umask per entry and may chdir.
+// With ArchiveWriter.swift, the only files that import libarchive. libarchive is used to READ (ArchiveReader);
+// ArchiveWriter builds archives for tests and tools. archive_write_disk is never used: it changes the process umask
+// per entry and may chdir.
 
 /// A libarchive failure: the operation and libarchive's own message.
 package struct ArchiveFailure: Error, Sendable, Equatable, CustomStringConvertible {
@@ -15,7 +17,7 @@ package struct ArchiveFailure: Error, Sendable, Equatable, CustomStringConvertib
 }
 
 /// libarchive's AE_IF* file-type values (C macros with casts, not imported).
-private enum EntryType {
+enum EntryType {
     static let typeMask: UInt32 = 0o170000
     static let regular: UInt32 = 0o100000
     static let directory: UInt32 = 0o040000
@@ -26,7 +28,7 @@ private enum EntryType {
     static let socket: UInt32 = 0o140000
 }
 
-private func message(_ archive: OpaquePointer, _ what: String) -> String {
+func message(_ archive: OpaquePointer, _ what: String) -> String {
     if let text = archive_error_string(archive) { return "\(what): \(String(cString: text))" }
     return what
 }
@@ -101,7 +103,7 @@ final class ArchiveReader {
             while true {
                 let step: GzipInflater.Step
                 do { step = try inflater.step() } catch {
-                    damage = error
+                    damage = ArchiveFailure(message: error.description)
                     throw SystemError("inflate", path: source.displayName, code: EIO)
                 }
                 switch step {
@@ -284,143 +286,5 @@ final class ArchiveReader {
     private static func bytes(_ pointer: UnsafePointer<CChar>?) -> [UInt8]? {
         guard let pointer else { return nil }
         return Array(UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)))
-    }
-}
-
-/// Writes archives with libarchive — for tests and tools that need real (including hostile) archives.
-package final class ArchiveWriter {
-    package enum Format: Sendable { case pax, gnutar, ustar, zip, xar }
-    package enum Filter: Sendable { case none, gzip, bzip2, xz, zstd }
-
-    /// One entry to write. Any combination is allowed, so hostile archives can be built on purpose.
-    package struct Entry: Sendable {
-        package enum Kind: Sendable {
-            case file(data: [UInt8])
-            case directory
-            case symlink(target: String)
-            case hardlink(target: String, data: [UInt8] = [])
-            case characterDevice, blockDevice, fifo, socket
-            /// A sparse file declaring `size` bytes with `data` at offset 0.
-            case sparse(size: Int64, data: [UInt8])
-        }
-
-        package var path: String
-        package var kind: Kind
-        package var permissions: UInt32
-        package var xattrs: [(name: String, value: [UInt8])]
-
-        package init(
-            _ path: String, _ kind: Kind, permissions: UInt32? = nil, xattrs: [(name: String, value: [UInt8])] = []
-        ) {
-            self.path = path
-            self.kind = kind
-            if let permissions {
-                self.permissions = permissions
-            } else if case .directory = kind {
-                self.permissions = 0o755
-            } else {
-                self.permissions = 0o644
-            }
-            self.xattrs = xattrs
-        }
-
-        package static func file(_ path: String, _ text: String, permissions: UInt32 = 0o644) -> Entry {
-            Entry(path, .file(data: Array(text.utf8)), permissions: permissions)
-        }
-
-        package static func directory(_ path: String) -> Entry { Entry(path, .directory) }
-    }
-
-    private let archive: OpaquePointer
-    private let path: String
-    private var closed = false
-
-    package init(path: String, format: Format, filter: Filter = .none) throws(ArchiveFailure) {
-        guard let archive = archive_write_new() else { throw ArchiveFailure(message: "archive_write_new failed") }
-        self.archive = archive
-        self.path = path
-        var status: Int32
-        switch format {
-        case .pax: status = archive_write_set_format_pax(archive)
-        case .gnutar: status = archive_write_set_format_gnutar(archive)
-        case .ustar: status = archive_write_set_format_ustar(archive)
-        case .zip: status = archive_write_set_format_zip(archive)
-        case .xar: status = archive_write_set_format_xar(archive)
-        }
-        if status == ARCHIVE_OK {
-            switch filter {
-            case .none: status = ARCHIVE_OK
-            case .gzip: status = archive_write_add_filter_gzip(archive)
-            case .bzip2: status = archive_write_add_filter_bzip2(archive)
-            case .xz: status = archive_write_add_filter_xz(archive)
-            case .zstd: status = archive_write_add_filter_zstd(archive)
-            }
-        }
-        if status == ARCHIVE_OK { status = archive_write_open_filename(archive, path) }
-        if status != ARCHIVE_OK {
-            closed = true  // deinit only frees
-            throw ArchiveFailure(message: message(archive, "cannot create \(path)"))
-        }
-    }
-
-    deinit {
-        if !closed { archive_write_close(archive) }
-        archive_write_free(archive)
-    }
-
-    package func add(_ item: Entry) throws(ArchiveFailure) {
-        guard let entry = archive_entry_new() else { throw ArchiveFailure(message: "archive_entry_new failed") }
-        defer { archive_entry_free(entry) }
-        archive_entry_set_pathname(entry, item.path)
-        archive_entry_set_perm(entry, mode_t(item.permissions))
-        archive_entry_set_mtime(entry, 1_700_000_000, 0)
-        for xattr in item.xattrs {
-            xattr.value.withUnsafeBytes { archive_entry_xattr_add_entry(entry, xattr.name, $0.baseAddress, $0.count) }
-        }
-        var data: [UInt8] = []
-        switch item.kind {
-        case .file(let bytes):
-            archive_entry_set_filetype(entry, EntryType.regular)
-            archive_entry_set_size(entry, Int64(bytes.count))
-            data = bytes
-        case .directory:
-            archive_entry_set_filetype(entry, EntryType.directory)
-        case .symlink(let target):
-            archive_entry_set_filetype(entry, EntryType.symlink)
-            archive_entry_set_symlink(entry, target)
-        case .hardlink(let target, let bytes):
-            archive_entry_set_filetype(entry, EntryType.regular)
-            archive_entry_set_hardlink(entry, target)
-            archive_entry_set_size(entry, Int64(bytes.count))
-            data = bytes
-        case .characterDevice:
-            archive_entry_set_filetype(entry, EntryType.characterDevice)
-            archive_entry_set_rdevmajor(entry, 1)
-            archive_entry_set_rdevminor(entry, 3)
-        case .blockDevice:
-            archive_entry_set_filetype(entry, EntryType.blockDevice)
-            archive_entry_set_rdevmajor(entry, 7)
-        case .fifo: archive_entry_set_filetype(entry, EntryType.fifo)
-        case .socket: archive_entry_set_filetype(entry, EntryType.socket)
-        case .sparse(let size, let bytes):
-            archive_entry_set_filetype(entry, EntryType.regular)
-            archive_entry_set_size(entry, size)
-            archive_entry_sparse_add_entry(entry, 0, Int64(bytes.count))
-            data = bytes
-        }
-        if archive_write_header(archive, entry) < ARCHIVE_WARN {
-            throw ArchiveFailure(message: message(archive, "cannot write header for \(item.path)"))
-        }
-        if !data.isEmpty {
-            let written = data.withUnsafeBytes { archive_write_data(archive, $0.baseAddress, $0.count) }
-            if written < 0 { throw ArchiveFailure(message: message(archive, "cannot write data for \(item.path)")) }
-        }
-    }
-
-    package func close() throws(ArchiveFailure) {
-        closed = true
-        if archive_write_close(archive) != ARCHIVE_OK {
-            throw ArchiveFailure(message: message(archive, "cannot finish \(path)"))
-        }
     }
 }

@@ -96,7 +96,7 @@ import Testing
             let visible = try FileManager.default.contentsOfDirectory(atPath: h.root).filter { !$0.hasPrefix(".") }
             #expect(visible == ["Fixture.docset"])
             let resolved = URL(fileURLWithPath: h.docsetPath).resolvingSymlinksInPath().path
-            let manifest = try TreeManifest.of(resolved)
+            let manifest = try TreeSnapshot.of(resolved)
             let match = try #require(versions.first { manifests[$0] == manifest }, "incomplete or mixed tree")
             let meta = try JSONSerialization.jsonObject(
                 with: Data(contentsOf: URL(fileURLWithPath: "\(resolved)/meta.json")))

@@ -128,7 +128,7 @@ struct IndexFixture {
 
     /// Path → SHA-256 of every regular file under `root` (following no links), plus every entry's name and mode.
     static func hashes(_ root: String) throws -> [String: String] {
-        try TreeManifest.of(root, excluding: [])
+        try TreeSnapshot.of(root, excluding: [])
     }
 
     /// Number of rows `sql` returns through the sqlite3 command-line tool opened on `uri`.

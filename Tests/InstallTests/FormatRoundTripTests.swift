@@ -48,7 +48,7 @@ struct FormatRow: Sendable, CustomTestStringConvertible {
         let path = h.archive("docset.\(row.name)")
         try fixture.writeArchive(to: path, format: row.format, filter: row.filter)
         let installed = try await install(path, h)
-        #expect(try TreeManifest.of(installed.path) == fixture.expectedManifest)
+        #expect(try TreeSnapshot.of(installed.path) == fixture.expectedManifest)
         #expect(URL(fileURLWithPath: h.docsetPath).resolvingSymlinksInPath().path == installed.path)
         #expect(SQLiteIndex.count(installed.indexPath) == 3)
         #expect(installed.revision == "2")
@@ -63,7 +63,7 @@ struct FormatRow: Sendable, CustomTestStringConvertible {
         let tar = try Tool.run("/bin/tar", ["-czf", path, "-C", h.dir.appending("tree"), "Fixture.docset"])
         #expect(tar.status == 0)
         let installed = try await install(path, h)
-        #expect(try TreeManifest.of(installed.path) == fixture.expectedManifest)
+        #expect(try TreeSnapshot.of(installed.path) == fixture.expectedManifest)
     }
 
     @Test func tgzStartingWithAppleDoubleAboveTheDocsetFolder() async throws {
@@ -77,7 +77,7 @@ struct FormatRow: Sendable, CustomTestStringConvertible {
             before: [ArchiveWriter.Entry("./._Fixture.docset", .file(data: appleDouble))],
             after: [ArchiveWriter.Entry("./Fixture.docset/Contents/._Info.plist", .file(data: appleDouble))])
         let installed = try await install(path, h)
-        #expect(try TreeManifest.of(installed.path) == fixture.expectedManifest)
+        #expect(try TreeSnapshot.of(installed.path) == fixture.expectedManifest)
     }
 
     @Test func appleStyleXARWithDocumentationWALAndExtendedAttributes() async throws {
@@ -105,7 +105,7 @@ struct FormatRow: Sendable, CustomTestStringConvertible {
         prepared.files["Contents/Resources/docSet.dsidx-shm"] = nil
         var expected = prepared.expectedManifest
         expected["Contents/Resources/Documents"] = "link Documentation"
-        #expect(try TreeManifest.of(installed.path) == expected)
+        #expect(try TreeSnapshot.of(installed.path) == expected)
         #expect(SQLiteIndex.count(installed.indexPath) == 3)
         let listed = try Tool.run(
             "/usr/bin/python3",
@@ -121,7 +121,7 @@ struct FormatRow: Sendable, CustomTestStringConvertible {
         let path = h.archive("bare.tgz")
         try fixture.writeArchive(to: path, prefix: "")
         let installed = try await install(path, h)
-        #expect(try TreeManifest.of(installed.path) == fixture.expectedManifest)
+        #expect(try TreeSnapshot.of(installed.path) == fixture.expectedManifest)
     }
 
     @Test func nestedDocsetFolderIsFlattened() async throws {
@@ -132,7 +132,7 @@ struct FormatRow: Sendable, CustomTestStringConvertible {
         try fixture.writeArchive(
             to: path, prefix: "Outer.docset/Fixture.docset/", before: [.directory("Outer.docset")])
         let installed = try await install(path, h)
-        #expect(try TreeManifest.of(installed.path) == fixture.expectedManifest)
+        #expect(try TreeSnapshot.of(installed.path) == fixture.expectedManifest)
     }
 
     @Test func duplicateFileLastWins() async throws {
@@ -144,7 +144,7 @@ struct FormatRow: Sendable, CustomTestStringConvertible {
             to: path, after: [.file("Fixture.docset/Contents/Info.plist", "second", permissions: 0o755)])
         fixture.files["Contents/Info.plist"] = (Array("second".utf8), 0o755)
         let installed = try await install(path, h)
-        #expect(try TreeManifest.of(installed.path) == fixture.expectedManifest)
+        #expect(try TreeSnapshot.of(installed.path) == fixture.expectedManifest)
     }
 
     @Test func symlinkInsideTheDocsetIsKept() async throws {
@@ -161,7 +161,7 @@ struct FormatRow: Sendable, CustomTestStringConvertible {
         let installed = try await install(path, h)
         var expected = fixture.expectedManifest
         expected["Contents/Resources/Documents/index.html"] = "link page0.html"
-        #expect(try TreeManifest.of(installed.path) == expected)
+        #expect(try TreeSnapshot.of(installed.path) == expected)
     }
 
     @Test func xarWithNonASCIINamesPackedByBsdtar() async throws {
@@ -178,6 +178,6 @@ struct FormatRow: Sendable, CustomTestStringConvertible {
             ])
         #expect(bsdtar.status == 0, "\(bsdtar.standardError)")
         let installed = try await install(path, h)
-        #expect(try TreeManifest.of(installed.path) == fixture.expectedManifest)
+        #expect(try TreeSnapshot.of(installed.path) == fixture.expectedManifest)
     }
 }

@@ -102,7 +102,7 @@ import Testing
         source.finish(
             length: download.count, sourceURL: "https://example.org/x.tgz", sha256: SHA256.hash(bytes).description)
         let installed = try await install.value
-        #expect(try TreeManifest.of(installed.path) == fixture.expectedManifest)
+        #expect(try TreeSnapshot.of(installed.path) == fixture.expectedManifest)
         #expect(installed.sourceURL == "https://example.org/x.tgz")
         #expect(installed.archiveSHA256 == SHA256.hash(bytes).description)
     }
@@ -132,7 +132,7 @@ import Testing
         await download.append(new, pieces: 10)
         source.finish(length: download.count, sourceURL: nil, sha256: SHA256.hash(new).description)
         let installed = try await second.value
-        #expect(try TreeManifest.of(installed.path) == fixture.expectedManifest)
+        #expect(try TreeSnapshot.of(installed.path) == fixture.expectedManifest)
         #expect(installed.archiveSHA256 == SHA256.hash(new).description, "the downloader's verified digest")
     }
 

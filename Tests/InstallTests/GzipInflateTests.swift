@@ -38,7 +38,7 @@ import Testing
         let path = h.archive(name)
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let installed = try await h.installer.install(archive: path, as: InstallRequest(name: h.name, version: "1.0"))
-        return try TreeManifest.of(installed.path)
+        return try TreeSnapshot.of(installed.path)
     }
 
     private func expectRefused(_ bytes: [UInt8], _ what: String, seed: UInt64) async throws {

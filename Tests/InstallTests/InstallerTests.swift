@@ -106,7 +106,7 @@ import Testing
         let aside = try entries("\(h.root)/.docsync/foreign")
         #expect(aside.count == 1)
         #expect(try entries("\(h.root)/.docsync/retired").isEmpty)
-        #expect(try TreeManifest.of("\(h.root)/.docsync/foreign/\(aside[0])") == foreign.writtenManifest)
+        #expect(try TreeSnapshot.of("\(h.root)/.docsync/foreign/\(aside[0])") == foreign.writtenManifest)
     }
 
     @Test func crashLeftoversAreClearedOnTheNextRun() async throws {
@@ -175,7 +175,7 @@ import Testing
         let path = h.archive("trickle.tgz")
         try fixture.writeArchive(to: path)
         let installed = try await h.installer.install(source: try TrickleSource(path), as: InstallRequest(name: h.name))
-        #expect(try TreeManifest.of(installed.path) == fixture.expectedManifest)
+        #expect(try TreeSnapshot.of(installed.path) == fixture.expectedManifest)
         #expect(installed.archiveSHA256 == SHA256.hash(try Data(contentsOf: URL(fileURLWithPath: path))).description)
     }
 }

@@ -106,7 +106,7 @@ final class MirrorFleet: @unchecked Sendable {
     static func tree(_ root: String) -> [String: String]? {
         let path = "\(root)/Go.docset"
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        return try? TreeManifest.of(URL(fileURLWithPath: path).resolvingSymlinksInPath().path)
+        return try? TreeSnapshot.of(URL(fileURLWithPath: path).resolvingSymlinksInPath().path)
     }
 
     static func root(ofClient config: String) -> String {

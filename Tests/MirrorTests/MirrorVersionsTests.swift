@@ -113,6 +113,6 @@ struct MirrorVersionsTests {
     static func tree(_ root: String, _ name: String) -> [String: String]? {
         let path = "\(root)/\(name).docset"
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        return try? TreeManifest.of(URL(fileURLWithPath: path).resolvingSymlinksInPath().path)
+        return try? TreeSnapshot.of(URL(fileURLWithPath: path).resolvingSymlinksInPath().path)
     }
 }

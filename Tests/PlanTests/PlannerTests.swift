@@ -15,17 +15,23 @@ import Testing
             archives: ["http://h/\(name).tgz"], feed: feed, pinned: pinned)
     }
 
+    /// An installed docset as the installer reports it: docsync's own install (`installedAt`) from `feed`, or a
+    /// folder another tool made (`feed: nil`, no install record).
     func installed(_ name: String, _ version: String, id: String? = nil, updated: Date? = nil, feed: String? = "f1")
-        -> InstalledState
+        -> InstalledDocset
     {
-        InstalledState(name: name, identifier: id, version: DocsetVersion(dash: version), updated: updated, feed: feed)
+        let version = DocsetVersion(dash: version)
+        return InstalledDocset(
+            name: name, version: version.version, revision: version.revision.isEmpty ? nil : version.revision,
+            identifier: id, path: "/root/\(name).docset", installedAt: feed == nil ? nil : Self.day1, feedURL: feed,
+            updated: updated)
     }
 
     func kinds(_ plan: SyncPlan) -> [String] {
         plan.actions.map { action in
             switch action {
             case .install(let c): "install \(c.name) \(c.version)"
-            case .update(let c, let from): "update \(c.name) \(from.version)->\(c.version)"
+            case .update(let c, let from): "update \(c.name) \(from.plannedVersion)->\(c.version)"
             case .unchanged(let c, _): "unchanged \(c.name)"
             case .orphan(let i, let prune): "\(prune ? "prune" : "orphan") \(i.name)"
             case .skipped(let name, _, let reason): "skip \(name): \(reason)"
@@ -95,6 +101,13 @@ import Testing
         let state = [installed("Old", "1.0"), installed("ByHand", "1.0", feed: nil)]
         #expect(kinds(Planner.plan(offers: [], installed: state, prune: false)) == ["orphan Old"])
         #expect(kinds(Planner.plan(offers: [], installed: state, prune: true)) == ["prune Old"])
+    }
+
+    @Test func aFolderZealMadeKeepsItsFeedURLAndIsNeverPruned() {
+        var zeal = installed("Zealed", "1.0")
+        zeal.installedAt = nil  // meta.json names feed f1, but docsync has no record of installing it
+        #expect(zeal.owningFeed == nil)
+        #expect(kinds(Planner.plan(offers: [], installed: [zeal, installed("Old", "1.0")], prune: true)) == ["prune Old"])
     }
 
     @Test func aFailedFeedNeverPrunesItsDocsets() {

@@ -18,7 +18,7 @@ import Testing
     }
 
     func treeHash(_ path: String) throws -> String {
-        let manifest = try TreeManifest.of(URL(fileURLWithPath: path).resolvingSymlinksInPath().path)
+        let manifest = try TreeSnapshot.of(URL(fileURLWithPath: path).resolvingSymlinksInPath().path)
         return SHA256.hash(Array(manifest.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)\n" }.joined().utf8))
             .description
     }

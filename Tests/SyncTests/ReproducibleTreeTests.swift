@@ -13,7 +13,7 @@ import Testing
     .timeLimit(.minutes(10)), .blockingWaits)
 struct ReproducibleTreeTests {
     func treeHash(_ path: String) throws -> String {
-        let manifest = try TreeManifest.of(URL(fileURLWithPath: path).resolvingSymlinksInPath().path, excluding: [])
+        let manifest = try TreeSnapshot.of(URL(fileURLWithPath: path).resolvingSymlinksInPath().path, excluding: [])
         #expect(manifest["meta.json"] != nil)
         return SHA256.hash(Array(manifest.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)\n" }.joined().utf8))
             .description

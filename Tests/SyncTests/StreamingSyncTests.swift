@@ -134,7 +134,7 @@ struct StreamingSyncTests {
         var generator = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
         let seed = "seed \(generator.seed) (DOCSYNC_TEST_SEED=\(generator.seed) replays the kill moments)"
         for trial in 0..<10 {
-            let (process, _, _) = try SyncServiceTests.start(h, ["sync"])
+            let (process, _, _) = try SyncHarness.start(h, ["sync"])
             usleep(UInt32.random(in: 100_000...1_200_000, using: &generator))  // the kill moment, not a wait
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()

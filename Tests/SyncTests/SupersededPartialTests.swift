@@ -17,8 +17,8 @@ import Testing
 struct SupersededPartialTests {
     @Test func aKilledDownloadOfASupersededVersionIsDeletedWhenTheNewerOneIsInstalled() throws {
         let h = try SyncHarness(limitRate: 64 << 10)
-        try h.publishArchive(SyncServiceTests.bigFixture(version: "1.0"), as: "A-1.tgz", folder: "A")
-        try h.publishArchive(SyncServiceTests.bigFixture(version: "1.0"), as: "B-1.tgz", folder: "B")
+        try h.publishArchive(SyncHarness.bigFixture(version: "1.0"), as: "A-1.tgz", folder: "A")
+        try h.publishArchive(SyncHarness.bigFixture(version: "1.0"), as: "B-1.tgz", folder: "B")
         try h.writeAtomFeed(
             "f.atom",
             [
@@ -29,7 +29,7 @@ struct SupersededPartialTests {
         let staging = h.dir.appending("staging")
 
         // A sync killed while both archives are downloading leaves a partial of each.
-        let (sync, _, _) = try SyncServiceTests.start(h, ["sync"])
+        let (sync, _, _) = try SyncHarness.start(h, ["sync"])
         defer { if sync.isRunning { kill(sync.processIdentifier, SIGKILL) } }
         func partials() -> [String: Int64] {
             Dictionary(PartialDownload.list(in: staging).map { ($0.key, $0.bytes) }, uniquingKeysWith: max)

@@ -104,7 +104,7 @@ import Testing
         func manifest() throws -> [String: String] {
             let visible = try FileManager.default.contentsOfDirectory(atPath: root).filter { !$0.hasPrefix(".") }
             #expect(visible == ["Sample.docset"], "\(seed)")
-            return try TreeManifest.of(URL(fileURLWithPath: docsetPath).resolvingSymlinksInPath().path)
+            return try TreeSnapshot.of(URL(fileURLWithPath: docsetPath).resolvingSymlinksInPath().path)
         }
         #expect(try run("A", killAfter: nil) == 0)
         let manifestA = try manifest()

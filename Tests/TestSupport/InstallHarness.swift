@@ -35,7 +35,7 @@ package struct InstallHarness: Sendable {
 
     /// Everything in the temp folder except staging, trash and the archives: what a failed install must not change.
     package func snapshot() throws -> [String: String] {
-        try TreeManifest.of(dir.path, excluding: []).filter { path, _ in
+        try TreeSnapshot.of(dir.path, excluding: []).filter { path, _ in
             !path.hasPrefix("root/.docsync/staging/") && !path.hasPrefix("root/.docsync/trash/")
                 && !path.hasPrefix("archives/")
         }

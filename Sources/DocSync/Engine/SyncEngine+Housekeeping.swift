@@ -75,7 +75,7 @@ extension SyncEngine {
         let partials = PartialDownload.list(in: configuration.staging).filter {
             !planned.contains(StagingName.forKey($0.key))
         }
-        guard !partials.isEmpty, let installed = try? installer.installedDocsets().map(Self.state(of:)),
+        guard !partials.isEmpty, let installed = try? installer.installedDocsets().map(InstalledDocset.init),
             !installed.isEmpty
         else {
             return []
@@ -87,7 +87,7 @@ extension SyncEngine {
                 for identity in Set([docset.identifier, docset.name].compactMap { $0 }) {
                     let prefix = "\(identity)@"
                     guard partial.key.hasPrefix(prefix) else { continue }
-                    if DocsetVersion(dash: String(partial.key.dropFirst(prefix.count))) < docset.version {
+                    if DocsetVersion(dash: String(partial.key.dropFirst(prefix.count))) < docset.plannedVersion {
                         stems.insert(stem)
                     }
                 }

@@ -27,7 +27,7 @@ extension SyncEngine {
             store: FeedCacheStore(stateDirectory: configuration.state), options: feedHTTPOptions, transport: transport)
         let feeds = configuration.feeds
         let results = await Self.boundedMap(feeds.indices, width: 8) {
-            index -> Result<(result: FeedRefresher.Result, document: FeedDocument), any Error> in
+            index -> Result<(source: FeedRefresh, document: FeedDocument), any Error> in
             do {
                 let location = feeds[index].location
                 return .success(
@@ -40,13 +40,13 @@ extension SyncEngine {
         for (index, result) in results.enumerated() {
             let source = feeds[index]
             do {
-                let (fetched, document) = try result.get()
+                let (refreshed, document) = try result.get()
                 for warning in document.warnings { emit(.feedWarning(feed: source.location, message: warning)) }
                 let selection = CandidateSelector.select(document, source: source)
                 round.offers += selection.offers
                 round.skipped += selection.skipped
-                emit(.feedChecked(feed: source.location, source: fetched.source, docsets: selection.offers.count))
-                round.results.append(.init(feed: source.location, ok: true, detail: fetched.source.rawValue))
+                emit(.feedChecked(feed: source.location, source: refreshed, docsets: selection.offers.count))
+                round.results.append(.init(feed: source.location, ok: true, detail: refreshed.rawValue))
             } catch {
                 round.failed.insert(source.location)
                 round.failures += 1
@@ -60,16 +60,6 @@ extension SyncEngine {
 
     private func documentURL(_ location: String) -> String {
         location.contains("://") ? location : URL(fileURLWithPath: location).absoluteString
-    }
-
-    /// The planner's view of an installed docset.
-    static func state(of docset: InstallRecord) -> InstalledState {
-        InstalledState(
-            name: docset.name, identifier: docset.identifier,
-            version: DocsetVersion(version: docset.version ?? "", revision: docset.revision ?? ""),
-            // Only docsync's own installs (its record in meta.json) belong to a feed and can be pruned; a folder
-            // Zeal or the user put there keeps its feed_url but is never docsync's to remove.
-            updated: docset.updated, feed: docset.installedAt == nil ? nil : docset.feedURL)
     }
 }
 

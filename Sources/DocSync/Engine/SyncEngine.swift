@@ -170,9 +170,9 @@ public struct SyncEngine: Sendable {
         summary.feedsFailed = feeds.failures + catalog.failures
 
         // 2. Plan against what is installed.
-        let installed: [InstalledState]
+        let installed: [InstalledDocset]
         do {
-            installed = try installer.installedDocsets().map(Self.state(of:))
+            installed = try installer.installedDocsets().map(InstalledDocset.init)
         } catch {
             throw SyncFailure(error)
         }
@@ -274,7 +274,7 @@ public struct SyncEngine: Sendable {
         emit: @escaping @Sendable (SyncEvent) -> Void
     ) async -> Bool? {
         var candidate: DocsetCandidate
-        let previous: InstalledState?
+        let previous: InstalledDocset?
         switch action {
         case .install(let c): (candidate, previous) = (c, nil)
         case .update(let c, let from): (candidate, previous) = (c, from)
@@ -286,12 +286,7 @@ public struct SyncEngine: Sendable {
         let key = "\(candidate.identifier ?? name)@\(candidate.version)"
         let host = HostLimiter.host(of: candidate.archives[0])
         let archive = "\(configuration.staging)/complete/\(StagingName.forKey(key)).archive"
-        var request = InstallRequest(
-            name: name, title: candidate.title, version: candidate.version.version,
-            revision: candidate.version.revision.isEmpty ? nil : candidate.version.revision,
-            feedURL: candidate.feed, urls: candidate.archives, identifier: candidate.identifier,
-            updated: candidate.updated)
-        request.arrival = candidate.zeal
+        var request = candidate.request  // the docset's facts as planned, the archives in this host's order
         request.apply(catalog: candidate.catalog)
         request.layout = configuration.install.layout(of: name)
         var publisherIndex: String?
@@ -342,7 +337,7 @@ public struct SyncEngine: Sendable {
             discardStagedArchive(archive)
             let report = InstalledDocset(docset)
             if let previous {
-                emit(.updated(report, from: previous.version.description))
+                emit(.updated(report, from: previous.plannedVersion.description))
             } else {
                 emit(.installed(report))
             }

@@ -1,23 +1,17 @@
 package import DocSyncCatalog
+package import DocSyncInstall
 package import DocSyncSupport
 import Foundation
 
-/// One installable docset version offered by a feed, reduced to what planning needs.
+/// One installable docset version offered by a feed: what the installer will be asked to install (``request``: the
+/// folder name, title, version, identifier, `updated`, the feed, the archive URLs, Zeal's arrival), plus what only
+/// planning and downloading use (checksum, advertised length, pin, catalogue entry, the archives' order rules).
+/// The docset's facts are stored once, in the request; the properties below read and write them there.
 package struct DocsetCandidate: Sendable, Equatable {
-    /// Folder name (`<name>.docset`), already safe.
-    package var name: String
-    /// Atom's `docset:identifier`; nil for Dash feeds (the name identifies them).
-    package var identifier: String?
-    package var title: String
-    package var version: DocsetVersion
-    /// Atom's entry `updated`: a republished entry with the same version but a newer date counts as new.
-    package var updated: Date?
-    /// Archive URLs in feed order (Dash mirrors, or Atom enclosures).
-    package var archives: [String]
+    /// The install the plan would make of it (`fetchAndInstall` adds the download's facts and the layout).
+    package var request: InstallRequest
     package var sha256: String?
     package var length: Int64?
-    /// The feed (path or URL) that offered it.
-    package var feed: String
     /// The configuration pins this version: it replaces any other installed version, older or newer.
     package var pinned: Bool
     /// The catalogue entry it was resolved from (`[[docset]]`): fills `meta.json` and the icons at install.
@@ -29,23 +23,60 @@ package struct DocsetCandidate: Sendable, Equatable {
     /// The archives' order is itself a decision (a lock's URLs, the one last used first): learning only moves
     /// failing hosts back, never explores ahead of it (`AlternateRanking.orderKeepingSequence`).
     package var keepsOrder = false
+
+    /// Folder name (`<name>.docset`), already safe.
+    package var name: String {
+        get { request.name }
+        set { request.name = newValue }
+    }
+    /// Atom's `docset:identifier`; nil for Dash feeds (the name identifies them).
+    package var identifier: String? {
+        get { request.identifier }
+        set { request.identifier = newValue }
+    }
+    package var title: String {
+        get { request.title ?? request.name }
+        set { request.title = newValue }
+    }
+    /// The version offered (the request's `version` and `revision`).
+    package var version: DocsetVersion {
+        get { DocsetVersion(version: request.version ?? "", revision: request.revision ?? "") }
+        set {
+            request.version = newValue.version
+            request.revision = newValue.revision.isEmpty ? nil : newValue.revision
+        }
+    }
+    /// Atom's entry `updated`: a republished entry with the same version but a newer date counts as new.
+    package var updated: Date? {
+        get { request.updated }
+        set { request.updated = newValue }
+    }
+    /// Archive URLs in feed order (Dash mirrors, or Atom enclosures); the order this host tries them once learned.
+    package var archives: [String] {
+        get { request.urls }
+        set { request.urls = newValue }
+    }
+    /// The feed (path or URL) that offered it.
+    package var feed: String {
+        get { request.feedURL ?? "" }
+        set { request.feedURL = newValue }
+    }
     /// How it arrives in Zeal's terms (decides Zeal's members of `meta.json`).
-    package var zeal: ZealArrival = .file
+    package var zeal: ZealArrival {
+        get { request.arrival }
+        set { request.arrival = newValue }
+    }
 
     package init(
         name: String, identifier: String? = nil, title: String, version: DocsetVersion, updated: Date? = nil,
         archives: [String], sha256: String? = nil, length: Int64? = nil, feed: String, pinned: Bool = false
     ) {
-        self.name = name
-        self.identifier = identifier
-        self.title = title
-        self.version = version
-        self.updated = updated
-        self.archives = archives
+        request = InstallRequest(
+            name: name, title: title, feedURL: feed, urls: archives, identifier: identifier, updated: updated)
         self.sha256 = sha256
         self.length = length
-        self.feed = feed
         self.pinned = pinned
+        self.version = version
     }
 
     /// Newer by version, then (same version, Atom republication) by `updated`.
@@ -57,20 +88,11 @@ package struct DocsetCandidate: Sendable, Equatable {
     }
 }
 
-/// What is installed now, as the planner sees it (from the installer's records and meta.json).
-package struct InstalledState: Sendable, Equatable {
-    package var name: String
-    package var identifier: String?
-    package var version: DocsetVersion
-    package var updated: Date?
-    /// The feed it came from; nil when docsync did not install it (never pruned).
-    package var feed: String?
+extension InstalledDocset {
+    /// Its version in the planner's order (``DocsetVersion``): `version` and `revision` as recorded.
+    package var plannedVersion: DocsetVersion { DocsetVersion(version: version ?? "", revision: revision ?? "") }
 
-    package init(name: String, identifier: String? = nil, version: DocsetVersion, updated: Date? = nil, feed: String?) {
-        self.name = name
-        self.identifier = identifier
-        self.version = version
-        self.updated = updated
-        self.feed = feed
-    }
+    /// The feed it belongs to for pruning: only docsync's own installs (its record, `installedAt`) belong to a feed;
+    /// a folder Zeal or the user put there keeps its `feed_url` but is never docsync's to remove (nil).
+    package var owningFeed: String? { installedAt == nil ? nil : feedURL }
 }

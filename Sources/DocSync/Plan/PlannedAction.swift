@@ -48,7 +48,7 @@ public struct PlannedAction: Sendable, Hashable, Codable {
             self.init(action: .install, name: c.name, version: c.version.description, url: c.archives.first)
         case .update(let c, let from):
             self.init(
-                action: .update, name: c.name, version: c.version.description, from: from.version.description,
+                action: .update, name: c.name, version: c.version.description, from: from.plannedVersion.description,
                 url: c.archives.first)
         case .unchanged(let c, _): self.init(action: .unchanged, name: c.name, version: c.version.description)
         case .orphan(let installed, let prune): self.init(action: prune ? .remove : .orphan, name: installed.name)

@@ -9,7 +9,7 @@ package enum Planner {
     ///   - installed: what the root holds.
     package static func plan(
         offers: [DocsetCandidate], skipped: [SyncPlan.Action] = [], failedFeeds: Set<String> = [],
-        installed: [InstalledState], prune: Bool
+        installed: [InstalledDocset], prune: Bool
     ) -> SyncPlan {
         var actions: [SyncPlan.Action] = []
         var claimedNames: [String: String] = [:]  // folder name → feed that claimed it
@@ -39,7 +39,7 @@ package enum Planner {
                 continue
             }
             matchedInstalled.insert(current.name)
-            if candidate.shouldReplace(current.version, updated: current.updated) {
+            if candidate.shouldReplace(current.plannedVersion, updated: current.updated) {
                 actions.append(.update(candidate, from: current))
             } else {
                 actions.append(.unchanged(candidate, installed: current))
@@ -50,7 +50,7 @@ package enum Planner {
         // meta.json stores feed URLs without credentials: compare them that way.
         let failed = Set(failedFeeds.map(\.redactingCredentials))
         for docset in installed where !matchedInstalled.contains(docset.name) && !skippedNames.contains(docset.name) {
-            guard let feed = docset.feed, !failed.contains(feed.redactingCredentials) else { continue }
+            guard let feed = docset.owningFeed, !failed.contains(feed.redactingCredentials) else { continue }
             actions.append(.orphan(docset, prune: prune))
         }
         return SyncPlan(actions: actions)

@@ -4,11 +4,11 @@ package struct SyncPlan: Sendable, Equatable {
         /// Not installed yet.
         case install(DocsetCandidate)
         /// Installed, and the feed offers a newer version (or the pinned one).
-        case update(DocsetCandidate, from: InstalledState)
+        case update(DocsetCandidate, from: InstalledDocset)
         /// Installed and current.
-        case unchanged(DocsetCandidate, installed: InstalledState)
+        case unchanged(DocsetCandidate, installed: InstalledDocset)
         /// Installed by docsync, but no feed offers it any more; removed only when pruning is on.
-        case orphan(InstalledState, prune: Bool)
+        case orphan(InstalledDocset, prune: Bool)
         /// The feed offers something that cannot be planned (e.g. a pinned version it does not have).
         case skipped(name: String, feed: String, reason: String)
 

@@ -35,7 +35,7 @@ enum FullTextPages {
     ) throws {
         let docset = try SafeDirectory.open(path)
         let resources = try docset.directory("Contents").directory("Resources")
-        if TarixDocuments.isTarix(docset.fd) {
+        if TarixStore.holdsDocuments(docset.fd) {
             try eachTarix(resources, maximumBytes: maximumBytes, visit)
             return
         }

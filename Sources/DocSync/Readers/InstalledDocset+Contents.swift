@@ -1,3 +1,4 @@
+internal import DocSyncInstall
 internal import DocSyncSupport
 
 #if canImport(Glibc)
@@ -51,7 +52,7 @@ extension InstalledDocset {
             case .failure(let problem): return .failure(problem)
             case .success(let parts): components = parts
             }
-            if TarixDocuments.isTarix(base) {
+            if TarixStore.holdsDocuments(base) {
                 return TarixDocuments.read(components, base: base, folder: folder, limit: maximumBytes)
             }
             return Result { () throws(ContainedFile.Failure) in

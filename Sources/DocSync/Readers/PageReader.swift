@@ -1,3 +1,4 @@
+internal import DocSyncInstall
 internal import DocSyncSupport
 internal import DocSyncTarix
 import Synchronization
@@ -198,7 +199,7 @@ package final class PageReader: Sendable {
         let base = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard base >= 0 else { return .failure(.io(SystemError("open", path: path))) }
         var archive: TarixArchive?
-        if TarixDocuments.isTarix(base) {
+        if TarixStore.holdsDocuments(base) {
             switch TarixDocuments.open(
                 base: base, folder: path, limit: maximumBytes, mappingUpTo: Self.mappedDocuments)
             {
@@ -262,7 +263,7 @@ package final class PageReader: Sendable {
         guard base >= 0 else { return .failure(.io(SystemError("open", path: folder))) }
         defer { close(base) }
         if case .failure(let problem) = ContainedFile.components(page) { return .failure(problem) }
-        guard TarixDocuments.isTarix(base) else {
+        guard TarixStore.holdsDocuments(base) else {
             return open(page, base: base, archive: nil, folder: folder, limit: limit)
         }
         switch TarixDocuments.open(base: base, folder: folder, limit: limit) {

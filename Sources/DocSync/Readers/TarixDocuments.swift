@@ -1,4 +1,3 @@
-internal import DocSyncInstall
 internal import DocSyncSupport
 internal import DocSyncTarix
 
@@ -10,10 +9,6 @@ internal import DocSyncTarix
 /// one index lookup (without case, as Zeal looks paths up) and one bounded raw inflate from the record's flush
 /// point (`TarixArchive`). Both files are opened without following links, below the docset's folder.
 enum TarixDocuments {
-    /// True when the docset folder open as `base` keeps its documents in a tarix store: no `Documents` entry
-    /// beside `tarix.tgz` and `tarixIndex.db` in `Contents/Resources`.
-    static func isTarix(_ base: Int32) -> Bool { TarixStore.holdsDocuments(base) }
-
     /// The page (relative to `Documents/`, already split into checked components) from the store of the docset
     /// open as `base` (`folder` names it in messages); at most `limit` bytes.
     static func read(_ components: [String], base: Int32, folder: String, limit: Int) -> Result<

@@ -8,10 +8,10 @@ import CIsal
 /// header, CRC-32 and length are checked; concatenated members are inflated one after another; bytes after the last
 /// member that do not start a new member are ignored, as libarchive's gzip filter and gzip(1) do.
 /// I/O stays with the caller: it feeds the input buffer (``inputSpace()`` then ``supplied(_:)``) when ``step()``
-/// asks for input.
-final class GzipInflater {
+/// asks for input. DocSyncInstall's archive reader uses it: this module is ISA-L's only user (``RawInflater`` too).
+package final class GzipInflater {
     /// What ``step()`` has for the caller.
-    enum Step {
+    package enum Step {
         /// Decompressed bytes, valid until the next call.
         case output(UnsafeRawBufferPointer)
         /// The input buffer is used up: fill ``inputSpace()`` and call ``supplied(_:)``.
@@ -29,14 +29,14 @@ final class GzipInflater {
     private var finished = false
 
     /// True when `bytes` start with the gzip magic and the deflate method (1f 8b 08).
-    static func isGzip(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    package static func isGzip(_ bytes: UnsafeRawBufferPointer) -> Bool {
         bytes.count >= 3 && bytes[0] == 0x1f && bytes[1] == 0x8b && bytes[2] == 0x08
     }
 
     /// - Parameters:
     ///   - input: the buffer the caller reads compressed bytes into; its first `pending` bytes are already read.
     ///   - name: the archive's name, for error messages.
-    init(input: UnsafeMutableRawBufferPointer, pending: Int, name: String) {
+    package init(input: UnsafeMutableRawBufferPointer, pending: Int, name: String) {
         self.input = input
         self.name = name
         output = .allocate(byteCount: 256 << 10, alignment: 64)
@@ -53,10 +53,10 @@ final class GzipInflater {
     }
 
     /// Compressed bytes read into the input buffer but not yet consumed.
-    var unconsumed: Int { Int(state.pointee.avail_in) }
+    package var unconsumed: Int { Int(state.pointee.avail_in) }
 
     /// Moves the unconsumed input to the buffer's front and returns the free space after it.
-    func inputSpace() -> UnsafeMutableRawBufferPointer {
+    package func inputSpace() -> UnsafeMutableRawBufferPointer {
         let left = unconsumed
         if left > 0, let from = state.pointee.next_in { memmove(input.baseAddress!, from, left) }
         state.pointee.next_in = input.baseAddress!.assumingMemoryBound(to: UInt8.self)
@@ -64,13 +64,13 @@ final class GzipInflater {
     }
 
     /// `count` bytes were read into ``inputSpace()``; 0 means the source ended.
-    func supplied(_ count: Int) {
+    package func supplied(_ count: Int) {
         if count == 0 { inputEnded = true }
         state.pointee.avail_in += UInt32(count)
     }
 
     /// Inflates the next block, asks for input, or reports the end.
-    func step() throws(ArchiveFailure) -> Step {
+    package func step() throws(TarixError) -> Step {
         while true {
             if finished { return .end }
             if memberEnded {
@@ -78,7 +78,7 @@ final class GzipInflater {
                 if left < 3 && !inputEnded { return .needInput }
                 let next = UnsafeRawBufferPointer(start: state.pointee.next_in, count: min(left, 3))
                 if left < 3 && left > 0 && next.elementsEqual([0x1f, 0x8b].prefix(left)) {
-                    throw ArchiveFailure(message: "\(name): gzip stream truncated in a member's header")
+                    throw .corruptArchive(name, "gzip stream truncated in a member's header")
                 }
                 guard Self.isGzip(next) else {
                     finished = true  // trailing bytes that start no member: ignored
@@ -101,16 +101,16 @@ final class GzipInflater {
             if produced > 0 { return .output(UnsafeRawBufferPointer(rebasing: output[..<produced])) }
             if memberEnded { continue }
             if unconsumed == 0 {
-                if inputEnded { throw ArchiveFailure(message: "\(name): gzip stream truncated") }
+                if inputEnded { throw .corruptArchive(name, "gzip stream truncated") }
                 return .needInput
             }
             if unconsumed == before {
-                throw ArchiveFailure(message: "\(name): gzip stream makes no progress (igzip status \(status))")
+                throw .corruptArchive(name, "gzip stream makes no progress (igzip status \(status))")
             }
         }
     }
 
-    private func damage(_ status: Int32) -> ArchiveFailure {
+    private func damage(_ status: Int32) -> TarixError {
         let what =
             switch status {
             case ISAL_INCORRECT_CHECKSUM: "CRC-32 or length mismatch"
@@ -119,6 +119,6 @@ final class GzipInflater {
             case ISAL_INVALID_BLOCK, ISAL_INVALID_SYMBOL, ISAL_INVALID_LOOKBACK: "invalid deflate data"
             default: "igzip error \(status)"
             }
-        return ArchiveFailure(message: "\(name): corrupt gzip data (\(what))")
+        return .corruptArchive(name, "corrupt gzip data (\(what))")
     }
 }

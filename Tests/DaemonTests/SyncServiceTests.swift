@@ -13,45 +13,11 @@ import Testing
     .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
     .timeLimit(.minutes(10)), .blockingWaits)
 struct SyncServiceTests {
-    /// A docset big enough that a rate-limited sync takes a moment.
-    static func slowHarness(rate: Int) throws -> (SyncHarness, DocsetFixture) {
-        let h = try SyncHarness(limitRate: rate)
-        let fixture = try bigFixture(version: "1.0")
-        try h.publishArchive(fixture, as: "Big.tgz", folder: "Big")
-        try h.writeAtomFeed("f.atom", [.init(identifier: "org.big", title: "Big", version: "1.0", archive: "Big.tgz")])
-        try h.writeConfig(feeds: ["f.atom"])
-        return (h, fixture)
-    }
-
-    /// 300 pages plus 256 KiB of incompressible bytes, so a rate limit really stretches the download (nginx sends
-    /// a small, well-compressed archive in one burst whatever its limit_rate).
-    static func bigFixture(version: String) throws -> DocsetFixture {
-        var fixture = try DocsetFixture.make(version: version, documents: 300, bytesPerDocument: 12_000)
-        var generator = TestRandom(label: "big \(version)")
-        let blob = (0..<(256 << 10)).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        fixture.files["Contents/Resources/Documents/blob.bin"] = (blob, 0o644)
-        return fixture
-    }
-
-    static func start(
-        _ h: SyncHarness, _ arguments: [String], environment: [String: String]? = nil
-    ) throws -> (Process, Pipe, Pipe) {
-        let docsync = try DocSyncProcess(arguments + ["--config", h.configPath], environment: environment)
-        return (docsync.process, docsync.output!, docsync.errors!)
-    }
-
-    static func waitForLock(_ h: SyncHarness) throws {
-        let lock = "\(h.state)/sync.lock"
-        try Poll.until("a sync to hold \(lock)", timeout: 10) {
-            !((try? String(contentsOfFile: lock, encoding: .utf8)) ?? "").isEmpty
-        }
-    }
-
     @Test func twoConcurrentSyncsNeverOverlap() throws {
-        let (h, fixture) = try Self.slowHarness(rate: 128 << 10)
-        let (first, _, _) = try Self.start(h, ["sync"])
+        let (h, fixture) = try SyncHarness.slowHarness(rate: 128 << 10)
+        let (first, _, _) = try SyncHarness.start(h, ["sync"])
         defer { if first.isRunning { kill(first.processIdentifier, SIGKILL) } }
-        try Self.waitForLock(h)
+        try SyncHarness.waitForLock(h)
         let size = (try? FileManager.default.attributesOfItem(atPath: "\(h.www)/Big.tgz")[.size] as? Int) ?? 0
         let busy = try h.run(["sync"])
         #expect(first.isRunning, "the first sync is still downloading (\(size) bytes at 128 KiB/s)")
@@ -72,7 +38,7 @@ struct SyncServiceTests {
         try h.writeConfig(feeds: ["f.atom"])
         let arguments = ["daemon", "--interval", "1s", "--jitter", "0s", "--json"]
         let environment = ProcessInfo.processInfo.environment.merging(["DOCSYNC_TEST_MINIMUM_INTERVAL": "1s"]) { $1 }
-        let (daemon, out, err) = try Self.start(h, arguments, environment: environment)
+        let (daemon, out, err) = try SyncHarness.start(h, arguments, environment: environment)
         defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
         let output = OutputReader(out)
         let cycles = output.read(timeout: 60) { $0.components(separatedBy: "\"event\":\"summary\"").count - 1 >= 2 }
@@ -96,9 +62,9 @@ struct SyncServiceTests {
     /// SIGTERM while the daemon downloads: it stops promptly, the partial download stays checkpointed, nothing
     /// half-installed shows, and the next sync resumes with a Range request instead of starting over.
     @Test func sigtermDuringADownloadCheckpointsItAndTheNextSyncResumes() throws {
-        let (h, fixture) = try Self.slowHarness(rate: 64 << 10)
+        let (h, fixture) = try SyncHarness.slowHarness(rate: 64 << 10)
         let staging = h.dir.appending("staging")
-        let (daemon, _, _) = try Self.start(h, ["daemon", "--interval", "1h", "--jitter", "0s"])
+        let (daemon, _, _) = try SyncHarness.start(h, ["daemon", "--interval", "1h", "--jitter", "0s"])
         defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
         try Poll.until("32 KiB of a partial download in staging", timeout: 20, every: 0.05) {
             (PartialDownload.list(in: staging).first?.bytes ?? 0) >= 32 << 10
@@ -131,8 +97,8 @@ struct SyncServiceTests {
     /// SIGKILL at random moments of a sync (download, extraction, swap): the root never shows a half-installed
     /// docset — `Big.docset` is absent or exactly one complete version — and the next sync completes.
     @Test func sigkillAtRandomMomentsNeverLeavesAHalfInstalledDocset() throws {
-        let (h, v1) = try Self.slowHarness(rate: 256 << 10)
-        let v2 = try Self.bigFixture(version: "2.0")
+        let (h, v1) = try SyncHarness.slowHarness(rate: 256 << 10)
+        let v2 = try SyncHarness.bigFixture(version: "2.0")
         try h.publishArchive(v2, as: "Big-2.tgz", folder: "Big")
         let allowed = [v1.expectedManifest, v2.expectedManifest]
         var generator = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
@@ -142,7 +108,7 @@ struct SyncServiceTests {
                 try h.writeAtomFeed(
                     "f.atom", [.init(identifier: "org.big", title: "Big", version: "2.0", archive: "Big-2.tgz")])
             }
-            let (process, _, _) = try Self.start(h, ["sync"])
+            let (process, _, _) = try SyncHarness.start(h, ["sync"])
             usleep(UInt32.random(in: 50_000...2_000_000, using: &generator))  // the kill moment, not a wait
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()

@@ -14,7 +14,7 @@ import Testing
             contentsOf: here.appendingPathComponent("../../Sources/DocSync/DocSync.docc/BuildingAnIndex.md"),
             encoding: .utf8)
         let example = try String(contentsOf: here.appendingPathComponent(file), encoding: .utf8)
-        let marker = "<!-- Tests/SyncTests/\(file) -->"
+        let marker = "<!-- Tests/DocsTests/\(file) -->"
         let after = try #require(article.range(of: marker + "\n```swift\n"), "the article lacks \(marker)")
         let end = try #require(article.range(of: "\n```\n", range: after.upperBound..<article.endIndex))
         #expect(String(article[after.upperBound..<end.lowerBound]) + "\n" == example)

@@ -1,23 +1,34 @@
 import DocSync
 import Foundation
-import TestSupport
 
 /// Catalogues served by the harness (its nginx or `MemoryOrigin`), in Zeal's and Dash's formats, with archives under
 /// `www/feeds/` laid out as on Kapeli's hosts (`feeds/<Name>.tgz`, `feeds/zzz/versions/<Name>/<V>/<Name>.tgz`, …).
 extension SyncHarness {
-    static let png =
+    package static let png =
         "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
 
-    struct ZealDocset {
-        var name: String
-        var title: String
-        var versions: [String]
-        var revision = "0"
-        var aliases: [String] = []
-        var icon = true
+    package struct ZealDocset {
+        package var name: String
+        package var title: String
+        package var versions: [String]
+        package var revision = "0"
+        package var aliases: [String] = []
+        package var icon = true
+
+        package init(
+            name: String, title: String, versions: [String], revision: String = "0", aliases: [String] = [],
+            icon: Bool = true
+        ) {
+            self.name = name
+            self.title = title
+            self.versions = versions
+            self.revision = revision
+            self.aliases = aliases
+            self.icon = icon
+        }
     }
 
-    func writeZealCatalog(_ docsets: [ZealDocset], file: String = "zeal.json") throws {
+    package func writeZealCatalog(_ docsets: [ZealDocset], file: String = "zeal.json") throws {
         let objects = docsets.map { d -> [String: Any] in
             var object: [String: Any] = [
                 "name": d.name, "title": d.title, "sourceId": "com.kapeli.dash", "revision": d.revision,
@@ -31,7 +42,7 @@ extension SyncHarness {
         try data.write(to: URL(fileURLWithPath: "\(www)/\(file)"))
     }
 
-    func writeContribIndex(_ docsets: [String: [String: Any]], file: String = "contrib/index.json") throws {
+    package func writeContribIndex(_ docsets: [String: [String: Any]], file: String = "contrib/index.json") throws {
         try FileManager.default.createDirectory(
             atPath: "\(www)/\((file as NSString).deletingLastPathComponent)", withIntermediateDirectories: true)
         let data = try JSONSerialization.data(withJSONObject: ["docsets": docsets], options: [.sortedKeys])
@@ -40,7 +51,7 @@ extension SyncHarness {
 
     /// Publishes `fixture` at `www/<path>` (creating folders), top folder `<folder>.docset/`; returns its SHA-256.
     @discardableResult
-    func publish(_ fixture: DocsetFixture, at path: String, folder: String) throws -> String {
+    package func publish(_ fixture: DocsetFixture, at path: String, folder: String) throws -> String {
         try FileManager.default.createDirectory(
             atPath: "\(www)/\((path as NSString).deletingLastPathComponent)", withIntermediateDirectories: true)
         return try publishArchive(fixture, as: path, folder: folder)
@@ -49,7 +60,7 @@ extension SyncHarness {
     /// A config with the catalogues on this harness's server (contributions and cheat sheets off unless given) and
     /// `[[docset]]`s. A catalogue given as an absolute path is a local file (read with no server: what the `docsync`
     /// binary can read beside an in-memory harness).
-    func writeCatalogConfig(
+    package func writeCatalogConfig(
         docsets: [String], zeal: String? = "zeal.json", contrib: String? = nil, alternates: [String]? = nil,
         extra: String = ""
     ) throws {
@@ -77,5 +88,5 @@ extension SyncHarness {
     }
 
     /// `path` as a configuration names it: an absolute path (a local file) as it is, else its URL under `www/`.
-    func location(_ path: String) -> String { path.hasPrefix("/") ? path : url(path) }
+    package func location(_ path: String) -> String { path.hasPrefix("/") ? path : url(path) }
 }

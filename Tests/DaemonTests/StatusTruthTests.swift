@@ -23,8 +23,8 @@ struct StatusTruthTests {
     }
 
     @Test func aRunningSyncThenAKilledOneAreShown() throws {
-        let (h, _) = try SyncServiceTests.slowHarness(rate: 64 << 10)
-        let (sync, _, _) = try SyncServiceTests.start(h, ["sync"])
+        let (h, _) = try SyncHarness.slowHarness(rate: 64 << 10)
+        let (sync, _, _) = try SyncHarness.start(h, ["sync"])
         defer { if sync.isRunning { kill(sync.processIdentifier, SIGKILL) } }
         try Self.waitForPartial(h)
         let during = try h.run(["status"])
@@ -42,8 +42,8 @@ struct StatusTruthTests {
     }
 
     @Test func sigintPrintsWhatWasKeptAndExits130() throws {
-        let (h, _) = try SyncServiceTests.slowHarness(rate: 64 << 10)
-        let (sync, _, err) = try SyncServiceTests.start(h, ["sync"])
+        let (h, _) = try SyncHarness.slowHarness(rate: 64 << 10)
+        let (sync, _, err) = try SyncHarness.start(h, ["sync"])
         defer { if sync.isRunning { kill(sync.processIdentifier, SIGKILL) } }
         try Self.waitForPartial(h)
         kill(sync.processIdentifier, SIGINT)
@@ -63,7 +63,7 @@ struct StatusTruthTests {
         try h.publishArchive(try DocsetFixture.make(version: "1"), as: "A.tgz", folder: "A")
         try h.writeAtomFeed("f.atom", [.init(identifier: "org.a", title: "A", version: "1", archive: "A.tgz")])
         try h.writeConfig(feeds: ["f.atom"])
-        let (daemon, _, err) = try SyncServiceTests.start(h, ["daemon", "--interval", "1h", "--jitter", "0s"])
+        let (daemon, _, err) = try SyncHarness.start(h, ["daemon", "--interval", "1h", "--jitter", "0s"])
         defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
         let log = OutputReader(err)
         let waited = log.read(timeout: 30) { $0.contains("next sync in") }

@@ -24,7 +24,7 @@ import Testing
         try bash.writeTree(to: "\(h.root)/Bash Docs.docset")
         try DocsetFixture.make(version: "1").writeTree(to: "\(h.root)/Private.docset")
         func manifest() throws -> [String: String] {
-            try TreeManifest.of(
+            try TreeSnapshot.of(
                 URL(fileURLWithPath: "\(h.root)/Go.docset").resolvingSymlinksInPath().path, excluding: [])
         }
         let before = try manifest()

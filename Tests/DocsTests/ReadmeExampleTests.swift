@@ -9,7 +9,7 @@ import Testing
     .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
     .timeLimit(.minutes(10)), .blockingWaits)
 struct ReadmeExampleTests {
-    static let marker = "<!-- Tests/SyncTests/ReadmeExample.swift -->"
+    static let marker = "<!-- Tests/DocsTests/ReadmeExample.swift -->"
 
     @Test func readmeShowsTheCompiledExample() throws {
         let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

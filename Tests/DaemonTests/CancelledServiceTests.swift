@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func aCancelledServiceReturnsOnlyAfterItsRunStoppedAndUnlocked() async throws {
-        let (h, _) = try SyncServiceTests.slowHarness(rate: 64 << 10)
+        let (h, _) = try SyncHarness.slowHarness(rate: 64 << 10)
         let engine = SyncEngine(configuration: try DocSyncConfigurationLoader().load(file: h.configPath))
         let service = SyncService(engine: engine, interval: .seconds(3600), logger: Logger(label: "test")) { _ in }
         let running = Task { try await service.run() }

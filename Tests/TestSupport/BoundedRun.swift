@@ -1,16 +1,15 @@
 import Foundation
-import TestSupport
 
 /// A `docsync` run that cannot hang a test: output goes to files, the process is killed (SIGKILL) when it outlives
 /// `deadline` seconds, and the result says how long it took.
-struct BoundedRun {
-    let status: Int32
-    let standardOutput: String
-    let standardError: String
-    let seconds: Double
-    let killed: Bool
+package struct BoundedRun {
+    package let status: Int32
+    package let standardOutput: String
+    package let standardError: String
+    package let seconds: Double
+    package let killed: Bool
 
-    static func run(_ h: SyncHarness, _ arguments: [String], deadline: Double) throws -> BoundedRun {
+    package static func run(_ h: SyncHarness, _ arguments: [String], deadline: Double) throws -> BoundedRun {
         let out = h.dir.appending("run-\(UUID().uuidString).out")
         let err = out + ".err"
         _ = FileManager.default.createFile(atPath: out, contents: nil)
@@ -38,7 +37,7 @@ struct BoundedRun {
             seconds: Date().timeIntervalSince(started), killed: killed)
     }
 
-    var events: [[String: Any]] {
+    package var events: [[String: Any]] {
         standardOutput.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
@@ -46,7 +45,7 @@ struct BoundedRun {
 
     /// The failure message (or, for `skipped`, the reason) of the first event of `kind` (e.g. `failed`,
     /// `feed-failed`).
-    func reason(_ kind: String) -> String? {
+    package func reason(_ kind: String) -> String? {
         let event = events.first { $0["event"] as? String == kind }
         return (event?["failure"] as? [String: Any])?["message"] as? String ?? event?["reason"] as? String
     }

@@ -3,7 +3,6 @@ import DocSyncCLI
 import DocSyncConfigFile
 import DocSyncSupport
 import Foundation
-import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -14,20 +13,22 @@ import Testing
 /// configuration whose root, staging and state live beside it. `www/` is served by a real nginx when the test is
 /// about the network or runs the `docsync` binary, else by a `MemoryOrigin` that the in-process engine (`sync()`)
 /// reaches through its transport seam: no socket, no process.
-final class SyncHarness: Sendable {
-    let dir: TemporaryDirectory
+package final class SyncHarness: Sendable {
+    package let dir: TemporaryDirectory
     private let server: Server
-    var www: String { dir.appending("www") }
-    var root: String { dir.appending("root") }
-    var state: String { dir.appending("state") }
-    var configPath: String { dir.appending("docsync.toml") }
+    package var www: String { dir.appending("www") }
+    package var root: String { dir.appending("root") }
+    package var state: String { dir.appending("state") }
+    package var configPath: String { dir.appending("docsync.toml") }
 
     private enum Server {
         case nginx(Nginx)
         case memory(MemoryOrigin)
     }
 
-    init(limitRate: Int? = nil, locations: String = "", tls: TestCertificates? = nil, http2: Bool = false) throws {
+    package init(
+        limitRate: Int? = nil, locations: String = "", tls: TestCertificates? = nil, http2: Bool = false
+    ) throws {
         dir = try TemporaryDirectory("sync")
         try FileManager.default.createDirectory(atPath: dir.appending("www"), withIntermediateDirectories: true)
         server = .nginx(
@@ -35,14 +36,14 @@ final class SyncHarness: Sendable {
     }
 
     /// A harness whose `www/` a `MemoryOrigin` serves, for the in-process engine (`sync()`).
-    init(inMemory: Void) throws {
+    package init(inMemory: Void) throws {
         dir = try TemporaryDirectory("sync")
         try FileManager.default.createDirectory(atPath: dir.appending("www"), withIntermediateDirectories: true)
         server = .memory(MemoryOrigin(root: dir.appending("www")))
     }
 
     /// A harness served in memory (see `init(inMemory:)`).
-    static func inMemory() throws -> SyncHarness { try SyncHarness(inMemory: ()) }
+    package static func inMemory() throws -> SyncHarness { try SyncHarness(inMemory: ()) }
 
     deinit {
         if case .nginx(let nginx) = server { nginx.stop() }
@@ -50,19 +51,19 @@ final class SyncHarness: Sendable {
     }
 
     /// The nginx serving `www/` (a harness made with `init(limitRate:…)`).
-    var nginx: Nginx {
+    package var nginx: Nginx {
         guard case .nginx(let nginx) = server else { preconditionFailure("an in-memory harness has no nginx") }
         return nginx
     }
 
     /// The in-memory origin serving `www/` (a harness made with `inMemory()`).
-    var origin: MemoryOrigin {
+    package var origin: MemoryOrigin {
         guard case .memory(let origin) = server else { preconditionFailure("an nginx harness has no MemoryOrigin") }
         return origin
     }
 
     /// The URL of `path` under `www/`, whichever server serves it.
-    func url(_ path: String) -> String {
+    package func url(_ path: String) -> String {
         switch server {
         case .nginx(let nginx): nginx.url(path)
         case .memory(let origin): origin.url(path)
@@ -71,45 +72,61 @@ final class SyncHarness: Sendable {
 
     /// The engine for this harness's configuration file, reaching `www/` through the in-memory origin's transport,
     /// with the run observers `docsync sync` passes (the `[metrics] textfile` writer).
-    func engine() throws -> SyncEngine { try engine(configFile: configPath) }
+    package func engine() throws -> SyncEngine { try engine(configFile: configPath) }
 
     /// The engine for another configuration file (a second machine beside this one), through the same origin.
-    func engine(configFile: String) throws -> SyncEngine {
+    package func engine(configFile: String) throws -> SyncEngine {
         let config = try DocSyncConfigurationLoader().load(file: configFile)
         return SyncEngine(
             configuration: config, transport: origin.transport, runObservers: SyncEngine.metricsObservers(config))
     }
 
     /// Runs one sync in process, as `docsync sync --json` would, through the in-memory origin.
-    func sync(_ options: SyncOptions = SyncOptions()) async throws -> SyncRun {
+    package func sync(_ options: SyncOptions = SyncOptions()) async throws -> SyncRun {
         try await SyncRun.of(engine(), options)
     }
 
     /// Runs one sync in process for `configFile` (default: the harness's), through the in-memory origin; `locked`
     /// installs exactly the `docsync.lock` next to that file, as `docsync sync --locked` does.
-    func sync(configFile: String, locked: Bool = false, _ options: SyncOptions = SyncOptions()) async throws -> SyncRun {
+    package func sync(
+        configFile: String, locked: Bool = false, _ options: SyncOptions = SyncOptions()
+    ) async throws -> SyncRun {
         var options = options
         if locked { options.lock = try LockFile.load(LockFile.path(configFile: configFile)) }
         return try await SyncRun.of(engine(configFile: configFile), options)
     }
 
-    struct AtomEntry {
-        var identifier: String
-        var title: String
-        var version: String
-        var archive: String
-        var updated = "2026-11-01T10:00:00Z"
-        var sha256: String?
+    package struct AtomEntry {
+        package var identifier: String
+        package var title: String
+        package var version: String
+        package var archive: String
+        package var updated = "2026-11-01T10:00:00Z"
+        package var sha256: String?
+
+        package init(
+            identifier: String, title: String, version: String, archive: String,
+            updated: String = "2026-11-01T10:00:00Z", sha256: String? = nil
+        ) {
+            self.identifier = identifier
+            self.title = title
+            self.version = version
+            self.archive = archive
+            self.updated = updated
+            self.sha256 = sha256
+        }
     }
 
     /// Writes an archive of `fixture` (top folder `<folder>.docset/`) into www and returns its file name and SHA-256.
     @discardableResult
-    func publishArchive(_ fixture: DocsetFixture, as file: String, folder: String = "Fixture") throws -> String {
+    package func publishArchive(
+        _ fixture: DocsetFixture, as file: String, folder: String = "Fixture"
+    ) throws -> String {
         try fixture.writeArchive(to: "\(www)/\(file)", prefix: "\(folder).docset/")
         return try SHA256.hash(Data(contentsOf: URL(fileURLWithPath: "\(www)/\(file)"))).description
     }
 
-    func writeAtomFeed(_ file: String, _ entries: [AtomEntry]) throws {
+    package func writeAtomFeed(_ file: String, _ entries: [AtomEntry]) throws {
         var xml = """
             <?xml version="1.0" encoding="UTF-8"?>
             <feed xmlns="http://www.w3.org/2005/Atom" xmlns:docset="http://developer.apple.com/rss/docset_extensions">
@@ -133,18 +150,18 @@ final class SyncHarness: Sendable {
 
     /// Moves `file`'s mtime a minute on: a rewrite of the same size in the same second keeps nginx's ETag (mtime +
     /// size), and the next sync would get 304 Not Modified for the new content.
-    func bumpModificationTime(_ file: String) throws {
+    package func bumpModificationTime(_ file: String) throws {
         try FileManager.default.setAttributes(
             [.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: "\(www)/\(file)")
     }
 
-    func writeDashFeed(_ file: String, version: String, alternates: [String]) throws {
+    package func writeDashFeed(_ file: String, version: String, alternates: [String]) throws {
         let urls = alternates.map { "<url>\($0)</url>" }.joined()
         try ServedFile.write("<entry><version>\(version)</version>\(urls)</entry>\n", to: "\(www)/\(file)")
     }
 
     /// A configuration with `feeds`: a URL or an absolute path (a local feed file) as it is, else a path under `www/`.
-    func writeConfig(feeds: [String], extra: String = "") throws {
+    package func writeConfig(feeds: [String], extra: String = "") throws {
         var toml = "root = \"root\"\nstaging = \"staging\"\nstate = \"state\"\n\(extra)\n"
         for feed in feeds {
             toml += "\n[[feed]]\nurl = \"\(feed.contains("://") || feed.hasPrefix("/") ? feed : url(feed))\"\n"
@@ -152,32 +169,34 @@ final class SyncHarness: Sendable {
         try toml.write(toFile: configPath, atomically: true, encoding: .utf8)
     }
 
-    func configuration() throws -> DocSyncConfiguration { try DocSyncConfigurationLoader().load(file: configPath) }
+    package func configuration() throws -> DocSyncConfiguration {
+        try DocSyncConfigurationLoader().load(file: configPath)
+    }
 
     /// Runs the real `docsync` binary with `--config` appended.
-    func run(_ arguments: [String], environment: [String: String]? = nil) throws -> Tool.Result {
+    package func run(_ arguments: [String], environment: [String: String]? = nil) throws -> Tool.Result {
         try Tool.run(Tool.docsyncBinary, arguments + ["--config", configPath], environment: environment)
     }
 
     /// The JSON events a `sync --json` run printed.
-    static func events(_ result: Tool.Result) -> [[String: Any]] {
+    package static func events(_ result: Tool.Result) -> [[String: Any]] {
         result.standardOutput.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
     }
 
-    static func names(_ events: [[String: Any]], _ kind: String) -> [String] {
+    package static func names(_ events: [[String: Any]], _ kind: String) -> [String] {
         events.filter { $0["event"] as? String == kind }.compactMap { $0["name"] as? String }.sorted()
     }
 
-    struct Unresolvable: Error, CustomStringConvertible {
-        let description: String
+    package struct Unresolvable: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// What a reader finds at `<root>/<name>.docset`: nil when there is no entry at all, else the manifest of the
     /// complete version it resolves to. Throws when the entry exists but is not a link into `.docsync/versions/`
     /// resolving to a readable folder (a dangling or stray link is a failure, never "not installed").
-    func resolvedManifest(_ name: String) throws -> [String: String]? {
+    package func resolvedManifest(_ name: String) throws -> [String: String]? {
         let path = "\(root)/\(name).docset"
         var status = stat()
         guard lstat(path, &status) == 0 else { return nil }
@@ -192,12 +211,12 @@ final class SyncHarness: Sendable {
         guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw Unresolvable(description: "\(name).docset -> \(target) does not resolve to a folder")
         }
-        return try TreeManifest.of(resolved)
+        return try TreeSnapshot.of(resolved)
     }
 
     /// After a kill: the root shows no other entry than `<name>.docset`, and that is absent or resolves to exactly one
     /// of the `allowed` manifests (a complete version, never a mix). `context` (trial, seed) goes in every failure.
-    func expectCompleteOrAbsent(
+    package func expectCompleteOrAbsent(
         _ name: String, allowed: [[String: String]], _ context: String,
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
@@ -216,16 +235,16 @@ final class SyncHarness: Sendable {
     }
 
     /// The manifest of `<root>/<name>.docset` for a root outside the harness's folder (nil when absent).
-    static func manifest(of root: String, name: String) throws -> [String: String]? {
+    package static func manifest(of root: String, name: String) throws -> [String: String]? {
         let path = "\(root)/\(name).docset"
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        return try TreeManifest.of(URL(fileURLWithPath: path).resolvingSymlinksInPath().path)
+        return try TreeSnapshot.of(URL(fileURLWithPath: path).resolvingSymlinksInPath().path)
     }
 
     /// The manifest of `<root>/<name>.docset` as a reader sees it through the symlink (nil when absent).
-    func installedManifest(_ name: String) -> [String: String]? {
+    package func installedManifest(_ name: String) -> [String: String]? {
         let path = "\(root)/\(name).docset"
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        return try? TreeManifest.of(URL(fileURLWithPath: path).resolvingSymlinksInPath().path)
+        return try? TreeSnapshot.of(URL(fileURLWithPath: path).resolvingSymlinksInPath().path)
     }
 }

@@ -1,8 +1,9 @@
 import DocSyncSupport
 import Foundation
 
-/// A manifest of a directory tree: relative path → "dir 755", "file 644 <sha256>" or "link <target>".
-package enum TreeManifest {
+/// A snapshot of a directory tree for comparing two trees in tests: relative path → "dir 755", "file 644 <sha256>" or
+/// "link <target>". (The installer's own record of a tree is DocSyncInstall's `TreeManifest`.)
+package enum TreeSnapshot {
     package static func of(_ root: String, excluding excluded: Set<String> = ["meta.json"]) throws -> [String: String] {
         var manifest: [String: String] = [:]
         let fm = FileManager.default
