@@ -10,7 +10,11 @@ docsync's libxml2 reader follows), then
                             (title or body) holds it, as JSON lines {"query": ..., "pages": [...]}; each page
                             relative to DOCUMENTS, after PREFIX (`Documentation/` for Apple's layout, whose pages
                             readers reach as Documents/Documentation/...)
-  sample DOCUMENTS N SEED   prints N words and N/3 two-word phrases drawn from the pages' text (seeded)"""
+  sample DOCUMENTS N SEED   prints N words and N/3 two-word phrases drawn from the pages' text (seeded)
+  mix DOCUMENTS N SEED      prints N queries `kind<TAB>query` for the query benchmark, the kinds in turn: rare (a word
+                            on one of 200 sampled pages), common (one or two words on 90% of them), phrase (two
+                            consecutive words of a page), prefix (3-4 letters of a page's word, then *), exclusion
+                            (a common word, minus a word of a page); seeded"""
 import html.parser
 import json
 import os
@@ -130,12 +134,43 @@ def sample(documents, n, seed):
         print(p)
 
 
+def mix(documents, n, seed):
+    rng = random.Random(seed)
+    all_pages = [path for _, path in pages(documents)]
+    bodies = [tokens(visible(path)[1]) for path in rng.sample(all_pages, min(len(all_pages), 200))]
+    bodies = [b for b in bodies if len(b) > 2]
+    df = {}
+    for body in bodies:
+        for w in set(body):
+            df[w] = df.get(w, 0) + 1
+    common = sorted(w for w, c in df.items() if c >= 0.9 * len(bodies))
+    rare = sorted(w for w, c in df.items() if c == 1)
+    for i in range(n):
+        kind = ("rare", "common", "phrase", "prefix", "exclusion")[i % 5]
+        body = rng.choice(bodies)
+        if kind == "rare":
+            query = rng.choice(rare)
+        elif kind == "common":
+            query = " ".join(rng.sample(common, 1 + (i // 5) % 2))
+        elif kind == "phrase":
+            j = rng.randrange(len(body) - 1)
+            query = '"%s %s"' % (body[j], body[j + 1])
+        elif kind == "prefix":
+            word = rng.choice([w for w in body if len(w) >= 4] or ["abcd"])
+            query = word[: rng.randint(3, min(4, len(word) - 1))] + "*"
+        else:
+            query = "%s -%s" % (rng.choice(common), rng.choice(body))
+        print("%s\t%s" % (kind, query))
+
+
 if __name__ == "__main__":
     command = sys.argv[1]
     if command == "build":
         build(sys.argv[2], sys.argv[3])
     elif command == "truth":
         truth(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else "")
+    elif command == "mix":
+        mix(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
     elif command == "sample":
         sample(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
     else:

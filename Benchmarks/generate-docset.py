@@ -6,7 +6,11 @@ usage: generate-docset.py OUT_DIR [FILES [NAME [LAYOUT]]]   (creates OUT_DIR/NAM
 
 LAYOUT: dash (default: Documents/, a Dash searchIndex), coredata (Documents/, Apple's Core Data ZTOKEN tables, paths
 relative to Documents/), apple (CUPS's: Documentation/ and no Documents/, Core Data paths `Documentation/...`,
-relative to Contents/Resources)."""
+relative to Contents/Resources).
+
+env TAIL_WORDS=N (default 0: pages as before, byte for byte): each page also gets a paragraph of N words drawn from a
+long-tailed Zipf vocabulary of 200,000 words (its own seeded generator), so a large docset has rare words (on a few
+pages) beside the common ones (on nearly every page), as real documentation does (fulltext-bench uses 16)."""
 import itertools
 import os
 import random
@@ -38,6 +42,11 @@ nav = "".join(
 head = ('<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>%s</title><link rel="stylesheet" '
         'href="../style.css"><script src="../search.js"></script></head>\n<body><nav class="toc"><ul>' + nav
         + "</ul></nav><main><h1>%s</h1>\n")
+tail_words = int(os.environ.get("TAIL_WORDS", "0"))
+tail_rng = random.Random(20261206)
+if tail_words:
+    tail_vocab = ["".join(tail_rng.choice(letters) for _ in range(tail_rng.randint(5, 11))) for _ in range(200000)]
+    tail_weights = list(itertools.accumulate(1.0 / (i + 1) for i in range(len(tail_vocab))))
 tail = "</main><footer>Generated documentation. Copyright the authors.</footer></body></html>\n"
 
 root = os.path.join(out, name + ".docset", "Contents")
@@ -71,7 +80,10 @@ for i in range(count):
     size = rng.randint(2048, 12288)
     name = rng.choice(idents)
     parts = [head % (name, name)]
-    length = len(parts[0]) + len(tail)
+    if tail_words:
+        parts.append('<p class="see-also">%s</p>\n'
+                     % " ".join(tail_rng.choices(tail_vocab, cum_weights=tail_weights, k=tail_words)))
+    length = sum(map(len, parts)) + len(tail)
     while length < size:
         sentence = rng.choice(sentences)
         parts.append(sentence)

@@ -72,7 +72,20 @@ import Testing
                     out["escape"] = result(await session.call_tool(
                         "read_page", {"docset": "Fixture-extracted", "page": "../../meta.json"}))
                     out["bad"] = result(await session.call_tool("search_text", {"query": "\"open", "limit": 1}))
-                    out["after"] = result(await session.call_tool("search_text", {"query": "eleve"}))
+                    out["after"] = result(await session.call_tool(
+                        "search_text", {"query": "eleve", "docset": "Fixture-extracted"}))
+                    out["tarix"] = result(await session.call_tool(
+                        "read_page", {"docset": "Fixture-tarix", "page": "guide/bears.html", "format": "html"}))
+                    out["tarix_text"] = result(await session.call_tool(
+                        "search_text", {"query": "bear*", "docset": "Fixture-tarix", "limit": 2}))
+                    for name, call in [
+                            ("bad_limit", ("search", {"query": "name", "limit": -5})),
+                            ("bad_format", ("read_page", {"docset": "Fixture-tarix", "page": "index.html",
+                                                          "format": "pdf"})),
+                            ("no_docset", ("read_page", {"page": "index.html"})),
+                            ("unknown_docset", ("search_text", {"query": "brown", "docset": "Nope"})),
+                            ("no_page", ("read_page", {"docset": "Fixture-tarix", "page": "missing.html"}))]:
+                        out[name] = result(await session.call_tool(*call))
             print(json.dumps(out))
 
         asyncio.run(main())
@@ -86,8 +99,10 @@ import Testing
             print("SKIPPED MCPServerTests.aSessionWithThePythonSDK: python3 cannot import mcp (pip install mcp)")
             return
         }
-        let installed = try await FullTextSearchTests.install([.extracted])
+        let installed = try await FullTextSearchTests.install([.extracted, .tarix])
         defer { installed.dir.remove() }
+        let trees = [installed.configuration.root, installed.configuration.state, installed.configuration.staging]
+        let before = Self.snapshot(trees)
         let script = installed.dir.appending("client.py")
         try Self.client.write(toFile: script, atomically: true, encoding: .utf8)
         var env = ProcessInfo.processInfo.environment
@@ -119,7 +134,37 @@ import Testing
         #expect(call("escape")["error"] as? Bool == true)
         #expect(call("bad")["error"] as? Bool == true)
         #expect((call("bad")["text"] as? String)?.contains("position 1") == true)
-        let after = (call("after")["structured"] as? [String: Any])?["hits"] as? [[String: Any]]
-        #expect(after?.count == 1, "the session goes on after a tool error")
+        let afterError = (call("after")["structured"] as? [String: Any])?["hits"] as? [[String: Any]]
+        #expect(afterError?.count == 1, "the session goes on after a tool error")
+        #expect((call("tarix")["text"] as? String)?.contains("<title>Bears</title>") == true, "\(call("tarix"))")
+        let bears = (call("tarix_text")["structured"] as? [String: Any])?["hits"] as? [[String: Any]]
+        #expect(bears?.map { $0["page"] as? String } == ["guide/bears.html"], "\(call("tarix_text"))")
+        for bad in ["bad_limit", "bad_format", "no_docset", "no_page"] {
+            #expect(call(bad)["error"] as? Bool == true, "\(bad): \(call(bad))")
+        }
+        let unknown = (call("unknown_docset")["structured"] as? [String: Any])?["hits"] as? [[String: Any]]
+        #expect(unknown?.isEmpty == true, "\(call("unknown_docset"))")
+        // The server never writes: every file and folder of root, state and staging as before the session (a
+        // session that called every tool, with good and bad arguments, on both layouts).
+        let after = Self.snapshot(trees)
+        #expect(after == before, "changed: \(after.filter { before[$0.key] != $0.value }.keys.sorted())")
+    }
+
+    /// Every file and folder under `trees` (the folders themselves included), with what a write changes: inode,
+    /// size, modification and status-change times, mode.
+    static func snapshot(_ trees: [String]) -> [String: String] {
+        var files: [String: String] = [:]
+        for tree in trees {
+            let paths = [tree] + (FileManager.default.enumerator(atPath: tree)?.compactMap { $0 as? String } ?? [])
+                .map { "\(tree)/\($0)" }
+            for path in paths {
+                var st = stat()
+                guard lstat(path, &st) == 0 else { continue }
+                files[path] =
+                    "\(st.st_ino) \(st.st_size) \(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec) "
+                    + "\(st.st_ctim.tv_sec).\(st.st_ctim.tv_nsec) \(st.st_mode)"
+            }
+        }
+        return files
     }
 }

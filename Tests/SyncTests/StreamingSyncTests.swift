@@ -144,4 +144,28 @@ struct StreamingSyncTests {
         #expect(final.status == 0, "\(final.standardError)")
         #expect(h.installedManifest("Big") == fixture.expectedManifest)
     }
+
+    /// The streaming install builds the text index too: once the streaming sync is done, `search --text` finds a
+    /// word only one page holds (a page cut from the archive as it downloaded, its text indexed after the flip).
+    @Test func aStreamingInstallBuildsTheTextIndex() throws {
+        let h = try SyncHarness(limitRate: 1 << 20)
+        var fixture = try Self.bulkyFixture(version: "1.0", blobs: 4)
+        fixture.files["Contents/Resources/Documents/guide/streams.html"] = (
+            Array("<html><head><title>Streams</title></head><body><p>A quokkastream arrives.</p></body></html>".utf8),
+            0o644
+        )
+        try h.publishArchive(fixture, as: "Big.tgz", folder: "Big")
+        try Self.feed(h, version: "1.0", archive: "Big.tgz")
+        try h.writeConfig(feeds: ["f.atom"])
+        let result = try h.run(["sync", "--json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let phases = SyncHarness.events(result).compactMap { $0["phase"] as? String }
+        #expect(phases.contains("installing"), "the install streamed (extraction progress while downloading)")
+        let search = try h.run(["search", "--text", "quokkastream", "--json"])
+        #expect(search.status == 0, "\(search.standardError)")
+        let pages = search.standardOutput.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["page"] as? String
+        }
+        #expect(pages == ["guide/streams.html"], "\(search.standardOutput)")
+    }
 }

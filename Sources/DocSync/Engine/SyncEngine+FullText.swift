@@ -70,7 +70,10 @@ extension SyncEngine {
 
 extension DocsetIndex {
     /// The pages whose visible text matches `query`, best first (BM25, the title weighted ten times the body),
-    /// across the selected docsets' text indexes, each with a snippet around its first match.
+    /// across the selected docsets' text indexes, each with a snippet around its first match. A query on more than
+    /// 2,000 pages of a docset (every word common) is ranked among the first 2,000 it matches in page order and the
+    /// first 200 whose title holds its words, so a query's cost is bounded by its result size, not by the pages a
+    /// word is on; every hit matches.
     ///
     /// Query syntax: words (all must match), `"quoted phrases"` (in order), `word*` (a prefix), `-word` or
     /// `-"a phrase"` (excluded); case and diacritics ignored. The text is parsed by docsync and passed to SQLite

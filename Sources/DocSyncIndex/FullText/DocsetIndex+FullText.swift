@@ -35,7 +35,7 @@ extension DocsetIndex {
             case .ready(let path):
                 do {
                     let rows = try FullTextReader.search(
-                        path: path, expression: parsed.expression, limit: query.limit, docset: docset.name,
+                        path: path, query: parsed, limit: query.limit, docset: docset.name,
                         connections: textConnections)
                     found += rows.map { (docset, $0) }
                 } catch {

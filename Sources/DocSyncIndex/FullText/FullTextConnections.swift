@@ -8,7 +8,7 @@ import Synchronization
 
 /// Read-only connections to text indexes, kept open between the searches of one `DocsetIndex` (opening the
 /// database and reading its schema was a fixed cost of every query), each with its prepared statements. A
-/// connection is lent to one search at a time (concurrent searches of one docset open more, up to
+/// connection (with `FullTextRanking`'s function) is lent to one search at a time (concurrent searches of one docset open more, up to
 /// ``idlePerIndex`` kept); one whose file has been replaced or removed since (a rebuilt or pruned index: its path
 /// names another inode, or none) is closed instead of lent. Thread-safe; nobody waits.
 package final class FullTextConnections: Sendable {
@@ -71,6 +71,7 @@ package final class FullTextConnections: Sendable {
     private static func open(_ path: String) throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.readonly = true
+        configuration.prepareDatabase { db in FullTextRanking.register(db) }
         return try DatabaseQueue(path: path, configuration: configuration)
     }
 }

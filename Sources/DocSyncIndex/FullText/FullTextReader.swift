@@ -10,29 +10,117 @@ package enum FullTextReader {
         package var score: Double
     }
 
-    /// The best `limit` pages of the index at `path` matching `expression` (a `TextQuery.expression`), the title
-    /// weighted ten times the body, on a connection `connections` keeps open, its statement prepared once. (FTS5's
-    /// `rank` configured per query, `rank MATCH 'bm25(10.0, 1.0)' ORDER BY rank`, measured slower at 20k pages.)
+    /// Pages scored per query at most (or the limit, when larger): a query matching more is ranked among the
+    /// first this many in the index's page order, plus the pages whose title holds its words.
+    package static let candidates = 2000
+    /// Pages whose title holds the words, scored at most, for a query matching more than ``candidates`` pages.
+    package static let titleCandidates = 200
+    /// Pages counted for a phrase's IDF at most; a phrase on more is estimated from where the count stopped.
+    package static let counted = 1000
+
+    /// The best `limit` pages of the index at `path` matching `query`, by BM25 with the title weighted ten times
+    /// the body (`FullTextRanking`), on a connection `connections` keeps open. The cost is bounded by
+    /// ``candidates``, not by the pages a word is on: a query matching at most that many pages is ranked exactly
+    /// (all its pages scored); one matching more (every word common) is ranked among the first ``candidates``
+    /// pages it matches in the index's page order together with the first ``titleCandidates`` pages whose title
+    /// holds its words (a title match weighs ten times a body match, so those lead). Every page returned matches.
     package static func search(
-        path: String, expression: String, limit: Int, docset: String, connections: FullTextConnections
+        path: String, query: TextQuery, limit: Int, docset: String, connections: FullTextConnections
     ) throws(DocsetIndexError) -> [Row] {
         do {
             return try connections.withConnection(path: path) { queue in
-                try queue.read { db in
-                    let statement = try db.cachedStatement(
-                        sql: """
-                            SELECT pages.path, pages.title, hit.score FROM (
-                                SELECT rowid, bm25(text, 10.0, 1.0) AS score FROM text WHERE text MATCH ?
-                                ORDER BY score LIMIT ?) AS hit
-                            JOIN pages ON pages.id = hit.rowid ORDER BY hit.score, pages.path
-                            """)
-                    return try GRDB.Row.fetchAll(statement, arguments: [expression, limit])
-                        .map { Row(page: $0[0], title: $0[1], score: $0[2]) }
-                }
+                try queue.read { db in try search(db, query: query, limit: limit) }
             }
         } catch {
             throw .unreadable(docset, "text index \(path): \(error)")
         }
+    }
+
+    private static func search(_ db: Database, query: TextQuery, limit: Int) throws -> [Row] {
+        let hasTerms = try hasTable(db, "terms")
+        let plan = try TextSearchPlan(
+            query,
+            word: { word in
+                guard hasTerms else { return nil }
+                return try Int.fetchOne(
+                    db.cachedStatement(sql: "SELECT pages FROM terms WHERE term = ?"), arguments: [word]) ?? 0
+            },
+            expand: { prefix in
+                guard hasTerms else { return nil }
+                let rows = try GRDB.Row.fetchAll(
+                    db.cachedStatement(sql: "SELECT term, pages FROM terms WHERE term >= ? AND term < ? LIMIT ?"),
+                    arguments: [prefix, prefix + "\u{10FFFF}", TextSearchPlan.maximumExpansion + 1])
+                guard rows.count <= TextSearchPlan.maximumExpansion else { return nil }
+                return rows.map { (word: $0[0], pages: $0[1]) }
+            })
+        guard !plan.matchesNothing else { return [] }
+        let total = try Int.fetchOne(
+            db.cachedStatement(sql: "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'pages'")) ?? 0
+        var idfs: [Double] = []
+        for phrase in plan.phrases {
+            guard !phrase.excluded else {
+                idfs.append(0)
+                continue
+            }
+            let pages = try phrase.pages ?? count(db, phrase.expression, total: total)
+            idfs.append(FullTextRanking.idf(pages: pages, of: max(total, pages)))
+        }
+        let blob = FullTextRanking.idfBlob(idfs)
+        let candidates = max(limit, Self.candidates)
+        var scored = try score(db, plan.expression, idfs: blob, limit: candidates + 1)
+        if scored.count > candidates, try hasTable(db, "titles") {
+            // Common words: the pages whose title holds them too (a title hit weighs ten body hits), each scored
+            // with the whole expression (its exclusions apply).
+            scored.removeLast()
+            var seen = Set(scored.map(\.rowid))
+            let titled = try Int64.fetchAll(
+                db.cachedStatement(sql: "SELECT rowid FROM titles WHERE titles MATCH ? LIMIT ?"),
+                arguments: [plan.requiredExpression, Self.titleCandidates])
+            for rowid in titled where seen.insert(rowid).inserted {
+                scored += try score(db, plan.expression, idfs: blob, limit: 1, rowid: rowid)
+            }
+        } else if scored.count > candidates {
+            scored.removeLast()
+        }
+        scored.sort { ($0.score, $0.rowid) < ($1.score, $1.rowid) }
+        let page = try db.cachedStatement(sql: "SELECT path, title FROM pages WHERE id = ?")
+        return try scored.prefix(limit).compactMap { hit in
+            guard let row = try GRDB.Row.fetchOne(page, arguments: [hit.rowid]) else { return nil }
+            return Row(page: row[0], title: row[1], score: hit.score)
+        }
+    }
+
+    /// Whether the index has `table` (indexes of layout 1 have neither `terms` nor `titles`).
+    private static func hasTable(_ db: Database, _ table: String) throws -> Bool {
+        try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT count(*) FROM sqlite_master WHERE name = ? AND type = 'table'"),
+            arguments: [table]) ?? false
+    }
+
+    /// The pages `expression` matches, counted up to ``counted``; beyond, estimated from the page the count
+    /// stopped at (rows are numbered in page order, 1 through `total`).
+    private static func count(_ db: Database, _ expression: String, total: Int) throws -> Int {
+        let row = try GRDB.Row.fetchOne(
+            db.cachedStatement(
+                sql: "SELECT count(*), max(rowid) FROM (SELECT rowid FROM text WHERE text MATCH ? LIMIT ?)"),
+            arguments: [expression, Self.counted])
+        let (found, last): (Int, Int) = (row?[0] ?? 0, row?[1] ?? 0)
+        guard found >= Self.counted, last > 0 else { return found }
+        return min(total, found * total / last)
+    }
+
+    /// The first `limit` pages `expression` matches in page order (or page `rowid`, when it matches), each with
+    /// its score.
+    private static func score(
+        _ db: Database, _ expression: String, idfs: Data, limit: Int, rowid: Int64? = nil
+    ) throws -> [(rowid: Int64, score: Double)] {
+        let select = "SELECT rowid, \(FullTextRanking.name)(text, 10.0, 1.0, ?) FROM text WHERE text MATCH ?"
+        let statement = try db.cachedStatement(sql: select + (rowid == nil ? " LIMIT ?" : " AND rowid = ?"))
+        var rows: [(rowid: Int64, score: Double)] = []
+        let cursor = try GRDB.Row.fetchCursor(
+            statement, arguments: [idfs, expression, rowid.map { Int($0) } ?? limit])
+        while let row = try cursor.next() { rows.append((row[0], row[1])) }
+        return rows
     }
 
     /// What is wrong with the index at `path` (`docsync verify`), nil when nothing is: not an SQLite database, a
@@ -46,7 +134,7 @@ package enum FullTextReader {
                 let check = try String.fetchAll(db, sql: "PRAGMA quick_check")
                 guard check == ["ok"] else { return "damaged: \(check.prefix(3).joined(separator: "; "))" }
                 let layout = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'layout'")
-                guard layout == FullTextWriter.layoutVersion else {
+                guard let layout, FullTextWriter.readableLayouts.contains(layout) else {
                     return "schema \(layout ?? "none"), not \(FullTextWriter.layoutVersion)"
                 }
                 let pages = try Int.fetchOne(db, sql: "SELECT count(*) FROM pages") ?? 0

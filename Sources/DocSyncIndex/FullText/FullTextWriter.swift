@@ -9,14 +9,19 @@ import GRDB
 /// Writes one docset's text index (`FullTextStore`): an FTS5 table of every page's title and visible text, with the
 /// `unicode61` tokenizer (`remove_diacritics 2`) and full detail (phrases), *contentless* (`content=''`: the index
 /// keeps the words and their positions, not the text; snippets are cut from the page itself when it is found), so
-/// the index stays a fraction of the pages' size; `pages(id, path, title)` maps each row to its page.
+/// the index stays a fraction of the pages' size; `pages(id, path, title)` maps each row to its page, and
+/// `terms(term, pages)` gives every word's page count (`TextSearchPlan`), `titles` the titles alone (`FullTextReader`).
 ///
 /// The index is written under a dot-name, optimized (its segments merged into one), vacuumed and renamed into place; the docset's
 /// `.building` lock is held meanwhile (`FullTextStore.State.building`). Memory: one batch of pages (at most
 /// ``batchBytes`` of text) and SQLite's own caches. Not thread-safe: one builder per index.
 package final class FullTextWriter {
-    /// The schema's version (`meta.layout`); an index of another is rebuilt.
-    package static let layoutVersion = "1"
+    /// The schema's version (`meta.layout`): 2 added `terms` (every word and the pages it is on) and `titles` (an
+    /// FTS5 table of the titles alone).
+    package static let layoutVersion = "2"
+    /// The schemas readers read (an index of version 1 has no `terms` nor `titles`: its prefixes are left to
+    /// FTS5, its IDFs counted and no title pass made, slower and rougher on large docsets; a new version rebuilds).
+    package static let readableLayouts: Set<String> = ["1", "2"]
     /// Text kept before a batch is written in one transaction.
     package static let batchBytes = 4 << 20
 
@@ -65,6 +70,8 @@ package final class FullTextWriter {
                         CREATE TABLE pages(id INTEGER PRIMARY KEY, path TEXT NOT NULL, title TEXT NOT NULL);
                         CREATE VIRTUAL TABLE text USING fts5(
                             title, body, content='', tokenize='unicode61 remove_diacritics 2');
+                        CREATE VIRTUAL TABLE titles USING fts5(
+                            title, content='', columnsize=0, tokenize='unicode61 remove_diacritics 2');
                         """)
             }
         } catch {
@@ -105,6 +112,16 @@ package final class FullTextWriter {
                     try db.execute(sql: "INSERT INTO meta(key, value) VALUES (?, ?)", arguments: [key, value])
                 }
                 try db.execute(sql: "INSERT INTO text(text) VALUES('optimize')")
+                try db.execute(sql: "INSERT INTO titles(titles) VALUES('optimize')")
+                // Every word and the pages it is on, read once from the merged index: queries look up IDFs and
+                // expand prefixes here instead of reading doclists (`TextSearchPlan`).
+                try db.execute(
+                    sql: """
+                        CREATE TABLE terms(term TEXT PRIMARY KEY, pages INTEGER NOT NULL) WITHOUT ROWID;
+                        CREATE VIRTUAL TABLE temp.vocabulary USING fts5vocab(main, 'text', 'row');
+                        INSERT INTO terms SELECT term, doc FROM temp.vocabulary;
+                        DROP TABLE temp.vocabulary;
+                        """)
                 // Merging the segments leaves about half the pages free: give them back (the index halves).
                 try db.execute(sql: "VACUUM")
             }
@@ -130,9 +147,11 @@ package final class FullTextWriter {
             try queue.inTransaction { db in
                 let page = try db.cachedStatement(sql: "INSERT INTO pages(id, path, title) VALUES (?, ?, ?)")
                 let text = try db.cachedStatement(sql: "INSERT INTO text(rowid, title, body) VALUES (?, ?, ?)")
+                let title = try db.cachedStatement(sql: "INSERT INTO titles(rowid, title) VALUES (?, ?)")
                 for row in rows {
                     try page.execute(arguments: [id, row.path, row.title])
                     try text.execute(arguments: [id, row.title, row.body])
+                    if !row.title.isEmpty { try title.execute(arguments: [id, row.title]) }
                     id += 1
                 }
                 return .commit
