@@ -250,5 +250,9 @@ if Context.environment["DOCSYNC_BENCHMARKS"] == "1" {
         .executableTarget(
             name: "search-bench-driver", dependencies: ["DocSync", "DocSyncConfigFile"],
             path: "Benchmarks/SearchBench", swiftSettings: strict),
+        // Benchmarks/changes-bench's library side (SyncEngine.changes(since:) iterated without the CLI).
+        .executableTarget(
+            name: "changes-bench-driver", dependencies: ["DocSync"], path: "Benchmarks/ChangesBench",
+            swiftSettings: strict),
     ]
 }

@@ -17,7 +17,7 @@ extension ChangeLogFile {
         _ visit: (UnsafeBufferPointer<UInt8>) -> Bool
     ) throws(ChangeLogProblem) {
         guard lastSequence > sequence, completeEnd > headerLength else { return }
-        var offset = try startOfLine(fromEnd: lastSequence - sequence, chunk: chunk)
+        var offset = sequence < first ? headerLength : try startOfLine(fromEnd: lastSequence - sequence, chunk: chunk)
         var buffer = [UInt8](repeating: 0, count: chunk)
         var carried = 0  // the start of a line whose end is in the next chunk, moved to the buffer's front
         while offset < completeEnd {
@@ -63,14 +63,18 @@ extension ChangeLogFile {
         while position > headerLength {
             let start = max(headerLength, position - Int64(chunk))
             let bytes = try Self.read(fd, at: start, count: Int(position - start), path: path)
-            var index = bytes.count - 1
-            while index >= 0 {
-                if bytes[index] == 10 {
-                    found += 1
-                    if found == count { return start + Int64(index) + 1 }
+            let line = bytes.withUnsafeBufferPointer { bytes -> Int? in
+                var index = bytes.count - 1
+                while index >= 0 {
+                    if bytes[index] == 10 {
+                        found += 1
+                        if found == count { return index + 1 }
+                    }
+                    index -= 1
                 }
-                index -= 1
+                return nil
             }
+            if let line { return start + Int64(line) }
             position = start
         }
         return headerLength
