@@ -284,5 +284,13 @@ if Context.environment["DOCSYNC_BENCHMARKS"] == "1" {
         .executableTarget(
             name: "search-bench-driver", dependencies: ["DocSync", "DocSyncConfigFile"],
             path: "Benchmarks/SearchBench", swiftSettings: strict),
+        // Benchmarks/changes-bench's library side (SyncEngine.changes(since:) iterated without the CLI).
+        .executableTarget(
+            name: "changes-bench-driver", dependencies: ["DocSync"], path: "Benchmarks/ChangesBench",
+            swiftSettings: strict),
+        // SearchPoolTests' stall bound measured in a release build (2,000 concurrent searches beside a ticker task).
+        .executableTarget(
+            name: "search-stall-driver", dependencies: ["DocSync"], path: "Benchmarks/SearchStall",
+            swiftSettings: strict),
     ]
 }

@@ -87,9 +87,10 @@ struct SearchCommand: AsyncParsableCommand {
     static func json(_ hit: SearchHit) -> String {
         var object: [String: Any] = [
             "name": hit.name, "type": hit.type, "docset": hit.docset, "url": hit.url.absoluteString,
-            "match": hit.match.label,
+            "match": hit.match.label, "page": hit.page, "raw_type": hit.rawType,
         ]
         if let version = hit.version { object["version"] = version }
+        if let fragment = hit.fragment { object["fragment"] = fragment }
         return jsonLine(object)
     }
 

@@ -113,6 +113,18 @@ public final class DocsetIndex: @unchecked Sendable {
     /// installed (or a group that does not exist), and ``DocsetIndexError/unknownKeyword(_:known:)`` when no docset
     /// has any of its keywords, before reading anything.
     public func search(_ query: SearchQuery) async throws(DocsetIndexError) -> SearchResults {
+        // Everything, the checks included, on the pool's thread: the caller's task only queues the job and is
+        // resumed with the results, so 2,000 concurrent searches cost the cooperative pool next to nothing.
+        try await BlockingPool.shared.perform(refused: { .io("", "search not run: \($0)") }) {
+            () throws(DocsetIndexError) in
+            try self.check(query)
+            return self.searchBlocking(query)
+        }
+    }
+
+    /// What ``search(_:)`` throws before reading anything: an invalid query, a docset or group that is not
+    /// installed, keywords no docset has.
+    private func check(_ query: SearchQuery) throws(DocsetIndexError) {
         if let problem = query.problem { throw .invalidQuery(problem) }
         let selected = groups.expand(query.docsets)
         let installed = Set(docsets.map { $0.name.lowercased() })
@@ -124,9 +136,6 @@ public final class DocsetIndex: @unchecked Sendable {
             throw .notInstalled(missing + selected.unknown.map { "@\($0)" })
         }
         if let unknown = unknownKeywords(query) { throw unknown }
-        return try await BlockingPool.shared.perform(refused: { .io("", "search not run: \($0)") }) {
-            () throws(DocsetIndexError) in self.searchBlocking(query)
-        }
     }
 
     /// ``DocsetIndexError/unknownKeyword(_:known:)`` when `query` has keywords and no docset has any of them (naming

@@ -139,18 +139,27 @@ struct Routes: Sendable {
         return Self.json(out)
     }
 
-    /// `docsync search --json`'s object (keys sorted: docset, match, name, type, url, version) plus `page_url`,
-    /// appended to `out` (the hit's URL text built once, for both `url` and `page_url`).
+    /// `docsync search --json`'s object (keys sorted: docset, fragment when there is one, match, name, page,
+    /// raw_type, type, url, version) plus `page_url`, appended to `out` (the hit's URL text built once, for both
+    /// `url` and `page_url`).
     static func appendHitJSON(_ hit: SearchHit, to out: inout String) {
         let url = hit.url.absoluteString
         out += "{\"docset\":"
         JSONWriter.appendString(hit.docset, to: &out)
+        if let fragment = hit.fragment {
+            out += ",\"fragment\":"
+            JSONWriter.appendString(fragment, to: &out)
+        }
         out += ",\"match\":"
         JSONWriter.appendString(hit.match.label, to: &out)
         out += ",\"name\":"
         JSONWriter.appendString(hit.name, to: &out)
+        out += ",\"page\":"
+        JSONWriter.appendString(hit.page, to: &out)
         out += ",\"page_url\":"
         JSONWriter.appendString(pageURL(docset: hit.docset, url: url), to: &out)
+        out += ",\"raw_type\":"
+        JSONWriter.appendString(hit.rawType, to: &out)
         out += ",\"type\":"
         JSONWriter.appendString(hit.type, to: &out)
         appendURLAndVersion(url, hit.version, to: &out)

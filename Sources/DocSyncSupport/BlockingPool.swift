@@ -76,7 +76,9 @@ package final class BlockingPool: @unchecked Sendable {
     /// Runs `body` on one of the pool's threads and resumes the caller with its result, or throws why it did not
     /// run `body`.
     package func perform<T: Sendable>(_ body: @escaping @Sendable () -> T) async throws(Refusal) -> T {
-        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, Refusal>, Never>) in
+        // Unchecked: `enqueue` calls the job exactly once (run, or told why not), and a checked continuation's
+        // bookkeeping is one more allocation on the caller's cooperative thread per call.
+        let outcome = await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<T, Refusal>, Never>) in
             enqueue { refusal in continuation.resume(returning: refusal.map { .failure($0) } ?? .success(body())) }
         }
         return try outcome.get()

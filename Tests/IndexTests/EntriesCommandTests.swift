@@ -79,6 +79,10 @@ import Testing
         let url = URL(string: hit?["url"] as? String ?? "")
         #expect(url?.path.hasSuffix("/Contents/Resources/Documentation/help/api-cups.html") == true)
         #expect(FileManager.default.fileExists(atPath: url?.path ?? "/nonexistent"))
+        // The hit names its page as `entries` does (Apple's layout: below Resources, not Documents), its anchor
+        // and the index's own type.
+        #expect(hit?["page"] as? String == "Documentation/help/api-cups.html", "\(hit ?? [:])")
+        #expect(hit?["fragment"] as? String == "cupsGetDests" && hit?["raw_type"] as? String == "func")
         let status = try root.run(["status", "--root", root.root, "--state", root.state])
         #expect(status.status == 0, "\(status.standardError)")
         #expect(status.standardOutput.contains("CUPS"))

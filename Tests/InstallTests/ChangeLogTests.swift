@@ -168,8 +168,41 @@ struct ChangeLogTests {
         #expect(ChangeRecord(line: line.dropLast()[...]) == record)
     }
 
-    @Test(arguments: ["", "1\tupdated\tGo\t\tGo@x\t\t\t5", "1\tinstalled\tGo\t1\tGo@x\t2\tGo@y\t5", "x\ty"])
+    @Test(arguments: [
+        "", "1\tupdated\tGo\t\tGo@x\t\t\t5", "1\tinstalled\tGo\t1\tGo@x\t2\tGo@y\t5", "x\ty",
+        "1\tinstalled\tGo\t\t\t1\tGo@x\t5\t6", "1a\tinstalled\tGo\t\t\t1\tGo@x\t5", "1\tinstalledx\tGo\t\t\t1\tGo@x\t5",
+        "1\tinstalled\tGo\t\t\t1\tGo@x\t", "1\tinstalled\tGo%4\t\t\t1\tGo@x\t5",
+    ])
     func linesThatAreNotRecords(line: String) {
         #expect(ChangeRecord(line: line[...]) == nil)
+    }
+
+    /// A log longer than the reader's 64 KiB chunks, written as the log's format says: every cursor reads exactly the
+    /// records after it (lines cut by a chunk's end, the first record after a cursor found from the end).
+    @Test func readsFromEveryKindOfCursorAcrossChunks() throws {
+        let dir = try TemporaryDirectory("change-log-chunks")
+        defer { dir.remove() }
+        let folder = dir.appending("root/.docsync/changes")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let epoch = "00112233445566ff"
+        let count: UInt64 = 3_000
+        var log = "docsync-changes 1 \(epoch) 1\n"
+        var expected: [ChangeRecord] = []
+        for sequence in 1...count {
+            let name = "Docset\(sequence % 7)-" + String(repeating: "x", count: Int(sequence % 97))
+            let record = ChangeRecord(
+                sequence: sequence, kind: .updated, docset: name, from: .init(version: "\(sequence)", folder: "a"),
+                to: .init(version: "v\t\(sequence)", folder: "\(name)@\(sequence)"), at: Int64(sequence))
+            expected.append(record)
+            log += record.line
+        }
+        try Data(log.utf8).write(to: URL(fileURLWithPath: "\(folder)/log"))
+        let reader = ChangeLogReader(root: dir.appending("root"))
+        for since: UInt64 in [0, 1, 2, 700, 1_499, 2_990, 2_999, 3_000] {
+            let cursor = since == 0 ? nil : ChangeCursor(epoch: epoch, sequence: since)
+            let batch = try reader.read(since: cursor)
+            #expect(batch.records == Array(expected.dropFirst(Int(since))), "since \(since)")
+            #expect(batch.cursor == ChangeCursor(epoch: epoch, sequence: count))
+        }
     }
 }

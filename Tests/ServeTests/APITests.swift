@@ -23,6 +23,9 @@ import Testing
         #expect(hits.count == 5)
         #expect(hits.first?["name"] as? String == "sym1")
         #expect(hits.first?["page_url"] as? String == "/d/A/p1.html")
+        // The entry's page and type as the index spells them (`entries` names them the same); no anchor, no key.
+        #expect(hits.first?["page"] as? String == "p1.html" && hits.first?["raw_type"] as? String == "Function")
+        #expect(hits.allSatisfy { $0["fragment"] == nil })
 
         // The same ranking and schema as `docsync search --json`, page_url aside.
         let cli = try Tool.run(Tool.docsyncBinary, ["search", "--config", h.configPath, "--json", "--limit", "5", "sym1"])

@@ -18,8 +18,9 @@ extension SearchCommand {
         (normalised types such as Function, Method, Class; aliases like `func`, `clm` accepted) filter; `--limit N`
         (default 20; 1 to 10,000, anything else is a usage error, exit 64). Output is `dasht-query-line`'s: `name = …`,
         `type = …`, `from = …`, `url = …` per hit (untrusted text with control characters escaped); `--json` prints
-        `{"name","type","docset","version","url","match"}` per line, `match` being `exact`, `prefix`, `substring` or
-        `fuzzy`. A docset whose `docSet.dsidx` cannot be read (not SQLite, unknown schema, more than 5 million entries)
+        `{"name","type","docset","version","url","match","page","fragment","raw_type"}` per line, `match` being
+        `exact`, `prefix`, `substring` or `fuzzy`; `page`, `fragment` (absent when none) and `raw_type` as `docsync
+        entries --json` names them (the page relative to the documents folder, `Documentation/…` in Apple's layout). A docset whose `docSet.dsidx` cannot be read (not SQLite, unknown schema, more than 5 million entries)
         is named on stderr with the reason, and the others still answer. Exit 0 with hits, 1 without, 3 when some docset
         could not be searched, 64 for an unknown `@group`, 78 for a bad configuration.
 

@@ -55,23 +55,6 @@ package struct ChangeLogFile {
 
     static func header(epoch: String, first: UInt64) -> String { "\(magic) \(epoch) \(first)\n" }
 
-    /// Every record after sequence number `sequence`, oldest first.
-    func records(after sequence: UInt64) throws(ChangeLogProblem) -> [ChangeRecord] {
-        var result: [ChangeRecord] = []
-        var bad = false
-        try scanBackward { line, _ in
-            guard let record = ChangeRecord(line: line) else {
-                bad = true
-                return false
-            }
-            guard record.sequence > sequence else { return false }
-            result.append(record)
-            return true
-        }
-        if bad { throw .corrupt(path, "a line is not a change record") }
-        return result.reversed()
-    }
-
     /// The last complete record and the offset its line starts at (nil: no records).
     func lastRecord() throws(ChangeLogProblem) -> (record: ChangeRecord, offset: Int64)? {
         var last: (ChangeRecord, Int64)?

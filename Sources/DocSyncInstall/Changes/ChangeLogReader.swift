@@ -44,9 +44,8 @@ package struct ChangeLogReader: Sendable {
         do {
             let file = try ChangeLogFile(fd: fd, path: path)
             var settled = file.first - 1
-            if let last = try file.lastRecord()?.record {
-                settled = isFlipped(last, in: rootFolder) ? last.sequence : last.sequence - 1
-            }
+            let last = try file.lastRecord()?.record
+            if let last { settled = isFlipped(last, in: rootFolder) ? last.sequence : last.sequence - 1 }
             let since = cursor?.sequence ?? (file.first - 1)
             if let cursor {
                 switch cursor.standing(epoch: file.epoch, first: file.first, last: settled) {
@@ -58,7 +57,7 @@ package struct ChangeLogReader: Sendable {
             if headOnly {
                 return Batch(records: [], epoch: file.epoch, cursor: ChangeCursor(epoch: file.epoch, sequence: settled))
             }
-            let records = since >= settled ? [] : try file.records(after: since).filter { $0.sequence <= settled }
+            let records = since >= settled ? [] : try Self.records(of: file, after: since, through: settled, last)
             let next = ChangeCursor(epoch: file.epoch, sequence: records.last?.sequence ?? since)
             return Batch(records: records, epoch: file.epoch, cursor: next)
         } catch let error as ChangeReadError {
@@ -68,6 +67,27 @@ package struct ChangeLogReader: Sendable {
         } catch {
             throw .unreadable("\(error)")
         }
+    }
+
+    /// The records `since + 1 ... settled`, read forward from the first of them (`last`: the log's last record).
+    private static func records(
+        of file: ChangeLogFile, after since: UInt64, through settled: UInt64, _ last: ChangeRecord?
+    ) throws(ChangeLogProblem) -> [ChangeRecord] {
+        guard let last else { return [] }
+        var records: [ChangeRecord] = []
+        records.reserveCapacity(Int(min(settled - since, 1 << 20)))
+        var bad = false
+        try file.forEachLine(after: since, lastSequence: last.sequence) { line in
+            guard let record = ChangeRecord(bytes: line), record.sequence == (records.last?.sequence ?? since) + 1 else {
+                bad = true
+                return false
+            }
+            guard record.sequence <= settled else { return false }
+            records.append(record)
+            return true
+        }
+        if bad { throw .corrupt(file.path, "a line is not a change record, or its sequence number is out of order") }
+        return records
     }
 
     /// The log's descriptor; nil when the root has no log.
