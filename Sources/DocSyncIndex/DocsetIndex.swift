@@ -126,16 +126,22 @@ public final class DocsetIndex: @unchecked Sendable {
     /// installed, keywords no docset has.
     private func check(_ query: SearchQuery) throws(DocsetIndexError) {
         if let problem = query.problem { throw .invalidQuery(problem) }
-        let selected = groups.expand(query.docsets)
+        try checkInstalled(query.docsets)
+        if let unknown = unknownKeywords(query) { throw unknown }
+    }
+
+    /// Throws ``DocsetIndexError/notInstalled(_:)`` when a search's docset filter (names, `NAME@VERSION`,
+    /// `@GROUP`) names a docset or group that is not installed: a name search and a text search alike.
+    func checkInstalled(_ filter: [String]) throws(DocsetIndexError) {
+        let selected = groups.expand(filter)
         let installed = Set(docsets.map { $0.name.lowercased() })
         let versions = Set(docsets.compactMap { docset in docset.version.map { "\(docset.name)@\($0)".lowercased() } })
-        let missing = query.docsets.filter {
+        let missing = filter.filter {
             !$0.hasPrefix("@") && !installed.contains($0.lowercased()) && !versions.contains($0.lowercased())
         }
         if !missing.isEmpty || !selected.unknown.isEmpty {
             throw .notInstalled(missing + selected.unknown.map { "@\($0)" })
         }
-        if let unknown = unknownKeywords(query) { throw unknown }
     }
 
     /// ``DocsetIndexError/unknownKeyword(_:known:)`` when `query` has keywords and no docset has any of them (naming

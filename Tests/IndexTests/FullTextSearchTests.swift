@@ -91,6 +91,25 @@ import Testing
         }
     }
 
+    /// A docset filter naming a docset or group that is not installed is `not_installed`, naming it, as a name
+    /// search's is; installed names (any case) and `NAME@VERSION` still answer.
+    @Test func aFilterNamingADocsetThatIsNotInstalledIsATypedError() async throws {
+        let installed = try await Self.install()
+        defer { installed.dir.remove() }
+        let index = try installed.engine.index()
+        for filter in [["Nope"], ["Fixture-extracted", "Nope"], ["@nogroup"], ["Fixture-tarix@2"]] {
+            do {
+                _ = try await index.fullTextSearch(TextSearchQuery("brown", docsets: filter))
+                Issue.record("\(filter) must throw")
+            } catch {
+                #expect(error.kind == .notInstalled, "\(filter): \(error)")
+                #expect(error.description.contains(filter.last!), "\(error)")
+            }
+        }
+        #expect(try await Self.pages("brown", in: installed, docset: "fixture-EXTRACTED").count == 2)
+        #expect(try await Self.pages("brown", in: installed, docset: "Fixture-tarix@1").count == 2)
+    }
+
     @Test func hitsCarryTitleSnippetAndURLTitleMatchesRankFirst() async throws {
         let installed = try await Self.install([.extracted])
         defer { installed.dir.remove() }

@@ -142,8 +142,9 @@ import Testing
         for bad in ["bad_limit", "bad_format", "no_docset", "no_page"] {
             #expect(call(bad)["error"] as? Bool == true, "\(bad): \(call(bad))")
         }
-        let unknown = (call("unknown_docset")["structured"] as? [String: Any])?["hits"] as? [[String: Any]]
-        #expect(unknown?.isEmpty == true, "\(call("unknown_docset"))")
+        // A docset that is not installed is an error naming it, as for a name search (not an empty answer).
+        #expect(call("unknown_docset")["error"] as? Bool == true, "\(call("unknown_docset"))")
+        #expect((call("unknown_docset")["text"] as? String)?.contains("Nope") == true, "\(call("unknown_docset"))")
         // The server never writes: every file and folder of root, state and staging as before the session (a
         // session that called every tool, with good and bad arguments, on both layouts).
         let after = Self.snapshot(trees)

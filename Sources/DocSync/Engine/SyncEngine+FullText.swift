@@ -78,7 +78,9 @@ extension DocsetIndex {
     /// Query syntax: words (all must match), `"quoted phrases"` (in order), `word*` (a prefix), `-word` or
     /// `-"a phrase"` (excluded); case and diacritics ignored. The text is parsed by docsync and passed to SQLite
     /// FTS5 as quoted strings only. Throws ``DocsetIndexError/invalidQuery(_:)`` for a query over 1 KiB, without a
-    /// word, or with a syntax error (the message names its position), or a limit outside 1…10 000. Docsets whose
+    /// word, or with a syntax error (the message names its position), or a limit outside 1…10 000, and
+    /// ``DocsetIndexError/notInstalled(_:)`` when ``TextSearchQuery/docsets`` names a docset or group that is not
+    /// installed (as ``search(_:)`` does). Docsets whose
     /// text index is being built or missing are listed in the results (``TextSearchResults/building``,
     /// ``TextSearchResults/missing``); one that cannot be read is a failure there, the others still answer. Runs on
     /// the library's bounded pool of blocking threads (as ``search(_:)``).

@@ -14,6 +14,7 @@ extension DocsetIndex {
         guard query.docsets.count <= SearchQuery.maximumFilters else {
             throw .invalidQuery("\(query.docsets.count) docset names (at most \(SearchQuery.maximumFilters))")
         }
+        try checkInstalled(query.docsets)
         // Zeal's keyword prefixes (`py:event loop`) scope a text search as they scope a name search.
         let keywords = KeywordQuery(parsing: query.text)
         if !keywords.keywords.isEmpty, !docsets.contains(where: { keywords.matches($0.keywords) }) {
