@@ -18,24 +18,32 @@ extension NameTable {
         private let records: ScratchFile?
         private var spilledBytes = 0
         private let windowBytes: Int
+        private let maxPasses: Int
         var count: Int { types.count }
 
         /// A builder keeping everything in memory (tests and small docsets).
-        convenience init() { self.init(records: nil, windowBytes: 0) }
+        convenience init() { self.init(records: nil, windowBytes: 0, maxPasses: 0) }
 
         /// A builder whose display records — names, paths and fragments again, the largest part after the names —
         /// are spilled to a scratch file in `spillDirectory` and placed in sorted order through a window of
-        /// `windowBytes` (`RecordWindows`), not held in memory (8 MB at 120k entries).
-        convenience init(spillDirectory: String, docset: String, windowBytes: Int = 2 << 20, blockBytes: Int = 256 << 10)
-            throws(DocsetIndexError)
-        {
+        /// `windowBytes` (`RecordWindows`: widened so that at most `maxPasses` read the file), not held in memory
+        /// (8 MB at 120k entries). Windows and blocks below `RecordWindows.minimumBytes` are refused (a
+        /// precondition): each window reads the whole file, so tiny ones make the work quadratic.
+        convenience init(
+            spillDirectory: String, docset: String, windowBytes: Int = 2 << 20, blockBytes: Int = 256 << 10,
+            maxPasses: Int = RecordWindows.maxPasses
+        ) throws(DocsetIndexError) {
+            precondition(
+                windowBytes >= RecordWindows.minimumBytes && blockBytes >= RecordWindows.minimumBytes && maxPasses > 0,
+                "record windows and blocks of at least \(RecordWindows.minimumBytes) bytes, at least one pass")
             let file = try ScratchFile(path: "\(spillDirectory)/records.tmp", docset: docset, blockBytes: blockBytes)
-            self.init(records: file, windowBytes: windowBytes)
+            self.init(records: file, windowBytes: windowBytes, maxPasses: maxPasses)
         }
 
-        private init(records: ScratchFile?, windowBytes: Int) {
+        private init(records: ScratchFile?, windowBytes: Int, maxPasses: Int) {
             self.records = records
             self.windowBytes = windowBytes
+            self.maxPasses = maxPasses
         }
 
         func append(_ name: String, type: UInt16, location: EntryLocation, docset: String) throws(DocsetIndexError) {
@@ -165,7 +173,8 @@ extension NameTable {
             }
             if let records {
                 try RecordWindows.copy(
-                    order: order, recordStarts: recordStarts, from: records, windowBytes: windowBytes
+                    order: order, recordStarts: recordStarts, from: records, windowBytes: windowBytes,
+                    maxPasses: maxPasses
                 ) { out.append($0) }
             } else {
                 for i in order { out.append(recordData[Int(recordStarts[Int(i)])..<Int(recordStarts[Int(i) + 1])]) }

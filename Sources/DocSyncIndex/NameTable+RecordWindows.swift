@@ -1,13 +1,21 @@
 extension NameTable {
     /// Places display records spilled in insertion order (`Builder(spillDirectory:)`) in sorted order, through a
     /// window of the output: per window, one sequential read of the scratch file copies every record, or the part
-    /// of one, that falls in it. Memory: the window and one block, and 4 bytes an entry for where its record goes;
-    /// work: one read of the records per window (4 at 120k entries with 2 MiB windows).
+    /// of one, that falls in it (a record longer than a window or a block is copied in pieces). Memory: the window
+    /// and one block, and 4 bytes an entry for where its record goes; work: one read of the records per window (4
+    /// at 120k entries with 2 MiB windows), at most `maxPasses` (the window widens past 16 × 2 MiB of records,
+    /// about 450k entries: a sixteenth of the records, beside the names and per-entry arrays that grow anyway).
     enum RecordWindows {
+        /// The smallest window and block accepted: the passes are the records' bytes over the window, each reading
+        /// the file in blocks, so byte-sized windows and blocks make the work quadratic in the records' bytes.
+        static let minimumBytes = 4096
+        /// Reads of the scratch file at most, whatever the entry count.
+        static let maxPasses = 16
+
         /// Hands the records of `order` to `emit`, one window at a time, in order (`recordStarts[i] ..<
         /// recordStarts[i + 1]`: entry `i`'s record in `file`).
         static func copy(
-            order: [UInt32], recordStarts: [UInt32], from file: ScratchFile, windowBytes: Int,
+            order: [UInt32], recordStarts: [UInt32], from file: ScratchFile, windowBytes: Int, maxPasses: Int,
             emit: (ArraySlice<UInt8>) -> Void
         ) throws(DocsetIndexError) {
             let n = order.count
@@ -19,7 +27,8 @@ extension NameTable {
                 target[Int(i)] = offset
                 offset += recordStarts[Int(i) + 1] - recordStarts[Int(i)]
             }
-            let width = max(1, min(windowBytes, total))
+            let passes = max(1, maxPasses)
+            let width = min(max(windowBytes, minimumBytes, (total + passes - 1) / passes), total)
             var window = [UInt8](repeating: 0, count: width)
             var low = 0
             while low < total {

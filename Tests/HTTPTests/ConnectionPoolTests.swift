@@ -32,4 +32,43 @@ import Testing
     func sameOrigin(a: String, b: String, same: Bool) {
         #expect(HTTPConnectionPool.sameOrigin(a, b) == same, "\(a) \(b)")
     }
+
+    /// The newest idle slot of an origin is handed out first; another origin's slot never is.
+    @Test func checkoutHandsOutTheNewestSlotOfTheOrigin() {
+        let pool = HTTPConnectionPool()
+        let (a, b, other) = (HTTPConnection(byOrigin: true), HTTPConnection(byOrigin: true), HTTPConnection())
+        pool.checkin(a, for: "http://h/a.xml")
+        pool.checkin(b, for: "http://h/b.xml")
+        pool.checkin(other, for: "http://g/c.xml")
+        #expect(pool.checkout(for: "http://h/z.xml") === b)
+        #expect(pool.checkout(for: "http://h/z.xml") === a)
+        let fresh = pool.checkout(for: "http://h/z.xml")
+        #expect(fresh !== a && fresh !== b && fresh !== other)
+        #expect(pool.idleCount == 1)
+    }
+
+    /// At most `idlePerOrigin` idle slots an origin and `idleTotal` in all, the oldest let go first.
+    @Test func idleSlotsAreBounded() {
+        let pool = HTTPConnectionPool(idlePerOrigin: 3, idleTotal: 5)
+        let slots = (0..<4).map { _ in HTTPConnection(byOrigin: true) }
+        for slot in slots { pool.checkin(slot, for: "http://h/f.xml") }
+        #expect(pool.idleCount == 3)
+        for i in 0..<4 { pool.checkin(HTTPConnection(byOrigin: true), for: "http://h\(i).example/f.xml") }
+        #expect(pool.idleCount == 5)
+        // The oldest went first: of the first origin's slots only the newest is left.
+        #expect(pool.checkout(for: "http://h/f.xml") === slots[3])
+        #expect(pool.checkout(for: "http://h/f.xml") !== slots[2])
+    }
+
+    /// A slot idle longer than `idleLimit` is let go, not handed out.
+    @Test func slotsIdleTooLongAreLetGo() {
+        let pool = HTTPConnectionPool(idleLimit: .seconds(30))
+        let start = ContinuousClock.now
+        let (kept, stale) = (HTTPConnection(byOrigin: true), HTTPConnection(byOrigin: true))
+        pool.checkin(kept, for: "http://h/a.xml", now: start)
+        #expect(pool.checkout(for: "http://h/a.xml", now: start + .seconds(29)) === kept)
+        pool.checkin(stale, for: "http://h/a.xml", now: start)
+        #expect(pool.checkout(for: "http://h/a.xml", now: start + .seconds(31)) !== stale)
+        #expect(pool.idleCount == 0)
+    }
 }
