@@ -2,7 +2,7 @@
 """Generates a docset-like tree for the install benchmark: FILES HTML pages of 2-12 KB of Zipf-distributed words in
 realistic markup (the tree gzips ~4.5:1, like real Dash docsets), an Info.plist and a real SQLite docSet.dsidx.
 
-usage: generate-docset.py OUT_DIR [FILES [NAME [LAYOUT]]]   (creates OUT_DIR/NAME.docset; NAME defaults to Bench)
+usage: generate-docset.py OUT_DIR [FILES [NAME [LAYOUT [ENTRIES]]]]   (creates OUT_DIR/NAME.docset; NAME: Bench)
 
 LAYOUT: dash (default: Documents/, a Dash searchIndex), coredata (Documents/, Apple's Core Data ZTOKEN tables, paths
 relative to Documents/), apple (CUPS's: Documentation/ and no Documents/, Core Data paths `Documentation/...`,
@@ -10,7 +10,10 @@ relative to Contents/Resources).
 
 env TAIL_WORDS=N (default 0: pages as before, byte for byte): each page also gets a paragraph of N words drawn from a
 long-tailed Zipf vocabulary of 200,000 words (its own seeded generator), so a large docset has rare words (on a few
-pages) beside the common ones (on nearly every page), as real documentation does (fulltext-bench uses 16)."""
+pages) beside the common ones (on nearly every page), as real documentation does (fulltext-bench uses 16).
+
+ENTRIES (default FILES, dash only): rows in the index. One entry per page (a Function); entries beyond FILES are
+Methods with a #fragment on a page, named `Ident.member` (the pages are the same whatever ENTRIES is)."""
 import itertools
 import os
 import random
@@ -22,6 +25,8 @@ count = int(sys.argv[2]) if len(sys.argv) > 2 else 60000
 name = sys.argv[3] if len(sys.argv) > 3 else "Bench"
 layout = sys.argv[4] if len(sys.argv) > 4 else "dash"
 assert layout in ("dash", "coredata", "apple"), layout
+entries = int(sys.argv[5]) if len(sys.argv) > 5 else count
+assert layout == "dash" or entries == count, "ENTRIES is for the dash layout"
 rng = random.Random(20261122)
 letters = "abcdefghijklmnopqrstuvwxyz"
 vocab = ["".join(rng.choice(letters) for _ in range(rng.randint(2, 9))) for _ in range(3000)]
@@ -93,6 +98,11 @@ for i in range(count):
         f.write(page)
     total += len(page)
     rows.append((name, "Function", prefix + "section%d/page%d.html" % (i // 1000, i)))
+extra = random.Random(entries)
+for k in range(max(0, entries - count)):
+    i = extra.randrange(count)
+    member = "%s.%s%d" % (extra.choice(idents), extra.choice(idents), k % 97)
+    rows.append((member, "Method", "section%d/page%d.html#%s" % (i // 1000, i, member)))
 if layout == "dash":
     index.executemany("INSERT INTO searchIndex(name, type, path) VALUES (?, ?, ?)", rows)
 else:
@@ -104,4 +114,4 @@ else:
                       [(k, k, r[0]) for k, r in zip(keys, rows)])
 index.commit()
 index.close()
-print("generated %d pages, %d bytes of HTML" % (count, total))
+print("generated %d pages, %d bytes of HTML, %d index entries" % (count, total, len(rows)))

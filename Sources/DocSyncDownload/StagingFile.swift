@@ -116,6 +116,9 @@ final class StagingFile {
     /// True when something is at the partial's name (a symlink there fails `openPart`).
     var partExists: Bool { folder.exists(partName) }
 
+    /// True when something is at the journal's name or its temporary one.
+    var journalExists: Bool { folder.exists(journalName) || folder.exists(temporaryJournalName) }
+
     /// Throws when the journal's name is a symlink (it is never read or replaced as if it were docsync's).
     func checkJournalIsOurs() throws(SystemError) {
         for name in [journalName, temporaryJournalName, partName] where folder.isSymlink(name) {
@@ -244,8 +247,10 @@ final class StagingFile {
         try folder.sync()
     }
 
-    /// Moves the verified partial to `destination` (A13): fsync, rename, fsync both directories, drop the journal.
-    /// A destination folder inside the staging folder (`complete/`) is created and reached without following links.
+    /// Moves the verified partial to `destination` (A13): fsync, rename, fsync the destination's directory, drop
+    /// the journal. The journal's removal is not synced: a crash that loses it leaves the journal of a complete
+    /// download beside its destination, which the next run recognises (I66). A destination folder inside the
+    /// staging folder (`complete/`) is created and reached without following links.
     func finalize(to destination: String) throws(SystemError) {
         if fsync(fd) != 0 { throw SystemError("fsync", path: partPath) }
         let parent = Self.parent(of: destination)
@@ -259,7 +264,6 @@ final class StagingFile {
         try target.sync()
         closePart()
         for name in [journalName, temporaryJournalName] { try folder.unlink(name) }
-        try folder.sync()
     }
 
     static func parent(of path: String) -> String {

@@ -95,7 +95,11 @@ final class TransferSink: HTTPResponseReceiver {
                 fresh.url = alternateURL.redactingCredentials  // the journal is informational: no secret kept
                 fresh.length = accepted.total
                 fresh.validator = accepted.validator
-                try staging.truncate(to: 0, journal: fresh)  // C24: durable before P moves
+                // C24: durable before P moves — when there is something to replace. A fresh start (an empty
+                // partial, no journal on disk) has nothing a crash could misattribute: the first commit records
+                // this journal once the first bytes are durable, and a partial found without a journal is
+                // truncated (A5). Three syncs fewer before the first byte (P1's fixed cost).
+                if discardedPartial || staging.journalExists { try staging.truncate(to: 0, journal: fresh) }
                 journal = fresh
                 committedCallback?(0)
             }

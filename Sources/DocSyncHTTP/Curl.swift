@@ -110,8 +110,9 @@ package enum Curl {
         if ds_curl_getinfo_long(handle, CURLINFO_NUM_CONNECTS, &connects) != CURLE_OK { connects = 1 }
         let message = errorBuffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         let ending = classify(code, message: message, url: effective, context: context)
-        // Kept only when not redirected: a reused connection always goes to the URL's own host (see HTTPConnection).
-        if let connection = request.connection, !context.redirected, context.refusal == nil {
+        // Kept only when not redirected (a reused connection always goes to the URL's own host, see HTTPConnection)
+        // and complete: after a failed, aborted or cancelled transfer the next request starts from a new handle.
+        if let connection = request.connection, ending == .complete, !context.redirected, context.refusal == nil {
             connection.keep(handle, for: request.url, origin: context.origin)
         } else {
             curl_easy_cleanup(handle)

@@ -7,7 +7,9 @@ import Synchronization
 /// instead of a new TCP and TLS handshake. A handle is kept only after a transfer that was not redirected, so a
 /// reused connection always goes to the URL's own host, admitted when it was opened; the scope of that first
 /// address carries over, so the redirect policy judges later redirects exactly as on a new connection. The handle is
-/// used by one transfer at a time: it is taken out of the slot while in use.
+/// used by one transfer at a time: it is taken out of the slot while in use. A slot made `byOrigin` (an
+/// `HTTPConnectionPool`'s) serves any URL of the same origin — scheme, credentials, host and port — as the last one:
+/// the same host, admitted when the connection was opened.
 package final class HTTPConnection: Sendable {
     /// The kept handle (its address: a value, so the slot is `Sendable`), the URL it last served and that
     /// connection's first address and scope.
@@ -20,8 +22,12 @@ package final class HTTPConnection: Sendable {
     }
 
     private let kept = Mutex<Kept?>(nil)
+    private let byOrigin: Bool
 
-    package init() {}
+    package init() { byOrigin = false }
+
+    /// A slot any URL of the kept one's origin may reuse (`HTTPConnectionPool`).
+    package init(byOrigin: Bool) { self.byOrigin = byOrigin }
 
     deinit {
         if let handle = kept.withLock({ $0.take()?.handle }) { curl_easy_cleanup(handle) }
@@ -30,7 +36,7 @@ package final class HTTPConnection: Sendable {
     /// The kept handle when it last served `url` (reset to default options), with its first address and scope.
     func take(for url: String) -> (handle: UnsafeMutableRawPointer, origin: AddressOrigin?)? {
         guard let taken = kept.withLock({ $0.take() }) else { return nil }
-        guard taken.url == url else {
+        guard taken.url == url || byOrigin && HTTPConnectionPool.sameOrigin(taken.url, url) else {
             curl_easy_cleanup(taken.handle)
             return nil
         }

@@ -28,7 +28,7 @@ enum DerivedIndexBuilder {
         }
         defer { try? FileManager.default.removeItem(atPath: building) }
 
-        let names = NameTable.Builder()
+        let names = try NameTable.Builder(spillDirectory: building, docset: docset.name)
         var types: [String: UInt16] = [:]
         var normalised: [UInt16: String] = [:]
         let format = try SourceIndex.read(docset, scratchParent: indexFolder, maxEntries: maxEntries) {

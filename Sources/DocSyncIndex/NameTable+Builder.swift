@@ -11,9 +11,40 @@ extension NameTable {
         private var bytes: [UInt8] = []
         private var starts: [UInt32] = []
         private var types: [UInt16] = []
+        /// The display records not spilled yet (all of them without a `records` file).
         private var recordData: [UInt8] = []
         private var recordStarts: [UInt32] = []
+        /// Where the records go as they come, with `spillDirectory` (nil: kept in `recordData`).
+        private let records: ScratchFile?
+        private var spilledBytes = 0
+        private let windowBytes: Int
+        private let maxPasses: Int
         var count: Int { types.count }
+
+        /// A builder keeping everything in memory (tests and small docsets).
+        convenience init() { self.init(records: nil, windowBytes: 0, maxPasses: 0) }
+
+        /// A builder whose display records — names, paths and fragments again, the largest part after the names —
+        /// are spilled to a scratch file in `spillDirectory` and placed in sorted order through a window of
+        /// `windowBytes` (`RecordWindows`: widened so that at most `maxPasses` read the file), not held in memory
+        /// (8 MB at 120k entries). Windows and blocks below `RecordWindows.minimumBytes` are refused (a
+        /// precondition): each window reads the whole file, so tiny ones make the work quadratic.
+        convenience init(
+            spillDirectory: String, docset: String, windowBytes: Int = 2 << 20, blockBytes: Int = 256 << 10,
+            maxPasses: Int = RecordWindows.maxPasses
+        ) throws(DocsetIndexError) {
+            precondition(
+                windowBytes >= RecordWindows.minimumBytes && blockBytes >= RecordWindows.minimumBytes && maxPasses > 0,
+                "record windows and blocks of at least \(RecordWindows.minimumBytes) bytes, at least one pass")
+            let file = try ScratchFile(path: "\(spillDirectory)/records.tmp", docset: docset, blockBytes: blockBytes)
+            self.init(records: file, windowBytes: windowBytes, maxPasses: maxPasses)
+        }
+
+        private init(records: ScratchFile?, windowBytes: Int, maxPasses: Int) {
+            self.records = records
+            self.windowBytes = windowBytes
+            self.maxPasses = maxPasses
+        }
 
         func append(_ name: String, type: UInt16, location: EntryLocation, docset: String) throws(DocsetIndexError) {
             starts.append(UInt32(bytes.count))
@@ -22,11 +53,18 @@ extension NameTable {
             }
             bytes.append(0x0A)
             types.append(type)
-            recordStarts.append(UInt32(recordData.count))
+            recordStarts.append(UInt32(spilledBytes + recordData.count))
             NameTable.appendRecord(name: name, location: location, to: &recordData)
-            if bytes.count >= Int(UInt32.max) - 1 || recordData.count >= Int(UInt32.max) - 1 {
+            if bytes.count >= Int(UInt32.max) - 1 || spilledBytes + recordData.count >= Int(UInt32.max) - 1 {
                 throw .tooLarge(docset, "names or paths longer than 4 GiB in total")
             }
+            if let records, recordData.count >= 64 << 10 { spillRecords(records) }
+        }
+
+        private func spillRecords(_ file: ScratchFile) {
+            recordData.withUnsafeBytes { file.append($0) }
+            spilledBytes += recordData.count
+            recordData.removeAll(keepingCapacity: true)
         }
 
         /// Appends `name` lowercased (newlines as spaces) when it is ASCII — what `lowercased()` gives then: A–Z
@@ -50,7 +88,8 @@ extension NameTable {
         /// Closes the last entry's name and record (`starts[i + 1]` ends entry `i`); nothing is appended after.
         func endLastEntry() {
             starts.append(UInt32(bytes.count))
-            recordStarts.append(UInt32(recordData.count))
+            recordStarts.append(UInt32(spilledBytes + recordData.count))
+            if let records { spillRecords(records) }
         }
 
         /// Writes the file; `meta` goes to its meta area (`NameTable+Records`).
@@ -60,67 +99,86 @@ extension NameTable {
             let metaArea = NameTable.metaArea(meta)
             let order = sortedOrder(n)
             // Ranks: the sorted positions in length order (length, then position), and where each length begins.
-            let lengths = order.map { Int(starts[$0 + 1] - starts[$0]) - 1 }
+            let lengths = order.map { starts[Int($0) + 1] - starts[Int($0)] - 1 }
             let groups = NameTable.lengthGroups
             var lengthStarts = [Int](repeating: 0, count: groups + 2)
-            for length in lengths { lengthStarts[min(length, groups) + 1] += 1 }
+            for length in lengths { lengthStarts[min(Int(length), groups) + 1] += 1 }
             for g in 0...groups { lengthStarts[g + 1] += lengthStarts[g] }
             let byLength = Self.lengthOrder(lengths)
-            var rank = [Int](repeating: 0, count: n)
-            for (k, position) in byLength.enumerated() { rank[position] = k }
-            // Each trigram's postings list (ranks ascending, no repeats), shortest names first.
-            let (keys, keyStarts, postings) =
-                n < 1 << 24 ? bucketedPostings(order: order, rank: rank) : sortedPostings(order: order, rank: rank)
+            var rank = [UInt32](repeating: 0, count: n)
+            for (k, position) in byLength.enumerated() { rank[Int(position)] = UInt32(k) }
+            // Each trigram's postings list (ranks ascending, no repeats), shortest names first, spilled to a scratch
+            // file as they are made (they were the largest array of the build) and copied into place below.
+            let spill = try ScratchFile(path: "\(path).postings", docset: docset)
+            func emit(_ postings: UnsafeBufferPointer<UInt32>) {
+                if 1.littleEndian != 1 {
+                    for posting in postings { withUnsafeBytes(of: posting.littleEndian) { spill.append($0) } }
+                } else {
+                    spill.append(UnsafeRawBufferPointer(postings))
+                }
+            }
+            let (keys, keyStarts) =
+                n < 1 << 24
+                ? bucketedPostings(order: order, rank: rank, chunk: Self.chunkOccurrences, emit: emit)
+                : sortedPostings(order: order, rank: rank, emit: emit)
+            let recordBytes = Int(recordStarts[n])
 
             // The names below `lengthGroups` bytes again, by rank (each length group one run of equal widths).
             var rankNamesBytes = 0
-            for length in lengths where length < groups { rankNamesBytes += length }
+            for length in lengths where length < groups { rankNamesBytes += Int(length) }
             if rankNamesBytes >= Int(UInt32.max) - 1 {
                 throw .tooLarge(docset, "names longer than 4 GiB in total")
             }
             let layout = NameTable.Layout(
-                count: n, namesBytes: bytes.count, trigrams: keys.count, postings: postings.count,
-                rankNamesBytes: rankNamesBytes, recordBytes: recordData.count, metaBytes: metaArea.count)
+                count: n, namesBytes: bytes.count, trigrams: keys.count, postings: spill.count / 4,
+                rankNamesBytes: rankNamesBytes, recordBytes: recordBytes, metaBytes: metaArea.count)
             // Written out as it is assembled, through a small buffer (the whole file in memory beside the arrays it
             // comes from was most of the build's peak).
             let out = try FileOut(path: path, docset: docset)
             out.append(NameTable.magic)
             func put32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { out.append($0) } }
             func pad(to offset: Int) { while out.count < offset { out.append(0) } }
-            for v in [n, bytes.count, keys.count, postings.count, recordData.count, metaArea.count, rankNamesBytes, 0] {
+            for v in [n, bytes.count, keys.count, spill.count / 4, recordBytes, metaArea.count, rankNamesBytes, 0] {
                 put32(UInt32(v))
             }
             var offset: UInt32 = 0
             for i in order {
                 put32(offset)
-                offset += starts[i + 1] - starts[i]
+                offset += starts[Int(i) + 1] - starts[Int(i)]
             }
             put32(offset)
             var recordOffset: UInt32 = 0
             for i in order {
                 put32(recordOffset)
-                recordOffset += recordStarts[i + 1] - recordStarts[i]
+                recordOffset += recordStarts[Int(i) + 1] - recordStarts[Int(i)]
             }
             put32(recordOffset)
-            for position in byLength { put32(UInt32(position)) }
+            for position in byLength { put32(position) }
             for start in lengthStarts { put32(UInt32(start)) }
             for position in byLength {
-                let i = order[position]
+                let i = Int(order[Int(position)])
                 let m = NameTable.scanMask(bytes[Int(starts[i])..<(Int(starts[i + 1]) - 1)])
                 put32(UInt32(truncatingIfNeeded: m))
                 put32(UInt32(truncatingIfNeeded: m >> 32))
             }
-            for i in order { withUnsafeBytes(of: types[i].littleEndian) { out.append($0) } }
+            for i in order { withUnsafeBytes(of: types[Int(i)].littleEndian) { out.append($0) } }
             pad(to: layout.trigrams)
             for key in keys { put32(key) }
             for start in keyStarts { put32(start) }
-            for posting in postings { put32(posting) }
-            for i in order { out.append(bytes[Int(starts[i])..<Int(starts[i + 1])]) }
-            for position in byLength where lengths[position] < groups {
-                let i = order[position]
+            try spill.blocks { _, block in out.append(block) }
+            for i in order { out.append(bytes[Int(starts[Int(i)])..<Int(starts[Int(i) + 1])]) }
+            for position in byLength where lengths[Int(position)] < groups {
+                let i = Int(order[Int(position)])
                 out.append(bytes[Int(starts[i])..<(Int(starts[i + 1]) - 1)])
             }
-            for i in order { out.append(recordData[Int(recordStarts[i])..<Int(recordStarts[i + 1])]) }
+            if let records {
+                try RecordWindows.copy(
+                    order: order, recordStarts: recordStarts, from: records, windowBytes: windowBytes,
+                    maxPasses: maxPasses
+                ) { out.append($0) }
+            } else {
+                for i in order { out.append(recordData[Int(recordStarts[Int(i)])..<Int(recordStarts[Int(i) + 1])]) }
+            }
             out.append(metaArea)
             precondition(out.count == layout.end)
             try out.finish()
@@ -128,63 +186,102 @@ extension NameTable {
 
         typealias Postings = (keys: [UInt32], keyStarts: [UInt32], postings: [UInt32])
 
+        /// Trigram occurrences sorted in memory at once at most (4 bytes each), unless one bucket holds more.
+        static let chunkOccurrences = 1 << 19
+
+        /// `bucketedPostings(order:rank:chunk:emit:)` with the postings collected in memory (tests).
+        func bucketedPostings(order: [UInt32], rank: [UInt32], chunk: Int = Builder.chunkOccurrences) -> Postings {
+            var postings: [UInt32] = []
+            let (keys, keyStarts) = bucketedPostings(order: order, rank: rank, chunk: chunk) {
+                postings.append(contentsOf: $0)
+            }
+            return (keys, keyStarts, postings)
+        }
+
         /// The trigrams of the names (`order`: entries by sorted position; `rank`: each position's rank), each with
-        /// the ranks of the names holding it, ascending and without repeats: `keys` ascending, `postings[keyStarts[k]
-        /// ..< keyStarts[k + 1]]` for `keys[k]`. A counting sort by the trigram's first two bytes into one array of
-        /// (third byte << 24 | rank), then a sort of each such bucket: 4 bytes per trigram occurrence, compacted in
-        /// place into the postings — not 8 bytes per pair plus the sort's half-size buffer and the postings beside
-        /// them (18 MB at 60k names: the build was the streaming sync's peak of memory). Ranks below 2^24.
-        func bucketedPostings(order: [Int], rank: [Int]) -> Postings {
+        /// the ranks of the names holding it, ascending and without repeats: `keys` ascending, and the postings
+        /// handed to `emit` in key order (`postings[keyStarts[k] ..< keyStarts[k + 1]]` for `keys[k]`). Buckets by
+        /// the trigram's first two bytes, counted first; then, for each run of buckets holding at most `chunk`
+        /// occurrences, a scan of the names fills one array of (third byte << 24 | rank), each bucket is sorted,
+        /// and the postings compacted in place are emitted: 4 bytes per occurrence of one run in memory, not of all
+        /// of them (8 MB at 120k names: the streaming sync's peak). Ranks below 2^24.
+        func bucketedPostings(
+            order: [UInt32], rank: [UInt32], chunk: Int, emit: (UnsafeBufferPointer<UInt32>) -> Void
+        ) -> (keys: [UInt32], keyStarts: [UInt32]) {
             var bucketStarts = [Int](repeating: 0, count: (1 << 16) + 1)
             func eachTrigram(_ body: (_ pair: Int, _ third: UInt8, _ position: Int) -> Void) {
-                for (position, i) in order.enumerated() {
-                    let s = Int(starts[i])
-                    let e = Int(starts[i + 1]) - 1
-                    guard e - s >= 3 else { continue }
-                    for k in s...(e - 3) { body(Int(bytes[k]) << 8 | Int(bytes[k + 1]), bytes[k + 2], position) }
+                bytes.withUnsafeBufferPointer { bytes in
+                    for (position, i) in order.enumerated() {
+                        let s = Int(starts[Int(i)])
+                        let e = Int(starts[Int(i) + 1]) - 1
+                        guard e - s >= 3 else { continue }
+                        for k in s...(e - 3) { body(Int(bytes[k]) << 8 | Int(bytes[k + 1]), bytes[k + 2], position) }
+                    }
                 }
             }
             eachTrigram { pair, _, _ in bucketStarts[pair + 1] += 1 }
             for b in 0..<(1 << 16) { bucketStarts[b + 1] += bucketStarts[b] }
-            var entries = [UInt32](repeating: 0, count: bucketStarts[1 << 16])
-            var fill = bucketStarts
-            eachTrigram { pair, third, position in
-                entries[fill[pair]] = UInt32(third) << 24 | UInt32(rank[position])
-                fill[pair] += 1
-            }
-            fill = []
             var keys: [UInt32] = []
             var keyStarts: [UInt32] = []
-            var count = 0  // postings so far, written over the entries already read
-            for b in 0..<(1 << 16) where bucketStarts[b] < bucketStarts[b + 1] {
-                let range = bucketStarts[b]..<bucketStarts[b + 1]
-                entries[range].sort()
-                var previous: UInt32?
-                for j in range {
-                    let entry = entries[j]
-                    guard entry != previous else { continue }
-                    let key = UInt32(b) << 8 | entry >> 24
-                    if keys.last != key {
-                        keys.append(key)
-                        keyStarts.append(UInt32(count))
+            var count = 0  // postings emitted so far
+            var entries: [UInt32] = []
+            var low = 0
+            while low < 1 << 16 {
+                var high = low + 1  // buckets low..<high: at least one, at most `chunk` occurrences beyond it
+                while high < 1 << 16, bucketStarts[high + 1] - bucketStarts[low] <= chunk { high += 1 }
+                let base = bucketStarts[low]
+                defer { low = high }
+                guard bucketStarts[high] > base else { continue }
+                entries.removeAll(keepingCapacity: true)
+                entries.append(contentsOf: repeatElement(0, count: bucketStarts[high] - base))
+                var fill = bucketStarts[low..<high].map { $0 - base }
+                entries.withUnsafeMutableBufferPointer { entries in
+                    eachTrigram { pair, third, position in
+                        guard pair >= low, pair < high else { return }
+                        entries[fill[pair - low]] = UInt32(third) << 24 | rank[position]
+                        fill[pair - low] += 1
                     }
-                    entries[count] = entry & 0xFF_FFFF
-                    count += 1
-                    previous = entry
                 }
+                var written = 0  // postings of this run, written over the entries already read
+                for b in low..<high where bucketStarts[b] < bucketStarts[b + 1] {
+                    let range = (bucketStarts[b] - base)..<(bucketStarts[b + 1] - base)
+                    entries[range].sort()
+                    var previous: UInt32?
+                    for j in range {
+                        let entry = entries[j]
+                        guard entry != previous else { continue }
+                        let key = UInt32(b) << 8 | entry >> 24
+                        if keys.last != key {
+                            keys.append(key)
+                            keyStarts.append(UInt32(count + written))
+                        }
+                        entries[written] = entry & 0xFF_FFFF
+                        written += 1
+                        previous = entry
+                    }
+                }
+                entries.withUnsafeBufferPointer { emit(UnsafeBufferPointer(rebasing: $0[0..<written])) }
+                count += written
             }
             keyStarts.append(UInt32(count))
-            entries.removeLast(entries.count - count)
-            return (keys, keyStarts, entries)
+            return (keys, keyStarts)
         }
 
-        /// `bucketedPostings` for any rank: (trigram << 32 | rank) pairs sorted.
-        func sortedPostings(order: [Int], rank: [Int]) -> Postings {
+        /// `bucketedPostings` for any rank: (trigram << 32 | rank) pairs sorted, all in memory.
+        func sortedPostings(order: [UInt32], rank: [UInt32]) -> Postings {
+            var postings: [UInt32] = []
+            let (keys, keyStarts) = sortedPostings(order: order, rank: rank) { postings.append(contentsOf: $0) }
+            return (keys, keyStarts, postings)
+        }
+
+        func sortedPostings(order: [UInt32], rank: [UInt32], emit: (UnsafeBufferPointer<UInt32>) -> Void)
+            -> (keys: [UInt32], keyStarts: [UInt32])
+        {
             var pairs: [UInt64] = []
             pairs.reserveCapacity(bytes.count)
             for (position, i) in order.enumerated() {
-                let s = Int(starts[i])
-                let e = Int(starts[i + 1]) - 1
+                let s = Int(starts[Int(i)])
+                let e = Int(starts[Int(i) + 1]) - 1
                 guard e - s >= 3 else { continue }
                 for k in s...(e - 3) {
                     let key = NameTable.trigram(bytes[k], bytes[k + 1], bytes[k + 2])
@@ -207,26 +304,27 @@ extension NameTable {
                 previous = pair
             }
             keyStarts.append(UInt32(postings.count))
-            return (keys, keyStarts, postings)
+            postings.withUnsafeBufferPointer { emit($0) }
+            return (keys, keyStarts)
         }
 
         /// The entries' indexes sorted by name (bytewise), equal names in insertion order. Each name's first 8 bytes
         /// (big-endian, zero-padded) decide most comparisons as one integer comparison; equal prefixes compare the
         /// names (a shorter name that is a prefix of a longer one sorts first either way).
-        private func sortedOrder(_ n: Int) -> [Int] {
+        private func sortedOrder(_ n: Int) -> [UInt32] {
             bytes.withUnsafeBufferPointer { all in
                 func line(_ i: Int) -> UnsafeBufferPointer<UInt8> {
                     UnsafeBufferPointer(rebasing: all[Int(starts[i])..<(Int(starts[i + 1]) - 1)])
                 }
-                var keyed: [(prefix: UInt64, index: Int)] = (0..<n).map { i in
+                var keyed: [(prefix: UInt64, index: UInt32)] = (0..<n).map { i in
                     let name = line(i)
                     var prefix: UInt64 = 0
                     for k in 0..<8 { prefix = prefix << 8 | UInt64(k < name.count ? name[k] : 0) }
-                    return (prefix, i)
+                    return (prefix, UInt32(i))
                 }
                 keyed.sort { a, b in
                     if a.prefix != b.prefix { return a.prefix < b.prefix }
-                    let c = NameTable.compare(line(a.index), line(b.index))
+                    let c = NameTable.compare(line(Int(a.index)), line(Int(b.index)))
                     return c != 0 ? c < 0 : a.index < b.index
                 }
                 return keyed.map(\.index)
@@ -235,15 +333,15 @@ extension NameTable {
 
         /// The positions `0..<lengths.count` ordered by (length, position): a counting sort by length (positions go in
         /// ascending, so equal lengths keep their order).
-        static func lengthOrder(_ lengths: [Int]) -> [Int] {
-            let longest = lengths.max() ?? 0
+        static func lengthOrder(_ lengths: [UInt32]) -> [UInt32] {
+            let longest = Int(lengths.max() ?? 0)
             var next = [Int](repeating: 0, count: longest + 2)
-            for length in lengths { next[length + 1] += 1 }
+            for length in lengths { next[Int(length) + 1] += 1 }
             for l in 0...longest { next[l + 1] += next[l] }
-            var result = [Int](repeating: 0, count: lengths.count)
+            var result = [UInt32](repeating: 0, count: lengths.count)
             for (position, length) in lengths.enumerated() {
-                result[next[length]] = position
-                next[length] += 1
+                result[next[Int(length)]] = UInt32(position)
+                next[Int(length)] += 1
             }
             return result
         }

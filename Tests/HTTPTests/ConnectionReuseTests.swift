@@ -45,4 +45,71 @@ struct ConnectionReuseTests {
         let alone = await Curl.perform(HTTPRequest(url: nginx.url("a.bin")), receiver: Counter())
         #expect(alone.newConnections == 1)
     }
+
+    /// A pool's slots serve any URL of their origin (feeds: many URLs on one host share a few connections); a slot
+    /// checked out for another origin connects anew.
+    @Test func aPoolsSlotsServeEveryURLOfTheirOrigin() async throws {
+        let directory = try TemporaryDirectory("pool")
+        defer { directory.remove() }
+        let root = directory.appending("www")
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        for name in ["a", "b", "c", "d"] {
+            try Data(repeating: 7, count: 1000).write(to: URL(fileURLWithPath: root + "/\(name).xml"))
+        }
+        let nginx = try Nginx(root: root)
+        defer { nginx.stop() }
+        let other = try Nginx(root: root)
+        defer { other.stop() }
+        let pool = HTTPConnectionPool()
+        var connects: [Int] = []
+        for url in [nginx.url("a.xml"), nginx.url("b.xml"), nginx.url("c.xml"), other.url("d.xml")] {
+            let slot = pool.checkout(for: url)
+            let counter = Counter()
+            let result = await Curl.perform(HTTPRequest(url: url, connection: slot), receiver: counter)
+            pool.checkin(slot, for: url)
+            #expect(result.ending == .complete && counter.status == 200 && counter.bytes == 1000, "\(result)")
+            connects.append(result.newConnections)
+        }
+        // The server may close an idle connection on a loaded machine: at least one of the two later requests to
+        // the first origin reuses; the other origin's request always connects.
+        #expect(connects[0] == 1 && connects[3] == 1, "\(connects)")
+        #expect(connects[1] == 0 || connects[2] == 0, "no request reused the pool's connection: \(connects)")
+    }
+
+    /// A server that closes after each response (`Connection: close`) and a transfer the receiver aborted leave
+    /// nothing to reuse: every later request on the slot connects anew and completes.
+    @Test func noReuseAfterConnectionCloseOrAFailedTransfer() async throws {
+        let directory = try TemporaryDirectory("pool-close")
+        defer { directory.remove() }
+        let root = directory.appending("www")
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try Data(repeating: 7, count: 1000).write(to: URL(fileURLWithPath: root + "/a.xml"))
+        try Data(repeating: 8, count: 256 << 10).write(to: URL(fileURLWithPath: root + "/big.xml"))
+        let closing = try Nginx(root: root, locations: "keepalive_timeout 0;")
+        defer { closing.stop() }
+        let pool = HTTPConnectionPool()
+        for _ in 0..<3 {
+            let url = closing.url("a.xml")
+            let slot = pool.checkout(for: url)
+            let counter = Counter()
+            let result = await Curl.perform(HTTPRequest(url: url, connection: slot), receiver: counter)
+            pool.checkin(slot, for: url)
+            #expect(result.ending == .complete && counter.status == 200 && counter.bytes == 1000, "\(result)")
+            #expect(result.newConnections == 1, "a closed connection was reused: \(result)")
+        }
+        let nginx = try Nginx(root: root)
+        defer { nginx.stop() }
+        let slot = HTTPConnection(byOrigin: true)
+        let aborted = await Curl.perform(HTTPRequest(url: nginx.url("big.xml"), connection: slot), receiver: Refuser())
+        #expect(aborted.ending == .abortedByReceiver, "\(aborted)")
+        let counter = Counter()
+        let next = await Curl.perform(HTTPRequest(url: nginx.url("a.xml"), connection: slot), receiver: counter)
+        #expect(next.ending == .complete && counter.bytes == 1000 && next.newConnections == 1, "\(next)")
+    }
+
+    /// Refuses the first body chunk.
+    final class Refuser: HTTPResponseReceiver {
+        func head(_ head: HTTPResponseHead) {}
+        func body(_ chunk: UnsafeRawBufferPointer) -> Bool { false }
+    }
 }

@@ -36,4 +36,24 @@ import Testing
         }
         #expect(TreeManifest(decoding: Array("docsync-manifest 1\n".utf8)) == TreeManifest())
     }
+
+    /// With `only` (the essentials check), the entries of those paths alone, as a whole decode has them (format 2's
+    /// later lines and removals applied); every other line is still checked for its kind and field count.
+    @Test func onlyThePathsAskedAreDecoded() throws {
+        let text =
+            "docsync-manifest 2\nD Contents\nF 3 abc meta.json\nF 9 fff Contents/Info.plist\nL x y\n"
+            + "F 4 def meta.json\nX Contents/Info.plist\nF 1 00 other\n"
+        let whole = try #require(TreeManifest(decoding: Array(text.utf8)))
+        let paths = ["meta.json", "Contents/Info.plist", "Contents"]
+        var expected = TreeManifest()
+        for path in paths { expected.entries[path] = whole.entries[path] }
+        #expect(TreeManifest(decoding: Array(text.utf8), only: paths) == expected)
+        #expect(expected.entries.count == 2 && expected.entries["meta.json"] == .file(size: 4, sha256: "def"))
+        for bad in [
+            "docsync-manifest 1\nQ a\n", "docsync-manifest 1\nD a b\n", "docsync-manifest 1\nX a\n",
+            "docsync-manifest 1\nF 1 abc\n", "docsync-manifest 3\n",
+        ] {
+            #expect(TreeManifest(decoding: Array(bad.utf8), only: paths) == nil, "\(bad.debugDescription)")
+        }
+    }
 }

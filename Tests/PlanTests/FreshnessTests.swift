@@ -46,6 +46,36 @@ import Testing
         #expect(Freshness.isFresh(freshened, now: later.addingTimeInterval(100)))
     }
 
+    /// Each row: the stored entry's and the 304's caching headers and validators, must the entry be rewritten?
+    @Test(
+        arguments: [
+            ("never fresh, validators kept: not rewritten", nil, nil, nil, nil, nil, nil, false),
+            ("the same ETag sent again: not rewritten", nil, nil, "\"v1\"", nil, nil, nil, false),
+            ("a new ETag is kept", nil, nil, "\"v2\"", nil, nil, nil, true),
+            ("a new Last-Modified is kept", nil, nil, nil, "Sun, 22 Nov 2026 10:00:00 GMT", nil, nil, true),
+            ("a stored max-age: the age clock restarts", "max-age=60", nil, nil, nil, nil, nil, true),
+            ("a max-age arrives", nil, nil, nil, nil, "max-age=60", nil, true),
+            ("an Expires arrives", nil, nil, nil, nil, nil, "Sun, 22 Nov 2026 10:00:00 GMT", true),
+            ("a stored Expires: Date and age matter", nil, "Sun, 22 Nov 2026 10:00:00 GMT", nil, nil, nil, nil, true),
+            ("no-cache stored and sent again: never fresh", "no-cache", nil, nil, nil, "no-cache", nil, false),
+            ("no-cache replaced by nothing: kept as it was", "no-cache", nil, nil, nil, nil, nil, false),
+        ] as [(String, String?, String?, String?, String?, String?, String?, Bool)])
+    func rewriteAfterNotModified(
+        name: String, storedCacheControl: String?, storedExpires: String?, etag: String?, lastModified: String?,
+        cacheControl: String?, expires: String?, rewritten: Bool
+    ) {
+        let stored = FeedCacheEntry(
+            url: "u", etag: "\"v1\"", lastModified: "Sat, 21 Nov 2026 10:00:00 GMT", cacheControl: storedCacheControl,
+            expires: storedExpires, date: Self.date, storedAt: Self.received)
+        var fields = ["date": HTTPDate.format(Self.received.addingTimeInterval(1000))]
+        fields["etag"] = etag
+        fields["last-modified"] = lastModified
+        fields["cache-control"] = cacheControl
+        fields["expires"] = expires
+        let freshened = stored.freshened(byNotModified: fields, at: Self.received.addingTimeInterval(1000))
+        #expect(freshened.needsSaving(replacing: stored) == rewritten, "\(name)")
+    }
+
     @Test(arguments: [
         "Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
     ])

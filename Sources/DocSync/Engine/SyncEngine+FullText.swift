@@ -11,7 +11,12 @@ extension SyncEngine {
     /// updated docsets, docsets installed before docsync built text indexes, adopted ones — none downloaded again.
     /// Pages left out and failures are `.warning` events naming the docset.
     func buildTextIndexes(emit: @escaping @Sendable (SyncEvent) -> Void) async {
-        guard let installed = try? installedDocsets() else { return }
+        await buildTextIndexes(installed: nil, emit: emit)
+    }
+
+    /// `buildTextIndexes(emit:)` over `installed` as the run read it (nil: read the root now).
+    func buildTextIndexes(installed: [InstalledDocset]?, emit: @escaping @Sendable (SyncEvent) -> Void) async {
+        guard let installed = installed ?? (try? installedDocsets()) else { return }
         let state = configuration.state
         for docset in installed.map(Self.indexed) where configuration.search.fullText(of: docset.name) {
             guard FullTextStore.state(of: docset, stateDirectory: state) == .missing else { continue }

@@ -40,8 +40,11 @@ extension SyncEngine {
 
     /// Deletes derived indexes (name and text) of versions that are no longer installed, except those of leased versions (see
     /// ``lease(_:)``): a backend reading a leased version may search it.
-    func removeUnusedIndexes() {
-        guard let installed = try? installedDocsets() else { return }
+    func removeUnusedIndexes() { removeUnusedIndexes(installed: try? installedDocsets()) }
+
+    /// `removeUnusedIndexes()` keeping the indexes of `installed` (nil: the root could not be read, nothing goes).
+    func removeUnusedIndexes(installed: [InstalledDocset]?) {
+        guard let installed else { return }
         let leased = installer.leasedVersionPaths().map { IndexedDocset(name: "", version: nil, path: $0) }
         let keeping = installed.map(Self.indexed) + leased
         DocsetIndex.removeUnused(stateDirectory: configuration.state, keeping: keeping)

@@ -46,14 +46,20 @@ public struct SyncEngine: Sendable {
     /// Throws a ``SyncFailure`` when the root cannot be read.
     public func installedDocsets() throws(SyncFailure) -> [InstalledDocset] {
         do {
-            return try installer.installedDocsets().map { record in
-                var docset = InstalledDocset(record)
-                docset.keywords = DocsetKeywords.read(
-                    docsetPath: docset.path, configured: configuration.configuredKeywords(for: docset.name))
-                return docset
-            }
+            return installedDocsets(from: try installer.installedDocsets())
         } catch {
             throw SyncFailure(error)
+        }
+    }
+
+    /// ``installedDocsets()`` from the installer's records, read once (a sync's plan and its housekeeping share
+    /// them when the run changed nothing).
+    func installedDocsets(from records: [InstallRecord]) -> [InstalledDocset] {
+        records.map { record in
+            var docset = InstalledDocset(record)
+            docset.keywords = DocsetKeywords.read(
+                docsetPath: docset.path, configured: configuration.configuredKeywords(for: docset.name))
+            return docset
         }
     }
 
@@ -169,13 +175,14 @@ public struct SyncEngine: Sendable {
         let catalog = await resolveDocsets(refresh: options.refresh, lock: options.lock, emit: emit)  // [[docset]]
         summary.feedsFailed = feeds.failures + catalog.failures
 
-        // 2. Plan against what is installed.
-        let installed: [InstalledDocset]
+        // 2. Plan against what is installed (read once: the housekeeping below reuses it when nothing changed).
+        let records: [InstallRecord]
         do {
-            installed = try installer.installedDocsets().map(InstalledDocset.init)
+            records = try installer.installedDocsets()
         } catch {
             throw SyncFailure(error)
         }
+        let installed = records.map(InstalledDocset.init)
         var plan = Planner.plan(
             offers: feeds.offers + catalog.offers, skipped: feeds.skipped + catalog.skipped,
             failedFeeds: feeds.failed.union(catalog.failed), installed: installed,
@@ -194,9 +201,12 @@ public struct SyncEngine: Sendable {
         if !options.dryRun {
             summary = await execute(plan, damaged: damaged, summary: summary, emit: emit)
             await collectLeftovers(plan: plan)
-            removeUnusedIndexes()
+            // A run that installed, updated, removed or failed nothing left the root as the plan read it.
+            let unchanged = summary.installed + summary.updated + summary.removed + summary.failed == 0
+            let after = unchanged ? installedDocsets(from: records) : try? installedDocsets()
+            removeUnusedIndexes(installed: after)
             if options.repair { await removeDamagedTextIndexes() }
-            await buildTextIndexes(emit: emit)  // after every flip: readers never wait for it
+            await buildTextIndexes(installed: options.repair ? nil : after, emit: emit)  // after every flip
             summary.failed += await publishMirrorAfterSync(emit: emit)  // [mirror]: no-op without it
         }
         summary.seconds = ((ContinuousClock.now - started) / .milliseconds(1)).rounded() / 1000

@@ -70,4 +70,14 @@ package struct FeedCacheEntry: Codable, Sendable, Equatable {
         copy.storedAt = now
         return copy
     }
+
+    /// Whether this entry (a 304's `freshened(byNotModified:at:)`) must replace `stored` on disk: when a validator
+    /// or caching header changed, or when either can be fresh (`Freshness`: its age clock matters). An entry that is
+    /// never fresh and keeps its validators asks the same conditional GET next time whether it is rewritten or not,
+    /// so a no-op sync of such feeds writes nothing (a rewrite a feed was most of a 304's cost at 1,000 feeds).
+    package func needsSaving(replacing stored: FeedCacheEntry) -> Bool {
+        if Freshness.lifetime(self) != nil || Freshness.lifetime(stored) != nil { return true }
+        return url != stored.url || etag != stored.etag || lastModified != stored.lastModified
+            || cacheControl != stored.cacheControl || expires != stored.expires
+    }
 }

@@ -28,6 +28,8 @@ package struct FeedRefresher: Sendable {
     package let maxBytes: Int
     /// How requests reach the network (the engine's transport).
     package let client: HTTPClient
+    /// Connections kept between requests to the same origin (many feeds on one host share a few).
+    let connections = HTTPConnectionPool()
 
     package init(
         store: FeedCacheStore, options: HTTPOptions, maxBytes: Int = 32 << 20, transport: HTTPTransport = .curl
@@ -57,9 +59,12 @@ package struct FeedRefresher: Sendable {
         if let stored, !refresh, Freshness.isFresh(stored.entry, now: now()) {
             return Result(bytes: stored.body, source: .fresh)
         }
-        let request = HTTPRequest(url: location, headers: stored?.entry.conditionalHeaders ?? [], options: options)
+        let connection = connections.checkout(for: location)
+        let request = HTTPRequest(
+            url: location, headers: stored?.entry.conditionalHeaders ?? [], options: options, connection: connection)
         let response: HTTPResponse
         do {
+            defer { connections.checkin(connection, for: location) }
             response = try await client.get(request, maxBodyBytes: maxBytes)
         } catch {
             // The client's error names the URL too: keep it once (the Failure's feed).
@@ -74,7 +79,8 @@ package struct FeedRefresher: Sendable {
         switch response.head.status {
         case 304:
             guard let stored else { throw Failure(feed: location, reason: "HTTP 304 to an unconditional request") }
-            try? store.save(stored.entry.freshened(byNotModified: fields, at: now()), body: nil)
+            let freshened = stored.entry.freshened(byNotModified: fields, at: now())
+            if freshened.needsSaving(replacing: stored.entry) { try? store.save(freshened, body: nil) }
             return Result(bytes: stored.body, source: .notModified)
         case 200:
             let entry = FeedCacheEntry(

@@ -34,7 +34,7 @@ extension Installer {
             return DocsetVerification(name: name, path: nil, status: .unverifiable("not installed by docsync"))
         }
         let path = "\(root)/\(VersionStore.stateName)/versions/\(version)"
-        guard let expected = store.manifest(of: version) else {
+        guard let expected = store.manifest(of: version, only: Self.essentialPaths) else {
             return DocsetVerification(name: name, path: path, status: .unverifiable("no manifest"))
         }
         guard let folder = try? store.versions.base.existingDirectory(version) else {

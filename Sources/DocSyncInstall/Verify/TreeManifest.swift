@@ -59,7 +59,10 @@ struct TreeManifest: Equatable, Sendable {
     /// Nil when the bytes are not a manifest. Read as bytes (lines and fields split on bytes, not characters:
     /// fields are percent-encoded, so no separator hides in them), since `sync` reads the manifest of every
     /// docset it leaves unchanged (``Installer/checkEssentials(names:)``).
-    init?(decoding bytes: [UInt8]) {
+    /// With `only`, the entries of those paths alone (each written without percent-encoding: no space, `%` or
+    /// control character), every other line still checked for its shape: the essentials check of every unchanged
+    /// docset on every sync looks up six paths, not a dictionary of every file.
+    init?(decoding bytes: [UInt8], only: [String]? = nil) {
         var lines = bytes.split(separator: UInt8(ascii: "\n"))[...]
         guard let first = lines.popFirst() else { return nil }
         let header = String(decoding: first, as: UTF8.self)
@@ -68,6 +71,16 @@ struct TreeManifest: Equatable, Sendable {
         for line in lines {
             let fields = line.split(separator: UInt8(ascii: " "))
             guard let kind = fields.first, kind.count == 1 else { return nil }
+            if let only, fields.count >= 2 {
+                let path = kind[kind.startIndex] == UInt8(ascii: "F") && fields.count == 4 ? fields[3] : fields[1]
+                if !only.contains(where: { path.elementsEqual($0.utf8) }) {
+                    switch (kind[kind.startIndex], fields.count) {
+                    case (UInt8(ascii: "F"), 4), (UInt8(ascii: "D"), 2), (UInt8(ascii: "L"), 3): continue
+                    case (UInt8(ascii: "X"), 2) where ordered: continue
+                    default: return nil
+                    }
+                }
+            }
             switch (kind[kind.startIndex], fields.count) {
             case (UInt8(ascii: "F"), 4):
                 guard let size = Int64(String(decoding: fields[1], as: UTF8.self)), let path = Self.decode(fields[3])

@@ -25,9 +25,10 @@ extension VersionStore {
 
     func dropManifest(_ version: String) { try? manifests().unlink(version) }
 
-    func manifest(of version: String) -> TreeManifest? {
+    /// The manifest of `version` (with `only`, the entries of those paths alone: `TreeManifest(decoding:only:)`).
+    func manifest(of version: String, only: [String]? = nil) -> TreeManifest? {
         guard let bytes = try? manifests().base.readFile(version, limit: 256 << 20) else { return nil }
-        return TreeManifest(decoding: bytes)
+        return TreeManifest(decoding: bytes, only: only)
     }
 
     /// Manifests whose version is gone (a crash between a version's deletion and its manifest's).
