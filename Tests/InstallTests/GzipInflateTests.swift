@@ -46,7 +46,7 @@ import Testing
         defer { h.dir.remove() }
         let path = h.archive("damaged.tgz")
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-        try await h.expectRejected(path) { error in
+        try await h.expectRejected(path, context: "(\(what), seed \(seed))") { error in
             guard case .unreadableArchive(let message) = error else { return false }
             let named = message.contains(path)
             if !named { Issue.record("\(what): message does not name the archive: \(message) (seed \(seed))") }

@@ -33,7 +33,8 @@ import Testing
         let object = try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: String]
         #expect(object?["page_url"] == expected)
         #expect(object?["url"] == hit.url.absoluteString)
-        let keys = ["docset", "match", "name", "page_url", "type", "url", "version"]
+        // A hit carries its page and raw type as `entries` does (no fragment key when the URL has none).
+        let keys = ["docset", "match", "name", "page", "page_url", "raw_type", "type", "url", "version"]
         #expect(object.map { Array($0.keys).sorted() } == keys)
     }
 
