@@ -92,39 +92,37 @@ package struct VersionContent: Sendable, Equatable {
 
     /// The file's bytes: both sections sorted.
     package func encoded() -> [UInt8] {
-        var pageLines = pages.map { page in
-            // Every digest field as long (an unreadable file's manifest digest is a word): lines align for the merge.
-            let digest = page.sha256.prefix(Self.digestLength)
-            let padded = digest + String(repeating: "-", count: Self.digestLength - digest.count)
-            return Array("P\t\(padded)\t\(ChangeRecord.escape(page.path))".utf8)
-        }
-        pageLines.sort { Self.key($0).lexicographicallyPrecedes(Self.key($1)) }
-        var entryLines = entries.map { Array($0.line.utf8) }
-        entryLines.sort { $0.lexicographicallyPrecedes($1) }
+        var pageLines = ContentLines(keyOffset: Self.pageKeyOffset)
+        for page in pages { pageLines.append(Self.pageLine(path: page.path, sha256: page.sha256).utf8) }
+        var entryLines = ContentLines()
+        for entry in entries { entryLines.append(entry.line.utf8) }
+        return Self.encoded(pages: pageLines, entries: entryLines)
+    }
+
+    /// The file's bytes from its two sections (any order; sorted and written without repeated lines here).
+    static func encoded(pages: ContentLines, entries: ContentLines) -> [UInt8] {
         var out = Array("\(Self.magic)\n".utf8)
-        out.reserveCapacity(pageLines.reduce(0) { $0 + $1.count + 1 } + entryLines.reduce(0) { $0 + $1.count + 1 })
-        var previous: [UInt8]?
-        for line in pageLines where line != previous {
-            out += line
-            out.append(UInt8(ascii: "\n"))
-            previous = line
-        }
-        previous = nil
-        for line in entryLines where line != previous {
-            out += line
-            out.append(UInt8(ascii: "\n"))
-            previous = line
-        }
+        out.reserveCapacity(out.count + pages.byteCount + entries.byteCount)
+        pages.write(sortedTo: &out)
+        entries.write(sortedTo: &out)
         return out
     }
 
-    /// A page line's sort key: its page field (after `P<TAB>DIGEST<TAB>`).
-    static func key(_ line: [UInt8]) -> ArraySlice<UInt8> { line[(2 + digestLength + 1)...] }
+    /// Where a page line's sort key starts: its page field (after `P<TAB>DIGEST<TAB>`).
+    static let pageKeyOffset = 2 + digestLength + 1
 
-    /// The pages below `Contents/Resources/Documents/` of a version's manifest, as `DocsetEntry/page` names them: for
+    /// A page's line (without its newline).
+    static func pageLine(path: String, sha256: String) -> String {
+        // Every digest field as long (an unreadable file's manifest digest is a word): lines align for the merge.
+        let digest = sha256.prefix(Self.digestLength)
+        let padded = digest + String(repeating: "-", count: Self.digestLength - digest.count)
+        return "P\t\(padded)\t\(ChangeRecord.escape(path))"
+    }
+
+    /// The page lines of the pages below `Contents/Resources/Documents/` of a version's manifest, as `DocsetEntry/page` names them: for
     /// Apple's layout, also the files of `Contents/Resources/Documentation/` that docsync links into the documents
     /// folder at install (`Documents/Documentation -> ../Documentation`, or `Documents -> Documentation`).
-    static func pages(of manifest: TreeManifest) -> [Page] {
+    static func pageLines(of manifest: TreeManifest) -> ContentLines {
         let documents = "Contents/Resources/Documents"
         let documentation = "Contents/Resources/Documentation"
         var prefixes = [(documents + "/", "")]
@@ -133,13 +131,13 @@ package struct VersionContent: Sendable, Equatable {
         } else if manifest.entries[documents + "/Documentation"] == .symlink(target: "../Documentation") {
             prefixes.append((documentation + "/", "Documentation/"))
         }
-        var pages: [Page] = []
+        var lines = ContentLines(keyOffset: pageKeyOffset)
         for (path, entry) in manifest.entries {
             guard case .file(_, let sha256) = entry else { continue }
             for (prefix, page) in prefixes where path.hasPrefix(prefix) {
-                pages.append(Page(path: page + path.dropFirst(prefix.count), sha256: sha256))
+                lines.append(pageLine(path: page + path.dropFirst(prefix.count), sha256: sha256).utf8)
             }
         }
-        return pages
+        return lines
     }
 }

@@ -101,18 +101,22 @@ extension VersionStore {
             let contents = try? log.folder.directory(VersionContent.folderName, create: true),
             !contents.exists(folder), let tree = try? versions.base.existingDirectory(folder)
         else { return }
-        guard let scanned = try? withExtendedLifetime(tree, { try ContentScan.scan(path: tree.path, fd: tree.fd) })
-        else { return }
-        let pages: [VersionContent.Page]
-        if let found = scanned.pages {
-            pages = found
-        } else if let manifest = manifest(of: folder) {
-            pages = VersionContent.pages(of: manifest)
-        } else {
+        // The pages first, so that the manifest is gone before the entries are read.
+        let pages: ContentLines
+        do {
+            let tarix = try withExtendedLifetime(tree) { try ContentScan.tarixPageLines(path: tree.path, fd: tree.fd) }
+            if let tarix {
+                pages = tarix
+            } else if let manifest = manifest(of: folder) {
+                pages = VersionContent.pageLines(of: manifest)
+            } else {
+                return
+            }
+        } catch {
             return
         }
-        let content = VersionContent(pages: pages, entries: scanned.entries)
-        try? contents.writeFileAtomically(folder, content.encoded())
+        guard let entries = try? ContentScan.entryLines(path: tree.path) else { return }
+        try? contents.writeFileAtomically(folder, VersionContent.encoded(pages: pages, entries: entries))
     }
 
     private func writeSummary(_ summary: VersionSummary, for folder: String) throws(InstallError) {

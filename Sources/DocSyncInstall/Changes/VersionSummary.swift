@@ -35,9 +35,10 @@ extension TreeManifest {
     /// The SHA-256 of the tree's content: every path with its kind, size and SHA-256 (or link target), sorted —
     /// equal for two versions exactly when they hold the same bytes at the same paths. `meta.json` is left out: it
     /// is docsync's record of the install (the archive's SHA-256 changes with a repacked archive of the same files).
+    /// Hashed as it is encoded, without copying the entries or holding the text (memory: the sorted paths).
     var contentDigest: String {
-        var content = self
-        content.entries[DocsetMetadata.fileName] = nil
-        return SHA256.hash(content.encoded()).description
+        var hasher = SHA256()
+        encode(leaving: DocsetMetadata.fileName) { hasher.update($0) }
+        return hasher.finalize().description
     }
 }

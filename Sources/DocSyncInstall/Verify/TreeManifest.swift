@@ -43,15 +43,27 @@ struct TreeManifest: Equatable, Sendable {
     }
 
     func encoded() -> [UInt8] {
-        var text = Self.header + "\n"
-        for path in entries.keys.sorted() {
+        var bytes: [UInt8] = []
+        encode(leaving: nil) { bytes += $0 }
+        return bytes
+    }
+
+    /// Format 1, handed to `body` in pieces of about 64 KiB (so a digest of it needs no copy of the whole text),
+    /// without the entry at `skipped`.
+    func encode(leaving skipped: String?, _ body: ([UInt8]) -> Void) {
+        var chunk = Array((Self.header + "\n").utf8)
+        for path in entries.keys.sorted() where path != skipped {
             switch entries[path]! {
-            case .file(let size, let sha256): text += "F \(size) \(sha256) \(Self.encode(path))\n"
-            case .directory: text += "D \(Self.encode(path))\n"
-            case .symlink(let target): text += "L \(Self.encode(path)) \(Self.encode(target))\n"
+            case .file(let size, let sha256): chunk += "F \(size) \(sha256) \(Self.encode(path))\n".utf8
+            case .directory: chunk += "D \(Self.encode(path))\n".utf8
+            case .symlink(let target): chunk += "L \(Self.encode(path)) \(Self.encode(target))\n".utf8
+            }
+            if chunk.count >= 64 << 10 {
+                body(chunk)
+                chunk.removeAll(keepingCapacity: true)
             }
         }
-        return Array(text.utf8)
+        if !chunk.isEmpty { body(chunk) }
     }
 
     init() {}
@@ -63,12 +75,13 @@ struct TreeManifest: Equatable, Sendable {
     /// control character), every other line still checked for its shape: the essentials check of every unchanged
     /// docset on every sync looks up six paths, not a dictionary of every file.
     init?(decoding bytes: [UInt8], only: [String]? = nil) {
-        var lines = bytes.split(separator: UInt8(ascii: "\n"))[...]
+        var lines = Self.lineRanges(bytes)[...]  // ranges, not slices: 16 bytes a line beside the text
         guard let first = lines.popFirst() else { return nil }
-        let header = String(decoding: first, as: UTF8.self)
+        let header = String(decoding: bytes[first], as: UTF8.self)
         guard header == Self.header || header == Self.header2 else { return nil }
         let ordered = header == Self.header2
-        for line in lines {
+        for range in lines {
+            let line = bytes[range]
             let fields = line.split(separator: UInt8(ascii: " "))
             guard let kind = fields.first, kind.count == 1 else { return nil }
             if let only, fields.count >= 2 {
@@ -98,6 +111,22 @@ struct TreeManifest: Equatable, Sendable {
             default: return nil
             }
         }
+    }
+
+    /// The non-empty lines of `bytes` (found with memchr).
+    private static func lineRanges(_ bytes: [UInt8]) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var start = 0
+            while start < buffer.count {
+                let hit = memchr(base + start, Int32(UInt8(ascii: "\n")), buffer.count - start)
+                let end = hit.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base } ?? buffer.count
+                if end > start { ranges.append(start..<end) }
+                start = end + 1
+            }
+        }
+        return ranges
     }
 
     /// What differs in `actual`, one readable line each (empty: the tree is as installed).
