@@ -6,6 +6,7 @@ import PackageDescription
 //   CCurlShim                     typed, non-variadic curl_easy_setopt / curl_easy_getinfo wrappers
 //   CDocSyncSys                   renameat2, syncfs, O_DIRECT, OpenSSL SHA-256 behind a fixed-size state (C)
 //   DocSyncSupport                SHA-256, durable file helpers (the only CDocSyncSys user)
+//   CDocSyncStartup               the executables' start-up (C, no API): GnuTLS's implicit init skipped (DocSyncCLI's)
 //   DocSyncHTTP                   libcurl easy handles (the only libcurl user)
 //   DocSyncFeed                   feed parsing, and pages' visible text for the text index (the only libxml2 user)
 //   DocSyncDownload               the resumable downloader
@@ -71,6 +72,11 @@ let package = Package(
             providers: [.apt(["libisal-dev"])]),
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
         .target(name: "CDocSyncSys", linkerSettings: [.linkedLibrary("crypto")]),
+        // Linked through DocSyncCLI into the executables only, not into the DocSync product a backend links. The
+        // executables export its one function so that libgnutls's weak definition is interposed (see its source).
+        .target(
+            name: "CDocSyncStartup",
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic-symbol=_gnutls_global_init_skip"])]),
 
         .target(name: "DocSyncSupport", dependencies: ["CDocSyncSys"], swiftSettings: strict),
         .target(
@@ -144,7 +150,7 @@ let package = Package(
             name: "DocSyncCLI",
             dependencies: [
                 // A thin shell over DocSync: no pipeline stage module (scripts/cli-imports).
-                "DocSync", "DocSyncConfigFile", "DocSyncMetrics", "DocSyncSupport",
+                "DocSync", "DocSyncConfigFile", "DocSyncMetrics", "DocSyncSupport", "CDocSyncStartup",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#include <openssl/crypto.h>
 #include <openssl/sha.h>
 
 // Defined only in the shipped build (scripts/build-release writes and links it), so nothing in the source tree
@@ -113,3 +114,7 @@ void ds_sha256_final(const ds_sha256_state *state, uint8_t digest[32]) {
 }
 
 void ds_sha256(const void *data, size_t length, uint8_t digest[32]) { SHA256(data, length, digest); }
+
+int ds_openssl_init_without_error_strings(void) {
+    return OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CRYPTO_STRINGS, NULL);
+}

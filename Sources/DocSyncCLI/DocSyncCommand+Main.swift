@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dispatch
+import DocSyncSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -16,6 +17,7 @@ extension DocSyncCommand {
     /// `runMain` with the HTTP front of `serveHost` (`docsync-serve`'s `main`; nil in `docsync`, whose `serve` and
     /// `daemon` with `[serve]` exec `docsync-serve`).
     package static func runMain(serveHost: ServeHost?) -> Never {
+        OpenSSLStartup.skipErrorStrings()  // before libcurl initialises OpenSSL (#39: ~560 KiB)
         let done = DispatchSemaphore(value: 0)
         Task.detached {
             await ServeHost.$current.withValue(serveHost) { await runAsync() }

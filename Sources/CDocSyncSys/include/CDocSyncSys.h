@@ -53,4 +53,8 @@ void ds_sha256_final(const ds_sha256_state *state, uint8_t digest[32]);
 /// One-shot digest of a buffer.
 void ds_sha256(const void *data, size_t length, uint8_t digest[32]);
 
+/// Initialises libcrypto without loading its error strings (OPENSSL_INIT_NO_LOAD_CRYPTO_STRINGS): the first
+/// initialisation decides, so a later one (libcurl's) does not load them either. Returns 1 on success.
+int ds_openssl_init_without_error_strings(void);
+
 #endif
