@@ -163,8 +163,10 @@ let package = Package(
             name: "docsync-serve", dependencies: ["DocSync", "DocSyncCLI", "DocSyncServe"], swiftSettings: strict),
         .target(
             name: "TestSupport",
-            // DocSyncCLI: SyncHarness builds the engine the way `sync` does (its `[metrics]` run observers).
-            dependencies: ["DocSync", "DocSyncCLI", "DocSyncConfigFile", "DocSyncSupport", "DocSyncHTTP", "DocSyncInstall"],
+            // DocSyncMetrics: SyncHarness builds the engine the way `sync` does (its `[metrics]` run observers).
+            dependencies: [
+                "DocSync", "DocSyncMetrics", "DocSyncConfigFile", "DocSyncSupport", "DocSyncHTTP", "DocSyncInstall",
+            ],
             path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "SupportTests", dependencies: ["DocSyncSupport", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "HTTPTests", dependencies: ["DocSyncHTTP", "TestSupport"], swiftSettings: strict),

@@ -10,6 +10,12 @@ public struct MetricsTextFileObserver: SyncRunObserver {
     /// An observer rewriting `path`.
     public init(path: String) { self.path = path }
 
+    /// The observers for `config`: one rewriting `[metrics] textfile` when the key is set, else none. What `sync`,
+    /// `daemon` and `serve` pass to the engine and the server.
+    package static func observers(for config: DocSyncConfiguration) -> [MetricsTextFileObserver] {
+        config.metricsTextFile.map { [MetricsTextFileObserver(path: $0)] } ?? []
+    }
+
     /// Writes the run's metrics to ``path``.
     public func syncRunFinished(_ report: SyncRunReport) {
         try? MetricsTextFile.write(RunMetrics(report), to: path)

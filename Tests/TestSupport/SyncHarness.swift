@@ -1,6 +1,6 @@
 import DocSync
-import DocSyncCLI
 import DocSyncConfigFile
+import DocSyncMetrics
 import DocSyncSupport
 import Foundation
 import Testing
@@ -78,7 +78,8 @@ package final class SyncHarness: Sendable {
     package func engine(configFile: String) throws -> SyncEngine {
         let config = try DocSyncConfigurationLoader().load(file: configFile)
         return SyncEngine(
-            configuration: config, transport: origin.transport, runObservers: SyncEngine.metricsObservers(config))
+            configuration: config, transport: origin.transport,
+            runObservers: MetricsTextFileObserver.observers(for: config))
     }
 
     /// Runs one sync in process, as `docsync sync --json` would, through the in-memory origin.
