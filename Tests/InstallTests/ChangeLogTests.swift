@@ -205,4 +205,43 @@ struct ChangeLogTests {
             #expect(batch.cursor == ChangeCursor(epoch: epoch, sequence: count))
         }
     }
+
+    /// The reader shares the text a run of lines repeats (a docset's name; a `from` side that is the docset's last
+    /// `to`): what it reads equals each line parsed alone, for shared, escaped, removed and reinstalled docsets and a
+    /// `from` that is not the last `to`.
+    @Test func sharedTextReadsAsEachLineAlone() throws {
+        let dir = try TemporaryDirectory("change-log-shared")
+        defer { dir.remove() }
+        let folder = dir.appending("root/.docsync/changes")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let epoch = "00112233445566ff"
+        var lines: [String] = []
+        var last: [String: ChangeRecord.Side] = [:]
+        let names = ["Go", "C%25", "A_Long_Docset_Name_For_Storage", "é\tab"]
+        for sequence: UInt64 in 1...400 {
+            let name = names[Int(sequence) % names.count]
+            let to = ChangeRecord.Side(
+                version: sequence % 5 == 0 ? "" : "1.\(sequence)%", folder: "\(name)@id\(sequence)-\(sequence % 3)")
+            let from = sequence % 11 == 0 ? ChangeRecord.Side(version: "x", folder: "\(name)@other") : last[name]
+            let removed = sequence % 13 == 0 && from != nil
+            let record = ChangeRecord(
+                sequence: sequence, kind: removed ? .removed : (from == nil ? .installed : .updated), docset: name,
+                from: from, to: removed ? nil : to, at: Int64(sequence))
+            last[name] = removed ? nil : to
+            lines.append(record.line)
+        }
+        try Data(("docsync-changes 1 \(epoch) 1\n" + lines.joined()).utf8)
+            .write(to: URL(fileURLWithPath: "\(folder)/log"))
+        let read = try ChangeLogReader(root: dir.appending("root")).read(since: nil).records
+        #expect(read == lines.map { ChangeRecord(line: $0.dropLast()[...])! })
+        #expect(read.count == 400)
+    }
+
+    /// A cursor's text is `EPOCH-SEQUENCE` in base 36, and reads back.
+    @Test(arguments: [0, 1, 35, 36, 1_295, 1_296, 99_999, 1 << 40, UInt64.max])
+    func cursorText(sequence: UInt64) {
+        let text = ChangeCursor.text(epoch: "00112233445566ff", sequence: sequence)
+        #expect(text == "00112233445566ff-" + String(sequence, radix: 36))
+        #expect(ChangeCursor(text: text) == ChangeCursor(epoch: "00112233445566ff", sequence: sequence))
+    }
 }
