@@ -2,6 +2,7 @@ import ArgumentParser
 import DocSync
 import DocSyncSupport
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -55,16 +56,21 @@ struct ChangesCommand: AsyncParsableCommand {
                 if let current = try await engine.changeCursor() { print(current) }
                 return
             }
-            let output = BufferedOutput()
-            defer { output.flush() }
             if !follow {
-                let changes = try await engine.changeList(since: since)
-                for index in changes.indices {  // each change borrowed in place, not copied out of the array
-                    output.write { Self.append(changes[index], json: json, to: &$0) }
-                    if output.failed { return }
+                // Each change written as its line is read, on the reading thread (the lock is never contended).
+                let shared = SharedOutput()
+                defer { shared.output.withLock { $0.flush() } }
+                let json = json
+                try await engine.forEachChange(since: since) { change in
+                    shared.output.withLock { output in
+                        output.write { Self.append(change, json: json, to: &$0) }
+                        return !output.failed
+                    }
                 }
                 return
             }
+            let output = BufferedOutput()
+            defer { output.flush() }
             var iterator = engine.follow(since: since).makeAsyncIterator()
             while let change = try await iterator.next() {
                 output.write { Self.append(change, json: json, to: &$0) }
@@ -169,4 +175,9 @@ struct ChangesCommand: AsyncParsableCommand {
             out.append(contentsOf: UnsafeBufferPointer(text))
         }
     }
+}
+
+/// A `BufferedOutput` the reading thread writes to (`Mutex` where nobody waits: one thread writes at a time).
+private final class SharedOutput: Sendable {
+    let output = Mutex(BufferedOutput())
 }

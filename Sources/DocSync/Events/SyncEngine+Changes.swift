@@ -48,12 +48,22 @@ extension SyncEngine {
         }
     }
 
-    /// ``changes(since:)`` as one array, read on a worker thread (`docsync changes` prints 100k changes without an
-    /// element-by-element hop between threads).
-    package func changeList(since cursor: String?) async throws(ChangeLogError) -> [DocsetChange] {
+    /// ``changes(since:)`` handed to `body` one by one as each line is read, on a worker thread (`docsync changes`
+    /// writes 100k lines with neither an array of changes nor a hop between threads per change); after `body`
+    /// returns false it is not called again.
+    package func forEachChange(since cursor: String?, _ body: @escaping @Sendable (DocsetChange) -> Bool)
+        async throws(ChangeLogError)
+    {
         let root = configuration.root
-        return try await WorkerThread.run(name: "docsync-changes") { () throws(ChangeLogError) in
-            try Self.readChanges(root: root, since: cursor)
+        try await WorkerThread.run(name: "docsync-changes") { () throws(ChangeLogError) in
+            var going = true
+            do {
+                _ = try ChangeLogReader(root: root).read(since: try Self.parse(cursor), reserve: { _ in }) {
+                    if going { going = body(Self.change($0, epoch: $1)) }
+                }
+            } catch {
+                throw Self.libraryError(error)
+            }
         }
     }
 
