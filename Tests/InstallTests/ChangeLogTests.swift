@@ -177,16 +177,24 @@ struct ChangeLogTests {
         #expect(ChangeRecord(line: line[...]) == nil)
     }
 
+    static let epoch = "00112233445566ff"
+
+    /// A reader of `<dir>/root`, whose log (epoch `epoch`, first record 1) holds `records` (their lines).
+    static func writeLog(_ records: String, in dir: TemporaryDirectory) throws -> ChangeLogReader {
+        let folder = dir.appending("root/.docsync/changes")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data("docsync-changes 1 \(epoch) 1\n\(records)".utf8).write(to: URL(fileURLWithPath: "\(folder)/log"))
+        return ChangeLogReader(root: dir.appending("root"))
+    }
+
     /// A log longer than the reader's 64 KiB chunks, written as the log's format says: every cursor reads exactly the
     /// records after it (lines cut by a chunk's end, the first record after a cursor found from the end).
     @Test func readsFromEveryKindOfCursorAcrossChunks() throws {
         let dir = try TemporaryDirectory("change-log-chunks")
         defer { dir.remove() }
-        let folder = dir.appending("root/.docsync/changes")
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let epoch = "00112233445566ff"
+        let epoch = Self.epoch
         let count: UInt64 = 3_000
-        var log = "docsync-changes 1 \(epoch) 1\n"
+        var log = ""
         var expected: [ChangeRecord] = []
         for sequence in 1...count {
             let name = "Docset\(sequence % 7)-" + String(repeating: "x", count: Int(sequence % 97))
@@ -196,8 +204,7 @@ struct ChangeLogTests {
             expected.append(record)
             log += record.line
         }
-        try Data(log.utf8).write(to: URL(fileURLWithPath: "\(folder)/log"))
-        let reader = ChangeLogReader(root: dir.appending("root"))
+        let reader = try Self.writeLog(log, in: dir)
         for since: UInt64 in [0, 1, 2, 700, 1_499, 2_990, 2_999, 3_000] {
             let cursor = since == 0 ? nil : ChangeCursor(epoch: epoch, sequence: since)
             let batch = try reader.read(since: cursor)
@@ -212,9 +219,6 @@ struct ChangeLogTests {
     @Test func sharedTextReadsAsEachLineAlone() throws {
         let dir = try TemporaryDirectory("change-log-shared")
         defer { dir.remove() }
-        let folder = dir.appending("root/.docsync/changes")
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let epoch = "00112233445566ff"
         var lines: [String] = []
         var last: [String: ChangeRecord.Side] = [:]
         let names = ["Go", "C%25", "A_Long_Docset_Name_For_Storage", "é\tab"]
@@ -230,9 +234,7 @@ struct ChangeLogTests {
             last[name] = removed ? nil : to
             lines.append(record.line)
         }
-        try Data(("docsync-changes 1 \(epoch) 1\n" + lines.joined()).utf8)
-            .write(to: URL(fileURLWithPath: "\(folder)/log"))
-        let read = try ChangeLogReader(root: dir.appending("root")).read(since: nil).records
+        let read = try Self.writeLog(lines.joined(), in: dir).read(since: nil).records
         #expect(read == lines.map { ChangeRecord(line: $0.dropLast()[...])! })
         #expect(read.count == 400)
     }
@@ -240,8 +242,8 @@ struct ChangeLogTests {
     /// A cursor's text is `EPOCH-SEQUENCE` in base 36, and reads back.
     @Test(arguments: [0, 1, 35, 36, 1_295, 1_296, 99_999, 1 << 40, UInt64.max])
     func cursorText(sequence: UInt64) {
-        let text = ChangeCursor.text(epoch: "00112233445566ff", sequence: sequence)
-        #expect(text == "00112233445566ff-" + String(sequence, radix: 36))
-        #expect(ChangeCursor(text: text) == ChangeCursor(epoch: "00112233445566ff", sequence: sequence))
+        let text = ChangeCursor.text(epoch: Self.epoch, sequence: sequence)
+        #expect(text == Self.epoch + "-" + String(sequence, radix: 36))
+        #expect(ChangeCursor(text: text) == ChangeCursor(epoch: Self.epoch, sequence: sequence))
     }
 }
