@@ -177,16 +177,24 @@ struct ChangeLogTests {
         #expect(ChangeRecord(line: line[...]) == nil)
     }
 
+    static let epoch = "00112233445566ff"
+
+    /// A reader of `<dir>/root`, whose log (epoch `epoch`, first record 1) holds `records` (their lines).
+    static func writeLog(_ records: String, in dir: TemporaryDirectory) throws -> ChangeLogReader {
+        let folder = dir.appending("root/.docsync/changes")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data("docsync-changes 1 \(epoch) 1\n\(records)".utf8).write(to: URL(fileURLWithPath: "\(folder)/log"))
+        return ChangeLogReader(root: dir.appending("root"))
+    }
+
     /// A log longer than the reader's 64 KiB chunks, written as the log's format says: every cursor reads exactly the
     /// records after it (lines cut by a chunk's end, the first record after a cursor found from the end).
     @Test func readsFromEveryKindOfCursorAcrossChunks() throws {
         let dir = try TemporaryDirectory("change-log-chunks")
         defer { dir.remove() }
-        let folder = dir.appending("root/.docsync/changes")
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let epoch = "00112233445566ff"
+        let epoch = Self.epoch
         let count: UInt64 = 3_000
-        var log = "docsync-changes 1 \(epoch) 1\n"
+        var log = ""
         var expected: [ChangeRecord] = []
         for sequence in 1...count {
             let name = "Docset\(sequence % 7)-" + String(repeating: "x", count: Int(sequence % 97))
@@ -196,13 +204,46 @@ struct ChangeLogTests {
             expected.append(record)
             log += record.line
         }
-        try Data(log.utf8).write(to: URL(fileURLWithPath: "\(folder)/log"))
-        let reader = ChangeLogReader(root: dir.appending("root"))
+        let reader = try Self.writeLog(log, in: dir)
         for since: UInt64 in [0, 1, 2, 700, 1_499, 2_990, 2_999, 3_000] {
             let cursor = since == 0 ? nil : ChangeCursor(epoch: epoch, sequence: since)
             let batch = try reader.read(since: cursor)
             #expect(batch.records == Array(expected.dropFirst(Int(since))), "since \(since)")
             #expect(batch.cursor == ChangeCursor(epoch: epoch, sequence: count))
         }
+    }
+
+    /// The reader shares the text a run of lines repeats (a docset's name; a `from` side that is the docset's last
+    /// `to`): what it reads equals each line parsed alone, for shared, escaped, removed and reinstalled docsets and a
+    /// `from` that is not the last `to`.
+    @Test func sharedTextReadsAsEachLineAlone() throws {
+        let dir = try TemporaryDirectory("change-log-shared")
+        defer { dir.remove() }
+        var lines: [String] = []
+        var last: [String: ChangeRecord.Side] = [:]
+        let names = ["Go", "C%25", "A_Long_Docset_Name_For_Storage", "é\tab"]
+        for sequence: UInt64 in 1...400 {
+            let name = names[Int(sequence) % names.count]
+            let to = ChangeRecord.Side(
+                version: sequence % 5 == 0 ? "" : "1.\(sequence)%", folder: "\(name)@id\(sequence)-\(sequence % 3)")
+            let from = sequence % 11 == 0 ? ChangeRecord.Side(version: "x", folder: "\(name)@other") : last[name]
+            let removed = sequence % 13 == 0 && from != nil
+            let record = ChangeRecord(
+                sequence: sequence, kind: removed ? .removed : (from == nil ? .installed : .updated), docset: name,
+                from: from, to: removed ? nil : to, at: Int64(sequence))
+            last[name] = removed ? nil : to
+            lines.append(record.line)
+        }
+        let read = try Self.writeLog(lines.joined(), in: dir).read(since: nil).records
+        #expect(read == lines.map { ChangeRecord(line: $0.dropLast()[...])! })
+        #expect(read.count == 400)
+    }
+
+    /// A cursor's text is `EPOCH-SEQUENCE` in base 36, and reads back.
+    @Test(arguments: [0, 1, 35, 36, 1_295, 1_296, 99_999, 1 << 40, UInt64.max])
+    func cursorText(sequence: UInt64) {
+        let text = ChangeCursor.text(epoch: Self.epoch, sequence: sequence)
+        #expect(text == Self.epoch + "-" + String(sequence, radix: 36))
+        #expect(ChangeCursor(text: text) == ChangeCursor(epoch: Self.epoch, sequence: sequence))
     }
 }

@@ -3,27 +3,16 @@
 import Foundation
 package import DocSyncInstall
 internal import DocSyncSupport
-import Synchronization
 
 extension SyncEngine {
     /// The changes recorded in the root's change log after `cursor` (nil: every change the log keeps), oldest first;
     /// each carries the cursor to resume after it. Reads only: a user who may only read the root can call it.
-    /// Throws ``ChangeLogError`` (an unknown or expired cursor says to rescan).
+    /// Iterating throws ``ChangeLogError`` (an unknown or expired cursor says to rescan).
     ///
     /// The log is read once, at the first `next()`, on the library's pool of blocking threads; the changes are then
-    /// handed out in the consuming task without a hop between threads per change (100k changes in milliseconds).
-    public func changes(since cursor: String? = nil) -> AsyncThrowingStream<DocsetChange, any Error> {
-        let root = configuration.root
-        let batch = ChangeBatch()
-        return AsyncThrowingStream(unfolding: {
-            if let next = batch.next() { return next }
-            guard !batch.isLoaded else { return nil }
-            let read = try await BlockingPool.shared.perform(
-                refused: { ChangeLogError(kind: .unreadable, message: "change log not read: \($0)") }
-            ) { () throws(ChangeLogError) in try Self.readChanges(root: root, since: cursor) }
-            batch.load(read)
-            return batch.next()
-        })
+    /// handed out in the consuming task without suspending (``DocsetChanges``: 100k changes in milliseconds).
+    public func changes(since cursor: String? = nil) -> DocsetChanges {
+        DocsetChanges(root: configuration.root, cursor: cursor)
     }
 
     /// As ``changes(since:)``, then every change as it is made (woken by inotify, within milliseconds of the
@@ -59,13 +48,22 @@ extension SyncEngine {
         }
     }
 
-    /// ``changes(since:)`` as one array, read on a worker thread (`docsync changes` prints 100k changes without an
-    /// element-by-element hop between threads).
-    package func changeList(since cursor: String?) async throws(ChangeLogError) -> [DocsetChange] {
+    /// ``changes(since:)`` handed to `body` one by one as each line is read, on a worker thread (`docsync changes`
+    /// writes 100k lines with neither an array of changes nor a hop between threads per change); after `body`
+    /// returns false it is not called again.
+    package func forEachChange(since cursor: String?, _ body: @escaping @Sendable (DocsetChange) -> Bool)
+        async throws(ChangeLogError)
+    {
         let root = configuration.root
-        return try await WorkerThread.run(name: "docsync-changes") { () throws(ChangeLogError) in
-            let batch = try Self.readChanges(root: root, since: cursor)
-            return batch.records.map { Self.change($0, epoch: batch.epoch ?? "") }
+        try await WorkerThread.run(name: "docsync-changes") { () throws(ChangeLogError) in
+            var going = true
+            do {
+                _ = try ChangeLogReader(root: root).read(since: try Self.parse(cursor), reserve: { _ in }) {
+                    if going { going = body(Self.change($0, epoch: $1)) }
+                }
+            } catch {
+                throw Self.libraryError(error)
+            }
         }
     }
 
@@ -82,12 +80,18 @@ extension SyncEngine {
         }
     }
 
-    static func readChanges(root: String, since cursor: String?) throws(ChangeLogError) -> ChangeLogReader.Batch {
+    /// The changes after `cursor`, each made as its line is read (one array, no record kept beside it).
+    static func readChanges(root: String, since cursor: String?) throws(ChangeLogError) -> [DocsetChange] {
+        var changes: [DocsetChange] = []
         do {
-            return try ChangeLogReader(root: root).read(since: try parse(cursor))
+            let reader = ChangeLogReader(root: root)
+            _ = try reader.read(since: try parse(cursor), reserve: { changes.reserveCapacity($0) }) {
+                changes.append(change($0, epoch: $1))
+            }
         } catch {
             throw libraryError(error)
         }
+        return changes
     }
 
     private static func parse(_ text: String?) throws(ChangeReadError) -> ChangeCursor? {
@@ -114,32 +118,8 @@ extension SyncEngine {
         case .removed: kind = .removed
         }
         return DocsetChange(
-            cursor: ChangeCursor(epoch: epoch, sequence: record.sequence).text, docset: record.docset, kind: kind,
+            cursor: ChangeCursor.text(epoch: epoch, sequence: record.sequence), docset: record.docset, kind: kind,
             from: record.from?.version, to: record.to?.version, fromVersionID: record.from?.folder,
             toVersionID: record.to?.folder, at: Date(timeIntervalSince1970: Double(record.at) / 1000))
-    }
-}
-
-/// The records one ``SyncEngine/changes(since:)`` read, handed out one by one (`Mutex`: the consuming task is the only
-/// caller, one `next()` at a time, but the stream's closure must be `Sendable`).
-private final class ChangeBatch: Sendable {
-    private let state = Mutex<(records: [ChangeRecord], epoch: String, next: Int, loaded: Bool)>(([], "", 0, false))
-
-    var isLoaded: Bool { state.withLock { $0.loaded } }
-
-    func load(_ batch: ChangeLogReader.Batch) {
-        state.withLock { $0 = (batch.records, batch.epoch ?? "", 0, true) }
-    }
-
-    /// The next change (nil: none left, or not loaded yet).
-    func next() -> DocsetChange? {
-        state.withLock { state in
-            guard state.next < state.records.count else {
-                state.records = []
-                return nil
-            }
-            defer { state.next += 1 }
-            return SyncEngine.change(state.records[state.next], epoch: state.epoch)
-        }
     }
 }

@@ -10,7 +10,31 @@ package struct ChangeCursor: Sendable, Equatable {
     }
 
     /// The cursor's text: `EPOCH-SEQUENCE` in base 36.
-    package var text: String { "\(epoch)-\(String(sequence, radix: 36))" }
+    package var text: String { Self.text(epoch: epoch, sequence: sequence) }
+
+    /// `EPOCH-SEQUENCE` written straight into one `String`'s storage (a whole log's cursors are made in a read).
+    package static func text(epoch: String, sequence: UInt64) -> String {
+        var epoch = epoch
+        return epoch.withUTF8 { prefix in
+            String(unsafeUninitializedCapacity: prefix.count + 14) { buffer in
+                _ = buffer.initialize(from: prefix)
+                buffer[prefix.count] = UInt8(ascii: "-")
+                var digits = 1
+                var rest = sequence / 36
+                while rest > 0 {
+                    digits += 1
+                    rest /= 36
+                }
+                var value = sequence
+                for index in stride(from: prefix.count + digits, to: prefix.count, by: -1) {
+                    let digit = UInt8(value % 36)
+                    buffer[index] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
+                    value /= 36
+                }
+                return prefix.count + 1 + digits
+            }
+        }
+    }
 
     /// A cursor from its text; nil when the text is not one (never one docsync handed out).
     package init?(text: String) {

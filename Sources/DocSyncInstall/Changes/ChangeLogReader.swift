@@ -26,18 +26,40 @@ package struct ChangeLogReader: Sendable {
 
     /// The cursor after the last settled record, without reading the records before it (nil: no log).
     package func head() throws(ChangeReadError) -> ChangeCursor? {
-        try read(since: nil, headOnly: true).cursor
+        try read(since: nil, headOnly: true, reserve: { _ in }, { _, _ in }).cursor
     }
 
     /// The settled records after `cursor` (nil: all the log keeps).
     package func read(since cursor: ChangeCursor?) throws(ChangeReadError) -> Batch {
-        try read(since: cursor, headOnly: false)
+        var records: [ChangeRecord] = []
+        let end = try read(since: cursor, reserve: { records.reserveCapacity($0) }) { record, _ in
+            records.append(record)
+        }
+        return Batch(records: records, epoch: end.epoch, cursor: end.cursor)
     }
 
-    private func read(since cursor: ChangeCursor?, headOnly: Bool) throws(ChangeReadError) -> Batch {
+    /// Where `read(since:reserve:_:)` ended.
+    package struct End: Sendable, Equatable {
+        /// The log's epoch (nil: the root has no log yet).
+        package var epoch: String?
+        /// The cursor after the last record visited (the one read from when there were none; nil: no log).
+        package var cursor: ChangeCursor?
+    }
+
+    /// Visits the settled records after `cursor` as they are read, oldest first, each with the log's epoch (nothing
+    /// kept here: the caller makes what it needs of each); `reserve` is told first how many will come.
+    package func read(
+        since cursor: ChangeCursor?, reserve: (Int) -> Void, _ visit: (ChangeRecord, String) -> Void
+    ) throws(ChangeReadError) -> End {
+        try read(since: cursor, headOnly: false, reserve: reserve, visit)
+    }
+
+    private func read(
+        since cursor: ChangeCursor?, headOnly: Bool, reserve: (Int) -> Void, _ visit: (ChangeRecord, String) -> Void
+    ) throws(ChangeReadError) -> End {
         guard let (rootFolder, fd) = try openLog() else {
             if let cursor { throw .unknownCursor(cursor.text) }
-            return Batch(records: [], epoch: nil, cursor: nil)
+            return End(epoch: nil, cursor: nil)
         }
         defer { close(fd) }
         let path = "\(root)/\(VersionStore.stateName)/\(ChangeLogFile.folderName)/\(ChangeLogFile.fileName)"
@@ -55,11 +77,17 @@ package struct ChangeLogReader: Sendable {
                 }
             }
             if headOnly {
-                return Batch(records: [], epoch: file.epoch, cursor: ChangeCursor(epoch: file.epoch, sequence: settled))
+                return End(epoch: file.epoch, cursor: ChangeCursor(epoch: file.epoch, sequence: settled))
             }
-            let records = since >= settled ? [] : try Self.records(of: file, after: since, through: settled, last)
-            let next = ChangeCursor(epoch: file.epoch, sequence: records.last?.sequence ?? since)
-            return Batch(records: records, epoch: file.epoch, cursor: next)
+            var through = since
+            if since < settled, let last {
+                reserve(Int(min(settled - since, 1 << 20)))
+                let epoch = file.epoch
+                through = try Self.records(of: file, after: since, through: settled, lastSequence: last.sequence) {
+                    visit($0, epoch)
+                }
+            }
+            return End(epoch: file.epoch, cursor: ChangeCursor(epoch: file.epoch, sequence: through))
         } catch let error as ChangeReadError {
             throw error
         } catch let error as ChangeLogProblem {
@@ -69,25 +97,27 @@ package struct ChangeLogReader: Sendable {
         }
     }
 
-    /// The records `since + 1 ... settled`, read forward from the first of them (`last`: the log's last record).
+    /// Visits the records `since + 1 ... settled`, read forward from the first of them (`lastSequence`: the log's
+    /// last record's); returns the last one's sequence number.
     private static func records(
-        of file: ChangeLogFile, after since: UInt64, through settled: UInt64, _ last: ChangeRecord?
-    ) throws(ChangeLogProblem) -> [ChangeRecord] {
-        guard let last else { return [] }
-        var records: [ChangeRecord] = []
-        records.reserveCapacity(Int(min(settled - since, 1 << 20)))
+        of file: ChangeLogFile, after since: UInt64, through settled: UInt64, lastSequence: UInt64,
+        _ visit: (ChangeRecord) -> Void
+    ) throws(ChangeLogProblem) -> UInt64 {
+        var previous = since
         var bad = false
-        try file.forEachLine(after: since, lastSequence: last.sequence) { line in
-            guard let record = ChangeRecord(bytes: line), record.sequence == (records.last?.sequence ?? since) + 1 else {
+        var strings = ChangeStrings()  // one String per record, its new folder: the rest is shared
+        try file.forEachLine(after: since, lastSequence: lastSequence) { line in
+            guard let record = ChangeRecord(bytes: line, sharing: &strings), record.sequence == previous + 1 else {
                 bad = true
                 return false
             }
             guard record.sequence <= settled else { return false }
-            records.append(record)
+            visit(record)
+            previous = record.sequence
             return true
         }
         if bad { throw .corrupt(file.path, "a line is not a change record, or its sequence number is out of order") }
-        return records
+        return previous
     }
 
     /// The log's descriptor; nil when the root has no log.

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// One change to the set of installed docsets under a root, as the change log (`ChangeLog`) keeps it.
 ///
 /// One line of the log: eight tab-separated fields, `SEQ KIND DOCSET FROM-VERSION FROM-FOLDER TO-VERSION TO-FOLDER
@@ -78,31 +82,35 @@ package struct ChangeRecord: Sendable, Equatable {
     /// A record from one log line's bytes (without its newline); nil when it is not one. Splits on the tab byte
     /// and makes a `String` only for the text fields (a log of 100k lines is read in tens of milliseconds).
     package init?(bytes line: UnsafeBufferPointer<UInt8>) {
+        var strings = ChangeStrings()
+        self.init(bytes: line, sharing: &strings)
+    }
+
+    /// As `init?(bytes:)`, sharing the text that repeats across a run of lines through `strings` (read in order).
+    init?(bytes line: UnsafeBufferPointer<UInt8>, sharing strings: inout ChangeStrings) {
         var start = 0
         func next() -> UnsafeBufferPointer<UInt8>? {
             guard start <= line.count else { return nil }
-            var end = start
-            while end < line.count && line[end] != 9 { end += 1 }
+            let rest = UnsafeBufferPointer(rebasing: line[start...])
+            let end = ChangeLogFile.index(of: 9, in: rest, from: 0, to: rest.count).map { start + $0 } ?? line.count
             defer { start = end + 1 }
             return UnsafeBufferPointer(rebasing: line[start..<end])
         }
         guard let f0 = next(), let f1 = next(), let f2 = next(), let f3 = next(), let f4 = next(), let f5 = next(),
             let f6 = next(), let f7 = next(), start == line.count + 1
         else { return nil }
-        guard let sequence = Self.number(f0), let kind = Self.kind(f1), let docset = Self.unescape(f2),
+        guard let sequence = Self.number(f0), let kind = Self.kind(f1), let (docset, slot) = strings.docset(f2),
             let at = Self.number(f7).map(Int64.init)
         else { return nil }
-        func side(_ version: UnsafeBufferPointer<UInt8>, _ folder: UnsafeBufferPointer<UInt8>) -> Side?? {
-            if folder.isEmpty { return .some(nil) }
-            guard let version = Self.unescape(version), let folder = Self.unescape(folder) else { return nil }
-            return .some(Side(version: version, folder: folder))
-        }
-        guard let from = side(f3, f4), let to = side(f5, f6) else { return nil }
+        guard let from = strings.side(slot: slot, version: f3, folder: f4),
+            let to = strings.side(slot: slot, version: f5, folder: f6)
+        else { return nil }
         switch kind {
         case .installed: guard from == nil, to != nil else { return nil }
         case .updated: guard from != nil, to != nil else { return nil }
         case .removed: guard from != nil, to == nil else { return nil }
         }
+        strings.installed(to, slot: slot)
         self.init(sequence: sequence, kind: kind, docset: docset, from: from, to: to, at: at)
     }
 
@@ -119,17 +127,19 @@ package struct ChangeRecord: Sendable, Equatable {
 
     private static func kind(_ bytes: UnsafeBufferPointer<UInt8>) -> Kind? {
         let kind: Kind
+        let name: StaticString
         switch bytes.first {
-        case UInt8(ascii: "i"): kind = .installed
-        case UInt8(ascii: "u"): kind = .updated
-        case UInt8(ascii: "r"): kind = .removed
+        case UInt8(ascii: "i"): (kind, name) = (.installed, "installed")
+        case UInt8(ascii: "u"): (kind, name) = (.updated, "updated")
+        case UInt8(ascii: "r"): (kind, name) = (.removed, "removed")
         default: return nil
         }
-        return bytes.elementsEqual(kind.rawValue.utf8) ? kind : nil
+        guard bytes.count == name.utf8CodeUnitCount else { return nil }
+        return memcmp(bytes.baseAddress!, name.utf8Start, bytes.count) == 0 ? kind : nil
     }
 
     /// `unescape` of a field's bytes: a `String` straight from the bytes when there is no `%`.
-    private static func unescape(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    static func unescape(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         guard bytes.contains(UInt8(ascii: "%")) else { return String(decoding: bytes, as: UTF8.self) }
         return unescape(String(decoding: bytes, as: UTF8.self))
     }
