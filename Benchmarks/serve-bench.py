@@ -37,6 +37,28 @@ def wrk(url, script, connections, extra_env=None):
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     return rps, lat, int(errors.group(1)) if errors else 0, out
 
+def tree_cpu(pid):
+    """CPU seconds (user + system) used so far by `pid` and every process below it (nginx's workers)."""
+    parents, cpu = {}, {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit(): continue
+        try: fields = open("/proc/%s/stat" % entry).read().rsplit(")", 1)[1].split()
+        except OSError: continue
+        parents[int(entry)], cpu[int(entry)] = int(fields[1]), int(fields[11]) + int(fields[12])
+    tree, grown = {pid}, True
+    while grown:
+        grown = False
+        for child, parent in parents.items():
+            if parent in tree and child not in tree: tree.add(child); grown = True
+    return sum(cpu.get(p, 0) for p in tree) / os.sysconf("SC_CLK_TCK")
+
+def wrk_cpu(pid, url, script, connections, extra_env):
+    """wrk() plus the server's CPU microseconds per request over the run (the cost to compare on a loaded machine)."""
+    before = tree_cpu(pid)
+    rps, lat, errors, out = wrk(url, script, connections, extra_env)
+    requests = int(re.search(r"(\d+) requests in", out).group(1))
+    return rps, lat, errors, (tree_cpu(pid) - before) * 1e6 / max(1, requests)
+
 # Queries as index-bench makes them: names sampled from the generated docsets, four kinds in equal parts.
 names = [n for n in open(os.path.join(work, "gen", "names.txt")).read().split("\n") if len(n) >= 6]
 queries = []
@@ -185,14 +207,17 @@ try:
         if rate == 500: goal_check("serve-bench", "search_p99", lat.get("99", float("inf")))
     if "pages" not in modes: sys.exit(0)  # MODES=search: no page runs
     print("pages: %d HTML pages of 2-64 KiB, 32 connections, as fast as possible" % len(pages))
-    d_rps, d_lat, d_err, _ = wrk(base, script, 32, {"PATHS": page_file})
-    n_rps, n_lat, n_err, _ = wrk("http://127.0.0.1:%d" % nginx_port, script, 32, {"PATHS": nginx_file})
-    print("  docsync serve   %7.0f req/s   p99 %6.2f ms  non-2xx %d" % (d_rps, d_lat.get("99", -1), d_err))
-    print("  nginx (anchor)  %7.0f req/s   p99 %6.2f ms  non-2xx %d" % (n_rps, n_lat.get("99", -1), n_err))
-    t_rps, t_lat, t_err, _ = wrk(base, script, 32, {"PATHS": tarix_file})
-    print("  ratio           %7.2fx nginx" % (d_rps / n_rps))
-    print("  docsync, tarix  %7.0f req/s   p99 %6.2f ms  non-2xx %d   %.2fx nginx"
-          % (t_rps, t_lat.get("99", -1), t_err, t_rps / n_rps))
+    d_rps, d_lat, d_err, d_cpu = wrk_cpu(server.pid, base, script, 32, {"PATHS": page_file})
+    n_rps, n_lat, n_err, n_cpu = wrk_cpu(
+        nginx.pid, "http://127.0.0.1:%d" % nginx_port, script, 32, {"PATHS": nginx_file})
+    print("  docsync serve   %7.0f req/s   p99 %6.2f ms  non-2xx %d   %5.1f CPU us/req"
+          % (d_rps, d_lat.get("99", -1), d_err, d_cpu))
+    print("  nginx (anchor)  %7.0f req/s   p99 %6.2f ms  non-2xx %d   %5.1f CPU us/req"
+          % (n_rps, n_lat.get("99", -1), n_err, n_cpu))
+    t_rps, t_lat, t_err, t_cpu = wrk_cpu(server.pid, base, script, 32, {"PATHS": tarix_file})
+    print("  ratio           %7.2fx nginx (CPU per request %.2fx nginx's)" % (d_rps / n_rps, d_cpu / n_cpu))
+    print("  docsync, tarix  %7.0f req/s   p99 %6.2f ms  non-2xx %d   %.2fx nginx   %5.1f CPU us/req"
+          % (t_rps, t_lat.get("99", -1), t_err, t_rps / n_rps, t_cpu))
     print("docsync serve peak RSS: %.1f MiB" % peak_rss(server.pid))
     goal_check("serve-bench", "pages_ratio_nginx", d_rps / n_rps)
     goal_check("serve-bench", "tarix_pages_ratio_nginx", t_rps / n_rps)

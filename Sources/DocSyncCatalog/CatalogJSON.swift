@@ -3,7 +3,10 @@ import Foundation
 
 /// Reading loosely-typed catalogue JSON: numbers or strings where either appears in the wild. Pure.
 enum CatalogJSON {
+    /// `bytes` parsed in one pass (`JSONParser`: Zeal's 1.4 MB catalogue is parsed on every sync that selects
+    /// from it); what the parser refuses goes to `JSONDecoder`, so a catalogue is refused only when both refuse it.
     static func decode(_ bytes: [UInt8], catalog: String) throws(CatalogError) -> JSONValue {
+        if let value = try? JSONParser.parse(bytes) { return value }
         do {
             return try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
         } catch {
@@ -14,10 +17,22 @@ enum CatalogJSON {
 
     static func string(_ value: JSONValue?) -> String? {
         switch value {
-        case .string(let s): s.trimmingCharacters(in: .whitespacesAndNewlines)
+        case .string(let s): trimmed(s)
         case .number(let n): n.rounded() == n ? String(Int64(n)) : String(n)
         default: nil
         }
+    }
+
+    /// `text` without leading and trailing white space and newlines. Text that starts and ends with a visible ASCII
+    /// character (Zeal's 1.4 MB of base64 icons) is returned as it is, without Foundation's trimming, which copies
+    /// the string through UTF-16.
+    static func trimmed(_ text: String) -> String {
+        if let first = text.utf8.first, let last = text.utf8.last, (0x21..<0x7F).contains(first),
+            (0x21..<0x7F).contains(last)
+        {
+            return text
+        }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     static func nonEmpty(_ value: JSONValue?) -> String? { string(value).flatMap { $0.isEmpty ? nil : $0 } }

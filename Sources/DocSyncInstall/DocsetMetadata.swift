@@ -145,8 +145,6 @@ struct DocsetMetadata: Codable, Equatable {
         return Array((try? encoder.encode(self)) ?? Data("{}".utf8)) + [UInt8(ascii: "\n")]
     }
 
-    static func decode(_ data: Data) -> DocsetMetadata? { try? JSONDecoder().decode(DocsetMetadata.self, from: data) }
-
     static func timestamp(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
 
     /// The date of a `timestamp` as ``timestamp(_:)`` writes it (`2026-01-31T12:00:00Z`: parsed with the value type

@@ -30,11 +30,35 @@ struct HostRecord: Codable, Equatable {
         return Array((try? encoder.encode(self)) ?? Data("{}".utf8)) + [UInt8(ascii: "\n")]
     }
 
+    /// The record in `bytes` (nil: not one, or another schema): read in one pass (`JSONParser`, every installed
+    /// docset's on every run), or by `JSONDecoder` when anything in it is unexpected (the same verdict).
     static func decode(_ bytes: [UInt8]) -> HostRecord? {
-        guard let record = try? JSONDecoder().decode(HostRecord.self, from: Data(bytes)),
-            record.schema == currentSchema
+        guard let record = decodedInOnePass(bytes) ?? decodedByFoundation(bytes), record.schema == currentSchema
         else { return nil }
         return record
+    }
+
+    /// The record `bytes` hold, read by `JSONParser`; nil for anything unexpected (any schema is returned).
+    static func decodedInOnePass(_ bytes: [UInt8]) -> HostRecord? {
+        (try? JSONParser.parse(bytes)).flatMap { try? HostRecord(json: $0) }
+    }
+
+    /// The `Codable` decoding (the reference the fast read is tested against).
+    static func decodedByFoundation(_ bytes: [UInt8]) -> HostRecord? {
+        try? JSONDecoder().decode(HostRecord.self, from: Data(bytes))
+    }
+}
+
+extension HostRecord {
+    /// The record a parsed value holds; a mismatch for a member missing or of another type.
+    fileprivate init(json value: JSONValue) throws(JSONObjectReader.Mismatch) {
+        guard let object = JSONObjectReader(value) else { throw .init(key: "") }
+        schema = Int(try object.int64("schema"))
+        installedAt = try object.string("installed_at")
+        sourceURL = try object.optionalString("source_url")
+        feed = try object.optionalString("feed")
+        guard let urls = try object.optionalStrings("urls") else { throw .init(key: "urls") }
+        self.urls = urls
     }
 }
 

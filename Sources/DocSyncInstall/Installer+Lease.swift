@@ -29,7 +29,7 @@ extension Installer {
     /// The record of the docset `name` as installed at `path` (its `meta.json`), for a leased version.
     package func record(name: String, path: String) -> InstallRecord {
         let meta = (try? SafeDirectory.open(path).readFile(DocsetMetadata.fileName, limit: 1 << 20))
-            .flatMap { $0 }.flatMap { DocsetMetadata.decode(Data($0)) }
+            .flatMap { $0 }.flatMap { DocsetMetadata.decode($0) }
         return InstallRecord(name: name, path: path, meta: meta, host: hostRecord(of: path))
     }
 }

@@ -37,7 +37,7 @@ extension Installer {
         let folder: SafeDirectory
         do { folder = try SafeDirectory.open(current.path) } catch { throw .io(error) }
         guard let bytes = try? folder.readFile(DocsetMetadata.fileName, limit: 1 << 20).flatMap({ $0 }),
-            let meta = DocsetMetadata.decode(Data(bytes))
+            let meta = DocsetMetadata.decode(bytes)
         else { throw .unreadableDocset("\(current.path)/meta.json: missing or unreadable; reinstall it instead") }
         let record = meta.extra?.docsync
         var request = InstallRequest(

@@ -80,17 +80,19 @@ package final class Installer: Sendable {
         if garbage { emptyTrashInBackground() }
     }
 
-    /// Every `*.docset` in the root, as readers see it now, sorted by name. Takes no lock.
+    /// Every `*.docset` in the root, as readers see it now, sorted by name. Takes no lock. The folders every docset's
+    /// facts are read through (`.docsync/versions`, `.docsync/installs`, the root's real path) are opened once.
     package func installedDocsets() throws(InstallError) -> [InstallRecord] {
         guard FileManager.default.fileExists(atPath: root) else { return [] }
         let rootHandle = try DirectoryHandle.open(root)
+        let folders = VersionFolders(rootHandle)
         var result: [InstallRecord] = []
         for entry in try rootHandle.entries() where entry.name.hasSuffix(".docset") && !entry.name.hasPrefix(".") {
             let stem = String(entry.name.dropLast(".docset".count))
-            guard let path = resolve(entry.name, in: rootHandle) else { continue }
-            let meta = (try? SafeDirectory.open(path).readFile(DocsetMetadata.fileName, limit: 1 << 20))
-                .flatMap { $0 }.flatMap { DocsetMetadata.decode(Data($0)) }
-            result.append(InstallRecord(name: stem, path: path, meta: meta, host: hostRecord(of: path)))
+            guard let (path, folder) = resolve(entry.name, in: rootHandle, folders: folders) else { continue }
+            let meta = (try? folder?.readFile(DocsetMetadata.fileName, limit: 1 << 20)).flatMap { $0 }
+                .flatMap { DocsetMetadata.decode($0) }
+            result.append(InstallRecord(name: stem, path: path, meta: meta, host: hostRecord(of: path, in: folders)))
         }
         return result.sorted { $0.name < $1.name }
     }
@@ -105,13 +107,37 @@ package final class Installer: Sendable {
 
     /// The host record of the version at `path` (`<root>/.docsync/versions/<NAME@ID>`), if any.
     func hostRecord(of path: String) -> HostRecord? {
+        guard let rootHandle = try? DirectoryHandle.open(root) else { return nil }
+        return hostRecord(of: path, in: VersionFolders(rootHandle))
+    }
+
+    private func hostRecord(of path: String, in folders: VersionFolders) -> HostRecord? {
         let version = (path as NSString).lastPathComponent
-        guard VersionStore.isVersionName(version), let rootHandle = try? SafeDirectory.open(root),
-            let state = try? rootHandle.existingDirectory(VersionStore.stateName),
-            let records = try? state.existingDirectory(HostRecord.directoryName),
+        guard VersionStore.isVersionName(version), let records = folders.hostRecords,
             let bytes = try? records.readFile(version, limit: 1 << 20)
         else { return nil }
         return HostRecord.decode(bytes)
+    }
+
+    /// The root's folders that `installedDocsets()` reads every docset's facts through, each opened once (nil:
+    /// missing; a link is never followed).
+    private struct VersionFolders {
+        let versions: SafeDirectory?
+        let hostRecords: SafeDirectory?
+        /// The root's real path (versions are reported below it), resolved once.
+        let realRoot: String?
+
+        init(_ rootHandle: DirectoryHandle) {
+            let state = try? rootHandle.base.existingDirectory(VersionStore.stateName)
+            versions = (try? state?.existingDirectory("versions")) ?? nil
+            hostRecords = (try? state?.existingDirectory(HostRecord.directoryName)) ?? nil
+            if versions != nil, let resolved = realpath(rootHandle.path, nil) {
+                realRoot = String(cString: resolved)
+                free(resolved)
+            } else {
+                realRoot = nil
+            }
+        }
     }
 
     /// How Zeal's members of `meta` came to be, so that a lock reproduces them (installs from before the record
@@ -123,21 +149,24 @@ package final class Installer: Sendable {
         ZealArrival(kind: meta.extra?.docsync?.arrival ?? .catalog, feedURL: meta.feedURL, urls: meta.urls ?? [])
     }
 
-    /// The folder readers reach through `linkName`: a real folder as is; a symlink only when it is docsync's link
-    /// into `.docsync/versions/` (one version component, `.docsync` and `versions` real folders), never elsewhere.
-    private func resolve(_ linkName: String, in rootHandle: DirectoryHandle) -> String? {
+    /// The folder readers reach through `linkName` (its path, and the folder opened when it is a version): a real
+    /// folder as is; a symlink only when it is docsync's link into `.docsync/versions/` (one version component,
+    /// `.docsync` and `versions` real folders), never elsewhere.
+    private func resolve(_ linkName: String, in rootHandle: DirectoryHandle, folders: VersionFolders)
+        -> (path: String, folder: SafeDirectory?)?
+    {
         guard let st = try? rootHandle.status(linkName) else { return nil }
-        if st.st_mode & S_IFMT == S_IFDIR { return "\(root)/\(linkName)" }
+        if st.st_mode & S_IFMT == S_IFDIR {
+            let path = "\(root)/\(linkName)"
+            return (path, try? SafeDirectory.open(path))
+        }
         let prefix = "\(VersionStore.stateName)/versions/"
         guard st.st_mode & S_IFMT == S_IFLNK, let target = rootHandle.linkTarget(linkName), target.hasPrefix(prefix),
-            VersionStore.isVersionName(String(target.dropFirst(prefix.count))),
-            let state = try? rootHandle.base.existingDirectory(VersionStore.stateName),
-            let versions = try? state.existingDirectory("versions"),
-            let version = versions.status(String(target.dropFirst(prefix.count))), version.st_mode & S_IFMT == S_IFDIR,
-            let resolvedRoot = realpath(root, nil)
+            case let version = String(target.dropFirst(prefix.count)), VersionStore.isVersionName(version),
+            let versions = folders.versions, let realRoot = folders.realRoot,
+            let found = versions.status(version), found.st_mode & S_IFMT == S_IFDIR
         else { return nil }
-        defer { free(resolvedRoot) }
-        return "\(String(cString: resolvedRoot))/\(target)"
+        return ("\(realRoot)/\(target)", (try? versions.existingDirectory(version)) ?? nil)
     }
 
     private func installBlocking(

@@ -52,8 +52,7 @@ public struct SyncEngine: Sendable {
         }
     }
 
-    /// ``installedDocsets()`` from the installer's records, read once (a sync's plan and its housekeeping share
-    /// them when the run changed nothing).
+    /// ``installedDocsets()`` from the installer's records, with their keywords.
     func installedDocsets(from records: [InstallRecord]) -> [InstalledDocset] {
         records.map { record in
             var docset = InstalledDocset(record)
@@ -201,9 +200,10 @@ public struct SyncEngine: Sendable {
         if !options.dryRun {
             summary = await execute(plan, damaged: damaged, summary: summary, emit: emit)
             await collectLeftovers(plan: plan)
-            // A run that installed, updated, removed or failed nothing left the root as the plan read it.
+            // A run that installed, updated, removed or failed nothing left the root as the plan read it. The
+            // housekeeping below needs names and paths only: no keywords (each an Info.plist and meta.json read).
             let unchanged = summary.installed + summary.updated + summary.removed + summary.failed == 0
-            let after = unchanged ? installedDocsets(from: records) : try? installedDocsets()
+            let after = (unchanged ? records : try? installer.installedDocsets())?.map(InstalledDocset.init)
             removeUnusedIndexes(installed: after)
             if options.repair { await removeDamagedTextIndexes() }
             await buildTextIndexes(installed: options.repair ? nil : after, emit: emit)  // after every flip

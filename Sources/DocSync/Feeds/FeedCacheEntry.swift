@@ -1,3 +1,4 @@
+internal import DocSyncSupport
 import Foundation
 
 /// What docsync remembers about a feed's last response: validators for a conditional GET and the caching headers
@@ -31,15 +32,43 @@ package struct FeedCacheEntry: Codable, Sendable, Equatable {
 
     /// Decodes a stored entry (`<state>/feeds/<key>.json`); nil when the bytes are not one, or when a validator
     /// holds a line break or NUL (a stored value must never add a request header).
+    /// Read in one pass (`JSONParser`; every feed's entry is read on every sync) when it is as docsync writes it,
+    /// else by `JSONDecoder` (the same verdict for anything unusual).
     package static func decode(_ bytes: [UInt8]) -> FeedCacheEntry? {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        guard let entry = try? decoder.decode(FeedCacheEntry.self, from: Data(bytes)) else { return nil }
+        guard let entry = decodedInOnePass(bytes) ?? decodedByFoundation(bytes) else { return nil }
         for value in [entry.etag, entry.lastModified].compactMap({ $0 })
         where value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) {
             return nil
         }
         return entry
+    }
+
+    /// The `Codable` decoding (ISO 8601 dates): the reference the fast read is tested against.
+    package static func decodedByFoundation(_ bytes: [UInt8]) -> FeedCacheEntry? {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try? decoder.decode(FeedCacheEntry.self, from: Data(bytes))
+    }
+
+    /// The entry `bytes` hold as docsync writes it (`storedAt` as `2026-12-06T15:00:00Z`), read by `JSONParser`; nil
+    /// for anything else: a member missing or of another type, another date form, not JSON.
+    package static func decodedInOnePass(_ bytes: [UInt8]) -> FeedCacheEntry? {
+        guard let value = try? JSONParser.parse(bytes), let object = JSONObjectReader(value) else { return nil }
+        do {
+            let stamp = try object.string("storedAt")
+            guard stamp.utf8.count == 20, stamp.utf8.last == UInt8(ascii: "Z"),
+                let storedAt = try? Date(stamp, strategy: Date.ISO8601FormatStyle())
+            else { return nil }
+            var entry = FeedCacheEntry(
+                url: try object.string("url"), etag: try object.optionalString("etag"),
+                lastModified: try object.optionalString("lastModified"),
+                cacheControl: try object.optionalString("cacheControl"), expires: try object.optionalString("expires"),
+                date: try object.optionalString("date"), age: try object.optionalString("age"), storedAt: storedAt)
+            entry.bodySHA256 = try object.optionalString("bodySHA256")
+            return entry
+        } catch {
+            return nil
+        }
     }
 
     /// The stored form of this entry (pretty-printed JSON, sorted keys, ISO 8601 dates).

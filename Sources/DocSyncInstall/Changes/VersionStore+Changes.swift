@@ -88,7 +88,7 @@ extension VersionStore {
     /// `meta.json`'s version of the docset folder `tree` (nil: none, or no readable `meta.json`).
     static func publisherVersion(in tree: SafeDirectory) -> String? {
         guard let bytes = try? tree.readFile(DocsetMetadata.fileName, limit: 1 << 20),
-            let meta = DocsetMetadata.decode(Data(bytes))
+            let meta = DocsetMetadata.decode(bytes)
         else { return nil }
         return meta.extra?.docsync?.version ?? meta.version
     }

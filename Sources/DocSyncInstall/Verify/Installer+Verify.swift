@@ -41,9 +41,10 @@ extension Installer {
             return DocsetVerification(name: name, path: path, status: .damaged(["version folder \(path) is missing"]))
         }
         var problems: [String] = []
+        var folders: [Substring: Bool] = [:]
         for essential in Self.essentialPaths {
             guard let entry = expected.entries[essential] else { continue }
-            let found = Self.status(of: essential, in: folder)
+            let found = Self.status(of: essential, in: folder, folders: &folders)
             switch (entry, found.map { $0.st_mode & S_IFMT }) {
             case (_, nil): problems.append("missing \(essential)")
             case (.file(let size, _), S_IFREG?):
@@ -57,16 +58,24 @@ extension Installer {
         return DocsetVerification(name: name, path: path, status: problems.isEmpty ? .intact : .damaged(problems))
     }
 
-    /// lstat of `path` below `folder`, its folders opened without following a link; nil when any part is missing.
-    private static func status(of path: String, in folder: SafeDirectory) -> stat? {
-        var components = path.split(separator: "/").map(String.init)
-        let last = components.removeLast()
-        var directory = folder
-        for component in components {
-            guard let next = try? directory.existingDirectory(component) else { return nil }
-            directory = next
+    /// lstat of `path` below `folder`: one `fstatat` relative to the version's descriptor, after each folder on the
+    /// way was found to be a real folder, not a link (`fstatat` without following it; remembered in `folders` for the
+    /// docset's other paths). nil when any part is missing or a folder on the way is not a folder.
+    static func status(of path: String, in folder: SafeDirectory, folders: inout [Substring: Bool]) -> stat? {
+        var end = path.startIndex
+        while let slash = path[end...].firstIndex(of: "/") {
+            let parent = path[..<slash]
+            let isFolder: Bool
+            if let known = folders[parent] {
+                isFolder = known
+            } else {
+                isFolder = folder.status(String(parent)).map { $0.st_mode & S_IFMT == S_IFDIR } ?? false
+                folders[parent] = isFolder
+            }
+            guard isFolder else { return nil }
+            end = path.index(after: slash)
         }
-        return directory.status(last)
+        return folder.status(path)
     }
 
     private func verifyBlocking(_ names: [String]) throws(InstallError) -> [DocsetVerification] {

@@ -80,20 +80,26 @@ struct TreeManifest: Equatable, Sendable {
         let header = String(decoding: bytes[first], as: UTF8.self)
         guard header == Self.header || header == Self.header2 else { return nil }
         let ordered = header == Self.header2
+        let wanted = only?.map { Array($0.utf8) }
         for range in lines {
-            let line = bytes[range]
-            let fields = line.split(separator: UInt8(ascii: " "))
-            guard let kind = fields.first, kind.count == 1 else { return nil }
-            if let only, fields.count >= 2 {
-                let path = kind[kind.startIndex] == UInt8(ascii: "F") && fields.count == 4 ? fields[3] : fields[1]
-                if !only.contains(where: { path.elementsEqual($0.utf8) }) {
-                    switch (kind[kind.startIndex], fields.count) {
-                    case (UInt8(ascii: "F"), 4), (UInt8(ascii: "D"), 2), (UInt8(ascii: "L"), 3): continue
-                    case (UInt8(ascii: "X"), 2) where ordered: continue
-                    default: return nil
+            if let wanted {
+                // Lines of other paths are only checked for their shape, without splitting them into fields.
+                let shape = Self.fields(of: range, in: bytes)
+                guard shape.first.count == 1 else { return nil }
+                let kind = bytes[shape.first.lowerBound]
+                if shape.count >= 2 {
+                    let path = kind == UInt8(ascii: "F") && shape.count == 4 ? shape.fourth : shape.second
+                    if !wanted.contains(where: { $0.count == path.count && bytes[path].elementsEqual($0) }) {
+                        switch (kind, shape.count) {
+                        case (UInt8(ascii: "F"), 4), (UInt8(ascii: "D"), 2), (UInt8(ascii: "L"), 3): continue
+                        case (UInt8(ascii: "X"), 2) where ordered: continue
+                        default: return nil
+                        }
                     }
                 }
             }
+            let fields = bytes[range].split(separator: UInt8(ascii: " "))
+            guard let kind = fields.first, kind.count == 1 else { return nil }
             switch (kind[kind.startIndex], fields.count) {
             case (UInt8(ascii: "F"), 4):
                 guard let size = Int64(String(decoding: fields[1], as: UTF8.self)), let path = Self.decode(fields[3])
@@ -111,6 +117,32 @@ struct TreeManifest: Equatable, Sendable {
             default: return nil
             }
         }
+    }
+
+    /// How many space-separated fields the line at `range` has (empty ones skipped, as `split` skips them) and
+    /// where its first, second and fourth are (empty ranges when it has fewer).
+    private static func fields(of range: Range<Int>, in bytes: [UInt8])
+        -> (count: Int, first: Range<Int>, second: Range<Int>, fourth: Range<Int>)
+    {
+        var count = 0
+        var (first, second, fourth) = (range.lowerBound..<range.lowerBound, 0..<0, 0..<0)
+        var index = range.lowerBound
+        while index < range.upperBound {
+            if bytes[index] == UInt8(ascii: " ") {
+                index += 1
+                continue
+            }
+            let start = index
+            while index < range.upperBound, bytes[index] != UInt8(ascii: " ") { index += 1 }
+            switch count {
+            case 0: first = start..<index
+            case 1: second = start..<index
+            case 3: fourth = start..<index
+            default: break
+            }
+            count += 1
+        }
+        return (count, first, second, fourth)
     }
 
     /// The non-empty lines of `bytes` (found with memchr).

@@ -14,7 +14,14 @@ extension String {
     ]
 
     package var redactingCredentials: String {
-        guard indexAfterSchemeSeparator != nil else { return self }
+        // Nothing to redact without a userinfo's `@` or a query's `?` `&` `;` (every installed docset's URLs, read
+        // on every run, are redacted: most have none).
+        guard
+            utf8.contains(where: {
+                $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: ";")
+            }),
+            indexAfterSchemeSeparator != nil
+        else { return self }
         var scalars = Array(unicodeScalars)
         var index = 0
         while index + 2 < scalars.count {
