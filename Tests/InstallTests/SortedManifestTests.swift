@@ -14,9 +14,14 @@ import TestSupport
 /// a changed digest would make every installed docset look updated. Awkward paths (canonically equivalent Unicode,
 /// invalid UTF-8, escapes, the empty path), format 2's later lines and removals, and runs small enough to spill.
 @Suite(.timeLimit(.minutes(2))) struct SortedManifestTests {
+    /// Names in NFC (precomposed "é", CJK, invalid UTF-8 read as U+FFFD). Not decomposed ones ("e\u{301}") nor the
+    /// Kelvin sign (U+212A, equal to "K"): Swift's String `<` is not a consistent order on them (the 6.x stdlib
+    /// says neither "…/sub/e\u{301}.html" < "…/sub/\u{E9}.html2" nor the reverse, and orders "\u{212A}" after "K0"
+    /// while "K" goes before it), so a dictionary's sorted keys, and the old digest with them, depended on the
+    /// process's hash seed there; no order reproduces that.
     static let names = [
-        "a.html", "b/c.html", "a b.html", "100%.html", "tab\t.html", "é.html", "e\u{301}.html", "K", "\u{212A}",
-        "Z.html", "a", "\u{301}x", "日本語.html", "%FF", "x%C3", "",
+        "a.html", "b/c.html", "a b.html", "100%.html", "tab\t.html", "é.html", "K", "Z.html", "a", "日本語.html",
+        "%FF", "x%C3", "",
     ]
     static let folders = [
         "Contents/Resources/Documents/", "Contents/Resources/Documentation/", "Contents/", "",
