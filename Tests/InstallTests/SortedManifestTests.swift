@@ -42,7 +42,8 @@ import TestSupport
         for (path, entry) in manifest.entries {
             guard case .file(_, let sha256) = entry else { continue }
             for (prefix, page) in prefixes where path.hasPrefix(prefix) {
-                try? lines.append(VersionContent.pageLine(path: page + path.dropFirst(prefix.count), sha256: sha256).utf8)
+                let line = VersionContent.pageLine(path: page + path.dropFirst(prefix.count), sha256: sha256)
+                try? lines.append(line.utf8)
             }
         }
         return Self.bytes(of: lines)
@@ -80,7 +81,8 @@ import TestSupport
             default:
                 let links = [
                     "L Contents/Resources/Documents Documentation",
-                    "L Contents/Resources/Documents/Documentation ../Documentation", "F 9 \(String(repeating: "ef", count: 32)) meta.json",
+                    "L Contents/Resources/Documents/Documentation ../Documentation",
+                    "F 9 \(String(repeating: "ef", count: 32)) meta.json",
                 ]
                 out += Array(links.randomElement(using: &random)!.utf8)
             }
