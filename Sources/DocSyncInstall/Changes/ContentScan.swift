@@ -16,7 +16,8 @@ enum ContentScan {
         limits.maxDocumentBytes = Int64(Int32.max)
         let archive = try TarixArchive(resources: resources, limits: limits, mappingUpTo: 0)
         let prefix = "Contents/Resources/Documents/"
-        for document in try archive.documentPaths() where document.hasPrefix(prefix) {
+        try archive.forEachDocumentPath { document in
+            guard document.hasPrefix(prefix) else { return }
             let bytes = try archive.read(document)
             let page = String(document.dropFirst(prefix.count))
             try lines.append(VersionContent.pageLine(path: page, sha256: "\(SHA256.hash(bytes))").utf8)
