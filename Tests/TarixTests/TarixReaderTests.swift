@@ -83,6 +83,20 @@ import Testing
         }
     }
 
+    /// The paged listing (the content record's scan) gives the whole listing's documents, each once, at any batch.
+    @Test func pagedListingIsTheWholeListing() throws {
+        let (fixture, archive, index, seed) = try store()
+        defer { fixture.dir.remove() }
+        let reader = try TarixArchive(archivePath: archive, indexPath: index)
+        let whole = try reader.documentPaths()
+        #expect(whole.count > 10, "seed \(seed)")
+        for batch in [1, 3, whole.count, whole.count + 1, 4096] {
+            var paged: [String] = []
+            try reader.forEachDocumentPath(batch: batch) { paged.append($0) }
+            #expect(paged.count == whole.count && Set(paged) == Set(whole), "batch \(batch), seed \(seed)")
+        }
+    }
+
     @Test func opensTheInstalledLayoutThroughADirectoryDescriptor() throws {
         let (fixture, archive, index, seed) = try store()
         defer { fixture.dir.remove() }

@@ -90,22 +90,27 @@ package struct VersionContent: Sendable, Equatable {
         return try contents.openRegularFile(folder)?.fd
     }
 
-    /// The file's bytes: both sections sorted.
+    /// The file's bytes: both sections sorted (in memory: for small records and tests).
     package func encoded() -> [UInt8] {
-        var pageLines = ContentLines(keyOffset: Self.pageKeyOffset)
-        for page in pages { pageLines.append(Self.pageLine(path: page.path, sha256: page.sha256).utf8) }
-        var entryLines = ContentLines()
-        for entry in entries { entryLines.append(entry.line.utf8) }
-        return Self.encoded(pages: pageLines, entries: entryLines)
+        var out: [UInt8] = []
+        let writer = ContentWriter { out += $0 }
+        let pageLines = ContentLines(keyOffset: Self.pageKeyOffset)
+        let entryLines = ContentLines()
+        // Without a spill folder nothing here does I/O: nothing throws.
+        try? pages.forEach { (page) throws(SystemError) in
+            try pageLines.append(Self.pageLine(path: page.path, sha256: page.sha256).utf8)
+        }
+        try? entries.forEach { (entry) throws(SystemError) in try entryLines.append(entry.line.utf8) }
+        try? Self.write(pages: pageLines, entries: entryLines, to: writer)
+        return out
     }
 
-    /// The file's bytes from its two sections (any order; sorted and written without repeated lines here).
-    static func encoded(pages: ContentLines, entries: ContentLines) -> [UInt8] {
-        var out = Array("\(Self.magic)\n".utf8)
-        out.reserveCapacity(out.count + pages.byteCount + entries.byteCount)
-        pages.write(sortedTo: &out)
-        entries.write(sortedTo: &out)
-        return out
+    /// Writes the file's bytes from its two sections (any order; sorted and written without repeated lines here).
+    static func write(pages: ContentLines, entries: ContentLines, to out: ContentWriter) throws(SystemError) {
+        try out.write("\(Self.magic)\n".utf8)
+        try pages.write(sortedTo: out)
+        try entries.write(sortedTo: out)
+        try out.finish()
     }
 
     /// Where a page line's sort key starts: its page field (after `P<TAB>DIGEST<TAB>`).
@@ -117,27 +122,5 @@ package struct VersionContent: Sendable, Equatable {
         let digest = sha256.prefix(Self.digestLength)
         let padded = digest + String(repeating: "-", count: Self.digestLength - digest.count)
         return "P\t\(padded)\t\(ChangeRecord.escape(path))"
-    }
-
-    /// The page lines of the pages below `Contents/Resources/Documents/` of a version's manifest, as `DocsetEntry/page` names them: for
-    /// Apple's layout, also the files of `Contents/Resources/Documentation/` that docsync links into the documents
-    /// folder at install (`Documents/Documentation -> ../Documentation`, or `Documents -> Documentation`).
-    static func pageLines(of manifest: TreeManifest) -> ContentLines {
-        let documents = "Contents/Resources/Documents"
-        let documentation = "Contents/Resources/Documentation"
-        var prefixes = [(documents + "/", "")]
-        if manifest.entries[documents] == .symlink(target: "Documentation") {
-            prefixes.append((documentation + "/", ""))
-        } else if manifest.entries[documents + "/Documentation"] == .symlink(target: "../Documentation") {
-            prefixes.append((documentation + "/", "Documentation/"))
-        }
-        var lines = ContentLines(keyOffset: pageKeyOffset)
-        for (path, entry) in manifest.entries {
-            guard case .file(_, let sha256) = entry else { continue }
-            for (prefix, page) in prefixes where path.hasPrefix(prefix) {
-                lines.append(pageLine(path: page + path.dropFirst(prefix.count), sha256: sha256).utf8)
-            }
-        }
-        return lines
     }
 }

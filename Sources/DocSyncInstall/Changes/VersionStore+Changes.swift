@@ -46,10 +46,12 @@ extension VersionStore {
     ) throws(InstallError) -> Bool {
         let log = try changeLog()
         let old = previous.map { summary(of: $0) }
-        let new = version.map { known ?? summary(of: $0) }
+        // The new version's manifest is read once, for its digest and its content record's pages.
+        var sorted: SortedManifest?
+        let new = version.map { known ?? summary(of: $0, reading: &sorted) }
         if let version, let new {
             try writeSummary(new, for: version)
-            writeContent(for: version)
+            writeContent(for: version, manifest: sorted)
         }
         let sameContent = old != nil && new != nil && !old!.digest.isEmpty && old!.digest == new!.digest
         guard
@@ -76,13 +78,21 @@ extension VersionStore {
 
     /// The summary of a version folder: kept beside the log, else read from its `meta.json` and manifest.
     func summary(of folder: String) -> VersionSummary {
+        var sorted: SortedManifest?
+        return summary(of: folder, reading: &sorted)
+    }
+
+    /// As `summary(of:)`; `sorted` is the manifest when it was read for the digest (in bounded memory:
+    /// `SortedManifest`).
+    private func summary(of folder: String, reading sorted: inout SortedManifest?) -> VersionSummary {
         if let summaries = try? changeLog().folder.existingDirectory(VersionSummary.folderName),
             let bytes = try? summaries.readFile(folder, limit: 1 << 16), let summary = VersionSummary(decoding: bytes)
         {
             return summary
         }
         let version = (try? versions.base.existingDirectory(folder)).flatMap { Self.publisherVersion(in: $0) }
-        return VersionSummary(version: version ?? "", digest: manifest(of: folder)?.contentDigest ?? "")
+        sorted = sortedManifest(of: folder)
+        return VersionSummary(version: version ?? "", digest: (sorted.flatMap { try? $0.contentDigest() }) ?? "")
     }
 
     /// `meta.json`'s version of the docset folder `tree` (nil: none, or no readable `meta.json`).
@@ -94,29 +104,33 @@ extension VersionStore {
     }
 
     /// Writes the content record of the version folder `folder` (`VersionContent`) unless it has one: its pages from
-    /// the manifest (or the scan, for a tarix store), its entries from the scan (`ContentScan`).
+    /// the manifest (`manifest` when it is read already; or the scan, for a tarix store), its entries from the scan
+    /// (`ContentScan`). Both sections are sorted through scratch files in the state folder and the record is
+    /// written through a small buffer: memory does not grow with the pages or the entries.
     /// Best effort: a version without one cannot be diffed, and says so; the change itself goes on.
-    private func writeContent(for folder: String) {
+    private func writeContent(for folder: String, manifest: SortedManifest?) {
         guard let log = try? changeLog(),
             let contents = try? log.folder.directory(VersionContent.folderName, create: true),
             !contents.exists(folder), let tree = try? versions.base.existingDirectory(folder)
         else { return }
-        // The pages first, so that the manifest is gone before the entries are read.
-        let pages: ContentLines
+        let pages = ContentLines(keyOffset: VersionContent.pageKeyOffset, spillingInto: state.base)
         do {
-            let tarix = try withExtendedLifetime(tree) { try ContentScan.tarixPageLines(path: tree.path, fd: tree.fd) }
-            if let tarix {
-                pages = tarix
-            } else if let manifest = manifest(of: folder) {
-                pages = VersionContent.pageLines(of: manifest)
-            } else {
-                return
+            let tarix = try withExtendedLifetime(tree) {
+                try ContentScan.appendTarixPageLines(path: tree.path, fd: tree.fd, to: pages)
+            }
+            if !tarix {
+                guard let manifest = manifest ?? sortedManifest(of: folder) else { return }
+                try manifest.appendPageLines(to: pages)
             }
         } catch {
             return
         }
-        guard let entries = try? ContentScan.entryLines(path: tree.path) else { return }
-        try? contents.writeFileAtomically(folder, VersionContent.encoded(pages: pages, entries: entries))
+        let entries = ContentLines(spillingInto: state.base)
+        guard (try? ContentScan.appendEntryLines(path: tree.path, to: entries)) != nil else { return }
+        try? contents.writeFileAtomically(folder) { (file, path) throws(SystemError) in
+            let out = ContentWriter { (bytes) throws(SystemError) in try LinuxFS.writeAll(file, bytes, path: path) }
+            try VersionContent.write(pages: pages, entries: entries, to: out)
+        }
     }
 
     private func writeSummary(_ summary: VersionSummary, for folder: String) throws(InstallError) {

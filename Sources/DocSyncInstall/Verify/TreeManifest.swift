@@ -98,24 +98,8 @@ struct TreeManifest: Equatable, Sendable {
                     }
                 }
             }
-            let fields = bytes[range].split(separator: UInt8(ascii: " "))
-            guard let kind = fields.first, kind.count == 1 else { return nil }
-            switch (kind[kind.startIndex], fields.count) {
-            case (UInt8(ascii: "F"), 4):
-                guard let size = Int64(String(decoding: fields[1], as: UTF8.self)), let path = Self.decode(fields[3])
-                else { return nil }
-                entries[path] = .file(size: size, sha256: String(decoding: fields[2], as: UTF8.self))
-            case (UInt8(ascii: "D"), 2):
-                guard let path = Self.decode(fields[1]) else { return nil }
-                entries[path] = .directory
-            case (UInt8(ascii: "L"), 3):
-                guard let path = Self.decode(fields[1]), let target = Self.decode(fields[2]) else { return nil }
-                entries[path] = .symlink(target: target)
-            case (UInt8(ascii: "X"), 2) where ordered:
-                guard let path = Self.decode(fields[1]) else { return nil }
-                entries[path] = nil
-            default: return nil
-            }
+            guard let parsed = ManifestLine(bytes[range], ordered: ordered) else { return nil }
+            entries[String(decoding: parsed.path, as: UTF8.self)] = parsed.entry
         }
     }
 
@@ -193,42 +177,11 @@ struct TreeManifest: Equatable, Sendable {
         return n < 0 ? "" : String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    private static func encode(_ text: String) -> String { text.isEmpty ? "%00" : encodeUTF8(text) }
-
-    /// Percent-encodes `%`, spaces and control bytes; everything else (UTF-8 included) is kept.
-    private static func encodeUTF8(_ text: String) -> String {
+    /// Percent-encodes `%`, spaces and control bytes; everything else (UTF-8 included) is kept ("": `%00`).
+    private static func encode(_ text: String) -> String {
         var bytes: [UInt8] = []
-        for byte in text.utf8 {
-            if byte <= 0x20 || byte == 0x25 || byte == 0x7F {
-                bytes += Array("%\(String(byte, radix: 16, uppercase: true).leftPadded(2))".utf8)
-            } else {
-                bytes.append(byte)
-            }
-        }
+        var text = text
+        text.withUTF8 { ManifestLine.appendEncoded(UnsafeRawBufferPointer($0), to: &bytes) }
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static func decode(_ field: ArraySlice<UInt8>) -> String? {
-        if field.elementsEqual("%00".utf8) { return "" }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(field.count)
-        var iterator = field.makeIterator()
-        while let byte = iterator.next() {
-            guard byte == 0x25 else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = iterator.next(), let low = iterator.next(),
-                let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
-            else { return nil }
-            bytes.append(value)
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(_ width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

@@ -8,6 +8,9 @@ import DocSyncSupport
 /// and named before it is published, dropped with it. `.building-<staging ID>`: one being written (a crash leaves it
 /// orphaned; `recover()` deletes it).
 extension VersionStore {
+    /// The largest manifest read (about two million files).
+    static let manifestLimit = 256 << 20
+
     func manifests() throws(InstallError) -> DirectoryHandle { try state.directory("manifests", create: true) }
 
     /// Starts the manifest of the tree being extracted into staging folder `stagingName`: recorded as the writer
@@ -27,8 +30,17 @@ extension VersionStore {
 
     /// The manifest of `version` (with `only`, the entries of those paths alone: `TreeManifest(decoding:only:)`).
     func manifest(of version: String, only: [String]? = nil) -> TreeManifest? {
-        guard let bytes = try? manifests().base.readFile(version, limit: 256 << 20) else { return nil }
+        guard let bytes = try? manifests().base.readFile(version, limit: Self.manifestLimit) else { return nil }
         return TreeManifest(decoding: bytes, only: only)
+    }
+
+    /// The manifest of `version` read in order in bounded memory (`SortedManifest`, spilling to the state folder);
+    /// nil when it is missing, unreadable, larger than `manifest(of:)` reads, or not a manifest.
+    func sortedManifest(of version: String) -> SortedManifest? {
+        guard let folder = try? manifests().base, let file = try? folder.openRegularFile(version) else { return nil }
+        defer { close(file.fd) }
+        guard file.size <= Self.manifestLimit else { return nil }
+        return try? SortedManifest.read(fd: file.fd, path: folder.childPath(version), spillingInto: state.base)
     }
 
     /// Manifests whose version is gone (a crash between a version's deletion and its manifest's).

@@ -143,11 +143,22 @@ package final class SafeDirectory: @unchecked Sendable {
     package func writeFileAtomically(
         _ name: String, _ bytes: [UInt8], mode: mode_t = 0o644, durable: Bool = true
     ) throws(SystemError) {
+        try writeFileAtomically(name, mode: mode, durable: durable) { (file, path) throws(SystemError) in
+            try LinuxFS.writeAll(file, bytes, path: path)
+        }
+    }
+
+    /// As `writeFileAtomically(_:_:mode:durable:)`, the bytes written by `write` to the temporary file (its
+    /// descriptor and path for errors), so that a large file needs no copy in memory.
+    package func writeFileAtomically(
+        _ name: String, mode: mode_t = 0o644, durable: Bool = true,
+        writing write: (_ file: Int32, _ path: String) throws(SystemError) -> Void
+    ) throws(SystemError) {
         let temporary = "\(name).tmp-\(getpid())"
         _ = unlinkat(fd, temporary, 0)
         let file = try openFile(temporary, O_WRONLY | O_CREAT | O_EXCL, mode: mode)
         var failure: SystemError?
-        do { try LinuxFS.writeAll(file, bytes, path: childPath(temporary)) } catch { failure = error }
+        do { try write(file, childPath(temporary)) } catch { failure = error }
         if failure == nil, fchmod(file, mode) != 0 { failure = SystemError("fchmod", path: childPath(temporary)) }
         if failure == nil, durable, fsync(file) != 0 { failure = SystemError("fsync", path: childPath(temporary)) }
         close(file)
