@@ -8,7 +8,9 @@ internal import DocSyncSupport
 extension SyncEngine {
     /// Builds the text index of every installed docset that lacks one and has full text on (`[search] full_text`),
     /// after the run's installs are published (a docset is readable before its text index exists): new and
-    /// updated docsets, docsets installed before docsync built text indexes, adopted ones — none downloaded again.
+    /// updated docsets, docsets installed before docsync built text indexes, adopted ones — none downloaded again;
+    /// and rebuilds each index of an older layout (`FullTextWriter.isOutdated`; the old one answers meanwhile and is
+    /// replaced by a rename).
     /// Pages left out and failures are `.warning` events naming the docset.
     func buildTextIndexes(emit: @escaping @Sendable (SyncEvent) -> Void) async {
         await buildTextIndexes(installed: nil, emit: emit)
@@ -19,8 +21,11 @@ extension SyncEngine {
         guard let installed = installed ?? (try? installedDocsets()) else { return }
         let state = configuration.state
         for docset in installed.map(Self.indexed) where configuration.search.fullText(of: docset.name) {
-            guard FullTextStore.state(of: docset, stateDirectory: state) == .missing else { continue }
-            await Self.buildTextIndex(docset, stateDirectory: state, emit: emit)
+            switch FullTextStore.state(of: docset, stateDirectory: state) {
+            case .building: continue
+            case .ready(let path) where !FullTextWriter.isOutdated(path: path): continue
+            case .ready, .missing: await Self.buildTextIndex(docset, stateDirectory: state, emit: emit)
+            }
         }
     }
 

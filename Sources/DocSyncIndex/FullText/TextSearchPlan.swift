@@ -64,7 +64,8 @@ package struct TextSearchPlan: Sendable, Equatable {
         groups.filter { !$0[0].excluded }.map(Self.group).joined(separator: " AND ")
     }
 
-    private static func group(_ phrases: [Phrase]) -> String {
+    /// One group as FTS5 reads it: a phrase, or `(a OR b)`.
+    package static func group(_ phrases: [Phrase]) -> String {
         phrases.count == 1 ? phrases[0].expression : "(" + phrases.map(\.expression).joined(separator: " OR ") + ")"
     }
 
