@@ -23,6 +23,9 @@ package enum FullTextReader {
     /// Candidates a walk tests at most, per page it may score: a walk that tests more stops (its required words
     /// common, every page then scored matches).
     package static let walkedPerScored = 3
+    /// A walk whose only source is one phrase on at least 1/this of the pages runs as one FTS5 query instead (its
+    /// matches are dense: the first ``candidates`` come within a few times as many pages).
+    package static let denseShare = 10
 
     /// The best `limit` pages of the index at `path` matching `query`, by BM25 with the title weighted ten times
     /// the body (`FullTextRanking`), on a connection `connections` keeps open. The cost is bounded by
@@ -66,6 +69,7 @@ package enum FullTextReader {
         guard !plan.phrases.contains(where: { $0.excluded && total > 0 && $0.pages == total }) else { return [] }
         let pairs = try hasTable(db, "pairs") ? try pairPlan(db, query: query, plan: plan, total: total) : nil
         var idfs: [Double] = []
+        var dense = false  // the walk's only source is a phrase on many pages: one FTS5 query finds them fast
         for phrase in plan.phrases {
             guard !phrase.excluded else {
                 idfs.append(0)
@@ -76,6 +80,7 @@ package enum FullTextReader {
                 pages = known
             } else if let tokens = pairs?.phrases[phrase.expression] {
                 pages = try count(db, FullTextPairs.expression(tokens), total: total, table: "pairs")
+                if tokens == pairs?.walkedTokens, pages >= total / Self.denseShare { dense = true }
             } else {
                 pages = try count(db, phrase.expression, total: total, table: "text")
             }
@@ -84,7 +89,7 @@ package enum FullTextReader {
         let blob = FullTextRanking.idfBlob(idfs)
         var scored: [(rowid: Int64, score: Double)]
         let more: Bool
-        if let walk = pairs?.walk {
+        if let walk = pairs?.walk, !dense {
             (scored, more) = try self.walk(db, walk, plan.expression, idfs: blob, bound: max(limit, Self.walked))
         } else {
             let candidates = max(limit, Self.candidates)

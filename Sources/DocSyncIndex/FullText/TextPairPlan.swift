@@ -25,6 +25,8 @@ package struct TextPairPlan: Sendable, Equatable {
     package private(set) var phrases: [String: [String]] = [:]
     /// How the query walks; nil: it runs as one FTS5 query (no phrase of common words, no such exclusion).
     package private(set) var walk: Walk?
+    /// The `pairs` tokens of a walk from `pairs` (nil for a walk from `text`, or none).
+    package private(set) var walkedTokens: [String]?
 
     /// Plans `query` (planned as `plan`) on an index of `total` pages. `tokens(text)` gives the words of `text` as
     /// the index's tokenizer reads them; `paired(word)` whether the word is common in `pairs` (false), common and
@@ -67,6 +69,7 @@ package struct TextPairPlan: Sendable, Equatable {
             walk = Walk(table: "text", expression: rarest.expression)
         } else {
             walk = Walk(table: "pairs", expression: FullTextPairs.expression(tokensWalked))
+            walkedTokens = tokensWalked
         }
     }
 }
