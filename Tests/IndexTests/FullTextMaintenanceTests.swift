@@ -78,8 +78,8 @@ import Testing
         let installed = try await FullTextSearchTests.install([.extracted])
         defer { installed.dir.remove() }
         let folder = installed.configuration.state + "/fulltext"
-        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).first { $0.hasSuffix(".db") })
-        let path = "\(folder)/\(file)"
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder)
+        let path = "\(folder)/\(try #require(files.first { $0.hasSuffix(".db") }))"
         #expect(FullTextReader.meta(path: path)["layout"] == FullTextWriter.layoutVersion)
         #expect(!FullTextWriter.isOutdated(path: path))
         // Layout 2: no `pairs`, no `paired`.

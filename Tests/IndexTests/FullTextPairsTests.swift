@@ -80,7 +80,8 @@ import Testing
                 path: path, query: TextQuery(parsing: query), limit: limit, docset: "Rank", connections: connections)
         }
         // Rare: exactly FTS5's pages, order and scores.
-        for query in ["\"left right\"", "\"big phrase here\"", "here -nearly", "\"big phrase\" -nearly", "right -nearly"] {
+        let rare = ["\"left right\"", "\"big phrase here\"", "here -nearly", "\"big phrase\" -nearly", "right -nearly"]
+        for query in rare {
             let expected = try FullTextRankingTests.fts5(path, try TextQuery(parsing: query).expression)
             #expect(!expected.isEmpty, "\(query)")
             let found = try search(query, limit: 1000)
