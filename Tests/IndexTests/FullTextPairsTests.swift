@@ -45,6 +45,12 @@ import Testing
         #expect(try plan("rare \"the of\"").walk == .init(table: "text", expression: "\"rare\""))
         #expect(try plan("\"the rare\"").walk == nil)  // a phrase with a rare word: FTS5 is bounded by it
         #expect(try plan("the -most").walk == .init(table: "pairs", expression: "\"_most\""))
+        #expect(try plan("the -most -some").checks == [
+            .init("text", "\"the\"", present: true), .init("text", "\"some\"", present: false),
+        ])
+        #expect(try plan("rare \"the of\"").checks == [
+            .init("text", "\"rare\"", present: true), .init("pairs", "\"the_of\"", present: true),
+        ])
         #expect(try plan("the -some").walk == nil)  // half the pages lack it: FTS5's own stepping finds them
         #expect(try plan("rare -most").walk == nil)  // the required word is rarer than the pages without it
         #expect(try plan("the").walk == nil)

@@ -17,8 +17,13 @@ extension FullTextReader {
     /// index), until more than `bound` pages matched or `bound` × ``walkedPerScored`` were tested; the pages found
     /// (at most `bound`), and whether the walk stopped before the end.
     static func walk(
-        _ db: Database, _ walk: TextPairPlan.Walk, _ expression: String, idfs: Data, bound: Int
+        _ db: Database, _ walk: TextPairPlan.Walk, checks: [TextPairPlan.Check], _ expression: String, idfs: Data,
+        bound: Int
     ) throws -> (scored: [(rowid: Int64, score: Double)], more: Bool) {
+        let statements = try checks.map { check in
+            let sql = "SELECT 1 FROM \(check.table) WHERE \(check.table) MATCH ? AND rowid = ?"
+            return (try db.cachedStatement(sql: sql), check)
+        }
         let candidates = try Int64.fetchCursor(
             db.cachedStatement(sql: "SELECT rowid FROM \(walk.table) WHERE \(walk.table) MATCH ?"),
             arguments: [walk.expression])
@@ -27,6 +32,12 @@ extension FullTextReader {
         while let rowid = try candidates.next() {
             guard scored.count < bound, tested < bound * walkedPerScored else { return (scored, true) }
             tested += 1
+            var passes = true
+            for (statement, check) in statements where passes {
+                let found = try Bool.fetchOne(statement, arguments: [check.expression, rowid]) != nil
+                passes = found == check.present
+            }
+            guard passes else { continue }
             scored += try score(db, expression, idfs: idfs, limit: 1, rowid: rowid)
         }
         return (scored, false)

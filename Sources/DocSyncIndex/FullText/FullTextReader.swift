@@ -90,7 +90,8 @@ package enum FullTextReader {
         var scored: [(rowid: Int64, score: Double)]
         let more: Bool
         if let walk = pairs?.walk, !dense {
-            (scored, more) = try self.walk(db, walk, plan.expression, idfs: blob, bound: max(limit, Self.walked))
+            (scored, more) = try self.walk(
+                db, walk, checks: pairs?.checks ?? [], plan.expression, idfs: blob, bound: max(limit, Self.walked))
         } else {
             let candidates = max(limit, Self.candidates)
             scored = try score(db, plan.expression, idfs: blob, limit: candidates + 1)

@@ -25,6 +25,23 @@ package struct TextPairPlan: Sendable, Equatable {
     package private(set) var phrases: [String: [String]] = [:]
     /// How the query walks; nil: it runs as one FTS5 query (no phrase of common words, no such exclusion).
     package private(set) var walk: Walk?
+    /// What each candidate of a walk is checked for, one seek into one doclist each, before it is scored with the
+    /// whole expression: FTS5 evaluating an expression at a page it does not match steps on to its next match (a
+    /// whole doclist away, for a rare one), so a candidate is scored only when its single words (`text`), its
+    /// phrases' pairs (`pairs`) are there and its excluded words are not.
+    package private(set) var checks: [Check] = []
+    /// One check of a candidate page: `table MATCH expression` holds on it (`present`) or does not.
+    package struct Check: Sendable, Equatable {
+        package var table: String
+        package var expression: String
+        package var present: Bool
+
+        package init(_ table: String, _ expression: String, present: Bool) {
+            self.table = table
+            self.expression = expression
+            self.present = present
+        }
+    }
     /// The `pairs` tokens of a walk from `pairs` (nil for a walk from `text`, or none).
     package private(set) var walkedTokens: [String]?
 
@@ -49,8 +66,13 @@ package struct TextPairPlan: Sendable, Equatable {
                 guard words.count == 1, try paired(words[0]) == true,
                     let pages = plan.phrases.first(where: { $0.excluded && $0.expression == term.expression })?.pages,
                     total - pages < rarest?.pages ?? total
-                else { continue }
+                else {
+                    if words.count == 1 { checks.append(Check("text", term.expression, present: false)) }
+                    continue
+                }
                 tokensWalked.append(FullTextPairs.absent(words[0]))
+            } else if words.count == 1 {
+                checks.append(Check("text", term.expression, present: true))
             } else if words.count > 1 {
                 var common = true
                 for word in words where try paired(word) == nil { common = false }
@@ -61,6 +83,7 @@ package struct TextPairPlan: Sendable, Equatable {
                     if !pairs.contains(pair) { pairs.append(pair) }
                 }
                 phrases[term.expression] = pairs
+                checks += pairs.map { Check("pairs", FullTextPairs.expression([$0]), present: true) }
                 tokensWalked += pairs.filter { !tokensWalked.contains($0) }
             }
         }
