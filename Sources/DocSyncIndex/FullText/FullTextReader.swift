@@ -19,7 +19,7 @@ package enum FullTextReader {
     package static let counted = 1000
     /// Pages scored per query at most (or the limit, when larger) when it walks its candidates (`TextPairPlan`):
     /// each is a seek into the index, dearer than a step of one FTS5 query.
-    package static let walked = 400
+    package static let walked = 150
     /// Candidates a walk tests at most, per page it may score: a walk that tests more stops (its required words
     /// common, every page then scored matches).
     package static let walkedPerScored = 3
@@ -90,8 +90,9 @@ package enum FullTextReader {
         var scored: [(rowid: Int64, score: Double)]
         let more: Bool
         if let walk = pairs?.walk, !dense {
+            let expression = plan.expression(without: pairs?.walkedExclusions ?? [])
             (scored, more) = try self.walk(
-                db, walk, checks: pairs?.checks ?? [], plan.expression, idfs: blob, bound: max(limit, Self.walked))
+                db, walk, checks: pairs?.checks ?? [], expression, idfs: blob, bound: max(limit, Self.walked))
         } else {
             let candidates = max(limit, Self.candidates)
             scored = try score(db, plan.expression, idfs: blob, limit: candidates + 1)

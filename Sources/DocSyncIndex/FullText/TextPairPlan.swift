@@ -44,6 +44,8 @@ package struct TextPairPlan: Sendable, Equatable {
     }
     /// The `pairs` tokens of a walk from `pairs` (nil for a walk from `text`, or none).
     package private(set) var walkedTokens: [String]?
+    /// The excluded words' expressions a walk from `pairs` already excludes (its candidates lack them).
+    package private(set) var walkedExclusions: Set<String> = []
 
     /// Plans `query` (planned as `plan`) on an index of `total` pages. `tokens(text)` gives the words of `text` as
     /// the index's tokenizer reads them; `paired(word)` whether the word is common in `pairs` (false), common and
@@ -71,8 +73,11 @@ package struct TextPairPlan: Sendable, Equatable {
                     continue
                 }
                 tokensWalked.append(FullTextPairs.absent(words[0]))
+                walkedExclusions.insert(term.expression)
             } else if words.count == 1 {
-                checks.append(Check("text", term.expression, present: true))
+                let pages = plan.phrases.first { !$0.excluded && $0.expression == term.expression }?.pages ?? 0
+                // A word on nearly every page is there: its seek costs more than the rare miss.
+                if pages < total - total / 10 { checks.append(Check("text", term.expression, present: true)) }
             } else if words.count > 1 {
                 var common = true
                 for word in words where try paired(word) == nil { common = false }
@@ -90,9 +95,13 @@ package struct TextPairPlan: Sendable, Equatable {
         guard !tokensWalked.isEmpty else { return }
         if let rarest, rarest.pages <= walkable {
             walk = Walk(table: "text", expression: rarest.expression)
+            checks += walkedExclusions.sorted().map { Check("text", $0, present: false) }
+            walkedExclusions = []
         } else {
             walk = Walk(table: "pairs", expression: FullTextPairs.expression(tokensWalked))
             walkedTokens = tokensWalked
+            let walked = Set(tokensWalked.map { FullTextPairs.expression([$0]) })
+            checks.removeAll { $0.table == "pairs" && walked.contains($0.expression) }
         }
     }
 }
