@@ -20,10 +20,6 @@ extension FullTextReader {
         _ db: Database, _ walk: TextPairPlan.Walk, checks: [TextPairPlan.Check], _ expression: String, idfs: Data,
         bound: Int
     ) throws -> (scored: [(rowid: Int64, score: Double)], more: Bool) {
-        let statements = try checks.map { check in
-            let sql = "SELECT 1 FROM \(check.table) WHERE \(check.table) MATCH ? AND rowid = ?"
-            return (try db.cachedStatement(sql: sql), check)
-        }
         let candidates = try Int64.fetchCursor(
             db.cachedStatement(sql: "SELECT rowid FROM \(walk.table) WHERE \(walk.table) MATCH ?"),
             arguments: [walk.expression])
@@ -32,14 +28,19 @@ extension FullTextReader {
         while let rowid = try candidates.next() {
             guard scored.count < bound, tested < bound * walkedPerScored else { return (scored, true) }
             tested += 1
-            var passes = true
-            for (statement, check) in statements where passes {
-                let found = try Bool.fetchOne(statement, arguments: [check.expression, rowid]) != nil
-                passes = found == check.present
-            }
-            guard passes else { continue }
+            guard try passes(db, checks, rowid: rowid) else { continue }
             scored += try score(db, expression, idfs: idfs, limit: 1, rowid: rowid)
         }
         return (scored, false)
+    }
+
+    /// Whether page `rowid` passes every check (one seek each, in order; the first that fails ends it).
+    static func passes(_ db: Database, _ checks: [TextPairPlan.Check], rowid: Int64) throws -> Bool {
+        for check in checks {
+            let sql = "SELECT 1 FROM \(check.table) WHERE \(check.table) MATCH ? AND rowid = ?"
+            let found = try Bool.fetchOne(db.cachedStatement(sql: sql), arguments: [check.expression, rowid]) != nil
+            guard found == check.present else { return false }
+        }
+        return true
     }
 }

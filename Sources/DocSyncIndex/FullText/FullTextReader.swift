@@ -89,10 +89,15 @@ package enum FullTextReader {
         let blob = FullTextRanking.idfBlob(idfs)
         var scored: [(rowid: Int64, score: Double)]
         let more: Bool
-        if let walk = pairs?.walk, !dense {
-            let expression = plan.expression(without: pairs?.walkedExclusions ?? [])
+        var expression = plan.expression
+        var checks: [TextPairPlan.Check] = []
+        if let pairs, let walk = pairs.walk, !dense {
+            expression = plan.expression(without: pairs.walkedExclusions)
             (scored, more) = try self.walk(
-                db, walk, checks: pairs?.checks ?? [], expression, idfs: blob, bound: max(limit, Self.walked))
+                db, walk, checks: pairs.checks, expression, idfs: blob, bound: max(limit, Self.walked))
+            // A titled page is checked as a candidate, and for the walk's tokens (cheap: short doclists).
+            checks = (pairs.walkedTokens ?? []).map { .init("pairs", FullTextPairs.expression([$0]), present: true) }
+            checks += pairs.checks
         } else {
             let candidates = max(limit, Self.candidates)
             scored = try score(db, plan.expression, idfs: blob, limit: candidates + 1)
@@ -107,7 +112,8 @@ package enum FullTextReader {
                 db.cachedStatement(sql: "SELECT rowid FROM titles WHERE titles MATCH ? LIMIT ?"),
                 arguments: [plan.requiredExpression, Self.titleCandidates])
             for rowid in titled where seen.insert(rowid).inserted {
-                scored += try score(db, plan.expression, idfs: blob, limit: 1, rowid: rowid)
+                guard try passes(db, checks, rowid: rowid) else { continue }
+                scored += try score(db, expression, idfs: blob, limit: 1, rowid: rowid)
             }
         }
         scored.sort { ($0.score, $0.rowid) < ($1.score, $1.rowid) }
