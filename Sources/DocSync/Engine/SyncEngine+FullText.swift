@@ -83,7 +83,9 @@ extension DocsetIndex {
     /// across the selected docsets' text indexes, each with a snippet around its first match. A query on more than
     /// 2,000 pages of a docset (every word common) is ranked among the first 2,000 it matches in page order and the
     /// first 200 whose title holds its words, so a query's cost is bounded by its result size, not by the pages a
-    /// word is on; every hit matches.
+    /// word is on; a phrase of common words, or a word minus one on nearly every page, takes its candidates from the
+    /// index's word pairs and is ranked among its first 150 matches (all of them when fewer) and those 200; every
+    /// hit matches.
     ///
     /// Query syntax: words (all must match), `"quoted phrases"` (in order), `word*` (a prefix), `-word` or
     /// `-"a phrase"` (excluded); case and diacritics ignored. The text is parsed by docsync and passed to SQLite

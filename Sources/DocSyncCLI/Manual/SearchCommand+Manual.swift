@@ -58,8 +58,8 @@ extension SearchCommand {
         word on thousands of pages) is ranked among the first 2,000 pages it matches in the docset's page order and
         the first 200 whose title holds its words (those lead), so its cost does not grow with the docset; a phrase
         of common words, or a word minus one on nearly every page, finds its candidate pages from the index's word
-        pairs (or its rarest word) and is ranked over all of them when at most 400 match, else among the first 400
-        in page order and the 200 titled ones; every page shown matches, and `--limit N` above 2,000 (400) scores N
+        pairs (or its rarest word) and is ranked over all of them when at most 150 match, else among the first 150
+        in page order and the 200 titled ones; every page shown matches, and `--limit N` above 2,000 (150) scores N
         pages. Prints
         title, page (relative to the documents folder, as `docsync entries` gives it), docset, a snippet with the
         matched words between `**` and the URL; with `--json` one object per line with docset, version, page, title,
