@@ -1,13 +1,14 @@
 import DocSync
 import DocSyncIndex
 import Foundation
+import GRDB
 import TestSupport
 import Testing
 
 /// The text index kept right by the commands that look after installed docsets: `docsync verify` reports a missing
 /// (a note) or damaged (exit 3) text index, `sync --repair` rebuilds a damaged one from the installed pages (no
 /// feed: nothing can be downloaded), a plain sync builds a missing one, and `sync --relayout` gives the new
-/// version a text index of its own.
+/// version a text index of its own; an index of an older layout is rebuilt by the next sync, and answers meanwhile.
 @Suite(.timeLimit(.minutes(10)), .blockingWaits) struct FullTextMaintenanceTests {
     static func found(_ word: String, _ engine: SyncEngine) async throws -> [String] {
         try await engine.index().fullTextSearch(TextSearchQuery(word)).hits.map { "\($0.docset):\($0.page)" }
@@ -71,5 +72,29 @@ import Testing
         #expect(try await Self.found("\"quick brown fox\"", engine) == ["Fixture-extracted:index.html"])
         let folder = configuration.state + "/fulltext"
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".db") }.count == 1)
+    }
+
+    @Test func anIndexOfAnOlderLayoutIsRebuiltByTheNextSync() async throws {
+        let installed = try await FullTextSearchTests.install([.extracted])
+        defer { installed.dir.remove() }
+        let folder = installed.configuration.state + "/fulltext"
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder)
+        let path = "\(folder)/\(try #require(files.first { $0.hasSuffix(".db") }))"
+        #expect(FullTextReader.meta(path: path)["layout"] == FullTextWriter.layoutVersion)
+        #expect(!FullTextWriter.isOutdated(path: path))
+        // Layout 2: no `pairs`, no `paired`.
+        let queue = try DatabaseQueue(path: path)
+        try await queue.write { db in
+            try db.execute(sql: "DROP TABLE pairs; DROP TABLE paired; UPDATE meta SET value = '2' WHERE key = 'layout'")
+        }
+        try queue.close()
+        #expect(FullTextWriter.isOutdated(path: path))
+        #expect(FullTextReader.problem(path: path) == nil)
+        #expect(try await Self.found("\"quick brown fox\"", installed.engine) == ["Fixture-extracted:index.html"])
+        let run = try await SyncRun.of(installed.engine)
+        #expect(run.names("installed").isEmpty && run.names("updated").isEmpty, "\(run.lines)")
+        #expect(FullTextReader.meta(path: path)["layout"] == FullTextWriter.layoutVersion)
+        #expect(try await Self.found("\"quick brown fox\"", installed.engine) == ["Fixture-extracted:index.html"])
+        #expect(try await Self.found("brown -fox", installed.engine) == ["Fixture-extracted:guide/bears.html"])
     }
 }

@@ -8,7 +8,9 @@ internal import DocSyncSupport
 extension SyncEngine {
     /// Builds the text index of every installed docset that lacks one and has full text on (`[search] full_text`),
     /// after the run's installs are published (a docset is readable before its text index exists): new and
-    /// updated docsets, docsets installed before docsync built text indexes, adopted ones — none downloaded again.
+    /// updated docsets, docsets installed before docsync built text indexes, adopted ones — none downloaded again;
+    /// and rebuilds each index of an older layout (`FullTextWriter.isOutdated`; the old one answers meanwhile and is
+    /// replaced by a rename).
     /// Pages left out and failures are `.warning` events naming the docset.
     func buildTextIndexes(emit: @escaping @Sendable (SyncEvent) -> Void) async {
         await buildTextIndexes(installed: nil, emit: emit)
@@ -19,8 +21,11 @@ extension SyncEngine {
         guard let installed = installed ?? (try? installedDocsets()) else { return }
         let state = configuration.state
         for docset in installed.map(Self.indexed) where configuration.search.fullText(of: docset.name) {
-            guard FullTextStore.state(of: docset, stateDirectory: state) == .missing else { continue }
-            await Self.buildTextIndex(docset, stateDirectory: state, emit: emit)
+            switch FullTextStore.state(of: docset, stateDirectory: state) {
+            case .building: continue
+            case .ready(let path) where !FullTextWriter.isOutdated(path: path): continue
+            case .ready, .missing: await Self.buildTextIndex(docset, stateDirectory: state, emit: emit)
+            }
         }
     }
 
@@ -78,7 +83,9 @@ extension DocsetIndex {
     /// across the selected docsets' text indexes, each with a snippet around its first match. A query on more than
     /// 2,000 pages of a docset (every word common) is ranked among the first 2,000 it matches in page order and the
     /// first 200 whose title holds its words, so a query's cost is bounded by its result size, not by the pages a
-    /// word is on; every hit matches.
+    /// word is on; a phrase of common words, or a word minus one on nearly every page, takes its candidates from the
+    /// index's word pairs and is ranked among its first 150 matches (all of them when fewer) and those 200; every
+    /// hit matches.
     ///
     /// Query syntax: words (all must match), `"quoted phrases"` (in order), `word*` (a prefix), `-word` or
     /// `-"a phrase"` (excluded); case and diacritics ignored. The text is parsed by docsync and passed to SQLite

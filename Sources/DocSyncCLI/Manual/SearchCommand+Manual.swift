@@ -56,8 +56,11 @@ extension SearchCommand {
         excludes; case and diacritics are ignored; ranked by BM25 with the title weighted ten times the body. A query
         on at most 2,000 pages of a docset is ranked over all of them; a very common word (a query on more: every
         word on thousands of pages) is ranked among the first 2,000 pages it matches in the docset's page order and
-        the first 200 whose title holds its words (those lead), so its cost does not grow with the docset; every
-        page shown matches, and `--limit N` above 2,000 scores N pages. Prints
+        the first 200 whose title holds its words (those lead), so its cost does not grow with the docset; a phrase
+        of common words, or a word minus one on nearly every page, finds its candidate pages from the index's word
+        pairs (or its rarest word) and is ranked over all of them when at most 150 match, else among the first 150
+        in page order and the 200 titled ones; every page shown matches, and `--limit N` above 2,000 (150) scores N
+        pages. Prints
         title, page (relative to the documents folder, as `docsync entries` gives it), docset, a snippet with the
         matched words between `**` and the URL; with `--json` one object per line with docset, version, page, title,
         snippet, url. A docset whose text index is still being built, or has none yet, is named on standard error.

@@ -17,6 +17,15 @@ package enum FullTextReader {
     package static let titleCandidates = 200
     /// Pages counted for a phrase's IDF at most; a phrase on more is estimated from where the count stopped.
     package static let counted = 1000
+    /// Pages scored per query at most (or the limit, when larger) when it walks its candidates (`TextPairPlan`):
+    /// each is a seek into the index, dearer than a step of one FTS5 query.
+    package static let walked = 150
+    /// Candidates a walk tests at most, per page it may score: a walk that tests more stops (its required words
+    /// common, every page then scored matches).
+    package static let walkedPerScored = 3
+    /// A walk whose only source is one phrase on at least 1/this of the pages runs as one FTS5 query instead (its
+    /// matches are dense: the first ``candidates`` come within a few times as many pages).
+    package static let denseShare = 10
 
     /// The best `limit` pages of the index at `path` matching `query`, by BM25 with the title weighted ten times
     /// the body (`FullTextRanking`), on a connection `connections` keeps open. The cost is bounded by
@@ -56,31 +65,56 @@ package enum FullTextReader {
         guard !plan.matchesNothing else { return [] }
         let total = try Int.fetchOne(
             db.cachedStatement(sql: "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'pages'")) ?? 0
+        // A word on every page excluded: nothing can match.
+        guard !plan.phrases.contains(where: { $0.excluded && total > 0 && $0.pages == total }) else { return [] }
+        let pairs = try hasTable(db, "pairs") ? try pairPlan(db, query: query, plan: plan, total: total) : nil
         var idfs: [Double] = []
+        var dense = false  // the walk's only source is a phrase on many pages: one FTS5 query finds them fast
         for phrase in plan.phrases {
             guard !phrase.excluded else {
                 idfs.append(0)
                 continue
             }
-            let pages = try phrase.pages ?? count(db, phrase.expression, total: total)
+            let pages: Int
+            if let known = phrase.pages {
+                pages = known
+            } else if let tokens = pairs?.phrases[phrase.expression] {
+                pages = try count(db, FullTextPairs.expression(tokens), total: total, table: "pairs")
+                if tokens == pairs?.walkedTokens, pages >= total / Self.denseShare { dense = true }
+            } else {
+                pages = try count(db, phrase.expression, total: total, table: "text")
+            }
             idfs.append(FullTextRanking.idf(pages: pages, of: max(total, pages)))
         }
         let blob = FullTextRanking.idfBlob(idfs)
-        let candidates = max(limit, Self.candidates)
-        var scored = try score(db, plan.expression, idfs: blob, limit: candidates + 1)
-        if scored.count > candidates, try hasTable(db, "titles") {
+        var scored: [(rowid: Int64, score: Double)]
+        let more: Bool
+        var expression = plan.expression
+        var checks: [TextPairPlan.Check] = []
+        if let pairs, let walk = pairs.walk, !dense {
+            expression = plan.expression(without: pairs.walkedExclusions)
+            (scored, more) = try self.walk(
+                db, walk, checks: pairs.checks, expression, idfs: blob, bound: max(limit, Self.walked))
+            // A titled page is checked as a candidate, and for the walk's tokens (cheap: short doclists).
+            checks = (pairs.walkedTokens ?? []).map { .init("pairs", FullTextPairs.expression([$0]), present: true) }
+            checks += pairs.checks
+        } else {
+            let candidates = max(limit, Self.candidates)
+            scored = try score(db, plan.expression, idfs: blob, limit: candidates + 1)
+            more = scored.count > candidates
+            if more { scored.removeLast() }
+        }
+        if more, try hasTable(db, "titles") {
             // Common words: the pages whose title holds them too (a title hit weighs ten body hits), each scored
             // with the whole expression (its exclusions apply).
-            scored.removeLast()
             var seen = Set(scored.map(\.rowid))
             let titled = try Int64.fetchAll(
                 db.cachedStatement(sql: "SELECT rowid FROM titles WHERE titles MATCH ? LIMIT ?"),
                 arguments: [plan.requiredExpression, Self.titleCandidates])
             for rowid in titled where seen.insert(rowid).inserted {
-                scored += try score(db, plan.expression, idfs: blob, limit: 1, rowid: rowid)
+                guard try passes(db, checks, rowid: rowid) else { continue }
+                scored += try score(db, expression, idfs: blob, limit: 1, rowid: rowid)
             }
-        } else if scored.count > candidates {
-            scored.removeLast()
         }
         scored.sort { ($0.score, $0.rowid) < ($1.score, $1.rowid) }
         let page = try db.cachedStatement(sql: "SELECT path, title FROM pages WHERE id = ?")
@@ -91,18 +125,19 @@ package enum FullTextReader {
     }
 
     /// Whether the index has `table` (indexes of layout 1 have neither `terms` nor `titles`).
-    private static func hasTable(_ db: Database, _ table: String) throws -> Bool {
+    static func hasTable(_ db: Database, _ table: String) throws -> Bool {
         try Bool.fetchOne(
             db.cachedStatement(sql: "SELECT count(*) FROM sqlite_master WHERE name = ? AND type = 'table'"),
             arguments: [table]) ?? false
     }
 
-    /// The pages `expression` matches, counted up to ``counted``; beyond, estimated from the page the count
-    /// stopped at (rows are numbered in page order, 1 through `total`).
-    private static func count(_ db: Database, _ expression: String, total: Int) throws -> Int {
+    /// The pages `expression` matches in `table` (`text`, or `pairs`: a phrase's pairs), counted up to
+    /// ``counted``; beyond, estimated from the page the count stopped at (rows are numbered in page order, 1
+    /// through `total`).
+    private static func count(_ db: Database, _ expression: String, total: Int, table: String) throws -> Int {
         let row = try GRDB.Row.fetchOne(
             db.cachedStatement(
-                sql: "SELECT count(*), max(rowid) FROM (SELECT rowid FROM text WHERE text MATCH ? LIMIT ?)"),
+                sql: "SELECT count(*), max(rowid) FROM (SELECT rowid FROM \(table) WHERE \(table) MATCH ? LIMIT ?)"),
             arguments: [expression, Self.counted])
         let (found, last): (Int, Int) = (row?[0] ?? 0, row?[1] ?? 0)
         guard found >= Self.counted, last > 0 else { return found }
@@ -111,7 +146,7 @@ package enum FullTextReader {
 
     /// The first `limit` pages `expression` matches in page order (or page `rowid`, when it matches), each with
     /// its score.
-    private static func score(
+    static func score(
         _ db: Database, _ expression: String, idfs: Data, limit: Int, rowid: Int64? = nil
     ) throws -> [(rowid: Int64, score: Double)] {
         let select = "SELECT rowid, \(FullTextRanking.name)(text, 10.0, 1.0, ?) FROM text WHERE text MATCH ?"

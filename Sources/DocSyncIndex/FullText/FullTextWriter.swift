@@ -17,11 +17,13 @@ import GRDB
 /// ``batchBytes`` of text) and SQLite's own caches. Not thread-safe: one builder per index.
 package final class FullTextWriter {
     /// The schema's version (`meta.layout`): 2 added `terms` (every word and the pages it is on) and `titles` (an
-    /// FTS5 table of the titles alone).
-    package static let layoutVersion = "2"
+    /// FTS5 table of the titles alone), 3 `pairs` and `paired` (`FullTextPairs`).
+    package static let layoutVersion = "3"
     /// The schemas readers read (an index of version 1 has no `terms` nor `titles`: its prefixes are left to
-    /// FTS5, its IDFs counted and no title pass made, slower and rougher on large docsets; a new version rebuilds).
-    package static let readableLayouts: Set<String> = ["1", "2"]
+    /// FTS5, its IDFs counted and no title pass made; one of version 2 no `pairs`: its phrases and exclusions of
+    /// common words cost FTS5's doclist intersection). An index of an older version is rebuilt by the next sync
+    /// (``isOutdated(path:)``), read meanwhile.
+    package static let readableLayouts: Set<String> = ["1", "2", "3"]
     /// Text kept before a batch is written in one transaction.
     package static let batchBytes = 4 << 20
 
@@ -33,6 +35,8 @@ package final class FullTextWriter {
     private var batch: [(path: String, title: String, body: String)] = []
     private var batchSize = 0
     private var nextID: Int64 = 1
+    /// The common and universal words (`FullTextPairs`), chosen on the first batch.
+    private var pairWords: (common: Set<String>, universal: [String])?
     private var finished = false
     /// Pages indexed so far.
     package private(set) var pages = 0
@@ -72,6 +76,9 @@ package final class FullTextWriter {
                             title, body, content='', tokenize='unicode61 remove_diacritics 2');
                         CREATE VIRTUAL TABLE titles USING fts5(
                             title, content='', columnsize=0, tokenize='unicode61 remove_diacritics 2');
+                        CREATE VIRTUAL TABLE pairs USING fts5(
+                            p, content='', detail=none, columnsize=0, tokenize="\(FullTextPairs.tokenizer)");
+                        CREATE TABLE paired(term TEXT PRIMARY KEY, absent INTEGER NOT NULL) WITHOUT ROWID;
                         """)
             }
         } catch {
@@ -113,6 +120,14 @@ package final class FullTextWriter {
                 }
                 try db.execute(sql: "INSERT INTO text(text) VALUES('optimize')")
                 try db.execute(sql: "INSERT INTO titles(titles) VALUES('optimize')")
+                try db.execute(sql: "INSERT INTO pairs(pairs) VALUES('optimize')")
+                let words = pairWords ?? ([], [])
+                let universal = Set(words.universal)
+                for word in words.common.union(universal) {
+                    try db.execute(
+                        sql: "INSERT INTO paired(term, absent) VALUES (?, ?)",
+                        arguments: [word, universal.contains(word) ? 1 : 0])
+                }
                 // Every word and the pages it is on, read once from the merged index: queries look up IDFs and
                 // expand prefixes here instead of reading doclists (`TextSearchPlan`).
                 try db.execute(
@@ -139,6 +154,15 @@ package final class FullTextWriter {
         return stat(target, &st) == 0 ? Int64(st.st_size) : 0
     }
 
+    /// The `text` table's tokenizer, for `pairs`' words.
+    static let tokenizer = FTS5TokenizerDescriptor(components: ["unicode61", "remove_diacritics", "2"])
+
+    /// Whether the index at `path` has an older schema than this version writes (the next sync rebuilds it).
+    package static func isOutdated(path: String) -> Bool {
+        guard let layout = FullTextReader.meta(path: path)["layout"] else { return false }
+        return layout != layoutVersion
+    }
+
     private func flush() throws(DocsetIndexError) {
         guard !batch.isEmpty else { return }
         let rows = batch
@@ -148,10 +172,25 @@ package final class FullTextWriter {
                 let page = try db.cachedStatement(sql: "INSERT INTO pages(id, path, title) VALUES (?, ?, ?)")
                 let text = try db.cachedStatement(sql: "INSERT INTO text(rowid, title, body) VALUES (?, ?, ?)")
                 let title = try db.cachedStatement(sql: "INSERT INTO titles(rowid, title) VALUES (?, ?)")
+                let pair = try db.cachedStatement(sql: "INSERT INTO pairs(rowid, p) VALUES (?, ?)")
+                let tokenizer = try db.makeTokenizer(Self.tokenizer)
+                let tokenize = { (text: String) in try tokenizer.tokenize(document: text).map(\.token) }
+                if pairWords == nil {
+                    var counts: [String: Int] = [:]
+                    for row in rows {
+                        for word in Set(try tokenize(row.title + "\n" + row.body)) { counts[word, default: 0] += 1 }
+                    }
+                    pairWords = FullTextPairs.words(counts: counts, pages: rows.count)
+                }
+                let words = pairWords ?? ([], [])
                 for row in rows {
                     try page.execute(arguments: [id, row.path, row.title])
                     try text.execute(arguments: [id, row.title, row.body])
                     if !row.title.isEmpty { try title.execute(arguments: [id, row.title]) }
+                    let tokens = FullTextPairs.tokens(
+                        title: try tokenize(row.title), body: try tokenize(row.body), common: words.common,
+                        universal: words.universal)
+                    if !tokens.isEmpty { try pair.execute(arguments: [id, tokens]) }
                     id += 1
                 }
                 return .commit

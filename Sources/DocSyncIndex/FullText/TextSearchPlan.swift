@@ -54,8 +54,13 @@ package struct TextSearchPlan: Sendable, Equatable {
     package var phrases: [Phrase] { groups.flatMap { $0 } }
 
     /// The FTS5 `MATCH` expression: `(a AND (b OR bc)) NOT c`.
-    package var expression: String {
-        let excluded = groups.filter { $0[0].excluded }.map { " NOT " + Self.group($0) }.joined()
+    package var expression: String { expression(without: []) }
+
+    /// The expression without the excluded groups in `dropped` (their expressions: pages known to lack them).
+    /// The required phrases keep their places (IDFs are given by place; excluded ones come last).
+    package func expression(without dropped: Set<String>) -> String {
+        let excluded = groups.filter { $0[0].excluded && !dropped.contains(Self.group($0)) }
+            .map { " NOT " + Self.group($0) }.joined()
         return excluded.isEmpty ? requiredExpression : "(\(requiredExpression))\(excluded)"
     }
 
@@ -64,7 +69,8 @@ package struct TextSearchPlan: Sendable, Equatable {
         groups.filter { !$0[0].excluded }.map(Self.group).joined(separator: " AND ")
     }
 
-    private static func group(_ phrases: [Phrase]) -> String {
+    /// One group as FTS5 reads it: a phrase, or `(a OR b)`.
+    package static func group(_ phrases: [Phrase]) -> String {
         phrases.count == 1 ? phrases[0].expression : "(" + phrases.map(\.expression).joined(separator: " OR ") + ")"
     }
 

@@ -1,0 +1,112 @@
+import DocSyncIndex
+import Foundation
+import GRDB
+import TestSupport
+import Testing
+
+/// The `pairs` table (`FullTextPairs`) and the walks it drives (`TextPairPlan`): phrases of common words and
+/// exclusions of nearly universal words find exactly FTS5's pages across the bounds (a phrase on more pages than a
+/// walk scores, a rare phrase of two common words, a three-word one, an exclusion that removes nearly every match,
+/// one that removes all), the rare ones with FTS5's own BM25 scores, on an index written in more than one batch.
+@Suite(.timeLimit(.minutes(5))) struct FullTextPairsTests {
+    @Test func pairAndAbsenceTokens() {
+        let common: Set<String> = ["a", "b", "c"]
+        let cases: [(title: [String], body: [String], universal: [String], want: String)] = [
+            ([], ["a", "b", "c"], [], "a_b b_c"),
+            (["a", "b"], ["b", "x", "c", "a"], [], "a_b c_a"),
+            (["a"], ["b"], [], ""),  // no pair across the title and the body
+            ([], ["a", "b"], ["a", "z"], "a_b _z"),
+            ([], [], ["z"], "_z"),
+        ]
+        for test in cases {
+            #expect(
+                FullTextPairs.tokens(title: test.title, body: test.body, common: common, universal: test.universal)
+                    == test.want, "\(test)")
+        }
+        let words = FullTextPairs.words(counts: ["a": 100, "b": 90, "c": 5, "d": 4], pages: 100)
+        #expect(words.common == ["a", "b", "c"])
+        #expect(words.universal == ["a", "b"])
+        #expect(FullTextPairs.expression(["a_b", "_z"]) == "\"a_b\" AND \"_z\"")
+    }
+
+    @Test func plansWalkTheSmallestSource() throws {
+        let pages = ["the": 1000, "of": 1000, "rare": 3, "most": 990, "some": 500]
+        let paired: [String: Bool] = ["the": true, "of": false, "most": true, "some": false]
+        func plan(_ text: String) throws -> TextPairPlan {
+            let query = try TextQuery(parsing: text)
+            let search = TextSearchPlan(query, word: { pages[$0] ?? 0 }, expand: { _ in [] })
+            return TextPairPlan(
+                query, plan: search, total: 1000, walkable: 50,
+                tokens: { $0.lowercased().split(separator: " ").map(String.init) }, paired: { paired[$0] })
+        }
+        #expect(try plan("\"the of\"").walk == .init(table: "pairs", expression: "\"the_of\""))
+        #expect(try plan("\"the of\"").phrases == ["\"the of\"": ["the_of"]])
+        #expect(try plan("\"the of the\"").walk == .init(table: "pairs", expression: "\"the_of\" AND \"of_the\""))
+        #expect(try plan("rare \"the of\"").walk == .init(table: "text", expression: "\"rare\""))
+        #expect(try plan("\"the rare\"").walk == nil)  // a phrase with a rare word: FTS5 is bounded by it
+        #expect(try plan("the -most").walk == .init(table: "pairs", expression: "\"_most\""))
+        #expect(try plan("the -most -some").checks == [.init("text", "\"some\"", present: false)])
+        #expect(try plan("the -most -some").walkedExclusions == ["\"most\""])
+        #expect(try plan("\"the of\"").checks.isEmpty)  // the walk's own pair
+        #expect(try plan("rare \"the of\"").checks == [
+            .init("text", "\"rare\"", present: true), .init("pairs", "\"the_of\"", present: true),
+        ])
+        #expect(try plan("the -some").walk == nil)  // half the pages lack it: FTS5's own stepping finds them
+        #expect(try plan("rare -most").walk == nil)  // the required word is rarer than the pages without it
+        #expect(try plan("the").walk == nil)
+    }
+
+    /// `count` pages: "here" first and "right … left" around seeded filler on every page (so "left right" is on
+    /// none but a few), "big phrase" on nine in ten, "nearly" on all but a few, "everywhere" on all.
+    static func pages(_ count: Int, _ generator: inout TestRandom) -> [(path: String, title: String, body: String)] {
+        let filler = ["alpha", "beta", "gamma", "delta", "omega", "sigma", "kappa", "theta"]
+        return (0..<count).map { i in
+            var body = ["here", "right", "everywhere"]
+            for _ in 0..<Int.random(in: 200...300, using: &generator) {
+                body.append(filler[Int.random(in: 0..<filler.count, using: &generator)])
+            }
+            if i % 10 != 0 { body.append("big phrase") }
+            if i % 500 != 7 { body.append("nearly") }
+            body.append("left")
+            if [100, 1500, 2400].contains(i) { body.append("left right") }
+            if i % 97 == 0 { body.append("big phrase here") }
+            return ("p\(i).html", "Page \(i)", body.joined(separator: " "))
+        }
+    }
+
+    @Test func phrasesAndExclusionsOfCommonWordsFindExactlyFTS5sPages() throws {
+        var generator = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
+        let dir = try TemporaryDirectory("pairs")
+        defer { dir.remove() }
+        let count = 2500  // ~5 MB of text: two batches, the words chosen on the first
+        let path = try FullTextRankingTests.build(Self.pages(count, &generator), in: dir)
+        let connections = FullTextConnections()
+        func search(_ query: String, limit: Int) throws -> [FullTextReader.Row] {
+            try FullTextReader.search(
+                path: path, query: TextQuery(parsing: query), limit: limit, docset: "Rank", connections: connections)
+        }
+        // Rare: exactly FTS5's pages, order and scores.
+        let rare = ["\"left right\"", "\"big phrase here\"", "here -nearly", "\"big phrase\" -nearly", "right -nearly"]
+        for query in rare {
+            let expected = try FullTextRankingTests.fts5(path, try TextQuery(parsing: query).expression)
+            #expect(!expected.isEmpty, "\(query)")
+            let found = try search(query, limit: 1000)
+            #expect(found.map(\.page) == expected.map(\.0), "\(query), seed \(generator.seed)")
+            for (row, want) in zip(found, expected) {
+                #expect(abs(row.score - want.1) < 1e-9, "\(query) \(row.page), seed \(generator.seed)")
+            }
+        }
+        #expect(try FullTextRankingTests.fts5(path, "\"left right\"").count == 3)
+        #expect(try FullTextRankingTests.fts5(path, "(\"here\") NOT \"nearly\"").count == 5)
+        // Excluded everywhere: nothing.
+        #expect(try search("here -everywhere", limit: 20).isEmpty)
+        // Common: a phrase on more pages than a walk scores; every page a large limit asks for, each matching.
+        let expected = Set(try FullTextRankingTests.fts5(path, "\"big phrase\"").map(\.0))
+        #expect(expected.count > FullTextReader.candidates)
+        #expect(Set(try search("\"big phrase\"", limit: count).map(\.page)) == expected, "seed \(generator.seed)")
+        let bounded = try search("\"big phrase\"", limit: 20)
+        #expect(bounded.count == 20 && bounded.allSatisfy { expected.contains($0.page) }, "seed \(generator.seed)")
+        let excluded = Set(try FullTextRankingTests.fts5(path, "(\"big phrase\") NOT \"alpha\"").map(\.0))
+        #expect(Set(try search("\"big phrase\" -alpha", limit: count).map(\.page)) == excluded)
+    }
+}
