@@ -44,6 +44,16 @@ import Testing
         #expect(throws: JSONParseError.self) { try JSONParser.parse([0x22, 0xFF, 0x22]) }
     }
 
+    /// RFC 8259 allows a zero integer part with an unsigned exponent (`0e6`); Foundation's `JSONDecoder` refuses it
+    /// (while `JSONSerialization` reads 0), so this case is judged against the grammar, not against `JSONDecoder`.
+    @Test func zeroWithAnUnsignedExponentIsANumber() throws {
+        for text in ["0e6", "0E6", "-0e6", "[0e250]"] {
+            let value = try JSONParser.parse(Array(text.utf8))
+            let number = text.hasPrefix("[") ? JSONValue.array([.number(0)]) : .number(text.hasPrefix("-") ? -0.0 : 0)
+            #expect(value == number, "\(text)")
+        }
+    }
+
     @Test func nestingIsBoundedAtJSONDecodersDepth() throws {
         let deepest = JSONParser.maximumDepth
         let fits = String(repeating: "[", count: deepest) + String(repeating: "]", count: deepest)
@@ -107,7 +117,11 @@ import Testing
             ? ""
             : "e" + ["", "+", "-"][Int.random(in: 0..<3, using: &random)]
                 + String(Int.random(in: 0...250, using: &random))
-        return sign + integer + fraction + exponent
+        // `JSONDecoder` refuses `0e6` (see `zeroWithAnUnsignedExponentIsANumber`), so against it a zero integer
+        // part without a fraction takes a signed exponent.
+        let unsignedExponent = exponent.dropFirst().first?.isNumber == true
+        let signed = sign.isEmpty && integer == "0" && fraction.isEmpty && unsignedExponent
+        return sign + integer + fraction + (signed ? "e+" + exponent.dropFirst() : exponent)
     }
 
     private static func string(random: inout TestRandom) -> String {
