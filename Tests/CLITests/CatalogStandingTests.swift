@@ -3,7 +3,7 @@ import DocSyncCLI
 import Testing
 
 /// `docsync catalog`: installed and latest in the catalogue's form, the Dash revision apart, and Zeal's update rule.
-@Suite(.timeLimit(.minutes(1))) struct CatalogStandingTests {
+@Suite(.timeLimit(.minutes(5))) struct CatalogStandingTests {
     struct Row: Sendable, CustomStringConvertible {
         var latest: String?
         var latestRevision: String?

@@ -12,7 +12,7 @@ import TestSupport
 /// `docsync changes --json`'s lines, written as bytes: the object (escapes, absent sides, sorted keys) read back by
 /// `JSONSerialization`, and `at` written from a day number (no libc call per change), checked against a table and
 /// against `gmtime_r` for seeded random instants.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct ChangesJSONLineTests {
     static func text(_ seconds: Double) -> String {
         var out: [UInt8] = []

@@ -7,7 +7,7 @@ import Testing
 /// a terminal: argument-parser keeps a line shorter than the width as it is and breaks a longer one at its last
 /// space. The manual's prose may break anywhere; its code blocks and tables must not, so each of their lines is at
 /// most 79 columns and appears whole in the help at 80.
-@Suite(.timeLimit(.minutes(1))) struct ManualWidthTests {
+@Suite(.timeLimit(.minutes(5))) struct ManualWidthTests {
     static func commands(_ root: any ParsableCommand.Type) -> [any ParsableCommand.Type] {
         [root] + root.configuration.subcommands.flatMap { commands($0) }
     }

@@ -3,7 +3,7 @@ import Testing
 @testable import DocSyncCLI
 
 /// Non-terminal progress: a line at most every 10 s or 10 %, with the rate over the last 10 s.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct ProgressLogTests {
     /// (seconds, bytes) reports of a 1000-byte download and the times at which a line is printed.
     @Test func linesComeEvery10SecondsOrEvery10Percent() {

@@ -2,7 +2,7 @@ import DocSyncCLI
 import DocSyncDownload
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct ProgressRendererTests {
+@Suite(.timeLimit(.minutes(5))) struct ProgressRendererTests {
     @Test func drawsBarPercentRateAndETA() {
         let progress = DownloadProgress(bytes: 250 << 20, total: 500 << 20, rate: Double(50 << 20))
         let line = ProgressRenderer.line(label: "docset.tgz", progress: progress, columns: 100)

@@ -4,7 +4,7 @@ import Testing
 
 @testable import DocSyncCatalog
 
-@Suite(.timeLimit(.minutes(1))) struct CatalogParserTests {
+@Suite(.timeLimit(.minutes(5))) struct CatalogParserTests {
     let alternates = CatalogAlternates(bases: ["https://m1.test/feeds", "https://m2.test/feeds/"])
 
     @Test func zealCatalogue() throws {

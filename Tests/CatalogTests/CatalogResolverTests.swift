@@ -1,7 +1,7 @@
 import DocSyncCatalog
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct CatalogResolverTests {
+@Suite(.timeLimit(.minutes(5))) struct CatalogResolverTests {
     static let alternates = CatalogAlternates(bases: ["https://m.test/feeds"])
     static let resolver: CatalogResolver = {
         let zeal = try! ZealCatalogParser.parse(CatalogFixtures.bytes(CatalogFixtures.zeal), alternates: alternates)

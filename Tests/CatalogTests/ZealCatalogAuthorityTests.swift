@@ -6,7 +6,7 @@ import Testing
 /// Which archive URLs a Zeal-shaped catalogue entry yields: an entry that states its archive's `sha256` (a docsync
 /// mirror's `catalogue.json`) is authoritative, its own `urls` in order and nothing derived from `[catalog] mirrors`;
 /// any other entry (Zeal's API) keeps the derived Kapeli URLs first and its own `urls` after.
-@Suite(.timeLimit(.minutes(1))) struct ZealCatalogAuthorityTests {
+@Suite(.timeLimit(.minutes(5))) struct ZealCatalogAuthorityTests {
     static let digest = String(repeating: "ab", count: 32)
     static let alternates = CatalogAlternates(bases: ["https://kapeli.test/feeds"])
 

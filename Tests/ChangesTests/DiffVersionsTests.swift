@@ -2,7 +2,7 @@
 import Testing
 
 /// Which versions `docsync diff` compares (`DiffVersions`): defaults, names, IDs, side-by-side copies, errors.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct DiffVersionsTests {
     typealias Side = DiffVersions.Side
     typealias Record = DiffVersions.Record

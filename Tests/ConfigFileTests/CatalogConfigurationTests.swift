@@ -3,7 +3,7 @@ import DocSyncConfigFile
 import Foundation
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct CatalogConfigurationTests {
+@Suite(.timeLimit(.minutes(5))) struct CatalogConfigurationTests {
     let loader = DocSyncConfigurationLoader(environment: ["HOME": "/home/u"])
 
     func parse(_ text: String) throws(DocSyncConfigurationError) -> DocSyncConfiguration {

@@ -3,7 +3,7 @@ import DocSyncConfigFile
 import Testing
 
 /// `docsync add` / `drop` edit a commented config as text: golden before/after files.
-@Suite(.timeLimit(.minutes(1))) struct ConfigEditorTests {
+@Suite(.timeLimit(.minutes(5))) struct ConfigEditorTests {
     static let commented = """
         # My docsets — keep this comment.
         root = "~/docsets"   # trailing comment

@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct ConfigurationTests {
+@Suite(.timeLimit(.minutes(5))) struct ConfigurationTests {
     let loader = DocSyncConfigurationLoader(environment: ["HOME": "/home/u", "DOCS": "/srv/docs"])
 
     @Test func fullFileLoadsEveryKey() throws {
@@ -109,7 +109,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct ValueSyntaxTests {
+@Suite(.timeLimit(.minutes(5))) struct ValueSyntaxTests {
     @Test(arguments: [
         ("90", 90), ("90s", 90), ("10m", 600), ("6h", 21600), ("1h30m", 5400), ("2d", 172_800), (" 5M ", 300),
     ])
@@ -133,7 +133,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct DocsetNameTests {
+@Suite(.timeLimit(.minutes(5))) struct DocsetNameTests {
     @Test(arguments: [
         ("Swift", "Swift"), ("C++", "C++"), ("Android (Kotlin)", "Android (Kotlin)"), ("../../etc", "_.._etc"),
         ("a/b", "a_b"), (".hidden", "hidden"), ("X.docset", "X"), ("", "docset"), ("Ünïcode 日本", "Ünïcode 日本"),

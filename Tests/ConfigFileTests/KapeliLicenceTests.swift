@@ -4,7 +4,7 @@ import Testing
 
 /// Kapeli's licence (``KapeliLicence``): which docsets it covers, the warnings `mirror publish` and a `serve` beyond
 /// loopback print, and the `kapeli_permission` keys that silence them.
-@Suite(.timeLimit(.minutes(1))) struct KapeliLicenceTests {
+@Suite(.timeLimit(.minutes(5))) struct KapeliLicenceTests {
     @Test(arguments: [
         ("https://kapeli.com/feeds/Python_3.xml", nil, true),
         (nil, "https://london.kapeli.com/feeds/Python_3.tgz", true),

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The limit and network-policy keys: their defaults, the shipped file, and errors naming them.
-@Suite(.timeLimit(.minutes(1))) struct NetworkConfigurationTests {
+@Suite(.timeLimit(.minutes(5))) struct NetworkConfigurationTests {
     let loader = DocSyncConfigurationLoader(environment: ["HOME": "/home/u"])
 
     @Test func everyKeyLoads() throws {

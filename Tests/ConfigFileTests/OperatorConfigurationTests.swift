@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The keys the operator work added: `post_install_timeout` and `[metrics] textfile`.
-@Suite(.timeLimit(.minutes(1))) struct OperatorConfigurationTests {
+@Suite(.timeLimit(.minutes(5))) struct OperatorConfigurationTests {
     let loader = DocSyncConfigurationLoader(environment: ["HOME": "/home/u"])
 
     @Test func hookTimeoutAndMetricsFileLoad() throws {

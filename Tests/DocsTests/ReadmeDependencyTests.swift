@@ -5,7 +5,7 @@ import Testing
 /// folder name is the package's identity, naming a library product Package.swift declares; no placeholder URL.
 /// (Resolving a consumer package with these lines, `swift package show-dependencies`, takes minutes of cloning;
 /// this checks what such a resolution checks: the identity and the product name.)
-@Suite(.timeLimit(.minutes(1))) struct ReadmeDependencyTests {
+@Suite(.timeLimit(.minutes(5))) struct ReadmeDependencyTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
 
     static func text(_ path: String) throws -> String {

@@ -2,7 +2,7 @@ import DocSyncDownload
 import Testing
 
 /// The HTTPS-First mirror expansion (`AlternatePlan`): which URLs are tried, in which order, under each policy.
-@Suite(.timeLimit(.minutes(1))) struct AlternatePlanTests {
+@Suite(.timeLimit(.minutes(5))) struct AlternatePlanTests {
     @Test func httpsFirstTriesTheUpgradeThenThePlainURL() {
         let plan = AlternatePlan.expand(["http://a.example/x.tgz", "https://b.example/x.tgz"], policy: .httpsFirst)
         #expect(

@@ -2,7 +2,7 @@ import DocSyncDownload
 import Testing
 
 /// The first bytes of an archive download, whatever its Content-Type: archive magics, markup, or undecided.
-@Suite(.timeLimit(.minutes(1))) struct ArchiveSniffTests {
+@Suite(.timeLimit(.minutes(5))) struct ArchiveSniffTests {
     @Test(arguments: [
         ([0x1F, 0x8B, 0x08, 0x00], ArchiveSniff.Kind.archive("gzip")),
         (Array("BZh91AY".utf8), .archive("bzip2")),

@@ -1,7 +1,7 @@
 import DocSyncDownload
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct ContentRangeTests {
+@Suite(.timeLimit(.minutes(5))) struct ContentRangeTests {
     struct Row: Sendable, CustomTestStringConvertible {
         let rule: String
         let value: String

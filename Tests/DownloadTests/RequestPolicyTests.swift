@@ -1,7 +1,7 @@
 import DocSyncDownload
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct RequestPolicyTests {
+@Suite(.timeLimit(.minutes(5))) struct RequestPolicyTests {
     static let strong = Validator(etag: "\"abc\"", lastModified: "Sun, 06 Nov 1994 08:49:37 GMT")
     static let weak = Validator(etag: "W/\"abc\"")
     static let strongDate = Validator(lastModified: "Sun, 06 Nov 1994 08:49:37 GMT", lastModifiedIsStrong: true)

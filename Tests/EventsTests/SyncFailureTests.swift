@@ -8,7 +8,7 @@ import Testing
 
 /// The stage errors become `SyncFailure` values in one place: the code, transience, URL and status are kept as
 /// values, and the message never repeats the URL or the status.
-@Suite(.timeLimit(.minutes(1))) struct SyncFailureTests {
+@Suite(.timeLimit(.minutes(5))) struct SyncFailureTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var error: any Error & Sendable
         var expected: SyncFailure

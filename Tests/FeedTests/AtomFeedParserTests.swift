@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Atom 1.0 + Apple's docset extension, through the real libxml2 reader: one row per rule.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct AtomFeedParserTests {
     struct Row: Sendable, CustomTestStringConvertible {
         let rule: String

@@ -4,7 +4,7 @@ import Testing
 @testable import DocSyncFeed
 
 /// RFC 3339 parsing and the `YYYY-MM-DDTHH:MM:SSZ` output format: one row per rule.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct FeedDateTests {
     struct Row: Sendable, CustomTestStringConvertible {
         let rule: String

@@ -3,7 +3,7 @@ import Testing
 @testable import DocSyncFeed
 
 /// An HTML page where a feed was expected is named as such, not reported as a libxml2 tag mismatch.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct HTMLSnifferTests {
     @Test(arguments: [
         ("<!DOCTYPE html><html><body>Not found<br></body></html>", true),

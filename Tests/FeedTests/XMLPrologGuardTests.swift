@@ -3,7 +3,7 @@ import Testing
 @testable import DocSyncFeed
 
 /// The byte-level DOCTYPE guard: one row per prolog rule; every row is also fed one byte at a time.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct XMLPrologGuardTests {
     @Test(
         arguments: [

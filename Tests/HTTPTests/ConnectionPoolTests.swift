@@ -3,7 +3,7 @@ import Testing
 
 /// Which URLs an `HTTPConnectionPool` lets share a kept connection: one origin — scheme, credentials, host and
 /// port — and nothing else.
-@Suite(.timeLimit(.minutes(1))) struct ConnectionPoolTests {
+@Suite(.timeLimit(.minutes(5))) struct ConnectionPoolTests {
     @Test(
         arguments: [
             ("http://127.0.0.1:8080/a.xml", "http://127.0.0.1:8080"),

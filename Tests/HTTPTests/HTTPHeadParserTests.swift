@@ -1,7 +1,7 @@
 import DocSyncHTTP
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct HTTPHeadParserTests {
+@Suite(.timeLimit(.minutes(5))) struct HTTPHeadParserTests {
     private func heads(_ lines: [String]) -> [HTTPResponseHead] {
         var parser = HTTPHeadParser()
         return lines.compactMap { parser.consume($0 + "\r\n") }

@@ -2,7 +2,7 @@ import DocSyncHTTP
 import Testing
 
 /// The pure network policies: address scopes and the private-redirect rule.
-@Suite(.timeLimit(.minutes(1))) struct NetworkPolicyTests {
+@Suite(.timeLimit(.minutes(5))) struct NetworkPolicyTests {
     @Test(arguments: [
         ("169.254.169.254", AddressScope.linkLocal), ("169.254.0.1", .linkLocal), ("169.255.0.1", .publicInternet),
         ("100.100.100.200", .linkLocal), ("100.100.100.201", .privateNetwork), ("fd00:ec2::254", .linkLocal),

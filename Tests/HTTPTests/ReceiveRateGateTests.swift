@@ -2,7 +2,7 @@ import DocSyncHTTP
 import Testing
 
 /// The pacing policy behind `rate_limit`: a table of chunks and arrival times, and the wait each one earns.
-@Suite(.timeLimit(.minutes(1))) struct ReceiveRateGateTests {
+@Suite(.timeLimit(.minutes(5))) struct ReceiveRateGateTests {
     struct Row: Sendable, CustomStringConvertible {
         var limit: Int64
         /// (bytes, arrival time in seconds) in order, and the expected wait after each.

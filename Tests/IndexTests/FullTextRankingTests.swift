@@ -7,7 +7,7 @@ import Testing
 /// The ranking of text searches, against FTS5 itself: a query on at most `FullTextReader.candidates` pages gets
 /// exactly FTS5's `bm25(text, 10.0, 1.0)` (scores and order), every page it matches found; a query on more (common
 /// words) scores a bounded set, yet still returns only matching pages, the pages whose title holds the words first.
-@Suite(.timeLimit(.minutes(3))) struct FullTextRankingTests {
+@Suite(.timeLimit(.minutes(5))) struct FullTextRankingTests {
     static func build(_ pages: [(path: String, title: String, body: String)], in dir: TemporaryDirectory) throws
         -> String
     {

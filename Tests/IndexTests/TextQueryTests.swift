@@ -2,7 +2,7 @@ import DocSyncIndex
 import Testing
 
 /// The full-text query syntax, parsed into FTS5 expressions in which user text only ever appears quoted.
-@Suite(.timeLimit(.minutes(2))) struct TextQueryTests {
+@Suite(.timeLimit(.minutes(5))) struct TextQueryTests {
     @Test(arguments: [
         // (query, FTS5 expression)
         ("brown", "\"brown\""),

@@ -3,7 +3,7 @@ import Testing
 
 /// How a text query runs on one index: prefixes expanded into the index's words (an `OR` FTS5 reads lazily), the
 /// pages each word is on looked up, exclusions kept apart, a prefix nothing starts with matching nothing.
-@Suite(.timeLimit(.minutes(1))) struct TextSearchPlanTests {
+@Suite(.timeLimit(.minutes(5))) struct TextSearchPlanTests {
     static let terms = ["bro": 1, "broad": 2, "brother": 3, "brown": 5, "fox": 7]
 
     static func plan(_ query: String, withTerms: Bool = true) throws -> TextSearchPlan {

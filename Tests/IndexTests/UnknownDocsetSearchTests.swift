@@ -6,7 +6,7 @@ import TestSupport
 /// A search filtered to a docset that is not installed (or to a group that does not exist) is a typed error, as
 /// `sync(only:)` is, thrown before anything is read; names match case-insensitively, and a group's members that are
 /// not installed are no error.
-@Suite(.timeLimit(.minutes(2))) struct UnknownDocsetSearchTests {
+@Suite(.timeLimit(.minutes(5))) struct UnknownDocsetSearchTests {
     static func index(_ dir: TemporaryDirectory) -> DocsetIndex {
         DocsetIndex(
             docsets: [IndexedDocset(name: "Go", version: nil, path: dir.appending("Go.docset"))],

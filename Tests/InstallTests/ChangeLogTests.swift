@@ -7,7 +7,7 @@ import TestSupport
 /// The root's change log as installs, removals and adoptions write it, read through the library
 /// (`SyncEngine.changes(since:)`) and the log reader: one record per change, none for a reinstall of the same bytes,
 /// cursors, and the rule that an unflipped last record is never reported.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(5)))
 struct ChangeLogTests {
     static func engine(_ h: InstallHarness) -> SyncEngine {
         SyncEngine(

@@ -6,7 +6,7 @@ import TestSupport
 /// The content record and the content digest are built without a per-line object (`ContentLines`, a streamed
 /// digest) and stay byte-identical to the earlier builders, kept here as references: records and summaries already
 /// on disk are compared with new ones.
-@Suite(.timeLimit(.minutes(2))) struct ContentRecordBytesTests {
+@Suite(.timeLimit(.minutes(5))) struct ContentRecordBytesTests {
     /// The record as `VersionContent.encoded()` built it before: one array per line, sorted, repeats dropped.
     static func referenceRecord(_ content: VersionContent) -> [UInt8] {
         var pageLines = content.pages.map { Array(VersionContent.pageLine(path: $0.path, sha256: $0.sha256).utf8) }

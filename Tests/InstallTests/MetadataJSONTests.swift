@@ -8,7 +8,7 @@ import Testing
 /// `meta.json` and the host record, read for every installed docset on every sync, go through `JSONParser` and typed
 /// reads: what docsync writes, what older installs and Zeal wrote, and files with members of unexpected types all
 /// give what the `Codable` decoding gave (a value, or nil).
-@Suite(.timeLimit(.minutes(2))) struct MetadataJSONTests {
+@Suite(.timeLimit(.minutes(5))) struct MetadataJSONTests {
     private static let record = """
         "docsync": {"identifier": "org.example", "version": "1.2", "revision": "3", "arrival": "dash-feed",
          "archive_sha256": "ab", "archive_size": 1234, "unpacked_bytes": 5678, "file_count": 9,

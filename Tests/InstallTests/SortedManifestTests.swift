@@ -13,7 +13,7 @@ import TestSupport
 /// byte for byte the content digest and the content record's page lines that the dictionary (`TreeManifest`) gives:
 /// a changed digest would make every installed docset look updated. Awkward paths (canonically equivalent Unicode,
 /// invalid UTF-8, escapes, the empty path), format 2's later lines and removals, and runs small enough to spill.
-@Suite(.timeLimit(.minutes(2))) struct SortedManifestTests {
+@Suite(.timeLimit(.minutes(5))) struct SortedManifestTests {
     /// Names in NFC (precomposed "é", CJK, invalid UTF-8 read as U+FFFD). Not decomposed ones ("e\u{301}") nor the
     /// Kelvin sign (U+212A, equal to "K"): Swift's String `<` is not a consistent order on them (the 6.x stdlib
     /// says neither "…/sub/e\u{301}.html" < "…/sub/\u{E9}.html2" nor the reverse, and orders "\u{212A}" after "K0"

@@ -10,7 +10,7 @@ import TestSupport
 
 /// The per-version content record `docsync diff` merges: exact differences whatever the input order, text that
 /// needs escaping, and an empty side.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct VersionContentTests {
     typealias Page = VersionContent.Page
     typealias Entry = VersionContent.Entry

@@ -4,7 +4,7 @@ import Testing
 
 /// A docsync mirror's own copy with upstream fallbacks is fetched over one connection (sync's downloader(for:)), so a
 /// segmented download never spreads ranges to those fallbacks; any other archive is split as configured.
-@Suite(.timeLimit(.minutes(1))) struct FleetCopySegmentsTests {
+@Suite(.timeLimit(.minutes(5))) struct FleetCopySegmentsTests {
     static let mirror = "http://cache.lan/archives/\(String(repeating: "a", count: 64))/Go.tgz"
     static let upstream = "http://origin.example/Go.tgz"
 

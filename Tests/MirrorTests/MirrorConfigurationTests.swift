@@ -3,7 +3,7 @@ import DocSyncConfigFile
 import Testing
 
 /// `[mirror]` is read strictly: both places required, base_url an http(s) URL, keep in range, errors naming the key.
-@Suite(.timeLimit(.minutes(1))) struct MirrorConfigurationTests {
+@Suite(.timeLimit(.minutes(5))) struct MirrorConfigurationTests {
     func parse(_ text: String) throws -> DocSyncConfiguration {
         try DocSyncConfigurationLoader(environment: ["HOME": "/h"]).parse(text, file: "/c/docsync.toml", relativeTo: "/c")
     }

@@ -4,7 +4,7 @@ import Testing
 
 /// The pure half of a publish: which versions each feed names (`keep`), which archive folders retire, and when a
 /// retired one may go (its grace period passed and no feed names it).
-@Suite(.timeLimit(.minutes(1))) struct MirrorPlannerTests {
+@Suite(.timeLimit(.minutes(5))) struct MirrorPlannerTests {
     static func version(_ name: String, _ version: String, _ digit: Character) -> MirrorVersion {
         MirrorVersion(
             name: name, title: name, version: version, sha256: String(repeating: digit, count: 64), size: 10,
@@ -73,7 +73,7 @@ import Testing
 
 /// A docset still installed whose newest archive could not be had keeps the versions published before (only those
 /// whose archive folder is in the pool): never dropped, never a feed naming a missing archive.
-@Suite(.timeLimit(.minutes(1))) struct MirrorPlannerHeldTests {
+@Suite(.timeLimit(.minutes(5))) struct MirrorPlannerHeldTests {
     typealias T = MirrorPlannerTests
 
     @Test(arguments: [

@@ -5,7 +5,7 @@ import Testing
 
 /// A docsync mirror's own copy stays first (the learned order would explore the unmeasured upstream first), unless
 /// the feed is not a mirror's or the mirror's host is failing.
-@Suite(.timeLimit(.minutes(1))) struct OwnCopyPreferenceTests {
+@Suite(.timeLimit(.minutes(5))) struct OwnCopyPreferenceTests {
     static let mirror = "http://cache.lan/archives/\(String(repeating: "a", count: 64))/Go.tgz"
     static let upstream = "http://origin.example/Go.tgz"
     static let now = Date(timeIntervalSince1970: 2_000_000_000)

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// `[[docset]]` → candidate or skip: the pure step between the catalogues and the planner.
-@Suite(.timeLimit(.minutes(1))) struct CatalogSelectorTests {
+@Suite(.timeLimit(.minutes(5))) struct CatalogSelectorTests {
     static let alternates = CatalogAlternates(bases: ["https://m.test/feeds"])
     static let zeal = Catalog(
         source: .zeal,
@@ -155,7 +155,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct LockFileTests {
+@Suite(.timeLimit(.minutes(5))) struct LockFileTests {
     static let sha = String(repeating: "a", count: 64)
 
     func load(_ text: String) throws -> LockFile {

@@ -1,7 +1,7 @@
 import DocSync
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct DocsetVersionTests {
+@Suite(.timeLimit(.minutes(5))) struct DocsetVersionTests {
     /// (older, newer): each row is one rule of the documented order.
     @Test(arguments: [
         ("2.1.9", "2.2.0", "numbers compare numerically per segment"),

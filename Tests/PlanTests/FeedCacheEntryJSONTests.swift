@@ -4,7 +4,7 @@ import Testing
 
 /// Each feed's cache entry is read on every sync through `JSONParser`: what docsync writes, and whatever else a
 /// state folder holds, read as the `Codable` decoding read it (a value, or nil).
-@Suite(.timeLimit(.minutes(1))) struct FeedCacheEntryJSONTests {
+@Suite(.timeLimit(.minutes(5))) struct FeedCacheEntryJSONTests {
     @Test func entriesReadAsTheCodableDecodingReadsThem() {
         var entry = FeedCacheEntry(
             url: "https://user:***@example.org/Doc.xml", etag: "\"5f-1a\"",

@@ -2,7 +2,7 @@ import DocSync
 import Foundation
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct PlannerTests {
+@Suite(.timeLimit(.minutes(5))) struct PlannerTests {
     static let day1 = Date(timeIntervalSince1970: 1_700_000_000)
     static let day2 = day1.addingTimeInterval(86400)
 

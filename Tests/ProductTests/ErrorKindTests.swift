@@ -3,7 +3,7 @@ import Testing
 
 /// Every public error of the library is compared by kind (`error.kind == .invalidQuery`) with `import DocSync`
 /// alone; a kind's description is its stable machine-readable name.
-@Suite(.timeLimit(.minutes(1))) struct ErrorKindTests {
+@Suite(.timeLimit(.minutes(5))) struct ErrorKindTests {
     @Test func kindsCompareAndNameThemselves() {
         let query = DocsetIndexError.invalidQuery("limit 0 is not in 1…1000")
         #expect(query.kind == .invalidQuery && query.kind != .io && "\(query.kind)" == "invalid_query")

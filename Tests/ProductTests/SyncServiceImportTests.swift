@@ -4,7 +4,7 @@ import Testing
 
 /// `SyncService` used from `import DocSync` alone: `Logger` (swift-log) and `ServiceGroup`
 /// (swift-service-lifecycle), which its signature and its use need, come re-exported with it.
-@Suite(.timeLimit(.minutes(2))) struct SyncServiceImportTests {
+@Suite(.timeLimit(.minutes(5))) struct SyncServiceImportTests {
     @Test func aBackendRunsTheServiceWithImportDocSyncAlone() async throws {
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("docsync-service-\(UUID().uuidString)").path

@@ -6,7 +6,7 @@ import Testing
 
 /// `Routes.pageURL`: a hit's `file://` URL becomes the path under `/d/<Name>/` that serves its page (fragment and
 /// query kept), from the documents folder or, for Apple's layout, from `Contents/Resources/`; other URLs unchanged.
-@Suite(.timeLimit(.minutes(1))) struct PageURLTests {
+@Suite(.timeLimit(.minutes(5))) struct PageURLTests {
     static func hit(docset: String, url: String) throws -> SearchHit {
         let object: [String: Any] = [
             "name": "n", "type": "Function", "docset": docset, "version": "1", "url": url, "match": 0, "page": "p",

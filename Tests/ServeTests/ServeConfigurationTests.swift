@@ -3,7 +3,7 @@ import DocSyncConfigFile
 import Testing
 
 /// `[serve]` in `docsync.toml`: every key read, defaults when absent, bad values named by key.
-@Suite(.timeLimit(.minutes(1))) struct ServeConfigurationTests {
+@Suite(.timeLimit(.minutes(5))) struct ServeConfigurationTests {
     static func parse(_ text: String) throws -> DocSyncConfiguration {
         try DocSyncConfigurationLoader().parse("root = \"/r\"\n" + text, file: "/etc/docsync.toml", relativeTo: "/etc")
     }

@@ -5,7 +5,7 @@ import Testing
 
 /// `JSONParser`, which reads catalogues and every installed docset's `meta.json` and host record on every sync: the
 /// values `JSONDecoder` gives for the same bytes, and a refusal (with its kind) for what is not JSON.
-@Suite(.timeLimit(.minutes(2))) struct JSONParserTests {
+@Suite(.timeLimit(.minutes(5))) struct JSONParserTests {
     private func foundation(_ bytes: [UInt8]) -> JSONValue? {
         try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
     }

@@ -3,7 +3,7 @@ import Testing
 
 /// Untrusted text is printed with control characters escaped, names are one safe path component, and
 /// credentials never leave a URL docsync prints or stores.
-@Suite(.timeLimit(.minutes(1))) struct UntrustedTextTests {
+@Suite(.timeLimit(.minutes(5))) struct UntrustedTextTests {
     @Test(arguments: [
         ("plain", "plain"),
         ("\u{1B}[31mred", "\\e[31mred"),

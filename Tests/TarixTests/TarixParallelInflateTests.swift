@@ -12,7 +12,7 @@ import Testing
 /// cut into jobs at `00 00 FF FF` markers, each inflated cold, and the walk goes on itself where a job could not be
 /// proven (a record larger than a job, an output larger than a job's room, a marker made of data). Whatever the job
 /// size and the worker count, the index is the writer's own, every document reads back as Zeal reads it, and a
-/// damaged record late in the archive is refused with its path named.
+/// damaged record late in the archive is refused, with its path named unless only the gzip trailer could tell.
 @Suite(.timeLimit(.minutes(10)), .blockingWaits) struct TarixParallelInflateTests {
     /// A flushed archive (re-encoded by `TarixWriter`) of thousands of tiny records and records larger than any job
     /// (random: stored blocks; text: an output larger than a job's room), with the writer's index.
@@ -106,7 +106,10 @@ import Testing
             _ = try TarixVerifier.verify(archive: fd, archiveName: damaged, indexPath: index, limits: limits)
             Issue.record("a damaged record was accepted: \(path) at \(at), \(seed)")
         } catch {
-            #expect(error.description.contains(path), "\(error), damaged \(path) at \(at), \(seed)")
+            // Damage that still decodes to as many bytes, ending at the same flush point, leaves every record's
+            // structure intact: only the gzip trailer's CRC-32 finds it, and it cannot say which record was hit.
+            let onlyTheTrailer = error.description.contains("gzip trailer does not match the data")
+            #expect(onlyTheTrailer || error.description.contains(path), "\(error), damaged \(path) at \(at), \(seed)")
         }
     }
 

@@ -12,7 +12,7 @@ struct PathRow: Sendable, CustomTestStringConvertible {
 }
 
 /// Pure rules: paths, the `hash` column, tar numbers and pax records, each a table.
-@Suite(.timeLimit(.minutes(1))) struct TarixPolicyTests {
+@Suite(.timeLimit(.minutes(5))) struct TarixPolicyTests {
     static let paths = [
         PathRow(path: "X.docset/", directory: true, error: nil, verdict: .directory),
         PathRow(path: "X.docset/Contents/a.html", directory: false, error: nil, verdict: .document),

@@ -4,7 +4,7 @@ import Testing
 
 /// Identity checks on every extra response: same validator, same total length, exactly the asked range;
 /// mirror faults are reported and excluded, never spliced.
-@Suite(.timeLimit(.minutes(1))) struct SegmentResponsePolicyTests {
+@Suite(.timeLimit(.minutes(5))) struct SegmentResponsePolicyTests {
     static let length: Int64 = 64 << 20
     static let asked: Range<Int64> = (16 << 20)..<(32 << 20)
     static let identity = SegmentIdentity(length: length, validator: Validator(etag: "\"v1\""))

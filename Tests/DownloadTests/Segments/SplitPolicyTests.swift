@@ -3,7 +3,7 @@ import DocSyncHTTP
 import Testing
 
 /// When the first response allows a split, and how the file is cut ("Behaviour").
-@Suite(.timeLimit(.minutes(1))) struct SplitPolicyTests {
+@Suite(.timeLimit(.minutes(5))) struct SplitPolicyTests {
     static let mib: Int64 = 1 << 20
     static let length: Int64 = 64 << 20
     static let strong = ("ETag", "\"v1\"")
