@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Turns the code pages docsync touched (texttrace.so logs) into an lld --symbol-ordering-file.
+"""Turns the functions docsync ran (functrace.so logs) into an lld --symbol-ordering-file.
 
 usage: order-from-trace.py BINARY LINKER_MAP TRACE_FILE... > docsync.order
 
-Functions on a touched page are listed in first-touch order. Functions that share a large input section with
-others (a whole object's `.text`, not compiled with function sections) are left out: ordering them would drag
-the entire section, mostly cold, into the hot region.
+Functions are listed in the order they first ran, every name at a traced address (aliases included). Functions
+that share a large input section with others (a whole object's `.text`, not compiled with function sections) are
+left out: ordering them would drag the entire section, mostly cold, into the hot region.
 """
 import re
 import subprocess
@@ -19,11 +19,10 @@ def main():
     order, seen = [], set()
     for path in sorted(traces, key=lambda p: int(p.rsplit(".", 1)[1])):  # trace.PID, in run order
         for line in open(path):
-            page = int(line, 16)
-            if page not in seen:
-                seen.add(page)
-                order.append(page)
-    rank = {page: i for i, page in enumerate(order)}
+            address = int(line, 16)
+            if address not in seen:
+                seen.add(address)
+                order.append(address)
 
     section_of, sizes, current = {}, {}, None
     row = re.compile(r"^\s*([0-9a-f]+)\s+([0-9a-f]+)\s+([0-9a-f]+)\s+(\d+)\s+(.*)$")
@@ -39,26 +38,23 @@ def main():
         elif current is not None:
             section_of.setdefault(rest, current)
 
-    functions = []
+    names_at = {}
     nm = subprocess.run(["nm", "-S", "-n", "--defined-only", binary], capture_output=True, text=True, check=True)
     for line in nm.stdout.splitlines():
         parts = line.split()
         if len(parts) < 4 or parts[2] not in "tTwW" or int(parts[1], 16) == 0:
             continue
-        address, size, name = int(parts[0], 16), int(parts[1], 16), parts[3]
-        pages = range(address & ~4095, address + size, 4096)
-        first = min((rank[p] for p in pages if p in rank), default=None)
-        if first is None:
-            continue
-        section = section_of.get(name)
-        if section and sizes[section] > MAX_SHARED_SECTION and not section.split(":(")[1].startswith(".text."):
-            continue
-        functions.append((first, address, name))
+        names_at.setdefault(int(parts[0], 16), []).append(parts[3])
+
     names, listed = [], set()
-    for _, _, name in sorted(functions):
-        if name not in listed:
-            listed.add(name)
-            names.append(name)
+    for address in order:
+        for name in names_at.get(address, []):
+            section = section_of.get(name)
+            if section and sizes[section] > MAX_SHARED_SECTION and not section.split(":(")[1].startswith(".text."):
+                continue
+            if name not in listed:
+                listed.add(name)
+                names.append(name)
     sys.stdout.write("\n".join(names) + "\n")
 
 
