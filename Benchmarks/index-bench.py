@@ -78,14 +78,16 @@ out = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss_file, driver, confi
 rss_mib = int(open(rss_file).read().split()[-1]) / 1024
 ours = {}
 hits = {}
+cpu = {}  # the searching thread's CPU time: what a query cost, on a loaded machine, without the wait for a core
 memory = None
 for line in out.splitlines():
     if line.startswith("#memory\t"):
         memory = [int(v) / 1024 for v in line.split("\t")[1:]]  # VmHWM, peak RssAnon, RssFile at the end
         continue
-    kind, micros, n = line.split("\t")[:3]  # then the CPU microseconds
+    kind, micros, n, cpu_micros = line.split("\t")[:4]
     ours.setdefault(kind, []).append(int(micros) / 1000)
     hits.setdefault(kind, []).append(int(n))
+    cpu.setdefault(kind, []).append(int(cpu_micros) / 1000)
 
 
 def like_pattern(kind, q):
@@ -164,6 +166,10 @@ for kind in ["exact", "prefix", "substring", "fuzzy"]:
     print("%-10s %6d %9.2f %9.2f %12.1f %12.1f %11.1f %11.1f %8.1f" % (
         kind, len(a), percentile(a, 50), percentile(a, 99), percentile(c, 50), percentile(c, 99),
         percentile(s, 50), percentile(s, 99), statistics.mean(hits.get(kind, [0]))))
+print("CPU time of the searching thread, p50 / p99 ms: " + ", ".join(
+    "%s %.2f / %.2f" % (k, percentile(cpu.get(k, [0]), 50), percentile(cpu.get(k, [0]), 99))
+    for k in ["exact", "prefix", "substring", "fuzzy"]))
+print("load average at the end: %s" % open("/proc/loadavg").read().split()[:3])
 print()
 print("files changed in the installed root: %d (of %d)" % (changed, len(before)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
