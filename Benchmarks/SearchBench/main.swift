@@ -5,7 +5,8 @@
 //   --text: the queries go to the text index (`docsync search --text`), not the name index.
 //   QUERIES: one `kind<TAB>query` per line. Prints `kind<TAB>microseconds<TAB>hits<TAB>CPU microseconds` per query
 //   (the CPU time of the searching thread: on a loaded machine, what the query cost rather than how long it waited
-//   for a core).
+//   for a core), then one line `#memory<TAB>VmHWM<TAB>peak RssAnon<TAB>RssFile at the end` (KiB): the peak RSS, and
+//   the anonymous memory (what is resident beyond the page cache) sampled after every query.
 import DocSync
 import DocSyncConfigFile
 import Foundation
@@ -33,7 +34,15 @@ func hits(_ query: String) -> Int {
     return index.searchBlocking(SearchQuery(query, limit: limit)).hits.count
 }
 
+/// `/proc/self/status`'s field `name` in KiB (0 when missing).
+func statusKiB(_ name: String) -> Int {
+    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }) else { return 0 }
+    return Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "") ?? 0
+}
+
 _ = hits("warm-up")
+var peakAnonymous = statusKiB("RssAnon")
 var output = ""
 for line in lines {
     let fields = line.split(separator: "\t", maxSplits: 1)
@@ -44,5 +53,7 @@ for line in lines {
     let cpu = threadCPUMicroseconds() - cpuStart
     let elapsed = (ContinuousClock.now - start) / .microseconds(1)
     output += "\(fields[0])\t\(Int(elapsed))\t\(count)\t\(cpu)\n"
+    peakAnonymous = max(peakAnonymous, statusKiB("RssAnon"))
 }
+output += "#memory\t\(statusKiB("VmHWM"))\t\(peakAnonymous)\t\(statusKiB("RssFile"))\n"
 FileHandle.standardOutput.write(Data(output.utf8))

@@ -1,7 +1,7 @@
 /// The scans over names by rank (shortest first): the fuzzy and short-substring candidates are the names whose
-/// scan mask covers the query's, read from the in-memory `lengthMasks` 4 at a time.
+/// scan mask covers the query's (`MaskWalk`).
 extension NameTable {
-    /// The 64-bit mask the scans compare (`lengthMasks`): the low half is `fold(mask(bytes))`, which characters
+    /// The 64-bit mask the scans compare (`lengthMasks` in the file): the low half is `fold(mask(bytes))`, which characters
     /// occur; the high half `repeats(bytes)`, which occur at least twice. A name contains `query` as a substring or a
     /// subsequence only if it holds each of the query's bytes at least as often, so only if its scan mask covers the
     /// query's: the scan never drops a match, and passes far fewer names than the presence half alone (a query with
@@ -38,29 +38,6 @@ extension NameTable {
 
     /// The sorted position of the name at `rank`.
     func position(rank: Int) -> Int { Int(order[rank]) }
-
-    /// Calls `visit(rank)` for every rank in `range` whose scan mask covers `wanted` (`scanMask`), in rank order
-    /// (the masks read 4 at a time).
-    func maskScan(_ wanted: UInt64, ranks range: Range<Int>, _ visit: (_ rank: Int) -> Void) {
-        guard !range.isEmpty else { return }
-        let splat = SIMD4<UInt64>(repeating: wanted)
-        lengthMasks.withUnsafeBufferPointer { masks in
-            let base = UnsafeRawPointer(masks.baseAddress!)
-            var k = range.lowerBound
-            while k + 4 <= range.upperBound {
-                let block = base.loadUnaligned(fromByteOffset: 8 * k, as: SIMD4<UInt64>.self)
-                let hit = (block & splat) .== splat
-                if any(hit) {
-                    for j in 0..<4 where hit[j] { visit(k + j) }
-                }
-                k += 4
-            }
-            while k < range.upperBound {
-                if masks[k] & wanted == wanted { visit(k) }
-                k += 1
-            }
-        }
-    }
 
     /// The names of length group `group` (below `lengthGroups`), by rank and without separators (each `group`
     /// bytes), read with `pread` into `buffer` (its first bytes; grown when needed), or copied from the mapping if

@@ -5,9 +5,6 @@
 /// Buffers one search reuses for every docset (`DocsetIndex` keeps a few between searches), so reading postings
 /// allocates and faults in nothing per query.
 final class SearchScratch {
-    var lists: [[UInt32]] = []
-    /// The substring candidates of every docset searched, one after the other (ranks).
-    var candidates: [UInt32] = []
     /// One length group's names (`NameTable.readRankNames`).
     var names: [UInt8] = []
     /// A run of sorted names and their offsets (`NameTable.forEachPrefixMatch`).
@@ -15,21 +12,10 @@ final class SearchScratch {
     var runBytes: [UInt8] = []
 }
 
-/// Postings read with `pread` rather than through the mapping: pages read this way never enter the process's
+/// Postings, scan masks and names read with `pread` rather than through the mapping: pages read this way never enter the process's
 /// resident set (they stay in the shared page cache), so they need not be dropped after a query and faulted back in
 /// by the next — the cost that dominated on a loaded machine.
 extension NameTable {
-    /// The postings in `range`, read into `buffer` (its first `range.count` elements), or copied from the mapping
-    /// if the read fails.
-    func readPostings(_ range: Range<Int>, into buffer: inout [UInt32]) {
-        if buffer.count < range.count { buffer = Array(repeating: 0, count: range.count) }
-        guard !range.isEmpty else { return }
-        let read = buffer.withUnsafeMutableBytes {
-            Self.readFully(fd, into: $0.baseAddress!, range.count * 4, at: postingsOffset + range.lowerBound * 4)
-        }
-        if !read { for k in range.indices { buffer[k - range.lowerBound] = postings[k] } }
-    }
-
     static func readFully(_ fd: Int32, into buffer: UnsafeMutableRawPointer, _ bytes: Int, at offset: Int)
         -> Bool
     {
@@ -45,7 +31,7 @@ extension NameTable {
 }
 
 extension NameTable {
-    /// `mask` folded to 32 bits, kept in memory for the scans (4 bytes per entry): a–z keep their bits, any digit is
+    /// `mask` folded to 32 bits, the low half of each scan mask in the file (`scanMask`): a–z keep their bits, any digit is
     /// bit 26, the other ASCII groups bits 27–30, non-ASCII bit 31. Folding keeps containment (`a ⊆ b` ⇒
     /// `fold(a) ⊆ fold(b)`), so the scan still passes every name that can match, a few more to check.
     static func fold(_ m: UInt64) -> UInt32 {

@@ -33,8 +33,8 @@ import Foundation
 /// Exact and prefix matches are one binary search (over in-memory fences, then one block of the file). Substring
 /// matches of 3 bytes or more are the postings of the query's rarest trigrams intersected, each checked; shorter
 /// substrings and fuzzy (subsequence) matches are the names whose character masks cover the query's (the characters
-/// it contains, and those it contains twice or more), each checked — a scan of 8 bytes per entry held in memory, not
-/// of the names. Both walk the names shortest first (postings hold ranks, masks are stored by rank), so a search
+/// it contains, and those it contains twice or more), each checked — a scan of 8 bytes per entry read with `pread`,
+/// not of the names. Both walk the names shortest first (postings hold ranks, masks are stored by rank), so a search
 /// that already holds its best `limit` stops at the first length that can no longer rank (`NameTable+LengthOrder`);
 /// the names they check are read a length group at a time from the rank names, in sequence, not one random page of
 /// the mapping per candidate. A hit's display data is one
@@ -73,10 +73,6 @@ final class NameTable: @unchecked Sendable {
     /// the resident set after each query and faulted back in by the next.
     var trigramKeys: [UInt32] = []
     var trigramStarts: [UInt32] = []
-    /// Each entry's scan mask (`scanMask`: the characters it contains, and those it contains twice or more), by
-    /// rank, in memory: the fuzzy and short-substring scans read 8 bytes per entry without touching the file, and
-    /// read a name only when its mask covers the query's.
-    var lengthMasks: [UInt64] = []
     /// The first rank of each name length (0...255; 256: 256 bytes or more), and `count` at the end.
     var lengthStarts: [Int] = []
     /// Names of this many bytes or more share the last length group.
@@ -181,12 +177,6 @@ final class NameTable: @unchecked Sendable {
         for i in stride(from: 0, to: count, by: Self.fenceStride) {
             fenceBytes += name(i)
             fenceStarts.append(fenceBytes.count)
-        }
-        lengthMasks = [UInt64](unsafeUninitializedCapacity: count) { masks, initialized in
-            let from = base + layout.lengthMasks  // 4-byte aligned in the file: copied, then byte-swapped if needed
-            if count > 0 { UnsafeMutableRawPointer(masks.baseAddress!).copyMemory(from: from, byteCount: 8 * count) }
-            for k in 0..<count { masks[k] = UInt64(littleEndian: masks[k]) }
-            initialized = count
         }
         lengthStarts = (0..<(Self.lengthGroups + 2)).map { Int(starts32[$0]) }
         // The rank names area holds exactly the names below `lengthGroups` bytes, each group's at its width.

@@ -118,6 +118,7 @@ struct Ranker {
         // the walk stops at the first length that can no longer enter the best `limit` of all of them together.
         let minimumLength = needle.count + 1
         let wanted = NameTable.scanMask(needle)
+        let masks = MaskWalk(tables: searched.map { indexes[$0].names })
         var names = scratch.names
         scratch.names = []
         var ranks: [Int] = []
@@ -181,44 +182,21 @@ struct Ranker {
                     return false
                 }
                 if needle.count >= 3 {
-                    // Each docset's candidates from its postings (by rank), then walked a length group at a time.
-                    var candidates = scratch.candidates
-                    scratch.candidates = []
-                    candidates.removeAll(keepingCapacity: true)
-                    var bounds = [0]
-                    for d in searched {
-                        indexes[d].names.substringCandidates(self.needle, scratch: scratch, into: &candidates)
-                        bounds.append(candidates.count)
-                    }
-                    var cursors = Array(bounds.dropLast())
-                    // Buffers taken once: no retain or uniqueness check of the captured arrays per candidate.
-                    candidates.withUnsafeBufferPointer { all in
-                        cursors.withUnsafeMutableBufferPointer { cursors in
-                            scanByLength(
-                                .substring,
-                                { k, _, group in
-                                    var at = cursors[k]
-                                    let end = bounds[k + 1]
-                                    while at < end {
-                                        let rank = Int(all[at])
-                                        if rank >= group.upperBound { break }
-                                        if rank >= group.lowerBound { ranks.append(rank) }
-                                        at += 1
-                                    }
-                                    cursors[k] = at
-                                }, matches: substring)
-                        }
-                    }
-                    scratch.candidates = candidates
+                    // Each docset's candidates from its postings (by rank), read a length group at a time.
+                    let walk = SubstringWalk(self.needle, tables: searched.map { indexes[$0].names })
+                    scanByLength(
+                        .substring, { k, _, group in walk.candidates(k, in: group, into: &ranks) },
+                        matches: substring)
                 } else {
                     scanByLength(
-                        .substring, { _, table, group in table.maskScan(wanted, ranks: group) { ranks.append($0) } },
+                        .substring, { k, _, group in masks.scan(k, wanted, ranks: group) { ranks.append($0) } },
                         matches: substring)
                 }
             }
             guard needle.count > 1, !selection.isFull() else { return }
             scanByLength(
-                .fuzzy, { _, table, group in table.maskScan(wanted, ranks: group) { ranks.append($0) } },
+                .fuzzy,
+                { k, _, group in masks.scan(k, wanted, ranks: group) { ranks.append($0) } },
                 matches: { NameTable.isSubsequence(needle, of: $0) && NameTable.find(needle, in: $0) == nil })
         }
         scratch.names = names

@@ -204,7 +204,11 @@ import Testing
             let group = min(length, NameTable.lengthGroups)
             #expect(table.ranks(ofGroup: group).contains(rank))
             #expect(table.length(rank: rank, group: group) == length)
-            let masks = (table.lengthMasks[rank], NameTable.fold(NameTable.mask(table.name(i))))
+            var stored: UInt64 = 0  // the scan mask in the file, as `MaskWalk` reads it
+            withUnsafeMutableBytes(of: &stored) {
+                table.read(table.areas.lengthMasks + 8 * rank, 8, into: $0.baseAddress!)
+            }
+            let masks = (UInt64(littleEndian: stored), NameTable.fold(NameTable.mask(table.name(i))))
             #expect(masks.0 == NameTable.scanMask(table.name(i)))  // layout 6: 64 bits, the low half as before
             #expect(UInt32(truncatingIfNeeded: masks.0) == masks.1)
             if group < NameTable.lengthGroups {  // layout 5: the group's names again, by rank, `group` bytes each

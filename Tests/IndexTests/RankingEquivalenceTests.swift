@@ -105,6 +105,27 @@ import Testing
             types: ["Method"], seed: seed)
     }
 
+    /// Long postings and large length groups: thousands of names of one length over three letters, so that a
+    /// trigram's postings span several of `SubstringWalk`'s chunks and a length group is more than `MaskWalk`'s
+    /// window, walked both to the end (a large limit) and stopped early (a small one).
+    @Test func longPostingsAndLargeGroupsMatchTheReference() throws {
+        var rng = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
+        let seed = rng.seed
+        func name() -> String {
+            let length = [3, 5, 8, 9, 9, 9, 12].randomElement(using: &rng)!
+            let letters = (0..<length).map { _ in "abcAB".randomElement(using: &rng)! }
+            return String(letters) + (Int.random(in: 0..<50, using: &rng) == 0 ? "_x" : "")
+        }
+        let types = ["Function", "Class"]
+        let dir = try TemporaryDirectory("equivalence-large")
+        defer { dir.remove() }
+        let (docsets, index) = try Self.docsets(
+            ["L0", "L1"], in: dir, draws: { 8_000 }, draw: { (name(), types.randomElement(using: &rng)!) })
+        let queries = ["abc", "cab", "aaa", "bcab", "abcabc", "cc", "ab", "acb", "aca", "bbbb", "cabac", "x", "_x",
+            "a_x", "abcabcabc", "ccccccccc", "ax", "bx"]
+        Self.expectReference(index, docsets, queries: queries, limits: [1, 20, 2_000], types: ["Class"], seed: seed)
+    }
+
     /// Docsets named `names` written in `dir` (Dash indexes), each of `draws()` drawn entries with names unique once
     /// lowercased (ties within a docset are then only across docsets), and the index over them all.
     static func docsets(

@@ -1,0 +1,129 @@
+/// The substring candidates of several docsets' names, produced lazily a length group at a time: for each docset,
+/// the ranks of the names that hold the query's (up to 3) rarest trigrams, from their postings intersected.
+///
+/// Postings hold ranks (shortest names first), so the candidates of a length group are the next run of each list:
+/// the walk reads each list with `pread` in chunks, only as far as the length groups the ranking still visits. A
+/// search that holds its best `limit` after the short names reads a few KiB per docset, not every posting of its
+/// trigrams (megabytes over ten million entries); the buffers are `slot` values per list, whatever the list's length.
+///
+/// Only the names in the postings of every one of the query's trigrams can contain it, so the rarest list is walked
+/// and each of its ranks looked up in the others' (galloping search: the work follows the rarest list).
+final class SubstringWalk {
+    /// Values buffered per list (4 KiB); the first read of a list takes `firstRead` of them.
+    static let slot = 1024
+    static let firstRead = 128
+    private let tables: [NameTable]
+    /// Per docset: how many lists (up to 3; 0 when some trigram of the query is in none of its names, or its lists
+    /// are exhausted).
+    private var lists: [Int]
+    /// Per list `3 * docset + j` (`j` 0 the rarest): the postings still to read (indexes in the postings area), and
+    /// the buffered values `buffer[slot * list + at ..< slot * list + filled]`.
+    private var next: [Int]
+    private var end: [Int]
+    private var at: [Int]
+    private var filled: [Int]
+    private let buffer: UnsafeMutablePointer<UInt32>
+
+    /// The walk of `query` (3 bytes or more, lowercased) over `tables`; reads no posting yet.
+    init(_ query: [UInt8], tables: [NameTable]) {
+        self.tables = tables
+        var keys: [UInt32] = []
+        if query.count >= 3 {
+            for k in 0...(query.count - 3) {
+                let key = NameTable.trigram(query[k], query[k + 1], query[k + 2])
+                if !keys.contains(key) { keys.append(key) }
+            }
+        }
+        lists = Array(repeating: 0, count: tables.count)
+        next = Array(repeating: 0, count: 3 * tables.count)
+        end = next
+        at = next
+        filled = next
+        buffer = .allocate(capacity: max(1, 3 * tables.count * Self.slot))
+        for (d, table) in tables.enumerated() where table.count > 0 && !keys.isEmpty {
+            var ranges: [Range<Int>] = []
+            for key in keys {
+                guard let range = table.postings(of: key) else {
+                    ranges = []
+                    break
+                }
+                ranges.append(range)
+            }
+            // The rarest few are enough to cut the candidates down; walking the common lists too would cost more
+            // (postings read) than the name checks they save.
+            ranges.sort { $0.count < $1.count }
+            for (j, range) in ranges.prefix(3).enumerated() {
+                next[3 * d + j] = range.lowerBound
+                end[3 * d + j] = range.upperBound
+            }
+            lists[d] = min(3, ranges.count)
+        }
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// Appends to `out` the ranks in `group` of docset `d`'s candidates, ascending. Successive calls for one docset
+    /// must ask for ascending groups (ranks below `group` not yet walked are skipped).
+    func candidates(_ d: Int, in group: Range<Int>, into out: inout [Int]) {
+        let n = lists[d]
+        guard n > 0 else { return }
+        let rarest = 3 * d
+        while true {
+            if at[rarest] == filled[rarest], !refill(rarest) {
+                lists[d] = 0
+                return
+            }
+            let rank = Int(buffer[Self.slot * rarest + at[rarest]])
+            if rank >= group.upperBound { return }
+            at[rarest] += 1
+            if rank < group.lowerBound { continue }
+            if n > 1 {
+                guard let found = seek(rarest + 1, UInt32(rank)) else {
+                    lists[d] = 0
+                    return
+                }
+                if !found { continue }
+            }
+            if n > 2 {
+                guard let found = seek(rarest + 2, UInt32(rank)) else {
+                    lists[d] = 0
+                    return
+                }
+                if !found { continue }
+            }
+            out.append(rank)
+        }
+    }
+
+    /// Advances list `s` to its first value not below `target`: whether it is `target`; nil when the list has no
+    /// such value (then no later rank can be in it either).
+    private func seek(_ s: Int, _ target: UInt32) -> Bool? {
+        let base = buffer + Self.slot * s
+        while true {
+            if at[s] == filled[s], !refill(s) { return nil }
+            if base[filled[s] - 1] < target {
+                at[s] = filled[s]
+                continue
+            }
+            at[s] = NameTable.gallop(base, from: at[s], to: filled[s], target)
+            return base[at[s]] == target
+        }
+    }
+
+    /// Reads the next chunk of list `s` into its buffer; false when the list is exhausted.
+    private func refill(_ s: Int) -> Bool {
+        let first = at[s] == 0 && filled[s] == 0
+        let n = min(end[s] - next[s], first ? Self.firstRead : Self.slot)
+        guard n > 0 else { return false }
+        let table = tables[s / 3]
+        let base = buffer + Self.slot * s
+        table.read(table.postingsOffset + 4 * next[s], 4 * n, into: UnsafeMutableRawPointer(base))
+        #if _endian(big)
+            for k in 0..<n { base[k] = UInt32(littleEndian: base[k]) }
+        #endif
+        next[s] += n
+        at[s] = 0
+        filled[s] = n
+        return true
+    }
+}
