@@ -163,8 +163,8 @@ package final class TarixArchive: Sendable {
     /// index query; see ``init(resources:limits:mappingUpTo:)``), records longer than that are not read, and the
     /// archive's bytes are read only from the page cache (`RWF_NOWAIT`): nil when any of that is not possible
     /// (then read on a thread that may block). Errors are the same as a blocking read's. `engine` inflates the
-    /// record (``RecordInflate``: by default ISA-L for long records, libdeflate for short ones whose compressed end the map
-    /// of locations knows, zlib for the others; all give the same bytes).
+    /// record (``RecordInflate``: by default ISA-L for long records, libdeflate for short ones whose compressed end
+    /// the map of locations knows, zlib for the others; all give the same bytes).
     package func read<Output>(
         _ path: String, withoutWaitingUpTo inlineBytes: Int? = nil, engine: RecordInflate = .bySize,
         into output: (_ size: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Bool) -> Output
@@ -237,20 +237,20 @@ package final class TarixArchive: Sendable {
             let engine = engine.resolved(blocks: location.length)
             return try RecordReaderPool.with(engine) { reader throws(TarixError) in
                 if engine == .libdeflate {
-                    switch inflateWhole(location, end: end, inline: inline, reader: reader) {
-                    case .success(let whole?):
+                    switch reader.inflateWhole(from: archive, location, end: end, inline: inline) {
+                    case .inflated(let whole):
                         return readRecord(
                             location, expected: expected, path: path, inline: inline, reader: reader, zlib: nil,
                             whole: whole, output)
-                    case .success(nil):
+                    case .notWhole:
                         if strict {
                             throw .corruptArchive(
                                 path.escapingControlCharacters,
                                 "the record at offset \(location.offset) is not one whole deflate stream to its end")
                         }
                         try reader.zlib().reset()  // zlib streams it instead
-                    case .failure(let failure):
-                        return .failure(failure)
+                    case .wouldBlock:
+                        return .failure(.wouldBlock)
                     }
                 }
                 let zlib = engine == .isal ? nil : try reader.zlib()
@@ -261,34 +261,6 @@ package final class TarixArchive: Sendable {
         } catch {
             return .failure(.failed(error))
         }
-    }
-
-    /// The record at `location` inflated whole by libdeflate into the reader's buffer: its compressed bytes up to
-    /// `end` read in one `pread` (`RWF_NOWAIT` when `inline`), ended with an empty final block, and inflated in one
-    /// call. Nil when that cannot be done or gives less than the record's blocks (the end unknown or too far, more
-    /// than a reader's buffer before it, damaged data): then the record is streamed, whose errors say why.
-    private func inflateWhole(_ location: TarixLocation, end: Int64?, inline: Bool, reader: RecordReader)
-        -> Result<UnsafeRawBufferPointer?, ReadFailure>
-    {
-        let tail = WholeInflater.finalBlock
-        guard let end, end > location.offset, end - location.offset <= reader.input.count - tail.count,
-            location.length < RecordInflate.isalFromBlocks, let (inflater, output) = reader.whole()
-        else { return .success(nil) }
-        let count = Int(end - location.offset)
-        let target = UnsafeMutableRawBufferPointer(rebasing: reader.input[0..<count])
-        let n =
-            inline
-            ? ContainedFile.readCached(archive, into: target, at: Int(location.offset))
-            : pread(archive, target.baseAddress!, count, off_t(location.offset))
-        if n < 0, inline, errno == EAGAIN { return .failure(.wouldBlock) }
-        guard n == count else { return .success(nil) }  // an error or a short read: streamed (and reported) instead
-        for (k, byte) in tail.enumerated() { reader.input[count + k] = byte }
-        let blocks = Int(location.length) * 512
-        let input = UnsafeRawBufferPointer(rebasing: reader.input[0..<(count + tail.count)])
-        // Records without a location (a directory's header) may follow it before `end`: the stream must still
-        // decode whole, and the record is its first blocks.
-        guard let produced = inflater.inflate(input, into: output), produced >= blocks else { return .success(nil) }
-        return .success(UnsafeRawBufferPointer(rebasing: output[0..<blocks]))
     }
 
     private func lookup(_ path: String) throws(TarixError) -> (path: String, hash: String)? {

@@ -58,6 +58,21 @@ import Testing
         return fixture
     }
 
+    /// The fixture's document whose path ends in `suffix`, its record's compressed offset, and the archive's bytes.
+    private static func record(endingIn suffix: String, of fixture: TarixFixture, _ archive: String, _ index: String)
+        throws -> (path: String, offset: Int, archive: [UInt8])
+    {
+        let target = fixture.files.filter { $0.key.hasSuffix(suffix) }.keys.first!
+        let queue = try DatabaseQueue(path: index)
+        let hash = try queue.read { db in
+            try String.fetchOne(
+                db, sql: "SELECT hash FROM tarindex WHERE path = ?", arguments: ["Sample.docset/\(target)"])!
+        }
+        try queue.close()
+        let location = try #require(TarixLocation(hash: hash))
+        return (target, Int(location.offset), try [UInt8](Data(contentsOf: URL(fileURLWithPath: archive))))
+    }
+
     @Test func isalReadsEqualZlibReads() throws {
         var random = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
         let fixture = try store(&random)
@@ -115,16 +130,8 @@ import Testing
         let source = try fixture.archive(format: "pax")
         for level: Int32 in [0, 1] {
             let built = try fixture.build(source, label: "damage\(level)", level: level)
-            let target = fixture.files.filter { $0.key.hasSuffix("large-0.html") }.keys.first!
-            let queue = try DatabaseQueue(path: built.index)
-            let hash = try queue.read { db in
-                try String.fetchOne(
-                    db, sql: "SELECT hash FROM tarindex WHERE path = ?", arguments: ["Sample.docset/\(target)"])!
-            }
-            try queue.close()
-            let location = try #require(TarixLocation(hash: hash))
-            let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: built.archive)))
-            let start = Int(location.offset)
+            let (target, start, original) = try Self.record(
+                endingIn: "large-0.html", of: fixture, built.archive, built.index)
             // 0xFF at the record's first byte: a reserved block type. Stored (level 0): the first header byte
             // (after the 5-byte stored-block header) flipped, so the tar header's checksum fails. Cut: the archive
             // ends inside the record.
@@ -167,16 +174,8 @@ import Testing
         defer { fixture.dir.remove() }
         let source = try fixture.archive(format: "pax")
         let built = try fixture.build(source, label: "short", level: 1)
-        let target = fixture.files.filter { $0.key.hasSuffix("tiny-3.html") }.keys.first!
-        let queue = try DatabaseQueue(path: built.index)
-        let hash = try queue.read { db in
-            try String.fetchOne(
-                db, sql: "SELECT hash FROM tarindex WHERE path = ?", arguments: ["Sample.docset/\(target)"])!
-        }
-        try queue.close()
-        let location = try #require(TarixLocation(hash: hash))
-        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: built.archive)))
-        let start = Int(location.offset)
+        let (target, start, original) = try Self.record(
+            endingIn: "tiny-3.html", of: fixture, built.archive, built.index)
         let intact = try TarixArchive(archivePath: built.archive, indexPath: built.index, mappingUpTo: 10_000)
         #expect(try intact.read(target, engine: .libdeflate) == fixture.files[target], "seed \(random.seed)")
         var badType = original

@@ -1,4 +1,9 @@
 import CDeflate
+import DocSyncSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// libdeflate's whole-buffer raw inflate: the whole compressed input in, the whole output out, in one call and
 /// without a stream's state between calls — about twice zlib's speed on short records, used for a tarix record
@@ -31,5 +36,44 @@ final class WholeInflater {
             decompressor, inBase, input.count, outBase, output.count, &consumed, &produced)
         guard result == LIBDEFLATE_SUCCESS, consumed == input.count else { return nil }
         return produced
+    }
+}
+
+extension RecordReader {
+    /// How ``inflateWhole(from:_:end:inline:)`` ended.
+    enum Whole {
+        /// The record's blocks (and any records without a location up to its end), in the reader's buffer.
+        case inflated(UnsafeRawBufferPointer)
+        /// Not possible or not whole: stream the record instead (whose errors say what is wrong).
+        case notWhole
+        /// A read without waiting found compressed bytes not in the page cache.
+        case wouldBlock
+    }
+
+    /// The record at `location` of `archive` inflated whole by libdeflate into this reader's buffer: its compressed
+    /// bytes up to `end` read in one `pread` (`RWF_NOWAIT` when `inline`), ended with an empty final block, and
+    /// inflated in one call. ``Whole/notWhole`` when that cannot be done or gives less than the record's blocks (the
+    /// end unknown or too far, more than a reader's buffer before it, damaged data).
+    func inflateWhole(from archive: Int32, _ location: TarixLocation, end: Int64?, inline: Bool) -> Whole {
+        let tail = WholeInflater.finalBlock
+        guard let end, end > location.offset, end - location.offset <= input.count - tail.count,
+            location.length < RecordInflate.isalFromBlocks, let (inflater, output) = whole()
+        else { return .notWhole }
+        let count = Int(end - location.offset)
+        let target = UnsafeMutableRawBufferPointer(rebasing: input[0..<count])
+        let n =
+            inline
+            ? ContainedFile.readCached(archive, into: target, at: Int(location.offset))
+            : pread(archive, target.baseAddress!, count, off_t(location.offset))
+        if n < 0, inline, errno == EAGAIN { return .wouldBlock }
+        guard n == count else { return .notWhole }  // an error or a short read: streamed (and reported) instead
+        for (k, byte) in tail.enumerated() { input[count + k] = byte }
+        let blocks = Int(location.length) * 512
+        // Records without a location (a directory's header) may follow it before `end`: the stream must still
+        // decode whole, and the record is its first blocks.
+        let data = UnsafeRawBufferPointer(rebasing: input[0..<(count + tail.count)])
+        guard let produced = inflater.inflate(data, into: output), produced >= blocks
+        else { return .notWhole }
+        return .inflated(UnsafeRawBufferPointer(rebasing: output[0..<blocks]))
     }
 }
