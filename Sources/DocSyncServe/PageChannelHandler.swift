@@ -3,8 +3,7 @@ import NIOHTTP1
 
 /// Answers warm pages on the connection's event loop (``PageFastPath``), right after NIO's HTTP/1 decoder: no
 /// conversion to HTTP types, no task, no hop to the cooperative pool, no async writer. The answer's bytes (a head
-/// rendered in one buffer, then the body, or a page's file region sent with `sendfile`) go straight to the socket
-/// past NIO's response encoder, and are flushed
+/// rendered in one buffer, then the body) go straight to the socket past NIO's response encoder, and are flushed
 /// once per read batch (`channelReadComplete`), so pipelined requests go out in one `writev`. Everything else is
 /// passed on unchanged to the HTTP/1 ↔ HTTP types codec and Hummingbird's async handler.
 ///
@@ -30,7 +29,7 @@ final class PageChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
         /// A request passed on: its body and end follow it.
         case passing
         /// A request answered here: its answer is written at its end (its body, if any, dropped).
-        case answered(ByteBuffer, PageFastPath.Body?, close: Bool)
+        case answered(ByteBuffer, ByteBuffer?, close: Bool)
         /// After `Connection: close`: ignored.
         case ignoring
     }
@@ -120,18 +119,7 @@ final class PageChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
             case .answered(let head, let body, let close):
                 if let socket {
                     socket.write(NIOAny(head), promise: nil)
-                    switch body {
-                    case .bytes(let bytes)?:
-                        socket.write(NIOAny(bytes), promise: nil)
-                    case .file(let file)?:
-                        // The file stays open until the region is sent (its entry may be dropped meanwhile).
-                        let sent = context.eventLoop.makePromise(of: Void.self)
-                        sent.futureResult.whenComplete { _ in withExtendedLifetime(file) {} }
-                        let region = FileRegion(fileHandle: file.handle, readerIndex: 0, endIndex: file.size)
-                        socket.write(NIOAny(IOData.fileRegion(region)), promise: sent)
-                    case nil:
-                        break
-                    }
+                    if let body { socket.write(NIOAny(body), promise: nil) }
                 }
                 needsFlush = true
                 if close || quiescing {

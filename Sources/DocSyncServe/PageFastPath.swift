@@ -18,17 +18,6 @@ import NIOHTTP1
 /// folder or from the page cache is answered from what ``PageHeads`` remembers of it (no parsing, no header
 /// building): an extracted page's bytes are read from its open file straight after the head, in one buffer.
 final class PageFastPath: Sendable {
-    /// An answer's body: bytes, or the whole of a page's open file, sent with `sendfile` (NIO's `FileRegion`).
-    enum Body {
-        case bytes(ByteBuffer)
-        case file(PageHeads.OpenFile)
-    }
-
-    /// Pages this long or longer, remembered from an extracted folder and held whole by the page cache, are sent
-    /// from their file (`sendfile`: no copy into a buffer and out again); shorter ones are read into the answer's
-    /// buffer after its head and go out in one `write`, which costs less than a second system call.
-    static let sendfileFrom = 16 << 10
-
     let routes: Routes
     let log: AccessLog?
     let counters: ServeCounters
@@ -45,7 +34,7 @@ final class PageFastPath: Sendable {
     /// The answer's head (status line and fields, up to the blank line) and body (nil for HEAD and bodiless
     /// answers), or nil when the async route must answer: only `GET`/`HEAD` of HTTP/1.1 under `/d/`.
     func answer(_ request: HTTPRequestHead, allocator: ByteBufferAllocator, remote: () -> String)
-        -> (head: ByteBuffer, body: Body?)?
+        -> (head: ByteBuffer, body: ByteBuffer?)?
     {
         let head = request.method == .HEAD
         guard request.method == .GET || head, request.version == .http1_1 else { return nil }
@@ -71,7 +60,7 @@ final class PageFastPath: Sendable {
         let method: HTTPRequest.Method = head ? .head : .get
         log?.record(method: method, target: target, remote: remote(), status: answer.status.code, bytes: length)
         counters.record(.pages, status: answer.status.code, duration: ContinuousClock.now - start)
-        return (render(answer, length: length, allocator: allocator), head ? nil : answer.body.map { .bytes($0) })
+        return (render(answer, length: length, allocator: allocator), head ? nil : answer.body)
     }
 
     /// Remembers the page of `target` (``PageHeads``) after the full route answered it from a `file` of a kept,
@@ -98,10 +87,9 @@ final class PageFastPath: Sendable {
     /// per-answer fields, then the page: read from its open file into the same buffer, or the page cache's buffer
     /// — and the page's length; nil when the full route must answer: the version folder is gone (pruned: its
     /// entries are dropped, the async route redirects), the bytes cannot be read without waiting (`RWF_NOWAIT`),
-    /// the file is shorter now, or the tarix page was evicted from the page cache. A page of ``sendfileFrom`` bytes
-    /// or more that the page cache holds whole is not read: its open file is the body.
+    /// the file is shorter now, or the tarix page was evicted from the page cache.
     func known(_ entry: PageHeads.Entry, target: String, allocator: ByteBufferAllocator)
-        -> (head: ByteBuffer, body: Body?, length: Int)?
+        -> (head: ByteBuffer, body: ByteBuffer?, length: Int)?
     {
         guard Routes.isDirectory(entry.folder) else {
             heads.removeFolder(entry.folder)
@@ -113,14 +101,8 @@ final class PageFastPath: Sendable {
             var out = allocator.buffer(capacity: entry.head.readableBytes + 160)
             out.writeImmutableBuffer(entry.head)
             writeTrailer(&out, length: bytes.readableBytes)
-            return (out, .bytes(bytes), bytes.readableBytes)
+            return (out, bytes, bytes.readableBytes)
         case .file(let file):
-            if file.size >= Self.sendfileFrom, ContainedFile.isCached(file.descriptor, size: file.size) == true {
-                var out = allocator.buffer(capacity: entry.head.readableBytes + 160)
-                out.writeImmutableBuffer(entry.head)
-                writeTrailer(&out, length: file.size)
-                return (out, .file(file), file.size)
-            }
             guard let out = read(file, after: entry.head, allocator: allocator) else { return nil }
             return (out, nil, file.size)
         }

@@ -15,9 +15,7 @@ import Synchronization
 /// A version folder never changes, so an entry made from one full answer (``Routes/warmHead(_:)``) is that page's
 /// answer for as long as the folder exists: a repeated `GET` without conditional or range fields costs the folder's
 /// existence check (`lstat`: a pruned version is redirected at once) and one `pread` of the open file into the
-/// buffer after the head (`RWF_NOWAIT`: bytes not cached take the full route) — a page of
-/// ``PageFastPath/sendfileFrom`` bytes or more that the page cache holds whole (`cachestat`) is sent from its file
-/// with `sendfile` instead, without copying it — or a page cache lookup — no path
+/// buffer after the head (`RWF_NOWAIT`: bytes not cached take the full route), or a page cache lookup — no path
 /// parsing, no header building, no `openat2`/`fstat`/`close`, as nginx's `open_file_cache` keeps descriptors.
 /// Anything else, or anything that fails (folder pruned, bytes not cached, the file shorter than when opened, the
 /// tarix page evicted), takes the full route.
@@ -27,21 +25,18 @@ import Synchronization
 /// folders are checked every ``sweepInterval`` when entries are added, so the files of a pruned version are not
 /// held open (keeping their disk space) for long. Thread-safe.
 final class PageHeads: Sendable {
-    /// A page's file, open for reading; closed when the last entry or answer in flight using it goes.
+    /// A page's file, open for reading; closed when the last entry using it goes.
     final class OpenFile: Sendable {
         let descriptor: Int32
         /// Its size when opened (a version's files never change; one found shorter takes the full route).
         let size: Int
-        /// The descriptor as NIO's handle, for the `FileRegion` an answer sends with `sendfile`; it owns it.
-        let handle: NIOFileHandle
 
         init(descriptor: Int32, size: Int) {
             self.descriptor = descriptor
             self.size = size
-            handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: descriptor)
         }
 
-        deinit { try? handle.close() }
+        deinit { close(descriptor) }
     }
 
     /// Where a remembered page's bytes are.

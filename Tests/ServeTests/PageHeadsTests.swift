@@ -17,8 +17,7 @@ import Testing
 /// ``PageHeads``: a plain `GET` of a page the fast path answered from an extracted version folder is answered again
 /// from the remembered head, byte for byte the answer the full route gives, and so is a tarix page found in the page
 /// cache; conditional, range, `HEAD` and query requests are never remembered; a pruned version's remembered page
-/// goes back to the full route (the async route's redirect); the table is bounded; a long page held by the page
-/// cache is answered from its open file (`sendfile`).
+/// goes back to the full route (the async route's redirect); the table is bounded.
 @Suite(.timeLimit(.minutes(10))) struct PageHeadsTests {
     struct Fixture {
         let routes: Routes
@@ -49,15 +48,7 @@ import Testing
             guard let (top, body) = fast.answer(head, allocator: ByteBufferAllocator(), remote: { "-" }) else {
                 return nil
             }
-            switch body {
-            case .bytes(let bytes)?: return Array(top.readableBytesView) + Array(bytes.readableBytesView)
-            case .file(let file)?:
-                let bytes = [UInt8](unsafeUninitializedCapacity: file.size) { buffer, count in
-                    count = max(0, pread(file.descriptor, buffer.baseAddress, file.size, 0))
-                }
-                return Array(top.readableBytesView) + bytes
-            case nil: return Array(top.readableBytesView)
-            }
+            return Array(top.readableBytesView) + (body.map { Array($0.readableBytesView) } ?? [])
         }
     }
 
@@ -122,44 +113,6 @@ import Testing
         #expect(f.routes.cache.hitsAndMisses.hits == hits + 1, "the remembered page's bytes are the cache's")
         #expect(Self.withoutDate(cachedAgain) == Self.withoutDate(cached))
         #expect(try RawHTTP.parse(cachedAgain).body == tarixBytes)
-    }
-
-    /// A remembered page of ``PageFastPath/sendfileFrom`` bytes or more, held by the page cache, is answered with
-    /// its open file as the body (sent with `sendfile`), the same bytes; a shorter one is read into the head's buffer.
-    @Test func aLongCachedPageIsAnsweredFromItsFile() async throws {
-        let h = try ServeHarness()
-        defer { h.remove() }
-        var fixture = try DocsetFixture.make(version: "1", bytesPerDocument: PageFastPath.sendfileFrom + 5000)
-        fixture.files["Contents/Resources/Documents/page0.html"] = (Array("<p>short</p>".utf8), 0o644)
-        let v1 = try await h.install("A", version: "1", fixture: fixture)
-        let f = Fixture(h)
-        defer { f.shutdown() }
-        let version = ServeHarness.versionName(v1)
-        _ = try f.routes.reader.open("page3.html", of: v1, immutable: true)
-        for page in ["page3.html", "page0.html"] {
-            let target = "/d/\(version)/\(page)"
-            let expected = try await v1.contents(of: page)
-            let first = try #require(f.answer(.GET, target))
-            var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target)
-            head.headers.add(name: "Host", value: "x")
-            let (_, body) = try #require(f.fast.answer(head, allocator: ByteBufferAllocator(), remote: { "-" }))
-            guard case .file(let open)? = f.fast.heads.get(target)?.body else {
-                Issue.record("\(page): not remembered with its file")
-                continue
-            }
-            let cached = ContainedFile.isCached(open.descriptor, size: open.size)  // nil: no cachestat here
-            switch body {
-            case .file(let file)?:
-                #expect(page == "page3.html" && file.size == expected.count)
-            case .bytes?:
-                Issue.record("\(page): a remembered page's bytes follow its head, in the same buffer")
-            case nil:  // read into the head's buffer
-                #expect(page == "page0.html" || cached == nil, "\(page): read, not sent from its file")
-            }
-            let again = try #require(f.answer(.GET, target))
-            #expect(Self.withoutDate(again) == Self.withoutDate(first))
-            #expect(try RawHTTP.parse(again).body == expected)
-        }
     }
 
     @Test func aPrunedVersionsRememberedPageGoesBackToTheFullRoute() async throws {
