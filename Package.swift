@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layout: one module per pipeline stage (feeds → download → install → sync), each the only user of its C library.
-//   CCurl / CLibXML2 / CArchive / CZlib / CIsal   system libraries (module maps only)
+//   CCurl / CLibXML2 / CArchive / CZlib / CIsal / CDeflate   system libraries (module maps only)
 //   CCurlShim                     typed, non-variadic curl_easy_setopt / curl_easy_getinfo wrappers
 //   CDocSyncSys                   renameat2, syncfs, O_DIRECT, OpenSSL SHA-256 behind a fixed-size state (C)
 //   DocSyncSupport                SHA-256, durable file helpers (the only CDocSyncSys user)
@@ -18,8 +18,8 @@ import PackageDescription
 //                                 published: nothing calls back up
 //   DocSyncCatalog                catalogues (Zeal, Kapeli, contributions, cheat sheets): parsing and name resolution
 //   DocSyncIndex                  read-only search over installed docsets' indexes (names, and text: SQLite FTS5)
-//   DocSyncTarix                  the compressed store: tarix archives and their indexes (the only zlib and ISA-L
-//                                 user: a record's raw inflate, and the installer's gzip inflate)
+//   DocSyncTarix                  the compressed store: tarix archives and their indexes (the only zlib, ISA-L and
+//                                 libdeflate user: a record's raw inflate, and the installer's gzip inflate)
 //   DocSyncMirror                 the fleet mirror: publishing a served tree (feeds, catalogue, archives), bundles
 //   DocSync                       the library product an indexing backend imports (no TOML, metrics or CLI parsing)
 //   DocSyncConfigFile             docsync.toml: reading it (the only TOMLKit user), the template, text edits
@@ -70,6 +70,9 @@ let package = Package(
         .systemLibrary(
             name: "CIsal", pkgConfig: "libisal",
             providers: [.apt(["libisal-dev"])]),
+        .systemLibrary(
+            name: "CDeflate", pkgConfig: "libdeflate",
+            providers: [.apt(["libdeflate-dev"])]),
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
         .target(name: "CDocSyncSys", linkerSettings: [.linkedLibrary("crypto")]),
         // Linked through DocSyncCLI into the executables only, not into the DocSync product a backend links. The
@@ -109,7 +112,7 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "DocSyncTarix",
-            dependencies: ["CZlib", "CIsal", "DocSyncSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["CZlib", "CIsal", "CDeflate", "DocSyncSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),
         .target(
             name: "DocSync",

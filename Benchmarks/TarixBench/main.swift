@@ -84,11 +84,13 @@ do {
     case "read":
         guard arguments.count >= 6, let count = Int(arguments[5]) else { fail("usage: read ARCHIVE INDEX PATHS COUNT") }
         let reader = try TarixArchive(archivePath: arguments[2], indexPath: arguments[3])
-        // TARIX_RECORD_INFLATE=isal or zlib: one decoder for every record (default: by the record's length).
+        // TARIX_RECORD_INFLATE=isal, zlib or libdeflate: one decoder for every record (default: by the record's
+        // length; libdeflate refuses records it cannot inflate whole, and this reader has no map of locations).
         let engine: RecordInflate =
             switch ProcessInfo.processInfo.environment["TARIX_RECORD_INFLATE"] {
             case "isal": .isal
             case "zlib": .zlib
+            case "libdeflate": .libdeflate
             default: .bySize
             }
         let paths = try String(contentsOfFile: arguments[4], encoding: .utf8).split(separator: "\n").map(String.init)

@@ -4,7 +4,8 @@ import Foundation
 import GRDB
 
 /// Reads single documents out of an installed tarix store (`Contents/Resources/tarix.tgz` and `tarixIndex.db`)
-/// without unpacking it: one index lookup and one bounded raw inflate from the record's flush point, read with
+/// without unpacking it: one index lookup and one bounded raw inflate from the record's flush point (a short record
+/// whose end is known inflated whole, in one call), read with
 /// `pread` on a descriptor opened without following symlinks. Paths are looked up as Zeal does: relative to the
 /// docset folder (the index's `X.docset/` prefix is added), without case. Thread-safe.
 package final class TarixArchive: Sendable {
@@ -142,8 +143,8 @@ package final class TarixArchive: Sendable {
     }
 
     /// The bytes of the document at `path`, relative to the docset folder
-    /// (`Contents/Resources/Documents/index.html`), inflated by `engine` (by default ISA-L for long records, zlib
-    /// for short ones).
+    /// (`Contents/Resources/Documents/index.html`), inflated by `engine` (by default ISA-L for long records,
+    /// libdeflate or zlib for short ones).
     package func read(_ path: String, engine: RecordInflate = .bySize) throws(TarixError) -> [UInt8] {
         let bytes = try read(path, engine: engine) { size, fill in
             [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
@@ -162,7 +163,8 @@ package final class TarixArchive: Sendable {
     /// index query; see ``init(resources:limits:mappingUpTo:)``), records longer than that are not read, and the
     /// archive's bytes are read only from the page cache (`RWF_NOWAIT`): nil when any of that is not possible
     /// (then read on a thread that may block). Errors are the same as a blocking read's. `engine` inflates the
-    /// record (``RecordInflate``: by default ISA-L for long records, zlib for short ones; both give the same bytes).
+    /// record (``RecordInflate``: by default ISA-L for long records, libdeflate for short ones whose compressed end
+    /// the map of locations knows, zlib for the others; all give the same bytes).
     package func read<Output>(
         _ path: String, withoutWaitingUpTo inlineBytes: Int? = nil, engine: RecordInflate = .bySize,
         into output: (_ size: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Bool) -> Output
@@ -173,7 +175,8 @@ package final class TarixArchive: Sendable {
                 // The record's blocks: the document's, padded, and its header (two blocks allowed for).
                 if let inlineBytes, location.length * 512 > Int64(inlineBytes) + 1024 { return nil }
                 switch readLocated(
-                    location, path: path, expected: .folded(full), inline: inlineBytes != nil, engine: engine, output)
+                    location, end: locations.end(after: location.offset), path: path, expected: .folded(full),
+                    inline: inlineBytes != nil, engine: engine, output)
                 {
                 case .success(let result): return result
                 case .failure(.wouldBlock): return nil
@@ -190,7 +193,10 @@ package final class TarixArchive: Sendable {
                 path.escapingControlCharacters,
                 "hash '\(row.hash.escapingControlCharacters)' is not '<block> <offset> <length>'")
         }
-        switch readLocated(location, path: path, expected: .exactly(row.path), inline: false, engine: engine, output) {
+        let end = locations?.end(after: location.offset)
+        switch readLocated(
+            location, end: end, path: path, expected: .exactly(row.path), inline: false, engine: engine, output)
+        {
         case .success(let result): return result
         case .failure(.failed(let error)): throw error
         case .failure(.otherRecord):
@@ -216,9 +222,10 @@ package final class TarixArchive: Sendable {
         case wouldBlock
     }
 
+    /// `end`: the record's compressed end when known (the next document's flush point), for a whole-buffer inflate.
     private func readLocated<Output>(
-        _ location: TarixLocation, path: String, expected: Expected, inline: Bool, engine: RecordInflate,
-        _ output: (_ size: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Bool) -> Output
+        _ location: TarixLocation, end: Int64?, path: String, expected: Expected, inline: Bool,
+        engine: RecordInflate, _ output: (_ size: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Bool) -> Output
     ) -> Result<Output, ReadFailure> {
         guard location.length <= limits.maxRecordBlocks else {
             return .failure(
@@ -226,11 +233,30 @@ package final class TarixArchive: Sendable {
                     .tooLarge(path.escapingControlCharacters, "record of \(location.length) blocks is over the limit")))
         }
         do throws(TarixError) {
+            let strict = engine == .libdeflate
             let engine = engine.resolved(blocks: location.length)
             return try RecordReaderPool.with(engine) { reader throws(TarixError) in
+                if engine == .libdeflate {
+                    switch reader.inflateWhole(from: archive, location, end: end, inline: inline) {
+                    case .inflated(let whole):
+                        return readRecord(
+                            location, expected: expected, path: path, inline: inline, reader: reader, zlib: nil,
+                            whole: whole, output)
+                    case .notWhole:
+                        if strict {
+                            throw .corruptArchive(
+                                path.escapingControlCharacters,
+                                "the record at offset \(location.offset) is not one whole deflate stream to its end")
+                        }
+                        try reader.zlib().reset()  // zlib streams it instead
+                    case .wouldBlock:
+                        return .failure(.wouldBlock)
+                    }
+                }
                 let zlib = engine == .isal ? nil : try reader.zlib()
                 return readRecord(
-                    location, expected: expected, path: path, inline: inline, reader: reader, zlib: zlib, output)
+                    location, expected: expected, path: path, inline: inline, reader: reader, zlib: zlib, whole: nil,
+                    output)
             }
         } catch {
             return .failure(.failed(error))
@@ -251,15 +277,18 @@ package final class TarixArchive: Sendable {
         }
     }
 
-    /// Raw inflate (ISA-L's, or `zlib`'s when given) from the record's flush point: the header chain first (at most
+    /// Raw inflate (ISA-L's, or `zlib`'s when given; or the `whole` record libdeflate inflated before, copied out)
+    /// from the record's flush point: the header chain first (at most
     /// one block at a time, into a 512-byte block on the stack), then — once the declared size is checked against
     /// the limit and the index — exactly the document's bytes, straight into `output`'s storage. Compressed bytes are read with `pread`
     /// (`RWF_NOWAIT` when `inline`), about as many as the record needs.
     private func readRecord<Output>(
         _ location: TarixLocation, expected: Expected, path: String, inline: Bool, reader: RecordReader,
-        zlib: Inflater?, _ output: (_ size: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Bool) -> Output
+        zlib: Inflater?, whole: UnsafeRawBufferPointer?,
+        _ output: (_ size: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Bool) -> Output
     ) -> Result<Output, ReadFailure> {
-        let isal = zlib == nil ? reader.isal() : nil
+        let isal = zlib == nil && whole == nil ? reader.isal() : nil
+        var wholeAt = 0
         let input = reader.input
         var inStart = 0
         var inEnd = 0
@@ -271,6 +300,15 @@ package final class TarixArchive: Sendable {
         func subject() -> String { path.escapingControlCharacters }
 
         func pump(_ out: UnsafeMutableRawBufferPointer) throws(ReadFailure) -> Int {
+            if let whole {
+                let n = min(out.count, whole.count - wholeAt)
+                guard n > 0 || out.count == 0 else {
+                    throw .failed(.corruptArchive(subject(), "the archive ends inside the record"))
+                }
+                out.baseAddress?.copyMemory(from: whole.baseAddress! + wholeAt, byteCount: n)
+                wholeAt += n
+                return n
+            }
             if inStart == inEnd {
                 let target = UnsafeMutableRawBufferPointer(rebasing: input[0..<wanted])
                 let n =

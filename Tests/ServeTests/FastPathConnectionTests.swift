@@ -15,7 +15,7 @@ import Testing
 /// The fast path sits right after NIO's HTTP/1 decoder and replaces Hummingbird's connection-state handler
 /// (``PageChannelHandler``): requests whose head arrives in pieces, pipelined batches mixing fast and async
 /// answers, the idle timeout on a connection kept busy only by fast answers, and graceful shutdown of a kept-alive
-/// connection that only ever had fast answers.
+/// connection that only ever had fast answers; long pages in order with the rest.
 @Suite(.timeLimit(.minutes(10))) struct FastPathConnectionTests {
     /// Installs `A`, reads two of its pages once through the async route (so the folder is kept and the pages are
     /// cached: later reads are the fast path's), and returns the pinned version name with the two pages' bytes.
@@ -74,6 +74,41 @@ import Testing
         try await Task.sleep(for: .milliseconds(100))  // the pause between the two pieces, not a wait
         try connection.send(Array(request[20...]))
         #expect(try await FastPathTests.read(connection, heads: [false]).first?.body == page0)
+        try await h.stop()
+    }
+
+    /// Long pages (48 KiB, read into the answer's buffer after its head) between short ones and answers of the async
+    /// route: a pipelined batch is answered in order, each body whole.
+    @Test func longPagesKeepPipelinedOrder() async throws {
+        let h = try ServeHarness()
+        defer { h.remove() }
+        var fixture = try DocsetFixture.make(version: "1", bytesPerDocument: 48 << 10)
+        fixture.files["Contents/Resources/Documents/page0.html"] = (Array("<p>short</p>".utf8), 0o644)
+        let v1 = try await h.install("A", version: "1", fixture: fixture)
+        try await h.start()
+        let version = ServeHarness.versionName(v1)
+        let long = try await v1.contents(of: "page3.html")
+        let short = try await v1.contents(of: "page0.html")
+        for _ in 0..<2 {  // the async route opens the folder, then the fast path remembers both pages
+            #expect(try await h.http.get("/d/\(version)/page3.html").body == long)
+            #expect(try await h.http.get("/d/\(version)/page0.html").body == short)
+        }
+        let connection = try RawHTTP.Connection(port: h.port)
+        defer { connection.close() }
+        let batch = [
+            "GET /d/\(version)/page3.html HTTP/1.1\r\nHost: x\r\n\r\n",
+            "GET /d/\(version)/page0.html HTTP/1.1\r\nHost: x\r\n\r\n",
+            "GET /d/\(version)/page3.html HTTP/1.1\r\nHost: x\r\n\r\n",
+            "GET /api/docsets HTTP/1.1\r\nHost: x\r\n\r\n",
+            "GET /d/\(version)/page3.html HTTP/1.1\r\nHost: x\r\nRange: bytes=10-19\r\n\r\n",
+            "GET /d/\(version)/page3.html HTTP/1.1\r\nHost: x\r\n\r\n",
+        ].joined()
+        try connection.send(Array(batch.utf8))
+        let replies = try await FastPathTests.read(connection, heads: [false, false, false, false, false, false])
+        #expect(replies.map(\.status) == [200, 200, 200, 200, 206, 200])
+        #expect(replies[0].body == long && replies[2].body == long && replies[5].body == long)
+        #expect(replies[1].body == short && replies[4].body == Array(long[10...19]))
+        #expect(replies[0].header("Content-Length") == "\(long.count)")
         try await h.stop()
     }
 

@@ -4,9 +4,10 @@ import GRDB
 import TestSupport
 import Testing
 
-/// ISA-L's raw inflate of one tarix record (what document reads use for records of 64 KiB or more) against zlib's: the
-/// same bytes for every record of a generated store (tiny, large, stored and compressible records, both levels),
-/// and a damaged record refused by both, never read as a wrong page.
+/// ISA-L's raw inflate of one tarix record (what document reads use for records of 64 KiB or more) and libdeflate's
+/// whole-buffer inflate (short records whose end the map of locations knows) against zlib's: the same bytes for
+/// every record of a generated store (tiny, large, stored and compressible records, all levels), and a damaged
+/// record refused by each, never read as a wrong page.
 @Suite(.timeLimit(.minutes(10)), .blockingWaits) struct TarixRecordInflateTests {
     /// The shared fixture plus records chosen to stress the decoder: tiny ones, incompressible ones (stored deflate
     /// blocks), large compressible ones whose back-references cross the 32 KiB window and the header/content
@@ -57,6 +58,21 @@ import Testing
         return fixture
     }
 
+    /// The fixture's document whose path ends in `suffix`, its record's compressed offset, and the archive's bytes.
+    private static func record(endingIn suffix: String, of fixture: TarixFixture, _ archive: String, _ index: String)
+        throws -> (path: String, offset: Int, archive: [UInt8])
+    {
+        let target = fixture.files.filter { $0.key.hasSuffix(suffix) }.keys.first!
+        let queue = try DatabaseQueue(path: index)
+        let hash = try queue.read { db in
+            try String.fetchOne(
+                db, sql: "SELECT hash FROM tarindex WHERE path = ?", arguments: ["Sample.docset/\(target)"])!
+        }
+        try queue.close()
+        let location = try #require(TarixLocation(hash: hash))
+        return (target, Int(location.offset), try [UInt8](Data(contentsOf: URL(fileURLWithPath: archive))))
+    }
+
     @Test func isalReadsEqualZlibReads() throws {
         var random = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
         let fixture = try store(&random)
@@ -77,6 +93,20 @@ import Testing
                     compared += 1
                 }
                 #expect(compared == fixture.files.count)
+                // libdeflate, strictly: a short record whose compressed end is known reads whole, the same bytes;
+                // any other is refused (never wrong bytes). With the map, nearly every short record qualifies.
+                var whole = 0
+                let short = fixture.files.filter { $0.value.count < 60_000 }
+                for (path, bytes) in short.sorted(by: { $0.key < $1.key }) {
+                    guard let read = try? reader.read(path, engine: .libdeflate) else { continue }
+                    #expect(read == bytes, "\(path): libdeflate, level \(level), map \(mapped), seed \(random.seed)")
+                    whole += 1
+                }
+                if mapped == 0 {
+                    #expect(whole == 0, "no end known without the map: seed \(random.seed)")
+                } else {
+                    #expect(whole * 10 >= short.count * 8, "\(whole) of \(short.count) whole, seed \(random.seed)")
+                }
                 // The event loop's read (cached bytes only, bounded) inflates with ISA-L too.
                 if mapped > 0 {
                     let small = fixture.files.filter { $0.value.count < 4000 }.keys.sorted()
@@ -100,16 +130,8 @@ import Testing
         let source = try fixture.archive(format: "pax")
         for level: Int32 in [0, 1] {
             let built = try fixture.build(source, label: "damage\(level)", level: level)
-            let target = fixture.files.filter { $0.key.hasSuffix("large-0.html") }.keys.first!
-            let queue = try DatabaseQueue(path: built.index)
-            let hash = try queue.read { db in
-                try String.fetchOne(
-                    db, sql: "SELECT hash FROM tarindex WHERE path = ?", arguments: ["Sample.docset/\(target)"])!
-            }
-            try queue.close()
-            let location = try #require(TarixLocation(hash: hash))
-            let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: built.archive)))
-            let start = Int(location.offset)
+            let (target, start, original) = try Self.record(
+                endingIn: "large-0.html", of: fixture, built.archive, built.index)
             // 0xFF at the record's first byte: a reserved block type. Stored (level 0): the first header byte
             // (after the 5-byte stored-block header) flipped, so the tar header's checksum fails. Cut: the archive
             // ends inside the record.
@@ -128,7 +150,7 @@ import Testing
                 try Data(bytes).write(to: URL(fileURLWithPath: copy))
                 for mapped in [0, 10_000] {
                     let reader = try TarixArchive(archivePath: copy, indexPath: built.index, mappingUpTo: mapped)
-                    for engine: RecordInflate in [.isal, .zlib] {
+                    for engine: RecordInflate in [.isal, .zlib, .libdeflate] {
                         #expect(throws: TarixError.self, "\(label), \(engine), map \(mapped), seed \(random.seed)") {
                             _ = try reader.read(target, engine: engine)
                         }
@@ -138,6 +160,34 @@ import Testing
                     if label != "cut inside the record" {
                         #expect(try reader.read(other.key, engine: .isal) == other.value, "seed \(random.seed)")
                     }
+                }
+            }
+        }
+    }
+
+    /// A short record damaged (a reserved block type at its start, the archive cut inside it): libdeflate's
+    /// whole-buffer read refuses it, and so does the default read, which falls back to zlib's stream (whose error
+    /// says what is wrong).
+    @Test func damagedShortRecordsAreRefusedWhole() throws {
+        var random = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
+        let fixture = try store(&random)
+        defer { fixture.dir.remove() }
+        let source = try fixture.archive(format: "pax")
+        let built = try fixture.build(source, label: "short", level: 1)
+        let (target, start, original) = try Self.record(
+            endingIn: "tiny-3.html", of: fixture, built.archive, built.index)
+        let intact = try TarixArchive(archivePath: built.archive, indexPath: built.index, mappingUpTo: 10_000)
+        #expect(try intact.read(target, engine: .libdeflate) == fixture.files[target], "seed \(random.seed)")
+        var badType = original
+        badType[start] = 0xFF
+        let cut = Array(original[..<(start + 20)])
+        for (label, bytes) in [("reserved block type", badType), ("cut inside the record", cut)] {
+            let copy = fixture.dir.appending("short-\(label.count).tgz")
+            try Data(bytes).write(to: URL(fileURLWithPath: copy))
+            let reader = try TarixArchive(archivePath: copy, indexPath: built.index, mappingUpTo: 10_000)
+            for engine: RecordInflate in [.libdeflate, .bySize, .zlib] {
+                #expect(throws: TarixError.self, "\(label), \(engine), seed \(random.seed)") {
+                    _ = try reader.read(target, engine: engine)
                 }
             }
         }

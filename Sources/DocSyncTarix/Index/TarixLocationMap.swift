@@ -6,9 +6,14 @@ import GRDB
 /// with one scan of `tarindex`. It is a hint, never the authority: a key found here is read only if the record's
 /// own header names the requested path (without case), and anything not in it (directories, rows whose location
 /// does not parse, two paths with one key, offsets too large to pack) is looked up in the index as before.
+///
+/// It also keeps the documents' flush points in order (8 bytes more per document), so that a record's compressed
+/// end is known — the next flush point — for a whole-buffer inflate (``end(after:)``).
 struct TarixLocationMap: Sendable {
     private let keys: [UInt64]
     private let values: [UInt64]
+    /// Every document's flush point (compressed offset), ascending, without repeats.
+    private let flushPoints: [Int64]
 
     /// Offsets up to 2^40 (1 TiB) and lengths up to 2^24 - 1 blocks are packed; beyond, the row is left out.
     private static let lengthBits: UInt64 = 24
@@ -42,6 +47,12 @@ struct TarixLocationMap: Sendable {
             return nil
         }
         if tooMany { return nil }
+        var offsets = pairs.map { Int64($0.value >> Self.lengthBits) }
+        offsets.sort()
+        var unique: [Int64] = []
+        unique.reserveCapacity(offsets.count)
+        for offset in offsets where unique.last != offset { unique.append(offset) }
+        flushPoints = unique
         pairs.sort { $0.key < $1.key }
         var keys: [UInt64] = []
         var values: [UInt64] = []
@@ -73,6 +84,18 @@ struct TarixLocationMap: Sendable {
         let value = values[low]
         return TarixLocation(
             block: 0, offset: Int64(value >> Self.lengthBits), length: Int64(value & ((1 << Self.lengthBits) - 1)))
+    }
+
+    /// The first document's flush point after `offset`: where the compressed data of the record at `offset` ends
+    /// when no record without a location (a directory, a link) comes between them; nil after the last document.
+    func end(after offset: Int64) -> Int64? {
+        var low = 0
+        var high = flushPoints.count
+        while low < high {
+            let middle = (low + high) / 2
+            if flushPoints[middle] <= offset { low = middle + 1 } else { high = middle }
+        }
+        return low < flushPoints.count ? flushPoints[low] : nil
     }
 
     private static func pack(_ location: TarixLocation) -> UInt64? {
