@@ -15,7 +15,7 @@ import GRDB
 /// The index is written under a dot-name without a journal or syncs, optimized (its segments merged into one),
 /// vacuumed, fsynced once and renamed into place; the docset's `.building` lock is held meanwhile
 /// (`FullTextStore.State.building`). Pages come with their `pairs` tokens (`add(path:title:body:pairs:)`, made on
-/// another thread by `TextPairTokens`, written at once in one transaction) or without (`add(path:title:body:)`: held
+/// another thread by `TextPairTokens`, written at once, committed every ``batchBytes`` of text) or without (`add(path:title:body:)`: held
 /// in batches of at most ``batchBytes`` of text, the tokens made here). Memory: SQLite's own caches, and that batch.
 /// Not thread-safe: one builder per index.
 package final class FullTextWriter {
@@ -43,8 +43,9 @@ package final class FullTextWriter {
     private var pairWords: (common: Set<String>, universal: [String])?
     /// The `pairs` tokens of pages added without them.
     private var pairTokens: TextPairTokens?
-    /// Whether pages added with their tokens are being written in a transaction (committed by `finish`).
+    /// Whether pages added with their tokens are being written in a transaction, and their text since it began.
     private var inTransaction = false
+    private var written = 0
     private var finished = false
     /// Pages indexed so far.
     package private(set) var pages = 0
@@ -73,7 +74,7 @@ package final class FullTextWriter {
         do {
             var configuration = Configuration()
             configuration.journalMode = .default
-            // Pages added with their tokens are written in one transaction across accesses, committed by `finish`.
+            // Pages added with their tokens are written in transactions spanning accesses (`add(…, pairs:)`).
             configuration.allowsUnsafeTransactions = true
             queue = try DatabaseQueue(path: building, configuration: configuration)
             try queue.inDatabase { db in
@@ -126,7 +127,8 @@ package final class FullTextWriter {
     }
 
     /// Adds one page with its `pairs` tokens (``TextPairTokens/tokens(title:body:)`` after ``use(pairWords:)``),
-    /// written at once: the pages are made elsewhere (`FullTextIndexing`'s parsing thread), this thread only writes.
+    /// written at once (a transaction committed every ``batchBytes`` of text): the pages are made elsewhere
+    /// (`FullTextIndexing`'s parsing thread), this thread only writes.
     package func add(path: String, title: String, body: String, pairs: String) throws(DocsetIndexError) {
         precondition(pairWords != nil && batch.isEmpty, "use(pairWords:) first, and no page without its pairs")
         let id = nextID
@@ -137,6 +139,13 @@ package final class FullTextWriter {
                     inTransaction = true
                 }
                 try write(db, id: id, path: path, title: title, body: body, pairs: pairs)
+                // Committed every `batchBytes` of text, as batches are: SQLite's memory stays bounded.
+                written += path.utf8.count + title.utf8.count + body.utf8.count
+                if written >= Self.batchBytes {
+                    try db.execute(sql: "COMMIT")
+                    inTransaction = false
+                    written = 0
+                }
             }
         } catch {
             throw .io(docsetName, "cannot write the text index \(building): \(error)")
