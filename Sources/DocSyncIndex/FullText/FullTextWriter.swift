@@ -15,8 +15,9 @@ import GRDB
 /// The index is written under a dot-name without a journal or syncs, optimized (its segments merged into one),
 /// vacuumed, fsynced once and renamed into place; the docset's `.building` lock is held meanwhile
 /// (`FullTextStore.State.building`). Pages come with their `pairs` tokens (`add(path:title:body:pairs:)`, made on
-/// another thread by `TextPairTokens`, written at once, committed every ``batchBytes`` of text) or without (`add(path:title:body:)`: held
-/// in batches of at most ``batchBytes`` of text, the tokens made here). Memory: SQLite's own caches, and that batch.
+/// another thread by `TextPairTokens`, written at once, committed every ``batchBytes`` of text) or without
+/// (`add(path:title:body:)`: held in batches of at most ``batchBytes`` of text, the tokens made here). Memory:
+/// SQLite's own caches, and that batch.
 /// Not thread-safe: one builder per index.
 package final class FullTextWriter {
     /// The schema's version (`meta.layout`): 2 added `terms` (every word and the pages it is on) and `titles` (an
