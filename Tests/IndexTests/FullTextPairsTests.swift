@@ -17,6 +17,7 @@ import Testing
             (["a"], ["b"], [], ""),  // no pair across the title and the body
             ([], ["a", "b"], ["a", "z"], "a_b _z"),
             ([], [], ["z"], "_z"),
+            (["a", "b"], ["a", "b", "a", "b"], [], "a_b b_a"),  // each pair once
         ]
         for test in cases {
             #expect(
@@ -27,6 +28,52 @@ import Testing
         #expect(words.common == ["a", "b", "c"])
         #expect(words.universal == ["a", "b"])
         #expect(FullTextPairs.expression(["a_b", "_z"]) == "\"a_b\" AND \"_z\"")
+    }
+
+    /// `TextPairTokens` reads words from the bytes (ASCII directly, other runs through SQLite): the same words as
+    /// the `text` table's tokenizer, and the same tokens as `FullTextPairs.tokens` on them, on seeded text mixing
+    /// cases, digits, punctuation, `_`, accents (precomposed and combining), NBSP, CJK, emoji and U+FFFD (what invalid
+    /// bytes become).
+    @Test func tokensFromTextAreTheTokenizersWords() throws {
+        var generator = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
+        let pieces = [
+            "alpha", "Beta", "GAMMA", "x1", "42", "snake_case", "a-b", "it's", "Café", "naïve", "Straße", "ÉCOLE",
+            "e\u{301}t\u{e9}", "日本語", "über\u{a0}alles", "—", "end.", "(paren)", "emoji😀x", "\u{fffd}", "Ωmega",
+            "İstanbul", "ﬁne", "", "\t", "\n", "alpha", "beta", "gamma", "beta", "alpha",
+        ]
+        let queue = try DatabaseQueue()
+        func reference(_ text: String) throws -> [String] {
+            try queue.inDatabase { db in
+                try db.makeTokenizer(FTS5TokenizerDescriptor(components: ["unicode61", "remove_diacritics", "2"]))
+                    .tokenize(document: text).map(\.token)
+            }
+        }
+        var pages: [(title: String, body: String)] = []
+        for index in 0..<60 {
+            func text(_ count: Int) -> String {
+                var out = ""
+                for _ in 0..<count {
+                    out += pieces[Int.random(in: 0..<pieces.count, using: &generator)]
+                    out += [" ", "", ",", "\u{a0}"][Int.random(in: 0..<4, using: &generator)]
+                }
+                return out
+            }
+            // "alpha" first on all pages but three: a universal word, and pages without it.
+            let body = (index < 57 ? "alpha " : "") + text(Int.random(in: 0...80, using: &generator))
+            pages.append((text(Int.random(in: 0...4, using: &generator)), body))
+        }
+        let tokens = try TextPairTokens()
+        for page in pages {
+            #expect(try tokens.words(of: page.body) == reference(page.body), "seed \(generator.seed)")
+        }
+        try tokens.choose(pages)
+        #expect(tokens.words.universal.contains("alpha"), "seed \(generator.seed)")
+        for page in pages {
+            let want = FullTextPairs.tokens(
+                title: try reference(page.title), body: try reference(page.body), common: tokens.words.common,
+                universal: tokens.words.universal)
+            #expect(try tokens.tokens(title: page.title, body: page.body) == want, "seed \(generator.seed)")
+        }
     }
 
     @Test func plansWalkTheSmallestSource() throws {

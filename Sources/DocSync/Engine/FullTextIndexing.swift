@@ -2,8 +2,8 @@ internal import DocSyncFeed
 internal import DocSyncSupport
 
 /// Builds one installed docset's text index (`FullTextWriter`): every page read (`FullTextPages`), its visible text
-/// extracted (`VisibleTextReader`: bounded memory and time on hostile HTML) on a thread of its own (`ParsedPages`),
-/// and written to the index on the caller's. A page that
+/// extracted (`VisibleTextReader`: bounded memory and time on hostile HTML) and its `pairs` tokens made
+/// (`TextPairTokens`) on a thread of its own (`ParsedPages`), and written to the index on the caller's. A page that
 /// cannot be read or is too large is skipped and named in the outcome; the rest is indexed.
 enum FullTextIndexing {
     struct Outcome: Sendable {
@@ -38,9 +38,11 @@ enum FullTextIndexing {
                 case .skipped(let page, let reason):
                     outcome.skippedCount += 1
                     if outcome.skipped.count < 20 { outcome.skipped.append((page, reason)) }
-                case .page(let page, let text):
+                case .pairWords(let common, let universal):
+                    writer.use(pairWords: (common, universal))
+                case .page(let page, let text, let pairs):
                     if text.truncated { outcome.truncated += 1 }
-                    try writer.add(path: page, title: text.title, body: text.body)
+                    try writer.add(path: page, title: text.title, body: text.body, pairs: pairs)
                 }
             }
         } catch {

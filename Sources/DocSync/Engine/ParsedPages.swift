@@ -1,16 +1,21 @@
 internal import DocSyncFeed
+import DocSyncIndex
 internal import DocSyncSupport
 
-/// Pages read and parsed on a thread of their own (`FullTextIndexing`), handed to the index writer on the caller's
-/// thread through a queue of at most ``capacityBytes`` of text: parsing one page overlaps writing the previous
-/// ones. The producer stops at the next page once the consumer cancels; `waitUntilFinished` waits for it, so no
-/// thread outlives the build.
+/// Pages read and parsed on a thread of their own (`FullTextIndexing`), with their `pairs` tokens
+/// (`TextPairTokens`: the common words chosen on the first ``FullTextWriter/batchBytes`` of text, held until then
+/// and announced by a `.pairWords` item before any page), handed to the index writer on the caller's thread through
+/// a queue of at most ``capacityBytes`` of text: reading, parsing and tokenizing pages overlaps SQLite writing the
+/// previous ones. The producer stops at the next page once the consumer cancels; `cancel` waits for it, so no thread
+/// outlives the build.
 ///
 /// `@unchecked Sendable`: every mutable property is read and written only while holding `lock`.
 final class ParsedPages: @unchecked Sendable {
     enum Item {
-        case page(path: String, text: VisibleText)
+        case page(path: String, text: VisibleText, pairs: String)
         case skipped(path: String, reason: String)
+        /// The common and universal words of every page's `pairs` tokens: the first item but skipped pages.
+        case pairWords(common: Set<String>, universal: [String])
     }
 
     /// Text queued at most (bytes), bounding memory whatever the pages hold.
@@ -30,23 +35,50 @@ final class ParsedPages: @unchecked Sendable {
         WorkerThread.start(name: "docsync-fulltext-parse", stackSize: 8 << 20) {
             var failure: (any Error)?
             do {
+                let tokens = try TextPairTokens()
+                // The first pages, held until the common words are chosen on them.
+                var first: [(path: String, text: VisibleText)]? = []
+                var firstBytes = 0
+                func send(_ path: String, _ text: VisibleText) throws {
+                    let pairs = try tokens.tokens(title: text.title, body: text.body)
+                    guard queue.push(.page(path: path, text: text, pairs: pairs)) else { throw CancellationError() }
+                }
+                func choose() throws {
+                    guard let pages = first else { return }
+                    first = nil
+                    try tokens.choose(pages.map { ($0.text.title, $0.text.body) })
+                    let words = tokens.words
+                    guard queue.push(.pairWords(common: words.common, universal: words.universal)) else {
+                        throw CancellationError()
+                    }
+                    for page in pages { try send(page.path, page.text) }
+                }
                 try FullTextPages.each(docsetPath: path, maximumBytes: limits.maximumPageBytes) { page, contents in
-                    let item: Item
+                    let skipped: String
                     switch contents {
                     case .tooLarge(let size):
-                        let reason = VisibleTextError.tooLarge(Int(size), limit: limits.maximumPageBytes).message
-                        item = .skipped(path: page, reason: reason)
+                        skipped = VisibleTextError.tooLarge(Int(size), limit: limits.maximumPageBytes).message
                     case .unreadable(let reason):
-                        item = .skipped(path: page, reason: reason)
+                        skipped = reason
                     case .bytes(let bytes):
+                        let text: VisibleText
                         do throws(VisibleTextError) {
-                            item = .page(path: page, text: try VisibleTextReader.read(bytes, limits: limits))
+                            text = try VisibleTextReader.read(bytes, limits: limits)
                         } catch {
-                            item = .skipped(path: page, reason: error.message)
+                            guard queue.push(.skipped(path: page, reason: error.message)) else {
+                                throw CancellationError()
+                            }
+                            return
                         }
+                        guard first != nil else { return try send(page, text) }
+                        first?.append((page, text))
+                        firstBytes += page.utf8.count + text.title.utf8.count + text.body.utf8.count
+                        if firstBytes >= FullTextWriter.batchBytes { try choose() }
+                        return
                     }
-                    guard queue.push(item) else { throw CancellationError() }
+                    guard queue.push(.skipped(path: page, reason: skipped)) else { throw CancellationError() }
                 }
+                try choose()
             } catch is CancellationError {
             } catch {
                 failure = error
@@ -106,8 +138,10 @@ final class ParsedPages: @unchecked Sendable {
 
     private static func size(_ item: Item) -> Int {
         switch item {
-        case .page(let path, let text): path.utf8.count + text.title.utf8.count + text.body.utf8.count
+        case .page(let path, let text, let pairs):
+            path.utf8.count + text.title.utf8.count + text.body.utf8.count + pairs.utf8.count
         case .skipped(let path, let reason): path.utf8.count + reason.utf8.count
+        case .pairWords(let common, let universal): common.count * 16 + universal.count * 16
         }
     }
 }

@@ -29,12 +29,15 @@ package enum FullTextPairs {
     }
 
     /// One page's tokens for the `pairs` table: `a_b` for each adjacent pair of common words within the title and
-    /// within the body, then `_w` for each universal word on neither.
+    /// within the body (each pair once: the table keeps pages, not counts nor positions), then `_w` for each
+    /// universal word on neither. `TextPairTokens` makes the same from a page's text.
     package static func tokens(title: [String], body: [String], common: Set<String>, universal: [String]) -> String {
         var out: [String] = []
+        var seen = Set<String>()
         for field in [title, body] where field.count > 1 {
             for index in 1..<field.count where common.contains(field[index - 1]) && common.contains(field[index]) {
-                out.append(pair(field[index - 1], field[index]))
+                let token = pair(field[index - 1], field[index])
+                if seen.insert(token).inserted { out.append(token) }
             }
         }
         if !universal.isEmpty {

@@ -12,9 +12,13 @@ import GRDB
 /// the index stays a fraction of the pages' size; `pages(id, path, title)` maps each row to its page, and
 /// `terms(term, pages)` gives every word's page count (`TextSearchPlan`), `titles` the titles alone (`FullTextReader`).
 ///
-/// The index is written under a dot-name, optimized (its segments merged into one), vacuumed and renamed into place; the docset's
-/// `.building` lock is held meanwhile (`FullTextStore.State.building`). Memory: one batch of pages (at most
-/// ``batchBytes`` of text) and SQLite's own caches. Not thread-safe: one builder per index.
+/// The index is written under a dot-name without a journal or syncs, optimized (its segments merged into one),
+/// vacuumed, fsynced once and renamed into place; the docset's `.building` lock is held meanwhile
+/// (`FullTextStore.State.building`). Pages come with their `pairs` tokens (`add(path:title:body:pairs:)`, made on
+/// another thread by `TextPairTokens`, written at once, committed every ``batchBytes`` of text) or without
+/// (`add(path:title:body:)`: held in batches of at most ``batchBytes`` of text, the tokens made here). Memory:
+/// SQLite's own caches, and that batch.
+/// Not thread-safe: one builder per index.
 package final class FullTextWriter {
     /// The schema's version (`meta.layout`): 2 added `terms` (every word and the pages it is on) and `titles` (an
     /// FTS5 table of the titles alone), 3 `pairs` and `paired` (`FullTextPairs`).
@@ -28,6 +32,7 @@ package final class FullTextWriter {
     package static let batchBytes = 4 << 20
 
     private let docsetName: String
+    private let folder: String
     private let target: String
     private let building: String
     private let lock: Int32
@@ -35,8 +40,13 @@ package final class FullTextWriter {
     private var batch: [(path: String, title: String, body: String)] = []
     private var batchSize = 0
     private var nextID: Int64 = 1
-    /// The common and universal words (`FullTextPairs`), chosen on the first batch.
+    /// The common and universal words (`FullTextPairs`), chosen on the first batch or given (`use(pairWords:)`).
     private var pairWords: (common: Set<String>, universal: [String])?
+    /// The `pairs` tokens of pages added without them.
+    private var pairTokens: TextPairTokens?
+    /// Whether pages added with their tokens are being written in a transaction, and their text since it began.
+    private var inTransaction = false
+    private var written = 0
     private var finished = false
     /// Pages indexed so far.
     package private(set) var pages = 0
@@ -44,6 +54,7 @@ package final class FullTextWriter {
     /// Starts `docset`'s index; nil when another thread or process is building it now.
     package init?(_ docset: IndexedDocset, stateDirectory: String) throws(DocsetIndexError) {
         let folder = FullTextStore.folder(stateDirectory: stateDirectory)
+        self.folder = folder
         docsetName = docset.name
         target = FullTextStore.path(of: docset, stateDirectory: stateDirectory)
         let key = DerivedIndex.key(for: docset)
@@ -64,6 +75,8 @@ package final class FullTextWriter {
         do {
             var configuration = Configuration()
             configuration.journalMode = .default
+            // Pages added with their tokens are written in transactions spanning accesses (`add(…, pairs:)`).
+            configuration.allowsUnsafeTransactions = true
             queue = try DatabaseQueue(path: building, configuration: configuration)
             try queue.inDatabase { db in
                 try db.execute(
@@ -98,12 +111,48 @@ package final class FullTextWriter {
         close(lock)
     }
 
-    /// Adds one page (`path` relative to the documents folder).
+    /// Adds one page (`path` relative to the documents folder); its `pairs` tokens are made here, the common words
+    /// chosen on the first ``batchBytes`` of text (held until then).
     package func add(path: String, title: String, body: String) throws(DocsetIndexError) {
         batch.append((path, title, body))
         batchSize += path.utf8.count + title.utf8.count + body.utf8.count
         pages += 1
         if batchSize >= Self.batchBytes { try flush() }
+    }
+
+    /// Uses `words` as the common and universal words (chosen by the caller's ``TextPairTokens``) for the pages
+    /// added with their `pairs` tokens; before the first page.
+    package func use(pairWords words: (common: Set<String>, universal: [String])) {
+        precondition(pages == 0 && pairWords == nil, "the pairs' words are chosen before the first page")
+        pairWords = words
+    }
+
+    /// Adds one page with its `pairs` tokens (``TextPairTokens/tokens(title:body:)`` after ``use(pairWords:)``),
+    /// written at once (a transaction committed every ``batchBytes`` of text): the pages are made elsewhere
+    /// (`FullTextIndexing`'s parsing thread), this thread only writes.
+    package func add(path: String, title: String, body: String, pairs: String) throws(DocsetIndexError) {
+        precondition(pairWords != nil && batch.isEmpty, "use(pairWords:) first, and no page without its pairs")
+        let id = nextID
+        do {
+            try queue.inDatabase { db in
+                if !inTransaction {
+                    try db.execute(sql: "BEGIN")
+                    inTransaction = true
+                }
+                try write(db, id: id, path: path, title: title, body: body, pairs: pairs)
+                // Committed every `batchBytes` of text, as batches are: SQLite's memory stays bounded.
+                written += path.utf8.count + title.utf8.count + body.utf8.count
+                if written >= Self.batchBytes {
+                    try db.execute(sql: "COMMIT")
+                    inTransaction = false
+                    written = 0
+                }
+            }
+        } catch {
+            throw .io(docsetName, "cannot write the text index \(building): \(error)")
+        }
+        nextID += 1
+        pages += 1
     }
 
     /// Writes what is left, optimizes the index, and renames it into place; returns its size in bytes.
@@ -112,6 +161,8 @@ package final class FullTextWriter {
         try flush()
         do {
             try queue.inDatabase { db in
+                if inTransaction { try db.execute(sql: "COMMIT") }
+                inTransaction = false
                 var all = meta
                 all["layout"] = Self.layoutVersion
                 all["pages"] = String(pages)
@@ -145,10 +196,21 @@ package final class FullTextWriter {
             throw .io(docsetName, "cannot write the text index \(building): \(error)")
         }
         finished = true
-        guard rename(building, target) == 0 else {
-            let reason = String(cString: strerror(errno))
+        // Written without a journal nor syncs (a crash before the rename leaves a dot-name nobody reads): synced
+        // once here, so the name readers open never holds a file whose pages are not on disk yet.
+        let file = open(building, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        let synced = file >= 0 && fsync(file) == 0
+        let reason = String(cString: strerror(errno))
+        if file >= 0 { close(file) }
+        guard synced, rename(building, target) == 0 else {
+            let reason = synced ? String(cString: strerror(errno)) : "fsync: \(reason)"
             unlink(building)
             throw .io(docsetName, "rename \(building) -> \(target): \(reason)")
+        }
+        let folder = open(self.folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folder >= 0 {
+            _ = fsync(folder)
+            close(folder)
         }
         var st = stat()
         return stat(target, &st) == 0 ? Int64(st.st_size) : 0
@@ -168,29 +230,20 @@ package final class FullTextWriter {
         let rows = batch
         var id = nextID
         do {
-            try queue.inTransaction { db in
-                let page = try db.cachedStatement(sql: "INSERT INTO pages(id, path, title) VALUES (?, ?, ?)")
-                let text = try db.cachedStatement(sql: "INSERT INTO text(rowid, title, body) VALUES (?, ?, ?)")
-                let title = try db.cachedStatement(sql: "INSERT INTO titles(rowid, title) VALUES (?, ?)")
-                let pair = try db.cachedStatement(sql: "INSERT INTO pairs(rowid, p) VALUES (?, ?)")
-                let tokenizer = try db.makeTokenizer(Self.tokenizer)
-                let tokenize = { (text: String) in try tokenizer.tokenize(document: text).map(\.token) }
-                if pairWords == nil {
-                    var counts: [String: Int] = [:]
-                    for row in rows {
-                        for word in Set(try tokenize(row.title + "\n" + row.body)) { counts[word, default: 0] += 1 }
-                    }
-                    pairWords = FullTextPairs.words(counts: counts, pages: rows.count)
+            let tokens = try pairTokens ?? TextPairTokens()
+            if pairTokens == nil {
+                pairTokens = tokens
+                if let words = pairWords {
+                    tokens.use(words)
+                } else {
+                    try tokens.choose(rows.map { ($0.title, $0.body) })
+                    pairWords = tokens.words
                 }
-                let words = pairWords ?? ([], [])
+            }
+            try queue.inTransaction { db in
                 for row in rows {
-                    try page.execute(arguments: [id, row.path, row.title])
-                    try text.execute(arguments: [id, row.title, row.body])
-                    if !row.title.isEmpty { try title.execute(arguments: [id, row.title]) }
-                    let tokens = FullTextPairs.tokens(
-                        title: try tokenize(row.title), body: try tokenize(row.body), common: words.common,
-                        universal: words.universal)
-                    if !tokens.isEmpty { try pair.execute(arguments: [id, tokens]) }
+                    let pairs = try tokens.tokens(title: row.title, body: row.body)
+                    try write(db, id: id, path: row.path, title: row.title, body: row.body, pairs: pairs)
                     id += 1
                 }
                 return .commit
@@ -201,5 +254,20 @@ package final class FullTextWriter {
         nextID = id
         batch.removeAll(keepingCapacity: true)
         batchSize = 0
+    }
+
+    /// Inserts one page's rows.
+    private func write(_ db: Database, id: Int64, path: String, title: String, body: String, pairs: String) throws {
+        try db.cachedStatement(sql: "INSERT INTO pages(id, path, title) VALUES (?, ?, ?)")
+            .execute(arguments: [id, path, title])
+        try db.cachedStatement(sql: "INSERT INTO text(rowid, title, body) VALUES (?, ?, ?)")
+            .execute(arguments: [id, title, body])
+        if !title.isEmpty {
+            try db.cachedStatement(sql: "INSERT INTO titles(rowid, title) VALUES (?, ?)")
+                .execute(arguments: [id, title])
+        }
+        if !pairs.isEmpty {
+            try db.cachedStatement(sql: "INSERT INTO pairs(rowid, p) VALUES (?, ?)").execute(arguments: [id, pairs])
+        }
     }
 }
