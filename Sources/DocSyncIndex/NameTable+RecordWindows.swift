@@ -11,6 +11,8 @@ extension NameTable {
         static let minimumBytes = 4096
         /// Reads of the scratch file at most, whatever the entry count.
         static let maxPasses = 16
+        /// The largest piece of a window handed to `emit` at once.
+        static let emitBytes = 128 << 10
 
         /// Hands the records of `order` to `emit`, one window at a time, in order (`recordStarts[i] ..<
         /// recordStarts[i + 1]`: entry `i`'s record in `file`).
@@ -53,7 +55,10 @@ extension NameTable {
                         i += 1
                     }
                 }
-                emit(window[0..<(high - low)])
+                // Handed out in pieces of at most a block: the writer's buffer never grows to a window.
+                for piece in stride(from: 0, to: high - low, by: emitBytes) {
+                    emit(window[piece..<min(piece + emitBytes, high - low)])
+                }
                 low = high
             }
         }

@@ -33,6 +33,16 @@ extension NameTable {
         deinit { close(fd) }
 
         func append(_ bytes: UnsafeRawBufferPointer) {
+            if bytes.count >= blockBytes {  // a run of postings: written as it is, not buffered
+                flush()
+                if failure == 0 {
+                    do throws(SystemError) { try LinuxFS.writeAll(fd, bytes, path: path) } catch {
+                        failure = error.code
+                    }
+                }
+                count += bytes.count
+                return
+            }
             buffer.append(contentsOf: bytes)
             count += bytes.count
             if buffer.count >= blockBytes { flush() }

@@ -17,6 +17,8 @@ import GRDBSQLite
 package enum SourceIndex {
     /// Entries beyond this many make the docset `tooLarge` by default (Apple's largest docsets have about a million).
     static let defaultMaxEntries = 5_000_000
+    /// The page cache of a connection reading the entries (KiB).
+    static let cacheKiB = 256
     /// Names and paths are cut at this many bytes.
     static let maxFieldBytes = 4096
 
@@ -72,6 +74,9 @@ package enum SourceIndex {
         defer { if let scratch { try? FileManager.default.removeItem(atPath: scratch) } }
         var configuration = Configuration()
         configuration.label = docset.name
+        // One pass in table order needs few pages in cache: SQLite's default is 2 MB per connection, and two read
+        // the same index while a docset is installed (its derived index, its content record).
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -\(Self.cacheKiB)") }
         let path: String
         var opened: Int32?  // the index SQLite reads, opened as a regular file (never a FIFO swapped in after fstatat)
         defer { if let opened { close(opened) } }

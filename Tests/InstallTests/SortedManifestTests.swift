@@ -156,4 +156,30 @@ import TestSupport
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
+
+    /// `spillBuffered` (a finished section's records written out while the next one fills): records appended before
+    /// and after it, with and without runs spilled already, and without a spill folder, come out sorted and whole.
+    @Test(arguments: [(1000, 400), (1 << 20, 40), (1 << 20, 3000)])
+    func sorterSpillsBufferedRecords(runBytes: Int, before: Int) throws {
+        let dir = try TemporaryDirectory("record-sorter")
+        defer { dir.remove() }
+        var random = TestRandom(seed: UInt64(runBytes + before))
+        for folder in [try SafeDirectory.open(dir.path), nil] {
+            let sorter = RecordSorter(runBytes: runBytes, spillingInto: folder) { $0.lexicographicallyPrecedes($1) }
+            var records: [[UInt8]] = []
+            for index in 0..<(before + 300) {
+                if index == before { try sorter.spillBuffered() }
+                let record = (0..<Int.random(in: 0...60, using: &random)).map { _ in
+                    UInt8.random(in: 0...255, using: &random)
+                }
+                records.append(record)
+                try sorter.append(record)
+            }
+            try sorter.spillBuffered()
+            var out: [[UInt8]] = []
+            try sorter.forEach { out.append(Array($0)) }
+            #expect(out == records.sorted { $0.lexicographicallyPrecedes($1) }, "runs of \(runBytes), \(before)")
+            #expect(sorter.count == records.count)
+        }
+    }
 }

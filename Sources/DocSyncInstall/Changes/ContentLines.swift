@@ -14,13 +14,21 @@ final class ContentLines {
 
     init(keyOffset: Int = 0, spillingInto directory: SafeDirectory? = nil) {
         self.keyOffset = keyOffset
-        sorter = RecordSorter(spillingInto: directory) { a, b in
+        sorter = RecordSorter(runBytes: Self.runBytes, spillingInto: directory) { a, b in
             let byKey = Self.compare(a, b, from: keyOffset)
             return byKey != 0 ? byKey < 0 : Self.compare(a, b, from: 0) < 0
         }
     }
 
+    /// Lines sorted in memory at once: a section's runs are merged through 64 KiB windows, so 2 MiB runs hold less
+    /// while two sections and the derived index are built at the same time, for a few more windows when merging.
+    static let runBytes = 2 << 20
+
     var count: Int { sorter.count }
+
+    /// Spills the lines appended so far and frees their buffer (`RecordSorter.spillBuffered`): this section is
+    /// complete, and the next one is built while it waits to be written.
+    func seal() throws(SystemError) { try sorter.spillBuffered() }
 
     /// Appends one line (without its newline).
     func append<Line: Sequence<UInt8>>(_ line: Line) throws(SystemError) { try sorter.append(line) }

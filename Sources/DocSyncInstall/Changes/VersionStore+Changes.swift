@@ -122,6 +122,7 @@ extension VersionStore {
                 guard let manifest = manifest ?? sortedManifest(of: folder) else { return }
                 try manifest.appendPageLines(to: pages)
             }
+            try pages.seal()
         } catch {
             return
         }

@@ -42,6 +42,16 @@ final class RecordSorter {
         if directory != nil, bytes.count >= runBytes { try writeRun() }
     }
 
+    /// With a spill folder, writes the records buffered so far out as a run and frees the buffer, unless they are
+    /// fewer than a window's bytes and nothing was spilled yet: what a finished sorter holds while another one
+    /// fills (the pages of a content record while its entries are read).
+    func spillBuffered() throws(SystemError) {
+        guard directory != nil, !starts.isEmpty, !runs.isEmpty || bytes.count >= Self.windowBytes else { return }
+        try writeRun()
+        bytes = []
+        starts = []
+    }
+
     /// Hands every record to `body` in order.
     func forEach(_ body: (UnsafeRawBufferPointer) throws(SystemError) -> Void) throws(SystemError) {
         if runs.isEmpty {
