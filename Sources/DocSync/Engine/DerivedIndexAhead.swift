@@ -2,6 +2,10 @@ import DocSyncIndex
 internal import DocSyncInstall
 internal import DocSyncSupport
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Builds a docset's derived search index from its staged tree while the installer makes the tree durable and
 /// publishes it (`Installer.install(source:as:whenPrepared:)`), so the index is no longer a step of its own after
 /// the flip: `buildIndex(for:emit:)` then finds it current and only opens it. Measured in Benchmarks/README.md
@@ -16,13 +20,20 @@ final class DerivedIndexAhead: @unchecked Sendable {
 
     init(stateDirectory: String) { self.stateDirectory = stateDirectory }
 
-    /// Starts the build on a thread of its own (the installer's `whenPrepared`: returns at once).
+    /// Starts the build on a thread of its own (the installer's `whenPrepared`: returns at once). The staged folder
+    /// is opened here, before the publish renames it, and the build reads it through that descriptor
+    /// (`/proc/self/fd/N`): a thread that starts late, or reads a file late, still finds the tree once it has moved.
     func start(_ version: PreparedVersion) {
         let state = stateDirectory
-        let staged = IndexedDocset(name: version.name, version: nil, path: version.path)
+        let folder = open(version.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard folder >= 0 else { return }  // built after the publish instead
+        let staged = IndexedDocset(name: version.name, version: nil, path: "/proc/self/fd/\(folder)")
         running.enter()
         WorkerThread.start(name: "docsync-index-ahead", stackSize: 1 << 20) { [running] in
-            defer { running.leave() }
+            defer {
+                close(folder)
+                running.leave()
+            }
             _ = try? DocsetIndex.prebuild(staged, version: version.version, stateDirectory: state)
         }
     }
