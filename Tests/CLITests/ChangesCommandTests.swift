@@ -11,7 +11,7 @@ import TestSupport
 /// `docsync changes` as a backend in another language uses it: SIGKILL loops around the log (the last record for a
 /// docset always names the version its link shows), a reader that may only read the root, `--follow`, and the exit
 /// status of a forged cursor.
-@Suite(.timeLimit(.minutes(6)), .blockingWaits)
+@Suite(.timeLimit(.minutes(10)), .blockingWaits)
 struct ChangesCommandTests {
     /// A root with archives of versions "a" and "b" of `Fixture` beside it.
     struct Root {

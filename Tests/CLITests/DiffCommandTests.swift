@@ -7,7 +7,7 @@ import TestSupport
 /// `docsync diff` as a backend uses it: exact page and entry differences in both layouts, after the old version's
 /// files were pruned, between two layouts of the same bytes, for a user who may only read the root, and the errors
 /// for a bad name or version.
-@Suite(.timeLimit(.minutes(6)), .blockingWaits)
+@Suite(.timeLimit(.minutes(10)), .blockingWaits)
 struct DiffCommandTests {
     /// Version "a" and "b" of `Fixture`: b modifies c/printf.html, removes old.html and adds new.html; its index
     /// drops `old` and adds `fresh` (with a fragment).

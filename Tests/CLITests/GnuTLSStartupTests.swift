@@ -12,7 +12,7 @@ import Testing
 /// of it resident.
 @Suite(
     .enabled(if: DebianCurl.loadsGnuTLS, "libcurl does not load libgnutls here: nothing to skip"),
-    .timeLimit(.minutes(5)), .blockingWaits)
+    .timeLimit(.minutes(10)), .blockingWaits)
 struct GnuTLSStartupTests {
     @Test func aRunningFetchMapsGnuTLSWithoutInitialisingIt() throws {
         let listener = try LoopbackListener()  // never answers: both processes stay in their transfer

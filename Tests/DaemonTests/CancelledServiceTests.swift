@@ -11,7 +11,7 @@ import Testing
 
 /// A sync never outlives its caller: a cancelled `SyncService` (and a cancelled consumer of `sync()`) returns only
 /// after the run has stopped and released its lock, and nothing is installed after that.
-@Suite(.timeLimit(.minutes(5)), .blockingWaits) struct CancelledServiceTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct CancelledServiceTests {
     /// Whether someone holds the sync exclusion (`<state>/sync.lock`): a non-blocking flock of our own fails.
     static func lockHeld(_ h: SyncHarness) -> Bool {
         let fd = open("\(h.state)/sync.lock", O_RDWR | O_CLOEXEC)

@@ -13,7 +13,7 @@ import Testing
 /// nginx on loopback).
 @Suite(
     .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
-    .timeLimit(.minutes(5)), .blockingWaits)
+    .timeLimit(.minutes(10)), .blockingWaits)
 struct TransferThreadTests {
     /// Records the thread its response arrived on; with `together`, waits (bounded) in `head` until that many
     /// transfers have their heads, so they are all in flight at once.

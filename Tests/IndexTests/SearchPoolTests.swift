@@ -16,7 +16,7 @@ import Testing
 /// after the other suites with `DOCSYNC_TEST_ALONE=1` (in the shared run every library call of every other suite
 /// would queue behind its 2,000 searches).
 @Suite(
-    .timeLimit(.minutes(5)),
+    .timeLimit(.minutes(10)),
     .enabled(if: ProcessInfo.processInfo.environment["DOCSYNC_TEST_ALONE"] == "1", "needs a test process of its own"))
 struct SearchPoolTests {
     @Test func twoThousandSearchesUseBoundedThreadsWithoutStallingTheCooperativePool() async throws {

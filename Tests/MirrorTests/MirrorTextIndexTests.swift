@@ -8,7 +8,7 @@ import Testing
 /// and `search --text` finds a page by what it says.
 @Suite(
     .enabled(if: Nginx.isInstalled, "nginx is not installed (scripts/bootstrap installs it)"),
-    .timeLimit(.minutes(5)), .blockingWaits)
+    .timeLimit(.minutes(10)), .blockingWaits)
 struct MirrorTextIndexTests {
     @Test func aMemberInstallingFromTheMirrorBuildsItsOwnTextIndex() throws {
         var generator = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")

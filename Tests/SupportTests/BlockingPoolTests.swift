@@ -81,7 +81,7 @@ import Testing
 }
 
 /// A thread the system refuses is an error for the jobs no thread can run, not a trap.
-@Suite(.timeLimit(.minutes(5))) struct BlockingPoolThreadFailureTests {
+@Suite(.timeLimit(.minutes(10))) struct BlockingPoolThreadFailureTests {
     /// A 64 TiB stack: `pthread_create` cannot map it.
     static let impossibleStack = 1 << 46
 
