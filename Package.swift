@@ -2,8 +2,12 @@
 import PackageDescription
 
 // Layout: one module per pipeline stage (feeds → download → install → sync), each the only user of its C library.
-//   CCurl / CLibXML2 / CArchive / CZlib / CIsal / CDeflate   system libraries (module maps only)
-//   CCurlShim                     typed, non-variadic curl_easy_setopt / curl_easy_getinfo wrappers
+//   CCurl / CLibXML2 / CArchive / CZlib / CIsal / CDeflate   system libraries (module maps only; CCurl and CArchive
+//                                 give types and constants only: those two libraries are not linked)
+//   CLazyLibrary                  a C library opened on first use: dlopen of its soname, dlsym of the functions used
+//   CCurlShim                     libcurl loaded on first use (CLazyLibrary) and every call Swift makes into it, with
+//                                 typed, non-variadic curl_easy_setopt / curl_easy_getinfo
+//   CArchiveShim                  libarchive loaded on first use (CLazyLibrary) and every call Swift makes into it
 //   CDocSyncSys                   renameat2, syncfs, O_DIRECT, OpenSSL SHA-256 behind a fixed-size state (C)
 //   DocSyncSupport                SHA-256, durable file helpers (the only CDocSyncSys user)
 //   CDocSyncStartup               the executables' start-up (C, no API): GnuTLS's implicit init skipped (DocSyncCLI's)
@@ -55,15 +59,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
-        .systemLibrary(
-            name: "CCurl", pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libcurl and libarchive: headers only, no pkgConfig and no `link` (their libraries' flags would put them
+        // on the link line); CCurlShim and CArchiveShim load them on first use (#39: start-up).
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(
             name: "CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]),
-        .systemLibrary(
-            name: "CArchive", pkgConfig: "libarchive",
-            providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(name: "CArchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
@@ -73,7 +75,9 @@ let package = Package(
         .systemLibrary(
             name: "CDeflate", pkgConfig: "libdeflate",
             providers: [.apt(["libdeflate-dev"])]),
-        .target(name: "CCurlShim", dependencies: ["CCurl"]),
+        .target(name: "CLazyLibrary"),
+        .target(name: "CCurlShim", dependencies: ["CCurl", "CLazyLibrary"]),
+        .target(name: "CArchiveShim", dependencies: ["CArchive", "CLazyLibrary"]),
         .target(name: "CDocSyncSys", linkerSettings: [.linkedLibrary("crypto")]),
         // Linked through DocSyncCLI into the executables only, not into the DocSync product a backend links. The
         // executables export its one function so that libgnutls's weak definition is interposed (see its source).
@@ -95,7 +99,7 @@ let package = Package(
         .target(
             name: "DocSyncInstall",
             dependencies: [
-                "CArchive", "DocSyncSupport", "DocSyncDocset", "DocSyncIndex", "DocSyncTarix",
+                "CArchive", "CArchiveShim", "DocSyncSupport", "DocSyncDocset", "DocSyncIndex", "DocSyncTarix",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict),

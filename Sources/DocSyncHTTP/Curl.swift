@@ -8,9 +8,10 @@ import Synchronization
 #endif
 
 /// The only user of libcurl. Runs one request on an easy handle, on a thread of its own (never on Swift's
-/// cooperative pool), delivering header lines and body bytes to an `HTTPResponseReceiver`.
+/// cooperative pool), delivering header lines and body bytes to an `HTTPResponseReceiver`. libcurl is loaded by the
+/// first transfer (CCurlShim), not at start-up: a missing or incompatible libcurl fails that transfer with
+/// `libraryUnavailable`, naming the library and the missing function.
 package enum Curl {
-    private static let globalInit: Bool = curl_global_init(Int(CURL_GLOBAL_ALL)) == CURLE_OK
 
     /// The transfers' threads: one for every transfer running (a thread is started whenever none is idle, so no
     /// transfer ever waits for another), kept for the next transfer instead of a thread started and ended per
@@ -22,8 +23,28 @@ package enum Curl {
         getenv("CURL_CA_BUNDLE").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// libcurl's version string, e.g. `7.88.1`.
-    package static var version: String { String(cString: curl_version()) }
+    /// Loads libcurl and runs curl_global_init, once (later calls return the first one's result).
+    package static func load() throws(LibraryUnavailable) {
+        var missing: UnsafePointer<CChar>?
+        guard let reason = ds_curl_load(&missing) else { return }
+        throw unavailable(DS_CURL_SONAME, reason: reason, missing: missing)
+    }
+
+    /// The same load of `soname` with libcurl's function list, closed again: a library that is missing or lacks a
+    /// function is the error ``load()`` throws (tests).
+    package static func probe(soname: String) throws(LibraryUnavailable) {
+        var missing: UnsafePointer<CChar>?
+        var buffer = [CChar](repeating: 0, count: 512)
+        guard let reason = ds_curl_probe(soname, &buffer, buffer.count, &missing) else { return }
+        throw unavailable(soname, reason: reason, missing: missing)
+    }
+
+    private static func unavailable(_ soname: String, reason: UnsafePointer<CChar>, missing: UnsafePointer<CChar>?)
+        -> LibraryUnavailable
+    {
+        LibraryUnavailable(
+            library: soname, purpose: "downloads", reason: String(cString: reason), function: missing.map(String.init))
+    }
 
     /// Performs `request` and reports how the transport ended. Cancelling the task aborts the transfer promptly.
     package static func perform(_ request: HTTPRequest, receiver: any HTTPResponseReceiver) async -> HTTPTransferResult
@@ -43,21 +64,25 @@ package enum Curl {
     }
 
     private static func performBlocking(_ request: HTTPRequest, context: TransferContext) -> HTTPTransferResult {
-        precondition(globalInit, "curl_global_init failed")
+        do throws(LibraryUnavailable) { try load() } catch {
+            let failure = HTTPTransportError(
+                kind: .libraryUnavailable, code: -1, message: error.description, url: request.url)
+            return HTTPTransferResult(ending: .failed(failure), status: 0, effectiveURL: request.url, bodyBytes: 0)
+        }
         let reused = request.connection?.take(for: request.url)
-        guard let handle = reused?.handle ?? curl_easy_init() else {
+        guard let handle = reused?.handle ?? ds_curl_easy_init() else {
             let error = HTTPTransportError(kind: .other, code: -1, message: "curl_easy_init failed", url: request.url)
             return HTTPTransferResult(ending: .failed(error), status: 0, effectiveURL: request.url, bodyBytes: 0)
         }
         if let reused { context.origin = reused.origin }  // no connect, no address check: the kept origin
         if let refused = context.refusal(of: request.url, redirected: false) {
-            curl_easy_cleanup(handle)
+            ds_curl_easy_cleanup(handle)
             let error = HTTPTransportError(kind: .redirectRefused, code: 0, message: refused, url: request.url)
             return HTTPTransferResult(ending: .failed(error), status: 0, effectiveURL: request.url, bodyBytes: 0)
         }
         var headerList: UnsafeMutablePointer<curl_slist>?
-        for header in request.headers { headerList = curl_slist_append(headerList, header) }
-        defer { curl_slist_free_all(headerList) }
+        for header in request.headers { headerList = ds_curl_slist_append(headerList, header) }
+        defer { ds_curl_slist_free_all(headerList) }
         var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
 
         let o = request.options
@@ -103,7 +128,7 @@ package enum Curl {
             ds_curl_setopt_xferinfo_callback(handle, progressCallback)
             ds_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, unmanaged)
             ds_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0)
-            return curl_easy_perform(handle)
+            return ds_curl_easy_perform(handle)
         }
 
         var status = 0
@@ -123,7 +148,7 @@ package enum Curl {
         if let connection = request.connection, ending == .complete, !context.redirected, context.refusal == nil {
             connection.keep(handle, for: request.url, origin: context.origin)
         } else {
-            curl_easy_cleanup(handle)
+            ds_curl_easy_cleanup(handle)
         }
         var result = HTTPTransferResult(
             ending: ending, status: status, effectiveURL: effective, bodyBytes: context.bodyBytes)
@@ -141,7 +166,7 @@ package enum Curl {
             return .failed(
                 HTTPTransportError(kind: .redirectRefused, code: Int32(code.rawValue), message: refusal, url: url))
         }
-        let text = message.isEmpty ? String(cString: curl_easy_strerror(code)) : message
+        let text = message.isEmpty ? String(cString: ds_curl_easy_strerror(code)) : message
         let kind: HTTPTransportError.Kind =
             switch code {
             case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY: .resolve

@@ -1,4 +1,4 @@
-import CCurl
+import CCurlShim
 import DocSyncSupport
 import Synchronization
 
@@ -30,17 +30,17 @@ package final class HTTPConnection: Sendable {
     package init(byOrigin: Bool) { self.byOrigin = byOrigin }
 
     deinit {
-        if let handle = kept.withLock({ $0.take()?.handle }) { curl_easy_cleanup(handle) }
+        if let handle = kept.withLock({ $0.take()?.handle }) { ds_curl_easy_cleanup(handle) }
     }
 
     /// The kept handle when it last served `url` (reset to default options), with its first address and scope.
     func take(for url: String) -> (handle: UnsafeMutableRawPointer, origin: AddressOrigin?)? {
         guard let taken = kept.withLock({ $0.take() }) else { return nil }
         guard taken.url == url || byOrigin && HTTPConnectionPool.sameOrigin(taken.url, url) else {
-            curl_easy_cleanup(taken.handle)
+            ds_curl_easy_cleanup(taken.handle)
             return nil
         }
-        curl_easy_reset(taken.handle)  // options back to defaults; the connection and DNS caches stay
+        ds_curl_easy_reset(taken.handle)  // options back to defaults; the connection and DNS caches stay
         return (taken.handle, taken.origin)
     }
 
@@ -50,6 +50,6 @@ package final class HTTPConnection: Sendable {
             defer { kept = Kept(address: UInt(bitPattern: handle), url: url, origin: origin) }
             return kept.take()?.handle
         }
-        if let previous { curl_easy_cleanup(previous) }
+        if let previous { ds_curl_easy_cleanup(previous) }
     }
 }

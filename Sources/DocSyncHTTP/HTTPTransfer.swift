@@ -42,7 +42,7 @@ package struct HTTPTransferResult: Sendable, Equatable {
 package struct HTTPTransportError: Error, Sendable, Equatable, CustomStringConvertible {
     package enum Kind: String, Sendable {
         case resolve, connect, tls, timeout, stall, closedEarly, tooManyRedirects, badURL, protocolNotAllowed,
-            tlsCertificate, redirectRefused, other
+            tlsCertificate, redirectRefused, libraryUnavailable, other
     }
 
     package var kind: Kind
@@ -61,7 +61,8 @@ package struct HTTPTransportError: Error, Sendable, Equatable, CustomStringConve
     package var isTransient: Bool {
         switch kind {
         case .resolve, .connect, .timeout, .stall, .closedEarly, .tls, .other: true
-        case .tooManyRedirects, .badURL, .protocolNotAllowed, .tlsCertificate, .redirectRefused: false
+        case .tooManyRedirects, .badURL, .protocolNotAllowed, .tlsCertificate, .redirectRefused, .libraryUnavailable:
+            false
         }
     }
 
@@ -77,5 +78,8 @@ package struct HTTPTransportError: Error, Sendable, Equatable, CustomStringConve
         }
     }
 
-    package var description: String { "\(url): \(explanation) (\(kind.rawValue), curl error \(code))" }
+    package var description: String {
+        kind == .libraryUnavailable
+            ? "\(url): \(message)" : "\(url): \(explanation) (\(kind.rawValue), curl error \(code))"
+    }
 }

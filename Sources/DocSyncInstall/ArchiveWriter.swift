@@ -1,4 +1,5 @@
 import CArchive
+import CArchiveShim
 
 #if canImport(Glibc)
     import Glibc
@@ -53,27 +54,28 @@ package final class ArchiveWriter {
     private var closed = false
 
     package init(path: String, format: Format, filter: Filter = .none) throws(ArchiveFailure) {
-        guard let archive = archive_write_new() else { throw ArchiveFailure(message: "archive_write_new failed") }
+        try LibArchiveLoader.load()
+        guard let archive = ds_archive_write_new() else { throw ArchiveFailure(message: "archive_write_new failed") }
         self.archive = archive
         self.path = path
         var status: Int32
         switch format {
-        case .pax: status = archive_write_set_format_pax(archive)
-        case .gnutar: status = archive_write_set_format_gnutar(archive)
-        case .ustar: status = archive_write_set_format_ustar(archive)
-        case .zip: status = archive_write_set_format_zip(archive)
-        case .xar: status = archive_write_set_format_xar(archive)
+        case .pax: status = ds_archive_write_set_format_pax(archive)
+        case .gnutar: status = ds_archive_write_set_format_gnutar(archive)
+        case .ustar: status = ds_archive_write_set_format_ustar(archive)
+        case .zip: status = ds_archive_write_set_format_zip(archive)
+        case .xar: status = ds_archive_write_set_format_xar(archive)
         }
         if status == ARCHIVE_OK {
             switch filter {
             case .none: status = ARCHIVE_OK
-            case .gzip: status = archive_write_add_filter_gzip(archive)
-            case .bzip2: status = archive_write_add_filter_bzip2(archive)
-            case .xz: status = archive_write_add_filter_xz(archive)
-            case .zstd: status = archive_write_add_filter_zstd(archive)
+            case .gzip: status = ds_archive_write_add_filter_gzip(archive)
+            case .bzip2: status = ds_archive_write_add_filter_bzip2(archive)
+            case .xz: status = ds_archive_write_add_filter_xz(archive)
+            case .zstd: status = ds_archive_write_add_filter_zstd(archive)
             }
         }
-        if status == ARCHIVE_OK { status = archive_write_open_filename(archive, path) }
+        if status == ARCHIVE_OK { status = ds_archive_write_open_filename(archive, path) }
         if status != ARCHIVE_OK {
             closed = true  // deinit only frees
             throw ArchiveFailure(message: message(archive, "cannot create \(path)"))
@@ -81,62 +83,62 @@ package final class ArchiveWriter {
     }
 
     deinit {
-        if !closed { archive_write_close(archive) }
-        archive_write_free(archive)
+        if !closed { ds_archive_write_close(archive) }
+        ds_archive_write_free(archive)
     }
 
     package func add(_ item: Entry) throws(ArchiveFailure) {
-        guard let entry = archive_entry_new() else { throw ArchiveFailure(message: "archive_entry_new failed") }
-        defer { archive_entry_free(entry) }
-        archive_entry_set_pathname(entry, item.path)
-        archive_entry_set_perm(entry, mode_t(item.permissions))
-        archive_entry_set_mtime(entry, 1_700_000_000, 0)
+        guard let entry = ds_archive_entry_new() else { throw ArchiveFailure(message: "archive_entry_new failed") }
+        defer { ds_archive_entry_free(entry) }
+        ds_archive_entry_set_pathname(entry, item.path)
+        ds_archive_entry_set_perm(entry, mode_t(item.permissions))
+        ds_archive_entry_set_mtime(entry, 1_700_000_000, 0)
         for xattr in item.xattrs {
-            xattr.value.withUnsafeBytes { archive_entry_xattr_add_entry(entry, xattr.name, $0.baseAddress, $0.count) }
+            xattr.value.withUnsafeBytes { ds_archive_entry_xattr_add_entry(entry, xattr.name, $0.baseAddress, $0.count) }
         }
         var data: [UInt8] = []
         switch item.kind {
         case .file(let bytes):
-            archive_entry_set_filetype(entry, EntryType.regular)
-            archive_entry_set_size(entry, Int64(bytes.count))
+            ds_archive_entry_set_filetype(entry, EntryType.regular)
+            ds_archive_entry_set_size(entry, Int64(bytes.count))
             data = bytes
         case .directory:
-            archive_entry_set_filetype(entry, EntryType.directory)
+            ds_archive_entry_set_filetype(entry, EntryType.directory)
         case .symlink(let target):
-            archive_entry_set_filetype(entry, EntryType.symlink)
-            archive_entry_set_symlink(entry, target)
+            ds_archive_entry_set_filetype(entry, EntryType.symlink)
+            ds_archive_entry_set_symlink(entry, target)
         case .hardlink(let target, let bytes):
-            archive_entry_set_filetype(entry, EntryType.regular)
-            archive_entry_set_hardlink(entry, target)
-            archive_entry_set_size(entry, Int64(bytes.count))
+            ds_archive_entry_set_filetype(entry, EntryType.regular)
+            ds_archive_entry_set_hardlink(entry, target)
+            ds_archive_entry_set_size(entry, Int64(bytes.count))
             data = bytes
         case .characterDevice:
-            archive_entry_set_filetype(entry, EntryType.characterDevice)
-            archive_entry_set_rdevmajor(entry, 1)
-            archive_entry_set_rdevminor(entry, 3)
+            ds_archive_entry_set_filetype(entry, EntryType.characterDevice)
+            ds_archive_entry_set_rdevmajor(entry, 1)
+            ds_archive_entry_set_rdevminor(entry, 3)
         case .blockDevice:
-            archive_entry_set_filetype(entry, EntryType.blockDevice)
-            archive_entry_set_rdevmajor(entry, 7)
-        case .fifo: archive_entry_set_filetype(entry, EntryType.fifo)
-        case .socket: archive_entry_set_filetype(entry, EntryType.socket)
+            ds_archive_entry_set_filetype(entry, EntryType.blockDevice)
+            ds_archive_entry_set_rdevmajor(entry, 7)
+        case .fifo: ds_archive_entry_set_filetype(entry, EntryType.fifo)
+        case .socket: ds_archive_entry_set_filetype(entry, EntryType.socket)
         case .sparse(let size, let bytes):
-            archive_entry_set_filetype(entry, EntryType.regular)
-            archive_entry_set_size(entry, size)
-            archive_entry_sparse_add_entry(entry, 0, Int64(bytes.count))
+            ds_archive_entry_set_filetype(entry, EntryType.regular)
+            ds_archive_entry_set_size(entry, size)
+            ds_archive_entry_sparse_add_entry(entry, 0, Int64(bytes.count))
             data = bytes
         }
-        if archive_write_header(archive, entry) < ARCHIVE_WARN {
+        if ds_archive_write_header(archive, entry) < ARCHIVE_WARN {
             throw ArchiveFailure(message: message(archive, "cannot write header for \(item.path)"))
         }
         if !data.isEmpty {
-            let written = data.withUnsafeBytes { archive_write_data(archive, $0.baseAddress, $0.count) }
+            let written = data.withUnsafeBytes { ds_archive_write_data(archive, $0.baseAddress, $0.count) }
             if written < 0 { throw ArchiveFailure(message: message(archive, "cannot write data for \(item.path)")) }
         }
     }
 
     package func close() throws(ArchiveFailure) {
         closed = true
-        if archive_write_close(archive) != ARCHIVE_OK {
+        if ds_archive_write_close(archive) != ARCHIVE_OK {
             throw ArchiveFailure(message: message(archive, "cannot finish \(path)"))
         }
     }

@@ -93,7 +93,9 @@ enum Extractor {
         throws(InstallError) -> (Int, SHA256.Digest?)
     {
         let reader: ArchiveReader
-        do { reader = try ArchiveReader(source: source, hashing: hashing) } catch { throw .unreadableArchive(error.message) }
+        do { reader = try ArchiveReader(source: source, hashing: hashing) } catch {
+            throw error.library.map(InstallError.libraryUnavailable) ?? .unreadableArchive(error.message)
+        }
         var policy = EntryPolicy(limits: limits, archiveBytes: source.byteCount)
         policy.skipsDocuments = skipsDocuments
         let stopped = { () -> InstallError in queue.error ?? .unreadableArchive("stopped") }

@@ -21,6 +21,8 @@ package enum InstallError: Error, Sendable, CustomStringConvertible {
     case notInstalled(String)
     /// `<root>/NAME.docset` is something docsync did not create (a folder, a file, a foreign link): left alone.
     case foreign(String, reason: String)
+    /// libarchive is missing or lacks a function docsync calls (it is loaded by the first archive read).
+    case libraryUnavailable(LibraryUnavailable)
 
     /// True when the archive itself is at fault (CLI exit status 65).
     package var isArchiveRejection: Bool {
@@ -42,6 +44,7 @@ package enum InstallError: Error, Sendable, CustomStringConvertible {
         case .io(let error): "\(error)"
         case .notInstalled(let name): "\(name).docset is not installed"
         case .foreign(_, let reason): reason
+        case .libraryUnavailable(let library): library.description
         }
     }
 }

@@ -1,4 +1,5 @@
 import CArchive
+import CArchiveShim
 import DocSyncSupport
 import DocSyncTarix
 
@@ -8,11 +9,25 @@ import DocSyncTarix
 
 // With ArchiveWriter.swift, the only files that import libarchive. libarchive is used to READ (ArchiveReader);
 // ArchiveWriter builds archives for tests and tools. archive_write_disk is never used: it changes the process umask
-// per entry and may chdir.
+// per entry and may chdir. libarchive is loaded by the first reader or writer (CArchiveShim), not at start-up.
 
-/// A libarchive failure: the operation and libarchive's own message.
+/// A libarchive failure: the operation and libarchive's own message; or libarchive itself could not be loaded
+/// (``library``), which is no fault of the archive.
 package struct ArchiveFailure: Error, Sendable, Equatable, CustomStringConvertible {
     package let message: String
+    /// Set when libarchive is missing or lacks a function docsync calls.
+    package let library: LibraryUnavailable?
+
+    package init(message: String) {
+        self.message = message
+        library = nil
+    }
+
+    package init(_ library: LibraryUnavailable) {
+        message = library.description
+        self.library = library
+    }
+
     package var description: String { message }
 }
 
@@ -29,7 +44,7 @@ enum EntryType {
 }
 
 func message(_ archive: OpaquePointer, _ what: String) -> String {
-    if let text = archive_error_string(archive) { return "\(what): \(String(cString: text))" }
+    if let text = ds_archive_error_string(archive) { return "\(what): \(String(cString: text))" }
     return what
 }
 
@@ -121,7 +136,8 @@ final class ArchiveReader {
     /// - Parameter hashing: hash the archive bytes as they are read (``finishDigest()``); false when the caller
     ///   already knows the archive's SHA-256.
     init(source: any ArchiveSource, hashing: Bool = true) throws(ArchiveFailure) {
-        guard let archive = archive_read_new() else { throw ArchiveFailure(message: "archive_read_new failed") }
+        try LibArchiveLoader.load()
+        guard let archive = ds_archive_read_new() else { throw ArchiveFailure(message: "archive_read_new failed") }
         self.archive = archive
         context = Unmanaged.passRetained(ReadContext(source: source, hashing: hashing))
         let gzip: Bool
@@ -130,12 +146,12 @@ final class ArchiveReader {
             throw failure("cannot read the start of the archive")
         }
         let filters: [(String, (OpaquePointer?) -> Int32)] = [
-            ("gzip", archive_read_support_filter_gzip), ("bzip2", archive_read_support_filter_bzip2),
-            ("xz", archive_read_support_filter_xz), ("zstd", archive_read_support_filter_zstd),
+            ("gzip", ds_archive_read_support_filter_gzip), ("bzip2", ds_archive_read_support_filter_bzip2),
+            ("xz", ds_archive_read_support_filter_xz), ("zstd", ds_archive_read_support_filter_zstd),
         ]
         let formats: [(String, (OpaquePointer?) -> Int32)] = [
-            ("tar", archive_read_support_format_tar), ("zip", archive_read_support_format_zip),
-            ("xar", archive_read_support_format_xar),
+            ("tar", ds_archive_read_support_format_tar), ("zip", ds_archive_read_support_format_zip),
+            ("xar", ds_archive_read_support_format_xar),
         ]
         // A gzip source is inflated in the read callback: libarchive sees its tar, with no filter to detect.
         for (name, call) in (gzip ? [] : filters) + formats where call(archive) != ARCHIVE_OK {
@@ -143,8 +159,8 @@ final class ArchiveReader {
             // deinit frees the archive: every stored property is set, so a throwing init still runs it.
             throw ArchiveFailure(message: message(archive, "libarchive cannot read \(name) in-process"))
         }
-        archive_read_set_callback_data(archive, context.toOpaque())
-        archive_read_set_read_callback(archive) { _, data, out in
+        ds_archive_read_set_callback_data(archive, context.toOpaque())
+        ds_archive_read_set_read_callback(archive) { _, data, out in
             let context = Unmanaged<ReadContext>.fromOpaque(data!).takeUnretainedValue()
             do throws(SystemError) {
                 let block = try context.nextBlock()
@@ -156,7 +172,7 @@ final class ArchiveReader {
             }
         }
         if !gzip && source.seek(to: 0, whence: SEEK_CUR) != nil {
-            archive_read_set_seek_callback(archive) { _, data, offset, whence in
+            ds_archive_read_set_seek_callback(archive) { _, data, offset, whence in
                 let context = Unmanaged<ReadContext>.fromOpaque(data!).takeUnretainedValue()
                 context.pending = 0
                 guard let position = context.source.seek(to: offset, whence: whence) else { return -1 }
@@ -165,14 +181,14 @@ final class ArchiveReader {
                 return position
             }
         }
-        if archive_read_open1(archive) != ARCHIVE_OK {
+        if ds_archive_read_open1(archive) != ARCHIVE_OK {
             // The source's own error when its read failed (libarchive has no text for it), else libarchive's.
             throw failure("cannot read the start of the archive")
         }
     }
 
     deinit {
-        archive_read_free(archive)
+        ds_archive_read_free(archive)
         context.release()
     }
 
@@ -201,7 +217,7 @@ final class ArchiveReader {
     /// The next entry's metadata, or nil at the end of the archive.
     func next() throws(ArchiveFailure) -> ArchiveEntryMetadata? {
         var entry: OpaquePointer?
-        let status = archive_read_next_header(archive, &entry)
+        let status = ds_archive_read_next_header(archive, &entry)
         if status == ARCHIVE_EOF {
             try finishInflating()
             return nil
@@ -212,17 +228,17 @@ final class ArchiveReader {
         self.entry = entry
         // The raw name first (no charset conversion: cheap, and exactly the bytes archived); the UTF-8 form when the
         // name cannot be represented in the current locale (pax names with non-ASCII characters under "C").
-        let path = Self.name(archive_entry_pathname(entry), archive_entry_pathname_utf8(entry)) ?? []
-        let type = UInt32(archive_entry_filetype(entry)) & EntryType.typeMask
+        let path = Self.name(ds_archive_entry_pathname(entry), ds_archive_entry_pathname_utf8(entry)) ?? []
+        let type = UInt32(ds_archive_entry_filetype(entry)) & EntryType.typeMask
         let kind: ArchiveEntryMetadata.Kind
-        if let target = Self.name(archive_entry_hardlink(entry), archive_entry_hardlink_utf8(entry)) {
+        if let target = Self.name(ds_archive_entry_hardlink(entry), ds_archive_entry_hardlink_utf8(entry)) {
             kind = .hardlink(target: target)
         } else {
             switch type {
             case EntryType.regular: kind = .regular
             case EntryType.directory: kind = .directory
             case EntryType.symlink:
-                let target = Self.name(archive_entry_symlink(entry), archive_entry_symlink_utf8(entry))
+                let target = Self.name(ds_archive_entry_symlink(entry), ds_archive_entry_symlink_utf8(entry))
                 kind = .symlink(target: target ?? [])
             case EntryType.characterDevice: kind = .characterDevice
             case EntryType.blockDevice: kind = .blockDevice
@@ -231,14 +247,14 @@ final class ArchiveReader {
             default: kind = .unknown(type)
             }
         }
-        let size: Int64? = archive_entry_size_is_set(entry) != 0 ? archive_entry_size(entry) : nil
+        let size: Int64? = ds_archive_entry_size_is_set(entry) != 0 ? ds_archive_entry_size(entry) : nil
         return ArchiveEntryMetadata(
-            path: path, kind: kind, permissions: UInt32(archive_entry_perm(entry)) & 0o7777, size: size)
+            path: path, kind: kind, permissions: UInt32(ds_archive_entry_perm(entry)) & 0o7777, size: size)
     }
 
     /// Reads the current entry's data (holes of sparse files come back as zeros); 0 at the entry's end.
     func readData(into buffer: UnsafeMutableRawBufferPointer) throws(ArchiveFailure) -> Int {
-        let n = archive_read_data(archive, buffer.baseAddress, buffer.count)
+        let n = ds_archive_read_data(archive, buffer.baseAddress, buffer.count)
         if n < 0 { throw failure("corrupt or truncated data") }
         return n
     }
@@ -246,7 +262,7 @@ final class ArchiveReader {
     /// Compressed bytes consumed from the source so far.
     var bytesConsumed: Int64 {
         let context = context.takeUnretainedValue()
-        return context.inflater == nil ? archive_filter_bytes(archive, -1) : context.compressedConsumed
+        return context.inflater == nil ? ds_archive_filter_bytes(archive, -1) : context.compressedConsumed
     }
 
     /// A gzip source: inflates what follows the tar's end (its padding, the last member's CRC-32 and length, further

@@ -1,9 +1,31 @@
-// Typed, non-variadic wrappers around libcurl's variadic curl_easy_setopt / curl_easy_getinfo,
-// which Swift cannot call directly. Each wrapper passes exactly the argument type libcurl expects.
+// libcurl, loaded on first use (CLazyLibrary): docsync does not link it, so the commands that never transfer do not
+// pay for loading it and its ~33 dependencies at start-up. Swift calls these wrappers, never libcurl's own functions
+// (the CCurl module only supplies the types and constants; a direct call would not link). Call `ds_curl_load` first:
+// the other wrappers stop the process when libcurl is not loaded. The setopt / getinfo wrappers are typed,
+// non-variadic forms of libcurl's variadic curl_easy_setopt / curl_easy_getinfo, which Swift cannot call.
 #ifndef DOCSYNC_CCURLSHIM_H
 #define DOCSYNC_CCURLSHIM_H
 
 #include <curl/curl.h>
+
+/// The soname docsync loads (the Debian package's Depends names its package).
+#define DS_CURL_SONAME "libcurl.so.4"
+
+/// Loads libcurl on the first call (thread-safe; later calls cost an atomic load) and runs curl_global_init once.
+/// NULL when loaded; else why not, naming the library, with the missing function in `*missing` (else NULL).
+const char *ds_curl_load(const char **missing);
+
+/// The same load of `soname` with libcurl's function list, into a library of its own closed afterwards (tests: a
+/// library that is missing or lacks a function). NULL when it loads; else the reason, copied into `buffer`.
+const char *ds_curl_probe(const char *soname, char *buffer, size_t size, const char **missing);
+
+CURL *ds_curl_easy_init(void);
+void ds_curl_easy_cleanup(CURL *handle);
+void ds_curl_easy_reset(CURL *handle);
+CURLcode ds_curl_easy_perform(CURL *handle);
+const char *ds_curl_easy_strerror(CURLcode code);
+struct curl_slist *ds_curl_slist_append(struct curl_slist *list, const char *text);
+void ds_curl_slist_free_all(struct curl_slist *list);
 
 typedef size_t (*ds_curl_data_cb)(char *ptr, size_t size, size_t nmemb, void *userdata);
 typedef int (*ds_curl_xferinfo_cb)(void *userdata, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,

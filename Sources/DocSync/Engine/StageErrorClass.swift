@@ -32,7 +32,8 @@ package enum StageErrorClass: Sendable, Equatable {
         case is HTTPTransportError: self = .unavailable
         case let index as DocsetIndexError: self = index.kind == .io ? .ioError : .dataError
         case let mirror as MirrorError: self = mirror.isDataError ? .dataError : .ioError
-        case is ArchiveFailure, is EntryRule: self = .dataError
+        case let archive as ArchiveFailure: self = archive.library == nil ? .dataError : .ioError
+        case is EntryRule: self = .dataError
         case is SystemError: self = .ioError
         default: return nil
         }

@@ -23,7 +23,8 @@ extension SyncFailure {
             case .cancelled(let location):
                 self.init(code: .cancelled, isTransient: true, url: location, message: "cancelled")
             }
-        case let archive as ArchiveFailure: self.init(code: .invalidArchive, url: url, message: archive.message)
+        case let archive as ArchiveFailure:
+            self.init(code: archive.library == nil ? .invalidArchive : .io, url: url, message: archive.message)
         case let rule as EntryRule: self.init(code: .invalidArchive, url: url, message: rule.description)
         default:
             guard UserText.foundationText(error) != nil,

@@ -120,7 +120,7 @@ extension SyncFailure {
             case .invalidName: .invalidRequest
             case .notInstalled: .notInstalled
             case .foreign: .foreignFolder
-            case .io: .io
+            case .io, .libraryUnavailable: .io
             }
         let transient: Bool =
             switch error {

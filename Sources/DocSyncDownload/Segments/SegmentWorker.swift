@@ -106,7 +106,8 @@ struct SegmentWorker: Sendable {
     /// DNS, TLS and certificate failures mean this mirror cannot serve us; the rest is worth another try.
     private func transport(_ error: HTTPTransportError) -> Outcome {
         switch error.kind {
-        case .resolve, .tls, .tlsCertificate, .badURL, .protocolNotAllowed, .tooManyRedirects, .redirectRefused:
+        case .resolve, .tls, .tlsCertificate, .badURL, .protocolNotAllowed, .tooManyRedirects, .redirectRefused,
+            .libraryUnavailable:
             return .alternateFault(AlternateFault.Reason(excluding: error.kind), "\(error.message) (\(error.kind.rawValue))")
         case .connect, .timeout, .stall, .closedEarly, .other:
             return .interrupted("\(error.message) (\(error.kind.rawValue))")
