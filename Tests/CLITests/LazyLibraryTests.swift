@@ -1,0 +1,83 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// libcurl and libarchive are loaded on first use, not linked (#39: ~9 ms of every command's start-up went to
+/// loading them and their dependencies): the executable does not need them, a command that does not transfer or read
+/// an archive runs without them, and one that does fails with a clear error naming the library and the function.
+/// A directory on LD_LIBRARY_PATH with `libcurl.so.4` and `libarchive.so.13` that are zlib stands for a machine
+/// whose libraries are incompatible: they load, but lack every function docsync calls.
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct LazyLibraryTests {
+    @Test func theExecutableDoesNotNeedLibcurlOrLibarchive() throws {
+        let result = try Tool.run("/usr/bin/readelf", ["-d", Tool.docsyncBinary])
+        #expect(result.status == 0, "\(result.standardError)")
+        let needed = result.standardOutput.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+        #expect(needed.contains { $0.contains("libz.so.1") }, "readelf sees the NEEDED list: \(needed)")
+        #expect(!needed.contains { $0.contains("libcurl") || $0.contains("libarchive") }, "\(needed)")
+    }
+
+    @Test func aCommandThatNeverTransfersRunsWithoutThem() throws {
+        let dir = try TemporaryDirectory("lazy-library")
+        defer { dir.remove() }
+        let result = try Tool.run(Tool.docsyncBinary, ["--version"], environment: try Self.environment(dir))
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.hasPrefix("docsync "))
+    }
+
+    @Test func aTransferNamesTheLibraryAndTheMissingFunction() throws {
+        let dir = try TemporaryDirectory("lazy-library")
+        defer { dir.remove() }
+        // Nothing listens: the transfer fails before any connection.
+        let result = try Tool.run(
+            Tool.docsyncBinary, ["fetch", "http://127.0.0.1:9/file.bin", "--output", dir.appending("out/file.bin")],
+            environment: try Self.environment(dir))
+        #expect(result.status == 69, "\(result.standardError)")
+        #expect(
+            result.standardError.contains(
+                "libcurl.so.4 is needed for downloads and cannot be used: libcurl.so.4 has no function curl_global_init"),
+            "\(result.standardError)")
+    }
+
+    @Test func anInstallNamesTheLibraryAndTheMissingFunction() throws {
+        let dir = try TemporaryDirectory("lazy-library")
+        defer { dir.remove() }
+        let archive = dir.appending("Go.tgz")
+        try Data("not read: libarchive is loaded first".utf8).write(to: URL(fileURLWithPath: archive))
+        try FileManager.default.createDirectory(atPath: dir.appending("root"), withIntermediateDirectories: true)
+        let result = try Tool.run(
+            Tool.docsyncBinary, ["install", archive, "--root", dir.appending("root"), "--name", "Go"],
+            environment: try Self.environment(dir))
+        #expect(result.status == 74, "\(result.standardError)")  // no fault of the archive (65)
+        #expect(
+            result.standardError.contains(
+                "libarchive.so.13 is needed for archives and cannot be used: libarchive.so.13 has no function "
+                    + "archive_read_new"),
+            "\(result.standardError)")
+        #expect(!result.standardError.contains("unreadable archive"), "\(result.standardError)")
+    }
+
+    /// The test environment with `dir/lib` first on LD_LIBRARY_PATH, holding zlib as libcurl.so.4 and
+    /// libarchive.so.13, and no user configuration.
+    static func environment(_ dir: TemporaryDirectory) throws -> [String: String] {
+        let lib = dir.appending("lib")
+        try FileManager.default.createDirectory(atPath: lib, withIntermediateDirectories: true)
+        let zlib = try Self.zlibPath()
+        for name in ["libcurl.so.4", "libarchive.so.13"] {
+            try FileManager.default.createSymbolicLink(atPath: "\(lib)/\(name)", withDestinationPath: zlib)
+        }
+        return Tool.environment(["LD_LIBRARY_PATH": lib, "HOME": dir.path, "XDG_CONFIG_HOME": dir.appending("none")])
+    }
+
+    struct NoZlib: Error, CustomStringConvertible {
+        var description: String { "no libz.so.1 in /proc/self/maps" }
+    }
+
+    /// The zlib this test process has mapped (it links zlib too).
+    static func zlibPath() throws -> String {
+        let maps = GnuTLSStartupTests.procText("/proc/self/maps")
+        let path = maps.split(separator: "\n").lazy.compactMap { $0.split(separator: " ").last }
+            .first { $0.hasPrefix("/") && $0.split(separator: "/").last?.hasPrefix("libz.so.1") == true }
+        guard let path else { throw NoZlib() }
+        return String(path)
+    }
+}
