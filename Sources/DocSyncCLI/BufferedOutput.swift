@@ -11,6 +11,17 @@ final class BufferedOutput {
 
     init() { buffer.reserveCapacity(capacity + 4096) }
 
+    /// Grows standard output's pipe, when it is one, to 1 MiB (Linux's limit for an unprivileged process by default,
+    /// `/proc/sys/fs/pipe-max-size`) from 64 KiB, for a command that writes megabytes at once: it then rarely waits
+    /// for a reader that drains the pipe in small reads (`changes --json` over 100k changes, 22.8 MB, changes-bench).
+    /// Nothing happens when standard output is not a pipe or the kernel refuses.
+    func growPipe() {
+        var status = stat()
+        guard fstat(STDOUT_FILENO, &status) == 0, status.st_mode & S_IFMT == S_IFIFO else { return }
+        let setPipeSize: Int32 = 1031  // F_SETPIPE_SZ (<linux/fcntl.h>; not imported)
+        _ = fcntl(STDOUT_FILENO, setPipeSize, Int32(1 << 20))
+    }
+
     func write(_ text: String) {
         guard !failed else { return }
         buffer.append(contentsOf: text.utf8)

@@ -59,6 +59,7 @@ struct ChangesCommand: AsyncParsableCommand {
             if !follow {
                 // Each change written as its line is read, on the reading thread (the lock is never contended).
                 let shared = SharedOutput()
+                shared.output.withLock { $0.growPipe() }
                 defer { shared.output.withLock { $0.flush() } }
                 let json = json
                 try await engine.forEachChange(since: since) { change in
