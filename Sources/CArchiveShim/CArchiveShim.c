@@ -1,7 +1,6 @@
 #include "CArchiveShim.h"
 
 #include <CLazyLibrary.h>
-#include <stdio.h>
 
 #define DS_ARCHIVE_INDEX(type, name, parameters, arguments) ds_archive_index_##name,
 #define DS_ARCHIVE_INDEX_VOID(name, parameters, arguments) ds_archive_index_##name,
@@ -16,20 +15,10 @@ static void *ds_archive_slots[ds_archive_count];
 static struct ds_lazy_library ds_archive_library =
     DS_LAZY_LIBRARY_INIT(DS_ARCHIVE_SONAME, ds_archive_names, ds_archive_slots, ds_archive_count, NULL);
 
-const char *ds_archive_load(const char **missing) {
-    const char *error = ds_lazy_library_load(&ds_archive_library);
-    *missing = error != NULL ? ds_archive_library.missing : NULL;
-    return error;
-}
+const char *ds_archive_load(const char **missing) { return ds_lazy_library_load(&ds_archive_library, missing); }
 
 const char *ds_archive_probe(const char *soname, char *buffer, size_t size, const char **missing) {
-    void *slots[ds_archive_count];
-    struct ds_lazy_library library = DS_LAZY_LIBRARY_INIT(soname, ds_archive_names, slots, ds_archive_count, NULL);
-    const char *error = ds_lazy_library_load(&library);
-    *missing = error != NULL ? library.missing : NULL;
-    if (error != NULL) snprintf(buffer, size, "%s", error);
-    ds_lazy_library_close(&library);
-    return error != NULL ? buffer : NULL;
+    return ds_lazy_library_probe(soname, ds_archive_names, ds_archive_count, buffer, size, missing);
 }
 
 // Each wrapper: the guard, then libarchive's function through its slot, cast to the function's own type.

@@ -4,7 +4,6 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdatomic.h>
-#include <stdio.h>
 #include <sys/socket.h>
 
 // Every libcurl function docsync calls: X(return type, name without "curl_", parameter types).
@@ -39,20 +38,10 @@ static const char *ds_curl_global_init(void) {
     return DS_CURL(global_init)(CURL_GLOBAL_ALL) == CURLE_OK ? NULL : "curl_global_init failed";
 }
 
-const char *ds_curl_load(const char **missing) {
-    const char *error = ds_lazy_library_load(&ds_curl_library);
-    *missing = error != NULL ? ds_curl_library.missing : NULL;
-    return error;
-}
+const char *ds_curl_load(const char **missing) { return ds_lazy_library_load(&ds_curl_library, missing); }
 
 const char *ds_curl_probe(const char *soname, char *buffer, size_t size, const char **missing) {
-    void *slots[ds_curl_count];
-    struct ds_lazy_library library = DS_LAZY_LIBRARY_INIT(soname, ds_curl_names, slots, ds_curl_count, NULL);
-    const char *error = ds_lazy_library_load(&library);
-    *missing = error != NULL ? library.missing : NULL;
-    if (error != NULL) snprintf(buffer, size, "%s", error);
-    ds_lazy_library_close(&library);
-    return error != NULL ? buffer : NULL;
+    return ds_lazy_library_probe(soname, ds_curl_names, ds_curl_count, buffer, size, missing);
 }
 
 CURL *ds_curl_easy_init(void) {

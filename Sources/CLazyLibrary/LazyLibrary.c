@@ -33,7 +33,7 @@ static void ds_lazy_library_open(struct ds_lazy_library *library) {
     atomic_store_explicit(&library->state, 1, memory_order_release);
 }
 
-const char *ds_lazy_library_load(struct ds_lazy_library *library) {
+const char *ds_lazy_library_load(struct ds_lazy_library *library, const char **missing) {
     int state = atomic_load_explicit(&library->state, memory_order_acquire);
     if (state == 0) {
         pthread_mutex_lock(&library->mutex);
@@ -46,16 +46,27 @@ const char *ds_lazy_library_load(struct ds_lazy_library *library) {
         pthread_mutex_unlock(&library->mutex);
         state = atomic_load_explicit(&library->state, memory_order_acquire);
     }
+    if (missing != NULL) *missing = state == 1 ? NULL : library->missing;
     return state == 1 ? NULL : library->error;
+}
+
+const char *ds_lazy_library_probe(const char *soname, const char *const *names, size_t count, char *buffer,
+                                  size_t size, const char **missing) {
+    void **slots = calloc(count, sizeof *slots);
+    if (slots == NULL) {
+        snprintf(buffer, size, "%s: out of memory", soname);
+        *missing = NULL;
+        return buffer;
+    }
+    struct ds_lazy_library library = DS_LAZY_LIBRARY_INIT(soname, names, slots, count, NULL);
+    const char *error = ds_lazy_library_load(&library, missing);
+    if (error != NULL) snprintf(buffer, size, "%s", error);
+    if (library.handle != NULL) dlclose(library.handle);
+    free(slots);
+    return error != NULL ? buffer : NULL;
 }
 
 _Noreturn void ds_lazy_library_abort(struct ds_lazy_library *library) {
     fprintf(stderr, "docsync: %s\n", library->error[0] != 0 ? library->error : library->soname);
     abort();
-}
-
-void ds_lazy_library_close(struct ds_lazy_library *library) {
-    if (library->handle != NULL) dlclose(library->handle);
-    library->handle = NULL;
-    atomic_store_explicit(&library->state, 0, memory_order_release);
 }

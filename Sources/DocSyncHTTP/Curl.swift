@@ -25,26 +25,16 @@ package enum Curl {
 
     /// Loads libcurl and runs curl_global_init, once (later calls return the first one's result).
     package static func load() throws(LibraryUnavailable) {
-        var missing: UnsafePointer<CChar>?
-        guard let reason = ds_curl_load(&missing) else { return }
-        throw unavailable(DS_CURL_SONAME, reason: reason, missing: missing)
+        try LibraryUnavailable.check(DS_CURL_SONAME, for: purpose) { _, _, missing in ds_curl_load(missing) }
     }
 
     /// The same load of `soname` with libcurl's function list, closed again: a library that is missing or lacks a
     /// function is the error ``load()`` throws (tests).
     package static func probe(soname: String) throws(LibraryUnavailable) {
-        var missing: UnsafePointer<CChar>?
-        var buffer = [CChar](repeating: 0, count: 512)
-        guard let reason = ds_curl_probe(soname, &buffer, buffer.count, &missing) else { return }
-        throw unavailable(soname, reason: reason, missing: missing)
+        try LibraryUnavailable.check(soname, for: purpose) { ds_curl_probe(soname, $0, $1, $2) }
     }
 
-    private static func unavailable(_ soname: String, reason: UnsafePointer<CChar>, missing: UnsafePointer<CChar>?)
-        -> LibraryUnavailable
-    {
-        LibraryUnavailable(
-            library: soname, purpose: "downloads", reason: String(cString: reason), function: missing.map(String.init))
-    }
+    private static let purpose = "downloads"
 
     /// Performs `request` and reports how the transport ended. Cancelling the task aborts the transfer promptly.
     package static func perform(_ request: HTTPRequest, receiver: any HTTPResponseReceiver) async -> HTTPTransferResult

@@ -34,6 +34,23 @@ package struct LibraryUnavailable: Error, Sendable, Hashable, CustomStringConver
         self.reason = reason
     }
 
+    /// Runs a wrapper's C loader and throws what it reports: `load(buffer, size, missing)` returns NULL when the
+    /// library is usable, else the reason (in its own storage or in `buffer`), with the missing function's name in
+    /// `missing` (else NULL there).
+    package static func check(
+        _ library: String, for purpose: String,
+        _ load: (UnsafeMutablePointer<CChar>, Int, UnsafeMutablePointer<UnsafePointer<CChar>?>) -> UnsafePointer<CChar>?
+    ) throws(LibraryUnavailable) {
+        let failure = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 512) { buffer -> Self? in
+            var missing: UnsafePointer<CChar>?
+            guard let reason = load(buffer.baseAddress!, buffer.count, &missing) else { return nil }
+            return Self(
+                library: library, purpose: purpose, reason: String(cString: reason),
+                function: missing.map { String(cString: $0) })
+        }
+        if let failure { throw failure }
+    }
+
     /// `LIBRARY is needed for PURPOSE and cannot be used: REASON (install …)`.
     package var description: String {
         "\(library) is needed for \(purpose) and cannot be used: \(reason.escapingControlCharacters) (install the "

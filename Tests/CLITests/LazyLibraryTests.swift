@@ -1,3 +1,6 @@
+import DocSyncHTTP
+@testable import DocSyncInstall
+import DocSyncSupport
 import Foundation
 import TestSupport
 import Testing
@@ -8,6 +11,62 @@ import Testing
 /// A directory on LD_LIBRARY_PATH with `libcurl.so.4` and `libarchive.so.13` that are zlib stands for a machine
 /// whose libraries are incompatible: they load, but lack every function docsync calls.
 @Suite(.timeLimit(.minutes(10)), .blockingWaits) struct LazyLibraryTests {
+    /// A wrapper's loader: its probe, the soname it loads, what for, and the first function it resolves.
+    struct Loader: Sendable, CustomStringConvertible {
+        let probe: @Sendable (String) throws(LibraryUnavailable) -> Void
+        let soname: String
+        let purpose: String
+        let firstFunction: String
+        var description: String { soname }
+    }
+
+    static let loaders = [
+        Loader(
+            probe: { soname throws(LibraryUnavailable) in try Curl.probe(soname: soname) }, soname: "libcurl.so.4",
+            purpose: "downloads", firstFunction: "curl_global_init"),
+        Loader(
+            probe: { soname throws(LibraryUnavailable) in try LibArchiveLoader.probe(soname: soname) },
+            soname: "libarchive.so.13", purpose: "archives", firstFunction: "archive_read_new"),
+    ]
+
+    @Test func theInstalledLibrariesLoadWithEveryFunction() throws {
+        try Curl.load()
+        try LibArchiveLoader.load()
+        for loader in Self.loaders { try loader.probe(loader.soname) }
+    }
+
+    /// A soname that does not exist, and zlib standing for an incompatible library (it loads, without the functions).
+    @Test(arguments: loaders) func aLibraryThatCannotServeIsATypedErrorNamingItAndTheFunction(_ loader: Loader) {
+        let cases: [(soname: String, kind: LibraryUnavailable.Kind, text: String)] = [
+            ("libdocsync-absent.so.1", .notLoadable, "cannot open shared object file"),
+            ("libz.so.1", .missingFunction, "libz.so.1 has no function \(loader.firstFunction)"),
+        ]
+        for (soname, kind, text) in cases {
+            do throws(LibraryUnavailable) {
+                try loader.probe(soname)
+                Issue.record("\(soname) passed for \(loader.soname)")
+            } catch {
+                #expect(error.kind == kind, "\(error)")
+                #expect(error.library == soname)
+                #expect(error.function == (kind == .missingFunction ? loader.firstFunction : nil))
+                #expect(error.description.hasPrefix("\(soname) is needed for \(loader.purpose) and cannot be used: "))
+                #expect(error.reason.contains(text), "\(error.reason)")
+            }
+        }
+    }
+
+    @Test func anUnavailableLibarchiveIsNoFaultOfTheArchive() {
+        let library = LibraryUnavailable(
+            library: "libarchive.so.13", purpose: "archives", reason: "libarchive.so.13 cannot be loaded: gone",
+            function: nil)
+        let failure = ArchiveFailure(library)
+        #expect(failure.library == library)
+        #expect(failure.message.contains("libarchive.so.13 is needed for archives"))
+        let install = InstallError.libraryUnavailable(library)
+        #expect(!install.isArchiveRejection)
+        #expect(install.description == library.description)
+    }
+
     @Test func theExecutableDoesNotNeedLibcurlOrLibarchive() throws {
         let result = try Tool.run("/usr/bin/readelf", ["-d", Tool.docsyncBinary])
         #expect(result.status == 0, "\(result.standardError)")

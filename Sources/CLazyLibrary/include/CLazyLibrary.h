@@ -32,19 +32,23 @@ struct ds_lazy_library {
 
 /// Loads `library` on the first call (later calls return the first call's result at the cost of an atomic load).
 /// NULL when every symbol is resolved; else the reason, which names the soname and, for a missing function, its name
-/// (also in `library->missing`). The text lives as long as `library`.
-const char *ds_lazy_library_load(struct ds_lazy_library *library);
+/// (also in `*missing` when `missing` is not NULL, else NULL there). The text lives as long as `library`.
+const char *ds_lazy_library_load(struct ds_lazy_library *library, const char **missing);
+
+/// The same load of `soname` with the function list `names`, into a library of its own closed afterwards (the
+/// wrappers' test probes: a library that is missing or lacks a function). NULL when it loads; else the reason,
+/// copied into `buffer`.
+const char *ds_lazy_library_probe(const char *soname, const char *const *names, size_t count, char *buffer,
+                                  size_t size, const char **missing);
 
 /// Stops the process with `library`'s load error on standard error: for a wrapper called before its library was
 /// loaded, which the Swift callers rule out (they load first and throw a typed error).
 _Noreturn void ds_lazy_library_abort(struct ds_lazy_library *library);
 
-/// Closes a library loaded by `ds_lazy_library_load` (for the test probes' short-lived libraries only).
-void ds_lazy_library_close(struct ds_lazy_library *library);
-
 /// The wrappers' guard: the slots are usable.
 static inline void ds_lazy_library_require(struct ds_lazy_library *library) {
-    if (atomic_load_explicit(&library->state, memory_order_acquire) != 1 && ds_lazy_library_load(library) != NULL) {
+    if (atomic_load_explicit(&library->state, memory_order_acquire) != 1 &&
+        ds_lazy_library_load(library, NULL) != NULL) {
         ds_lazy_library_abort(library);
     }
 }
