@@ -46,10 +46,8 @@ final class PageFastPath: Sendable {
         // The path is the target up to its query, as the async route's `request.uri.path` reads it.
         let end = utf8.firstIndex(of: UInt8(ascii: "?")) ?? utf8.endIndex
         let plain = !head && end == utf8.endIndex && conditions == PageConditions()
-        if plain, let entry = heads.get(target), let whole = known(entry, target: target, allocator: allocator) {
-            log?.record(method: .get, target: target, remote: remote(), status: 200, bytes: whole.length)
-            counters.record(.pages, status: 200, duration: ContinuousClock.now - start)
-            return (whole.head, whole.body)
+        if plain, let answer = self.plain(target, allocator: allocator, remote: remote, start: start) {
+            return answer
         }
         let raw = Substring(utf8[utf8.index(utf8.startIndex, offsetBy: 3)..<end])
         guard let (answer, source) = routes.warmRead(raw, conditions: conditions) else { return nil }
@@ -61,6 +59,20 @@ final class PageFastPath: Sendable {
         log?.record(method: method, target: target, remote: remote(), status: answer.status.code, bytes: length)
         counters.record(.pages, status: answer.status.code, duration: ContinuousClock.now - start)
         return (render(answer, length: length, allocator: allocator), head ? nil : answer.body)
+    }
+
+    /// The answer to a plain `GET` of `target` (no query, no conditional or range field) when ``heads`` remembers
+    /// it (``known(_:target:allocator:)``), counted and logged; nil for the full route. ``PageFront`` calls it
+    /// with a target read before the decoder.
+    func plain(
+        _ target: String, allocator: ByteBufferAllocator, remote: () -> String, start: ContinuousClock.Instant = .now
+    ) -> (head: ByteBuffer, body: ByteBuffer?)? {
+        guard let entry = heads.get(target), let whole = known(entry, target: target, allocator: allocator) else {
+            return nil
+        }
+        log?.record(method: .get, target: target, remote: remote(), status: 200, bytes: whole.length)
+        counters.record(.pages, status: 200, duration: ContinuousClock.now - start)
+        return (whole.head, whole.body)
     }
 
     /// Remembers the page of `target` (``PageHeads``) after the full route answered it from a `file` of a kept,
