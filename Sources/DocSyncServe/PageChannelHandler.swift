@@ -97,12 +97,13 @@ final class PageChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
     var canAnswerFront: Bool { passedOn == 0 && !isReading && !closing && !quiescing && !failed && socket != nil }
 
     /// Answers a plain `GET` of `target` that ``PageFront`` read before the decoder (``canAnswerFront``), as a
-    /// decoded head would be answered (``PageFastPath/plain(_:allocator:remote:)``); false when ``PageHeads`` has
-    /// no answer for it (the decoder reads the head then).
+    /// decoded head would be answered (``PageFastPath/answer(_:head:conditions:allocator:remote:)``); false when
+    /// the async route must answer (the decoder reads the head then).
     func answerFront(_ target: String, channel: any Channel) -> Bool {
         guard let socket, channel.isWritable,
-            let (head, body) = pages.plain(
-                target, allocator: channel.allocator, remote: { channel.remoteAddress?.ipAddress ?? "-" })
+            let (head, body) = pages.answer(
+                target, head: false, conditions: PageConditions(), allocator: channel.allocator,
+                remote: { channel.remoteAddress?.ipAddress ?? "-" })
         else { return false }
         headStarted = nil
         sawRequest = true

@@ -37,12 +37,21 @@ final class PageFastPath: Sendable {
         -> (head: ByteBuffer, body: ByteBuffer?)?
     {
         let head = request.method == .HEAD
-        guard request.method == .GET || head, request.version == .http1_1 else { return nil }
-        let target = request.uri
+        guard request.method == .GET || head, request.version == .http1_1, request.uri.utf8.starts(with: "/d/".utf8)
+        else { return nil }
+        return answer(
+            request.uri, head: head, conditions: PageConditions(request.headers), allocator: allocator, remote: remote)
+    }
+
+    /// The answer to `GET` (`HEAD` when `head`) of `target` with `conditions`, or nil when the async route must
+    /// answer: the same as for a decoded head. ``PageFront`` calls it for a plain `GET` read before the decoder.
+    func answer(
+        _ target: String, head: Bool, conditions: PageConditions, allocator: ByteBufferAllocator,
+        remote: () -> String
+    ) -> (head: ByteBuffer, body: ByteBuffer?)? {
         let utf8 = target.utf8
         guard utf8.count <= Routes.maximumTargetBytes, utf8.starts(with: "/d/".utf8) else { return nil }
         let start = ContinuousClock.now
-        let conditions = PageConditions(request.headers)
         // The path is the target up to its query, as the async route's `request.uri.path` reads it.
         let end = utf8.firstIndex(of: UInt8(ascii: "?")) ?? utf8.endIndex
         let plain = !head && end == utf8.endIndex && conditions == PageConditions()
@@ -62,10 +71,9 @@ final class PageFastPath: Sendable {
     }
 
     /// The answer to a plain `GET` of `target` (no query, no conditional or range field) when ``heads`` remembers
-    /// it (``known(_:target:allocator:)``), counted and logged; nil for the full route. ``PageFront`` calls it
-    /// with a target read before the decoder.
-    func plain(
-        _ target: String, allocator: ByteBufferAllocator, remote: () -> String, start: ContinuousClock.Instant = .now
+    /// it (``known(_:target:allocator:)``), counted and logged; nil for the full route.
+    private func plain(
+        _ target: String, allocator: ByteBufferAllocator, remote: () -> String, start: ContinuousClock.Instant
     ) -> (head: ByteBuffer, body: ByteBuffer?)? {
         guard let entry = heads.get(target), let whole = known(entry, target: target, allocator: allocator) else {
             return nil

@@ -4,10 +4,11 @@ import NIOCore
 /// arrived, so that the first byte of a request head starts its `header_timeout` (the decoder says nothing until
 /// the head is complete, and a trickled head would otherwise look like an idle connection).
 ///
-/// And it answers the commonest request without the decoder: a plain `GET` of a page ``PageHeads`` remembers,
-/// whose head arrived whole (``RawRequestHead``: strict, at most 4 KiB). The handler after the decoder writes the
-/// answer — the same bytes as when the decoded head reaches it (``PageFastPath/plain(_:allocator:remote:)``) — when
-/// it is between requests; no `HTTPRequestHead`, header dictionary or decoder state is made for it. Every other head
+/// And it answers the commonest request without the decoder: a plain `GET` of a page (no query, no conditional or
+/// range field), whose head arrived whole (``RawRequestHead``: strict, at most 4 KiB), when the event loop can
+/// answer it (``PageFastPath``: remembered or warm). The handler after the decoder writes the answer — the same
+/// bytes as for the decoded head — when it is between requests; no `HTTPRequestHead`, header dictionary or decoder
+/// state is made for it. Every other head
 /// goes on to the decoder in order, whole: the decoder is then again between requests. Once bytes arrive that this
 /// reader does not vouch for (a head cut short, a body, anything unusual), or the decoder failed, every byte of the
 /// connection goes to the decoder, as before.
