@@ -75,6 +75,12 @@ import Testing
         // The full route answers (the page's bytes are cached: the open above read nothing, the fixture wrote it).
         let first = try #require(f.answer(.GET, target))
         #expect(f.fast.heads.count == 1)
+        // Its file is kept open without access-time updates (O_NOATIME: the test's user owns the file).
+        guard case .file(let file)? = f.fast.heads.get(target)?.body else {
+            Issue.record("the page's file is kept open")
+            return
+        }
+        #expect(fcntl(file.descriptor, F_GETFL) & 0o100_0000 != 0)
         let again = try #require(f.answer(.GET, target))
         #expect(Self.withoutDate(again) == Self.withoutDate(first), "the remembered answer is the full route's")
         let reply = try RawHTTP.parse(again)
