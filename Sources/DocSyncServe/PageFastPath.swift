@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import NIOHTTP1
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -24,11 +25,47 @@ final class PageFastPath: Sendable {
     let date = DateHeader()
     let heads: PageHeads
 
+    /// `<root>/.docsync/versions`, and its descriptor (opened when the first page is remembered; -1
+    /// before): a remembered page's version folder is checked with one `fstatat` of its name there, not a walk
+    /// of its whole path. Exact all the same: a pruned version's name leaves that folder when it is moved out.
+    let versions: String
+    private let versionsDescriptor = Atomic<Int32>(-1)
+
     init(routes: Routes, log: AccessLog?, counters: ServeCounters, heads: PageHeads = PageHeads()) {
         self.routes = routes
         self.log = log
         self.counters = counters
         self.heads = heads
+        versions = "\(routes.configuredRoot)/.docsync/versions"
+    }
+
+    deinit {
+        let descriptor = versionsDescriptor.load(ordering: .acquiring)
+        if descriptor >= 0 { close(descriptor) }
+    }
+
+    /// Whether a remembered page's version folder is still there (a directory, not a link).
+    func folderExists(_ entry: PageHeads.Entry) -> Bool {
+        let descriptor = versionsDescriptor.load(ordering: .acquiring)
+        guard let name = entry.name, descriptor >= 0 else { return Routes.isDirectory(entry.folder) }
+        var status = stat()
+        return fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// The name of `folder` in ``versions`` when it is directly there and that folder can be opened (its
+    /// descriptor kept from then on); nil otherwise.
+    private func nameInVersions(_ folder: String) -> String? {
+        let prefix = versions + "/"
+        guard folder.hasPrefix(prefix) else { return nil }
+        let name = String(folder.dropFirst(prefix.count))
+        guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else { return nil }
+        if versionsDescriptor.load(ordering: .acquiring) >= 0 { return name }
+        let opened = open(versions, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard opened >= 0 else { return nil }
+        let (exchanged, _) = versionsDescriptor.compareExchange(
+            expected: -1, desired: opened, ordering: .acquiringAndReleasing)
+        if !exchanged { close(opened) }
+        return name
     }
 
     /// The answer's head (status line and fields, up to the blank line) and body (nil for HEAD and bodiless
@@ -104,7 +141,8 @@ final class PageFastPath: Sendable {
         var fields = renderFields(made.answer, allocator: allocator)
         var head = allocator.buffer(capacity: fields.readableBytes)
         head.writeBuffer(&fields)
-        heads.put(target, PageHeads.Entry(folder: made.folder, body: body, head: head))
+        heads.put(
+            target, PageHeads.Entry(folder: made.folder, name: nameInVersions(made.folder), body: body, head: head))
     }
 
     /// The whole answer to a plain `GET` of a page ``heads`` remembers — the kept head, `Content-Length` and the
@@ -115,7 +153,7 @@ final class PageFastPath: Sendable {
     func known(_ entry: PageHeads.Entry, target: String, allocator: ByteBufferAllocator)
         -> (head: ByteBuffer, body: ByteBuffer?, length: Int)?
     {
-        guard Routes.isDirectory(entry.folder) else {
+        guard folderExists(entry) else {
             heads.removeFolder(entry.folder)
             return nil
         }

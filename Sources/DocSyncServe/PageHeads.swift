@@ -14,8 +14,9 @@ import Synchronization
 ///
 /// A version folder never changes, so an entry made from one full answer (``Routes/warmHead(_:)``) is that page's
 /// answer for as long as the folder exists: a repeated `GET` without conditional or range fields costs the folder's
-/// existence check (`lstat`: a pruned version is redirected at once) and one `pread` of the open file into the
-/// buffer after the head (`RWF_NOWAIT`: bytes not cached take the full route), or a page cache lookup — no path
+/// existence check (`fstatat` of its name in the versions folder: a pruned version is redirected at once) and one
+/// `pread` of the open file into the buffer after the head (`RWF_NOWAIT`: bytes not cached take the full route), or
+/// a page cache lookup — no path
 /// parsing, no header building, no `openat2`/`fstat`/`close`, as nginx's `open_file_cache` keeps descriptors.
 /// Anything else, or anything that fails (folder pruned, bytes not cached, the file shorter than when opened, the
 /// tarix page evicted), takes the full route.
@@ -50,6 +51,9 @@ final class PageHeads: Sendable {
     struct Entry: Sendable {
         /// The version folder's path (`<root>/.docsync/versions/NAME@ID`), checked on every answer.
         let folder: String
+        /// Its name in `<root>/.docsync/versions` (`NAME@ID`), checked there through an open descriptor of that
+        /// folder (``PageFastPath``); nil: its whole path is checked.
+        var name: String? = nil
         /// The page's bytes.
         let body: Body
         /// `HTTP/1.1 200 OK` and the page's fields, each line ending in CRLF, without `Content-Length`.

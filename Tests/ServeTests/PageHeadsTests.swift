@@ -132,6 +132,8 @@ import Testing
         _ = try #require(f.answer(.GET, target))
         #expect(try RawHTTP.parse(try #require(f.answer(.GET, target))).text.contains("1 page 0"))
         #expect(f.fast.heads.count == 1)
+        // Checked by its name in the versions folder (one fstatat), the folder open.
+        #expect(f.fast.heads.get(target)?.name == ServeHarness.versionName(v1))
         try await h.install("A", version: "2")
         try await h.prune()
         #expect(!FileManager.default.fileExists(atPath: v1.path), "v1 was pruned")
