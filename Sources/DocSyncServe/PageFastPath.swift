@@ -90,7 +90,9 @@ final class PageFastPath: Sendable {
         guard utf8.count <= Routes.maximumTargetBytes, utf8.starts(with: "/d/".utf8) else { return nil }
         let start = ContinuousClock.now
         // The path is the target up to its query, as the async route's `request.uri.path` reads it.
-        let end = utf8.firstIndex(of: UInt8(ascii: "?")) ?? utf8.endIndex
+        let query = utf8.withContiguousStorageIfAvailable { $0.firstIndex(of: UInt8(ascii: "?")) }
+            ?? utf8.firstIndex(of: UInt8(ascii: "?")).map { utf8.distance(from: utf8.startIndex, to: $0) }
+        let end = query.map { utf8.index(utf8.startIndex, offsetBy: $0) } ?? utf8.endIndex
         let plain = !head && end == utf8.endIndex && conditions == PageConditions()
         if plain, let answer = self.plain(target, allocator: allocator, remote: remote, start: start) {
             return answer
