@@ -90,7 +90,8 @@ final class PageFastPath: Sendable {
         guard utf8.count <= Routes.maximumTargetBytes, utf8.starts(with: "/d/".utf8) else { return nil }
         let start = ContinuousClock.now
         // The path is the target up to its query, as the async route's `request.uri.path` reads it.
-        let query = utf8.withContiguousStorageIfAvailable { $0.firstIndex(of: UInt8(ascii: "?")) }
+        let query =
+            utf8.withContiguousStorageIfAvailable { $0.firstIndex(of: UInt8(ascii: "?")) }
             ?? utf8.firstIndex(of: UInt8(ascii: "?")).map { utf8.distance(from: utf8.startIndex, to: $0) }
         let end = query.map { utf8.index(utf8.startIndex, offsetBy: $0) } ?? utf8.endIndex
         let plain = !head && end == utf8.endIndex && conditions == PageConditions()
@@ -138,7 +139,7 @@ final class PageFastPath: Sendable {
             if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags | Self.noAccessTime) }
             body = .file(PageHeads.OpenFile(descriptor: descriptor, size: size))
         } else {
-            body = .cached(made.tag)
+            body = .cached(made.tag, page: made.page, docset: made.docset)
         }
         var fields = renderFields(made.answer, allocator: allocator)
         var head = allocator.buffer(capacity: fields.readableBytes)
@@ -151,7 +152,7 @@ final class PageFastPath: Sendable {
     /// per-answer fields, then the page: read from its open file into the same buffer, or the page cache's buffer
     /// — and the page's length; nil when the full route must answer: the version folder is gone (pruned: its
     /// entries are dropped, the async route redirects), the bytes cannot be read without waiting (`RWF_NOWAIT`),
-    /// the file is shorter now, or the tarix page was evicted from the page cache.
+    /// the file is shorter now, or the tarix page, evicted from the page cache, cannot be inflated without waiting.
     func known(_ entry: PageHeads.Entry, target: String, allocator: ByteBufferAllocator)
         -> (head: ByteBuffer, body: ByteBuffer?, length: Int)?
     {
@@ -160,8 +161,19 @@ final class PageFastPath: Sendable {
             return nil
         }
         switch entry.body {
-        case .cached(let key):
-            guard let bytes = routes.cache.get(key) else { return nil }
+        case .cached(let key, let page, let docset):
+            let bytes: ByteBuffer
+            if let kept = routes.cache.get(key) {
+                bytes = kept
+            } else {
+                // Evicted: inflated again and offered to the cache, as the full route does (its head is this one).
+                guard
+                    case .bytes(let inflated)? = try? routes.reader.openIfCached(
+                        page, of: docset, as: InflatedBuffer.self)
+                else { return nil }
+                routes.cache.put(key, inflated.buffer)
+                bytes = inflated.buffer
+            }
             var out = allocator.buffer(capacity: entry.head.readableBytes + 160)
             out.writeImmutableBuffer(entry.head)
             writeTrailer(&out, length: bytes.readableBytes)

@@ -1,17 +1,17 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A request head read straight from a connection's bytes, before NIO's HTTP/1 decoder sees them (``PageFront``):
 /// where it ends, and whether it is a plain `GET` of a page (`/d/…`, no query, no conditional or range field, kept
-/// alive) that ``PageHeads`` may answer as it is.
+/// alive) that ``PageFastPath`` may answer on the event loop.
 ///
 /// Strict on purpose: only a head that the decoder would read the same way, and after which it would wait for the
 /// next request, is split off here — `METHOD SP target SP HTTP/1.1 CRLF`, fields `name: value CRLF` (a token for the
 /// name, printable ASCII or tabs for the value), the blank line, at most ``maximumBytes`` bytes and
 /// ``maximumFields`` fields, no `Content-Length`, `Transfer-Encoding`, `Upgrade` or `Expect` (a body or a protocol
-/// switch would follow), a method the decoder knows. Anything else — cut short, a byte out of place, a folded line, HTTP/1.0 — is
-/// ``Kind/unknown``: the decoder reads it, and everything after it, as it always did.
-#if canImport(Glibc)
-    import Glibc
-#endif
-
+/// switch would follow), a method the decoder knows. Anything else — cut short, a byte out of place, a folded line,
+/// HTTP/1.0 — is ``Kind/unknown``: the decoder reads it, and everything after it, as it always did.
 struct RawRequestHead: Equatable {
     enum Kind: Equatable {
         /// `GET` of `target` (its byte range: `/d/…` without `?`), kept alive, without `If-None-Match`, `Range` or
@@ -57,7 +57,8 @@ struct RawRequestHead: Equatable {
             }
             let target = targetStart..<at
             guard !target.isEmpty, take(UInt8(ascii: " ")), takeVersion(), takeLineEnd() else { return nil }
-            var plain = isGet && !query && target.count > 3 && bytes[targetStart] == UInt8(ascii: "/")
+            var plain =
+                isGet && !query && target.count > 3 && bytes[targetStart] == UInt8(ascii: "/")
                 && bytes[targetStart + 1] == UInt8(ascii: "d") && bytes[targetStart + 2] == UInt8(ascii: "/")
             var fields = 0
             while !takeLineEnd() {
@@ -78,7 +79,8 @@ struct RawRequestHead: Equatable {
                 switch Self.field(bytes, name) {
                 case .framing: return nil
                 case .condition: plain = false
-                case .connection: if !Self.equalsLowercased(bytes, valueStart..<valueEnd, "keep-alive") { plain = false }
+                case .connection:
+                    if !Self.equalsLowercased(bytes, valueStart..<valueEnd, "keep-alive") { plain = false }
                 case .plain: break
                 }
             }

@@ -17,7 +17,10 @@ import Testing
         let table: [(String, RawRequestHead.Kind)] = [
             (page + "Host: x\r\n\r\n", .plainPage(target: 4..<17)),
             (page + "\r\n", .plainPage(target: 4..<17)),
-            (page + "Host: x\r\nConnection: Keep-Alive \r\nCookie: a=b; c=\"d\"\r\nX-Tab:\tv\r\n\r\n", .plainPage(target: 4..<17)),
+            (
+                page + "Host: x\r\nConnection: Keep-Alive \r\nCookie: a=b; c=\"d\"\r\nX-Tab:\tv\r\n\r\n",
+                .plainPage(target: 4..<17)
+            ),
             (page + "Connection: close\r\n\r\n", .other),
             (page + "If-None-Match: \"t\"\r\n\r\n", .other),
             (page + "range: bytes=0-1\r\n\r\n", .other),
