@@ -14,8 +14,8 @@
 /// HTTP/1.0 — is ``Kind/unknown``: the decoder reads it, and everything after it, as it always did.
 struct RawRequestHead: Equatable {
     enum Kind: Equatable {
-        /// `GET` of `target` (its byte range: `/d/…` without `?`), kept alive, without `If-None-Match`, `Range` or
-        /// `If-Range`.
+        /// `GET` of `target` (its byte range: `/d/…` without `?` or `#`), kept alive, without `If-None-Match`,
+        /// `Range` or `If-Range`.
         case plainPage(target: Range<Int>)
         /// Any other complete head without a body: the decoder's, and it waits for a new request after it.
         case other
@@ -52,7 +52,7 @@ struct RawRequestHead: Equatable {
             let targetStart = at
             var query = false
             while at < limit, bytes[at] > 0x20, bytes[at] < 0x7f {
-                if bytes[at] == UInt8(ascii: "?") { query = true }
+                if bytes[at] == UInt8(ascii: "?") || bytes[at] == UInt8(ascii: "#") { query = true }
                 at += 1
             }
             let target = targetStart..<at

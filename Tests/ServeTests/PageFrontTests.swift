@@ -27,6 +27,7 @@ import Testing
             (page + "IF-RANGE: \"t\"\r\n\r\n", .other),
             ("HEAD /d/A@1/p.html HTTP/1.1\r\n\r\n", .other),
             ("GET /d/A@1/p.html?x=1 HTTP/1.1\r\n\r\n", .other),
+            ("GET /d/A@1/p.html#x HTTP/1.1\r\n\r\n", .other),
             ("GET /api/docsets HTTP/1.1\r\n\r\n", .other),
             ("GET /d/ HTTP/1.1\r\n\r\n", .other),
             ("POST /mcp HTTP/1.1\r\n\r\n", .other),
@@ -143,6 +144,8 @@ import Testing
             ("GET /d/\(version)/section1/../section1/page1.html HTTP/1.1\r\nHost: x\r\n\r\n", true),
             ("GET /d/\(version)/../../Info.plist HTTP/1.1\r\nHost: x\r\n\r\n", true),
             ("GET /d/A/page0.html HTTP/1.1\r\nHost: x\r\n\r\n", true),
+            ("GET /d/\(version)/a|b{c}^`.html HTTP/1.1\r\nHost: x\r\n\r\n", true),
+            ("GET /d/\(version)/page0.html#top HTTP/1.1\r\nHost: x\r\n\r\n", false),
         ]
         var front = 0
         for (request, plain) in requests {
