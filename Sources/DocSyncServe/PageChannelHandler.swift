@@ -10,7 +10,7 @@ import NIOHTTP1
 /// Being first, it also keeps the connection's state that Hummingbird's `HTTPConnectionStateHandler` kept (it
 /// replaces it): graceful shutdown's quiescing (closed now if idle, else after the answer in progress), and the
 /// connection's deadlines (``ConnectionTimeouts``: waiting for a request, its head from its first byte as
-/// ``RequestHeadWatch`` reports it, its body), which a trickle does not reset. It tells ``IdleConnections`` when
+/// ``PageFront`` reports it, its body), which a trickle does not reset. It tells ``IdleConnections`` when
 /// the connection opens, becomes idle or busy, and closes, and closes it when asked to make room if still idle.
 ///
 /// Answers stay in request order: while a request passed on is unanswered (its answer's `end` not yet written
@@ -57,6 +57,8 @@ final class PageChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var deadlineCheck: Scheduled<Void>?
     private var checkAt = NIODeadline.distantFuture
     private var registered = false
+    /// The decoder failed (``PageFront`` stops answering: the connection is closing).
+    private var failed = false
 
     init(pages: PageFastPath, timeouts: ConnectionTimeouts, connections: IdleConnections) {
         self.pages = pages
@@ -86,9 +88,35 @@ final class PageChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelInactive()
     }
 
-    /// Bytes arrived (``RequestHeadWatch``): the first of a request's head starts its deadline.
+    /// Bytes arrived (``PageFront``): the first of a request's head starts its deadline.
     func bytesArrived() {
         if headStarted == nil, passedOn == 0, !isReading { headStarted = .now() }
+    }
+
+    /// Whether ``PageFront`` may answer a request now: between requests, none unanswered, not closing.
+    var canAnswerFront: Bool { passedOn == 0 && !isReading && !closing && !quiescing && !failed && socket != nil }
+
+    /// Answers a plain `GET` of `target` that ``PageFront`` read before the decoder (``canAnswerFront``), as a
+    /// decoded head would be answered (``PageFastPath/answer(_:head:conditions:allocator:remote:)``); false when
+    /// the async route must answer (the decoder reads the head then).
+    func answerFront(_ target: String, channel: any Channel) -> Bool {
+        guard let socket, channel.isWritable,
+            let (head, body) = pages.answer(
+                target, head: false, conditions: PageConditions(), allocator: channel.allocator,
+                remote: { channel.remoteAddress?.ipAddress ?? "-" })
+        else { return false }
+        headStarted = nil
+        sawRequest = true
+        socket.write(NIOAny(head), promise: nil)
+        if let body { socket.write(NIOAny(body), promise: nil) }
+        needsFlush = true
+        lastActive = .now()
+        return true
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        failed = true
+        context.fireErrorCaught(error)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import NIOHTTP1
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -24,11 +25,47 @@ final class PageFastPath: Sendable {
     let date = DateHeader()
     let heads: PageHeads
 
+    /// `<root>/.docsync/versions`, and its descriptor (opened when the first page is remembered; -1
+    /// before): a remembered page's version folder is checked with one `fstatat` of its name there, not a walk
+    /// of its whole path. Exact all the same: a pruned version's name leaves that folder when it is moved out.
+    let versions: String
+    private let versionsDescriptor = Atomic<Int32>(-1)
+
     init(routes: Routes, log: AccessLog?, counters: ServeCounters, heads: PageHeads = PageHeads()) {
         self.routes = routes
         self.log = log
         self.counters = counters
         self.heads = heads
+        versions = "\(routes.configuredRoot)/.docsync/versions"
+    }
+
+    deinit {
+        let descriptor = versionsDescriptor.load(ordering: .acquiring)
+        if descriptor >= 0 { close(descriptor) }
+    }
+
+    /// Whether a remembered page's version folder is still there (a directory, not a link).
+    func folderExists(_ entry: PageHeads.Entry) -> Bool {
+        let descriptor = versionsDescriptor.load(ordering: .acquiring)
+        guard let name = entry.name, descriptor >= 0 else { return Routes.isDirectory(entry.folder) }
+        var status = stat()
+        return fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// The name of `folder` in ``versions`` when it is directly there and that folder can be opened (its
+    /// descriptor kept from then on); nil otherwise.
+    private func nameInVersions(_ folder: String) -> String? {
+        let prefix = versions + "/"
+        guard folder.hasPrefix(prefix) else { return nil }
+        let name = String(folder.dropFirst(prefix.count))
+        guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else { return nil }
+        if versionsDescriptor.load(ordering: .acquiring) >= 0 { return name }
+        let opened = open(versions, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard opened >= 0 else { return nil }
+        let (exchanged, _) = versionsDescriptor.compareExchange(
+            expected: -1, desired: opened, ordering: .acquiringAndReleasing)
+        if !exchanged { close(opened) }
+        return name
     }
 
     /// The answer's head (status line and fields, up to the blank line) and body (nil for HEAD and bodiless
@@ -37,19 +74,29 @@ final class PageFastPath: Sendable {
         -> (head: ByteBuffer, body: ByteBuffer?)?
     {
         let head = request.method == .HEAD
-        guard request.method == .GET || head, request.version == .http1_1 else { return nil }
-        let target = request.uri
+        guard request.method == .GET || head, request.version == .http1_1, request.uri.utf8.starts(with: "/d/".utf8)
+        else { return nil }
+        return answer(
+            request.uri, head: head, conditions: PageConditions(request.headers), allocator: allocator, remote: remote)
+    }
+
+    /// The answer to `GET` (`HEAD` when `head`) of `target` with `conditions`, or nil when the async route must
+    /// answer: the same as for a decoded head. ``PageFront`` calls it for a plain `GET` read before the decoder.
+    func answer(
+        _ target: String, head: Bool, conditions: PageConditions, allocator: ByteBufferAllocator,
+        remote: () -> String
+    ) -> (head: ByteBuffer, body: ByteBuffer?)? {
         let utf8 = target.utf8
         guard utf8.count <= Routes.maximumTargetBytes, utf8.starts(with: "/d/".utf8) else { return nil }
         let start = ContinuousClock.now
-        let conditions = PageConditions(request.headers)
         // The path is the target up to its query, as the async route's `request.uri.path` reads it.
-        let end = utf8.firstIndex(of: UInt8(ascii: "?")) ?? utf8.endIndex
+        let query =
+            utf8.withContiguousStorageIfAvailable { $0.firstIndex(of: UInt8(ascii: "?")) }
+            ?? utf8.firstIndex(of: UInt8(ascii: "?")).map { utf8.distance(from: utf8.startIndex, to: $0) }
+        let end = query.map { utf8.index(utf8.startIndex, offsetBy: $0) } ?? utf8.endIndex
         let plain = !head && end == utf8.endIndex && conditions == PageConditions()
-        if plain, let entry = heads.get(target), let whole = known(entry, target: target, allocator: allocator) {
-            log?.record(method: .get, target: target, remote: remote(), status: 200, bytes: whole.length)
-            counters.record(.pages, status: 200, duration: ContinuousClock.now - start)
-            return (whole.head, whole.body)
+        if plain, let answer = self.plain(target, allocator: allocator, remote: remote, start: start) {
+            return answer
         }
         let raw = Substring(utf8[utf8.index(utf8.startIndex, offsetBy: 3)..<end])
         guard let (answer, source) = routes.warmRead(raw, conditions: conditions) else { return nil }
@@ -63,6 +110,19 @@ final class PageFastPath: Sendable {
         return (render(answer, length: length, allocator: allocator), head ? nil : answer.body)
     }
 
+    /// The answer to a plain `GET` of `target` (no query, no conditional or range field) when ``heads`` remembers
+    /// it (``known(_:target:allocator:)``), counted and logged; nil for the full route.
+    private func plain(
+        _ target: String, allocator: ByteBufferAllocator, remote: () -> String, start: ContinuousClock.Instant
+    ) -> (head: ByteBuffer, body: ByteBuffer?)? {
+        guard let entry = heads.get(target), let whole = known(entry, target: target, allocator: allocator) else {
+            return nil
+        }
+        log?.record(method: .get, target: target, remote: remote(), status: 200, bytes: whole.length)
+        counters.record(.pages, status: 200, duration: ContinuousClock.now - start)
+        return (whole.head, whole.body)
+    }
+
     /// Remembers the page of `target` (``PageHeads``) after the full route answered it from a `file` of a kept,
     /// extracted version folder (opened again beneath the folder, with the same checks) or from the page cache.
     private func remember(_ target: String, _ raw: Substring, file: Bool, allocator: ByteBufferAllocator) {
@@ -73,31 +133,47 @@ final class PageFastPath: Sendable {
                 let (descriptor, size) = try? ContainedFile.openForReading(
                     made.file, below: folder.descriptor, limit: max(0, routes.reader.maximumBytes), cachedOnly: true)
             else { return }
+            // No access-time update per read (the kernel's `touch_atime` on every `pread`); refused (EPERM) for a
+            // file of another owner, which then reads as before.
+            let flags = fcntl(descriptor, F_GETFL)
+            if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags | Self.noAccessTime) }
             body = .file(PageHeads.OpenFile(descriptor: descriptor, size: size))
         } else {
-            body = .cached(made.tag)
+            body = .cached(made.tag, page: made.page, docset: made.docset)
         }
         var fields = renderFields(made.answer, allocator: allocator)
         var head = allocator.buffer(capacity: fields.readableBytes)
         head.writeBuffer(&fields)
-        heads.put(target, PageHeads.Entry(folder: made.folder, body: body, head: head))
+        heads.put(
+            target, PageHeads.Entry(folder: made.folder, name: nameInVersions(made.folder), body: body, head: head))
     }
 
     /// The whole answer to a plain `GET` of a page ``heads`` remembers — the kept head, `Content-Length` and the
     /// per-answer fields, then the page: read from its open file into the same buffer, or the page cache's buffer
     /// — and the page's length; nil when the full route must answer: the version folder is gone (pruned: its
     /// entries are dropped, the async route redirects), the bytes cannot be read without waiting (`RWF_NOWAIT`),
-    /// the file is shorter now, or the tarix page was evicted from the page cache.
+    /// the file is shorter now, or the tarix page, evicted from the page cache, cannot be inflated without waiting.
     func known(_ entry: PageHeads.Entry, target: String, allocator: ByteBufferAllocator)
         -> (head: ByteBuffer, body: ByteBuffer?, length: Int)?
     {
-        guard Routes.isDirectory(entry.folder) else {
+        guard folderExists(entry) else {
             heads.removeFolder(entry.folder)
             return nil
         }
         switch entry.body {
-        case .cached(let key):
-            guard let bytes = routes.cache.get(key) else { return nil }
+        case .cached(let key, let page, let docset):
+            let bytes: ByteBuffer
+            if let kept = routes.cache.get(key) {
+                bytes = kept
+            } else {
+                // Evicted: inflated again and offered to the cache, as the full route does (its head is this one).
+                guard
+                    case .bytes(let inflated)? = try? routes.reader.openIfCached(
+                        page, of: docset, as: InflatedBuffer.self)
+                else { return nil }
+                routes.cache.put(key, inflated.buffer)
+                bytes = inflated.buffer
+            }
             var out = allocator.buffer(capacity: entry.head.readableBytes + 160)
             out.writeImmutableBuffer(entry.head)
             writeTrailer(&out, length: bytes.readableBytes)
@@ -132,6 +208,9 @@ final class PageFastPath: Sendable {
         }
         return withExtendedLifetime(file) { out }  // its descriptor stays open until the reads are done
     }
+
+    /// Linux's `O_NOATIME` (`01000000` on x86-64 and arm64; Glibc's module map leaves it out: it is GNU-only).
+    private static let noAccessTime: Int32 = 0o100_0000
 
     /// `HTTP/1.1 <status>`, the answer's fields, `Content-Length`, `X-Content-Type-Options`, `Date`, `Server`.
     func render(_ answer: PageAnswer, length: Int, allocator: ByteBufferAllocator) -> ByteBuffer {

@@ -1,3 +1,4 @@
+import DocSync
 import NIOCore
 import Synchronization
 
@@ -14,11 +15,11 @@ import Synchronization
 ///
 /// A version folder never changes, so an entry made from one full answer (``Routes/warmHead(_:)``) is that page's
 /// answer for as long as the folder exists: a repeated `GET` without conditional or range fields costs the folder's
-/// existence check (`lstat`: a pruned version is redirected at once) and one `pread` of the open file into the
-/// buffer after the head (`RWF_NOWAIT`: bytes not cached take the full route), or a page cache lookup — no path
-/// parsing, no header building, no `openat2`/`fstat`/`close`, as nginx's `open_file_cache` keeps descriptors.
-/// Anything else, or anything that fails (folder pruned, bytes not cached, the file shorter than when opened, the
-/// tarix page evicted), takes the full route.
+/// existence check (`fstatat` of its name in the versions folder: a pruned version is redirected at once) and one
+/// `pread` of the open file into the buffer after the head (`RWF_NOWAIT`: bytes not cached take the full route), or
+/// a page cache lookup (evicted: inflated again there when that needs no waiting) — no path parsing, no header
+/// building, no `openat2`/`fstat`/`close`, as nginx's `open_file_cache` keeps descriptors. Anything else, or
+/// anything that fails (folder pruned, bytes not cached, the file shorter than when opened), takes the full route.
 ///
 /// Bounded: at most `capacity` entries, each holding at most one descriptor (about 0.7 KiB of memory); when full,
 /// all are dropped and the table refills from the full route. A folder found gone drops every entry of it, and
@@ -43,13 +44,17 @@ final class PageHeads: Sendable {
     enum Body: Sendable {
         /// Its file in an extracted version folder, open.
         case file(OpenFile)
-        /// The ``PageCache`` entry of a tarix page, by its key (the full route inflates it again when evicted).
-        case cached(String)
+        /// The ``PageCache`` entry of a tarix page, by its key; evicted, it is inflated again from `page` of
+        /// `docset` when that needs no waiting (``PageReader/openIfCached(_:of:as:)``), else the full route's.
+        case cached(String, page: String, docset: InstalledDocset)
     }
 
     struct Entry: Sendable {
         /// The version folder's path (`<root>/.docsync/versions/NAME@ID`), checked on every answer.
         let folder: String
+        /// Its name in `<root>/.docsync/versions` (`NAME@ID`), checked there through an open descriptor of that
+        /// folder (``PageFastPath``); nil: its whole path is checked.
+        var name: String? = nil
         /// The page's bytes.
         let body: Body
         /// `HTTP/1.1 200 OK` and the page's fields, each line ending in CRLF, without `Content-Length`.

@@ -160,10 +160,13 @@ extension Routes {
     }
 
     /// What ``PageHeads`` keeps of a pinned page (`raw`: the part after `/d/`): its version folder's path, its file
-    /// beneath the folder (`Contents/Resources/Documents/<page>`), its ``PageCache`` key, and its whole answer's
+    /// beneath the folder (`Contents/Resources/Documents/<page>`), its ``PageCache`` key, the page and its docset
+    /// (to inflate a tarix page again), and its whole answer's
     /// status and headers (the body left empty). Nil for anything else: not pinned, a page path that is not
     /// canonical (the full route decides those every time). Touches no file.
-    func warmHead(_ raw: Substring) -> (folder: String, file: String, tag: String, answer: PageAnswer)? {
+    func warmHead(_ raw: Substring)
+        -> (folder: String, file: String, tag: String, page: String, docset: InstalledDocset, answer: PageAnswer)?
+    {
         guard let path = PagePath(afterPrefix: raw), let version = path.version, ContainedFile.isCanonical(path.page)
         else { return nil }
         let folder = "\(configuredRoot)/.docsync/versions/\(version)"
@@ -171,7 +174,7 @@ extension Routes {
         let tag = "\(version)/\(path.page)"
         let answer = respond(ByteBuffer(), tag: tag, path: path, docset: docset, conditions: PageConditions())
         guard answer.status == .ok else { return nil }
-        return (folder, "Contents/Resources/Documents/\(path.page)", tag, answer)
+        return (folder, "Contents/Resources/Documents/\(path.page)", tag, path.page, docset, answer)
     }
 
     /// The answer for a page read that failed: 413 for one over the limit, else 404 (I/O errors logged).

@@ -10,8 +10,8 @@ import NIOHTTPTypesHTTP1
 /// are answered on the event loop from the decoded head, every other request goes on to the HTTP types codec and
 /// the async responder as before. The pipeline is `HTTP1Channel`'s (encoder, decoder, codec, async channel) with
 /// the page handler in place of Hummingbird's connection-state handler, whose idle timeout and quiescing it keeps:
-/// it is the only handler that sees every request. A ``RequestHeadWatch`` before the decoder tells it when a head's
-/// first byte arrives (its deadline starts then).
+/// it is the only handler that sees every request. A ``PageFront`` before the decoder tells it when a head's first
+/// byte arrives (its deadline starts then), and has it answer plain `GET`s of remembered pages without the decoder.
 ///
 /// The decoder is not paired with the encoder (NIO pairs them so that the encoder drops a body written for a
 /// `HEAD`): answers written here bypass the encoder, which would then pair the wrong requests; the async route
@@ -40,7 +40,7 @@ struct ServeHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
                 leftOverBytesStrategy: .dropBytes, informationalResponseStrategy: .drop, limitConfiguration: limits)
             let operations = channel.pipeline.syncOperations
             let connection = PageChannelHandler(pages: pages, timeouts: timeouts, connections: connections)
-            try operations.addHandler(RequestHeadWatch(connection: connection))
+            try operations.addHandler(PageFront(connection: connection))
             try operations.addHandler(HTTPResponseEncoder(configuration: .init()))
             try operations.addHandler(ByteToMessageHandler(decoder))
             try operations.addHandler(connection)

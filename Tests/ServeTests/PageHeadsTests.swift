@@ -75,6 +75,12 @@ import Testing
         // The full route answers (the page's bytes are cached: the open above read nothing, the fixture wrote it).
         let first = try #require(f.answer(.GET, target))
         #expect(f.fast.heads.count == 1)
+        // Its file is kept open without access-time updates (O_NOATIME: the test's user owns the file).
+        guard case .file(let file)? = f.fast.heads.get(target)?.body else {
+            Issue.record("the page's file is kept open")
+            return
+        }
+        #expect(fcntl(file.descriptor, F_GETFL) & 0o100_0000 != 0)
         let again = try #require(f.answer(.GET, target))
         #expect(Self.withoutDate(again) == Self.withoutDate(first), "the remembered answer is the full route's")
         let reply = try RawHTTP.parse(again)
@@ -100,7 +106,7 @@ import Testing
         #expect(f.fast.heads.count == 1)
 
         // A tarix page answered from the page cache is remembered by its cache key (the bytes stay the cache's);
-        // evicted, it goes back to the full route.
+        // evicted, it is inflated again on the spot and offered to the cache.
         let tarix = ServeHarness.versionName(t1)
         let tarixTarget = "/d/\(tarix)/page0.html"
         let tarixBytes = try await t1.contents(of: "page0.html")
@@ -113,6 +119,18 @@ import Testing
         #expect(f.routes.cache.hitsAndMisses.hits == hits + 1, "the remembered page's bytes are the cache's")
         #expect(Self.withoutDate(cachedAgain) == Self.withoutDate(cached))
         #expect(try RawHTTP.parse(cachedAgain).body == tarixBytes)
+
+        // The same remembered head before a server whose cache does not hold the page (as after an eviction).
+        let g = Fixture(h)
+        defer { g.shutdown() }
+        _ = try g.routes.reader.open("page0.html", of: t1, immutable: true)
+        let evicted = PageFastPath(routes: g.routes, log: nil, counters: ServeCounters(), heads: f.fast.heads)
+        let request = HTTPRequestHead(version: .http1_1, method: .GET, uri: tarixTarget)
+        let inflated = try #require(evicted.answer(request, allocator: ByteBufferAllocator(), remote: { "-" }))
+        let bytes = Array(inflated.head.readableBytesView) + Array(try #require(inflated.body).readableBytesView)
+        #expect(Self.withoutDate(bytes) == Self.withoutDate(cached))
+        #expect(g.routes.cache.hitsAndMisses.misses == 1 && g.routes.cache.count == 1, "inflated and kept")
+        #expect(f.fast.heads.count == 2)
     }
 
     @Test func aPrunedVersionsRememberedPageGoesBackToTheFullRoute() async throws {
@@ -126,6 +144,8 @@ import Testing
         _ = try #require(f.answer(.GET, target))
         #expect(try RawHTTP.parse(try #require(f.answer(.GET, target))).text.contains("1 page 0"))
         #expect(f.fast.heads.count == 1)
+        // Checked by its name in the versions folder (one fstatat), the folder open.
+        #expect(f.fast.heads.get(target)?.name == ServeHarness.versionName(v1))
         try await h.install("A", version: "2")
         try await h.prune()
         #expect(!FileManager.default.fileExists(atPath: v1.path), "v1 was pruned")

@@ -33,11 +33,13 @@ extension ServeCommand {
           caches it is opened and read on the request's own thread without waiting (`RESOLVE_CACHED`, `RWF_NOWAIT`),
           else on the read pool. Such warm pages (and tarix pages in the cache) are answered right on the connection's
           event loop, with no task or thread hop, the same headers, log line and metrics; keep-alive and pipelined
-          requests keep their order. A plain `GET` (no query, no conditional or range field) of an extracted page
-          answered that way before is answered from what the server remembers of it (up to 4,096 pages, a quarter of the
-          open-file limit, whose soft value `docsync serve` raises to the hard one): its rendered head and its file,
-          kept open as nginx's `open_file_cache` keeps it — per request only the version folder's `lstat` (a pruned
-          version redirects at once), one `pread` into the buffer after the head and one `write`. A tarix page is
+          requests keep their order. A plain `GET` (no query, no conditional or range field) whose head arrives whole
+          is read before NIO's HTTP/1 parser, by a strict reader that passes anything unusual on to the parser. A plain
+          `GET` of an extracted page answered that way before is answered from what the server remembers of it (up to
+          4,096 pages, a quarter of the open-file limit, whose soft value `docsync serve` raises to the hard one): its
+          rendered head and its file, kept open as nginx's `open_file_cache` keeps it (no access-time updates) — per
+          request only the version folder's `fstatat` in the versions folder (a pruned version redirects at once), one
+          `pread` into the buffer after the head and one `write`. A tarix page is
           inflated straight into the response buffer (the version's store stays open, its index's locations held in
           memory — 16 bytes a document, for stores of up to 131,072 documents, larger ones asking the index — so a page
           costs no SQLite query; a page of up to 64 KiB whose compressed bytes are cached is inflated on the request's
