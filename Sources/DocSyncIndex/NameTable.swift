@@ -75,6 +75,8 @@ final class NameTable: @unchecked Sendable {
     var trigramStarts: [UInt32] = []
     /// The first rank of each name length (0...255; 256: 256 bytes or more), and `count` at the end.
     var lengthStarts: [Int] = []
+    /// The length groups holding names, ascending (the scans skip the others).
+    var nonEmptyGroups: [Int] = []
     /// Names of this many bytes or more share the last length group.
     static let lengthGroups = 256
     /// Where each length group's names begin in the rank names area (bytes; `lengthGroups + 1` of them, the last
@@ -185,6 +187,7 @@ final class NameTable: @unchecked Sendable {
             if i % (Self.fenceStride << 10) == 0 { Self.drop(below: UnsafeRawPointer(name.baseAddress!), in: mapping) }
         }
         lengthStarts = (0..<(Self.lengthGroups + 2)).map { Int(starts32[$0]) }
+        nonEmptyGroups = (0...Self.lengthGroups).filter { lengthStarts[$0 + 1] > lengthStarts[$0] }
         // The rank names area holds exactly the names below `lengthGroups` bytes, each group's at its width.
         rankNameStarts = [0]
         for group in 0..<Self.lengthGroups {
@@ -240,8 +243,17 @@ final class NameTable: @unchecked Sendable {
     }
     func length(_ i: Int) -> Int { max(0, Int(offsets[i + 1]) - Int(offsets[i]) - 1) }
 
-    /// Lets the scanned pages leave this process's resident set (they stay in the page cache).
-    func release() { madvise(UnsafeMutableRawPointer(mutating: base), size, MADV_DONTNEED) }
+    /// Lets the scanned pages leave this process's resident set (they stay in the page cache), all but the scan
+    /// masks': the scans compare those in place (`MaskWalk`), every query that reaches them touches most of them, and
+    /// faulting them back in costs more than they take (8 bytes an entry, file pages, never anonymous memory).
+    func release() {
+        let page = Int(getpagesize())
+        let keepFrom = areas.lengthMasks / page * page
+        let keepTo = min(size, (areas.types + page - 1) / page * page)
+        let start = UnsafeMutableRawPointer(mutating: base)
+        if keepFrom > 0 { madvise(start, keepFrom, MADV_DONTNEED) }
+        if keepTo < size { madvise(start + keepTo, size - keepTo, MADV_DONTNEED) }
+    }
 
     /// The characters of `bytes` as a 64-bit set: a–z, 0–9 their own bits, other ASCII folded onto 27 bits, any
     /// non-ASCII byte one bit. A name can contain `query` only if its mask covers the query's.
