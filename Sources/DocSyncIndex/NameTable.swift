@@ -33,14 +33,14 @@ import Foundation
 /// Exact and prefix matches are one binary search (over in-memory fences, then one block of the file). Substring
 /// matches of 3 bytes or more are the postings of the query's rarest trigrams intersected, each checked; shorter
 /// substrings and fuzzy (subsequence) matches are the names whose character masks cover the query's (the characters
-/// it contains, and those it contains twice or more), each checked — a scan of 8 bytes per entry read with `pread`,
-/// not of the names. Both walk the names shortest first (postings hold ranks, masks are stored by rank), so a search
-/// that already holds its best `limit` stops at the first length that can no longer rank (`NameTable+LengthOrder`);
-/// the names they check are read a length group at a time from the rank names, in sequence, not one random page of
-/// the mapping per candidate. A hit's display data is one
-/// record read from the same mapping: no database is open while searching. What every query scans is in memory or
-/// read with `pread`, so the mapping is touched only for the few names that pass, and `release` drops those pages
-/// again.
+/// it contains, and those it contains twice or more), each checked — a scan of 8 bytes per entry compared in place in
+/// the mapping (`MaskWalk`), not of the names. Both walk the names shortest first (postings hold ranks, masks are
+/// stored by rank), so a search that already holds its best `limit` stops at the first length that can no longer
+/// rank (`NameTable+LengthOrder`); the names they check are read a length group at a time from the rank names, in
+/// sequence, not one random page of the mapping per candidate. A hit's display data is one record read from the
+/// same mapping: no database is open while searching. Besides the masks (which stay mapped:
+/// file pages, 8 bytes an entry), what a query reads is in memory or read with `pread`, so the rest of the mapping is
+/// touched only for the few names that pass, and `release` drops those pages again.
 ///
 /// `@unchecked Sendable`: every stored property is `let`; the pointers address a read-only mapping and memory
 /// allocated once at open, never written after `init` and freed only in `deinit`.
