@@ -15,13 +15,15 @@ final class SubstringWalk {
     private let tables: [NameTable]
     /// Per docset: how many lists (up to 3; 0 when some trigram of the query is in none of its names, or its lists
     /// are exhausted).
-    private var lists: [Int]
+    private let lists: UnsafeMutablePointer<Int>
     /// Per list `3 * docset + j` (`j` 0 the rarest): the postings still to read (indexes in the postings area), and
-    /// the buffered values `buffer[slot * list + at ..< slot * list + filled]`.
-    private var next: [Int]
-    private var end: [Int]
-    private var at: [Int]
-    private var filled: [Int]
+    /// the buffered values `buffer[slot * list + at ..< slot * list + filled]`. (Allocated once like `buffer`, not
+    /// arrays: the walk's loops read them at every posting, and a stored array is checked for exclusive access at
+    /// each read — a tenth of a common substring's search.)
+    private let next: UnsafeMutablePointer<Int>
+    private let end: UnsafeMutablePointer<Int>
+    private let at: UnsafeMutablePointer<Int>
+    private let filled: UnsafeMutablePointer<Int>
     private let buffer: UnsafeMutablePointer<UInt32>
 
     /// The walk of `query` (3 bytes or more, lowercased) over `tables`; reads no posting yet.
@@ -34,11 +36,16 @@ final class SubstringWalk {
                 if !keys.contains(key) { keys.append(key) }
             }
         }
-        lists = Array(repeating: 0, count: tables.count)
-        next = Array(repeating: 0, count: 3 * tables.count)
-        end = next
-        at = next
-        filled = next
+        func zeros(_ n: Int) -> UnsafeMutablePointer<Int> {
+            let values = UnsafeMutablePointer<Int>.allocate(capacity: max(1, n))
+            values.initialize(repeating: 0, count: max(1, n))
+            return values
+        }
+        lists = zeros(tables.count)
+        next = zeros(3 * tables.count)
+        end = zeros(3 * tables.count)
+        at = zeros(3 * tables.count)
+        filled = zeros(3 * tables.count)
         buffer = .allocate(capacity: max(1, 3 * tables.count * Self.slot))
         for (d, table) in tables.enumerated() where table.count > 0 && !keys.isEmpty {
             var ranges: [Range<Int>] = []
@@ -60,7 +67,10 @@ final class SubstringWalk {
         }
     }
 
-    deinit { buffer.deallocate() }
+    deinit {
+        for values in [lists, next, end, at, filled] { values.deallocate() }
+        buffer.deallocate()
+    }
 
     /// Appends to `out` the ranks in `group` of docset `d`'s candidates, ascending. Successive calls for one docset
     /// must ask for ascending groups (ranks below `group` not yet walked are skipped).
