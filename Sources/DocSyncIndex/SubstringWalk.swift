@@ -9,7 +9,7 @@
 /// Only the names in the postings of every one of the query's trigrams can contain it, so the rarest list is walked
 /// and each of its ranks looked up in the others' (galloping search: the work follows the rarest list).
 final class SubstringWalk {
-    /// Values buffered per list (4 KiB); the first read of a list takes `firstRead` of them.
+    /// Values buffered per list (4 KiB); the first read of a longer list takes `firstRead` of them.
     static let slot = 1024
     static let firstRead = 128
     private let tables: [NameTable]
@@ -122,7 +122,9 @@ final class SubstringWalk {
 
     /// Reads the next chunk of list `s` into its buffer; false when the list is exhausted.
     private func refill(_ s: Int) -> Bool {
-        let first = at[s] == 0 && filled[s] == 0
+        // A list that fits the buffer is read whole at once (one read instead of two: 4 KiB cost about what 512
+        // bytes do); a longer one starts with `firstRead` values, in case the search stops at the short names.
+        let first = at[s] == 0 && filled[s] == 0 && end[s] - next[s] > Self.slot
         let n = min(end[s] - next[s], first ? Self.firstRead : Self.slot)
         guard n > 0 else { return false }
         let table = tables[s / 3]
