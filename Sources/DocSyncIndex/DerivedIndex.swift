@@ -80,7 +80,7 @@ final class DerivedIndex: @unchecked Sendable {
         guard let names = NameTable(path: "\(folder)/names.bin"), let meta = names.meta(),
             meta["layout"] == NameTable.layoutVersion, meta["source"] == source, meta["entries"] == String(names.count)
         else { return nil }
-        names.release()  // the meta read through the mapping; searching reads with `pread` and releases nothing
+        names.release()  // the meta read through the mapping; searching reads the masks in place, the rest with `pread`
         return DerivedIndex(docset: docset, names: names, meta: meta)
     }
 }

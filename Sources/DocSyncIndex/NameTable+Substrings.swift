@@ -20,13 +20,14 @@ extension NameTable {
 
     /// The posting range of `key`; nil when no name contains it.
     func postings(of key: UInt32) -> Range<Int>? {
+        let keys = trigramKeys  // a local copy: no exclusivity check of the stored property at every probe
         var lo = 0
-        var hi = trigramKeys.count
+        var hi = keys.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if trigramKeys[mid] < key { lo = mid + 1 } else { hi = mid }
+            if keys[mid] < key { lo = mid + 1 } else { hi = mid }
         }
-        guard lo < trigramKeys.count, trigramKeys[lo] == key else { return nil }
+        guard lo < keys.count, keys[lo] == key else { return nil }
         return Int(trigramStarts[lo])..<Int(trigramStarts[lo + 1])
     }
 }

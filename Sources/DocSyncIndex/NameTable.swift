@@ -33,14 +33,14 @@ import Foundation
 /// Exact and prefix matches are one binary search (over in-memory fences, then one block of the file). Substring
 /// matches of 3 bytes or more are the postings of the query's rarest trigrams intersected, each checked; shorter
 /// substrings and fuzzy (subsequence) matches are the names whose character masks cover the query's (the characters
-/// it contains, and those it contains twice or more), each checked — a scan of 8 bytes per entry read with `pread`,
-/// not of the names. Both walk the names shortest first (postings hold ranks, masks are stored by rank), so a search
-/// that already holds its best `limit` stops at the first length that can no longer rank (`NameTable+LengthOrder`);
-/// the names they check are read a length group at a time from the rank names, in sequence, not one random page of
-/// the mapping per candidate. A hit's display data is one
-/// record read from the same mapping: no database is open while searching. What every query scans is in memory or
-/// read with `pread`, so the mapping is touched only for the few names that pass, and `release` drops those pages
-/// again.
+/// it contains, and those it contains twice or more), each checked — a scan of 8 bytes per entry compared in place in
+/// the mapping (`MaskWalk`), not of the names. Both walk the names shortest first (postings hold ranks, masks are
+/// stored by rank), so a search that already holds its best `limit` stops at the first length that can no longer
+/// rank (`NameTable+LengthOrder`); the names they check are read a length group at a time from the rank names, in
+/// sequence, not one random page of the mapping per candidate. A hit's display data is one record read from the
+/// same mapping: no database is open while searching. Besides the masks (which stay mapped:
+/// file pages, 8 bytes an entry), what a query reads is in memory or read with `pread`, so the rest of the mapping is
+/// touched only for the few names that pass, and `release` drops those pages again.
 ///
 /// `@unchecked Sendable`: every stored property is `let`; the pointers address a read-only mapping and memory
 /// allocated once at open, never written after `init` and freed only in `deinit`.
@@ -75,6 +75,8 @@ final class NameTable: @unchecked Sendable {
     var trigramStarts: [UInt32] = []
     /// The first rank of each name length (0...255; 256: 256 bytes or more), and `count` at the end.
     var lengthStarts: [Int] = []
+    /// The length groups holding names, ascending (the scans skip the others).
+    var nonEmptyGroups: [Int] = []
     /// Names of this many bytes or more share the last length group.
     static let lengthGroups = 256
     /// Where each length group's names begin in the rank names area (bytes; `lengthGroups + 1` of them, the last
@@ -185,6 +187,7 @@ final class NameTable: @unchecked Sendable {
             if i % (Self.fenceStride << 10) == 0 { Self.drop(below: UnsafeRawPointer(name.baseAddress!), in: mapping) }
         }
         lengthStarts = (0..<(Self.lengthGroups + 2)).map { Int(starts32[$0]) }
+        nonEmptyGroups = (0...Self.lengthGroups).filter { lengthStarts[$0 + 1] > lengthStarts[$0] }
         // The rank names area holds exactly the names below `lengthGroups` bytes, each group's at its width.
         rankNameStarts = [0]
         for group in 0..<Self.lengthGroups {
@@ -240,8 +243,17 @@ final class NameTable: @unchecked Sendable {
     }
     func length(_ i: Int) -> Int { max(0, Int(offsets[i + 1]) - Int(offsets[i]) - 1) }
 
-    /// Lets the scanned pages leave this process's resident set (they stay in the page cache).
-    func release() { madvise(UnsafeMutableRawPointer(mutating: base), size, MADV_DONTNEED) }
+    /// Lets the scanned pages leave this process's resident set (they stay in the page cache), all but the scan
+    /// masks': the scans compare those in place (`MaskWalk`), every query that reaches them touches most of them, and
+    /// faulting them back in costs more than they take (8 bytes an entry, file pages, never anonymous memory).
+    func release() {
+        let page = Int(getpagesize())
+        let keepFrom = areas.lengthMasks / page * page
+        let keepTo = min(size, (areas.types + page - 1) / page * page)
+        let start = UnsafeMutableRawPointer(mutating: base)
+        if keepFrom > 0 { madvise(start, keepFrom, MADV_DONTNEED) }
+        if keepTo < size { madvise(start + keepTo, size - keepTo, MADV_DONTNEED) }
+    }
 
     /// The characters of `bytes` as a 64-bit set: a–z, 0–9 their own bits, other ASCII folded onto 27 bits, any
     /// non-ASCII byte one bit. A name can contain `query` only if its mask covers the query's.

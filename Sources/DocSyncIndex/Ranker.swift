@@ -118,10 +118,19 @@ struct Ranker {
         // the walk stops at the first length that can no longer enter the best `limit` of all of them together.
         let minimumLength = needle.count + 1
         let wanted = NameTable.scanMask(needle)
-        let masks = MaskWalk(tables: searched.map { indexes[$0].names })
+        let tables = searched.map { indexes[$0].names }
+        let masks = MaskWalk(tables: tables)
         var names = scratch.names
         scratch.names = []
         var ranks: [Int] = []
+        /// Per length group from `minimumLength` on, the docsets (places in `searched`) holding names of that length:
+        /// the scans visit only these (most of the 257 groups of most docsets are empty, and visiting every group of
+        /// 250 docsets twice cost more than the scans of a rare query).
+        let first = min(minimumLength, NameTable.lengthGroups)
+        var holders = [[Int]](repeating: [], count: NameTable.lengthGroups + 1 - first)
+        for (k, table) in tables.enumerated() {
+            for group in table.nonEmptyGroups where group >= first { holders[group - first].append(k) }
+        }
         /// Each length group (from `minimumLength`) of every searched docset in turn, while a `kind` match of that
         /// length could still rank: `candidates(k, table, ranks)` appends the group's ranks worth checking (`k`: the
         /// docset's place in `searched`) to `ranks`, and `matches(line)` decides each one on its name.
@@ -129,12 +138,13 @@ struct Ranker {
             _ kind: MatchKind, _ candidates: (_ k: Int, _ table: NameTable, _ group: Range<Int>) -> Void,
             matches: (UnsafeBufferPointer<UInt8>) -> Bool
         ) {
-            for group in min(minimumLength, NameTable.lengthGroups)...NameTable.lengthGroups {
+            for (offset, docsets) in holders.enumerated() where !docsets.isEmpty {
+                let group = first + offset
                 guard selection.admits(kind, length: max(group, minimumLength)) else { return }
-                for (k, d) in searched.enumerated() {
-                    let table = indexes[d].names
+                for k in docsets {
+                    let d = searched[k]
+                    let table = tables[k]
                     let range = table.ranks(ofGroup: group)
-                    if range.isEmpty { continue }
                     ranks.removeAll(keepingCapacity: true)
                     candidates(k, table, range)
                     if ranks.isEmpty { continue }
@@ -216,3 +226,4 @@ struct Ranker {
         return mask
     }
 }
+

@@ -9,19 +9,21 @@
 /// Only the names in the postings of every one of the query's trigrams can contain it, so the rarest list is walked
 /// and each of its ranks looked up in the others' (galloping search: the work follows the rarest list).
 final class SubstringWalk {
-    /// Values buffered per list (4 KiB); the first read of a list takes `firstRead` of them.
+    /// Values buffered per list (4 KiB); the first read of a longer list takes `firstRead` of them.
     static let slot = 1024
     static let firstRead = 128
     private let tables: [NameTable]
     /// Per docset: how many lists (up to 3; 0 when some trigram of the query is in none of its names, or its lists
     /// are exhausted).
-    private var lists: [Int]
+    private let lists: UnsafeMutablePointer<Int>
     /// Per list `3 * docset + j` (`j` 0 the rarest): the postings still to read (indexes in the postings area), and
-    /// the buffered values `buffer[slot * list + at ..< slot * list + filled]`.
-    private var next: [Int]
-    private var end: [Int]
-    private var at: [Int]
-    private var filled: [Int]
+    /// the buffered values `buffer[slot * list + at ..< slot * list + filled]`. (Allocated once like `buffer`, not
+    /// arrays: the walk's loops read them at every posting, and a stored array is checked for exclusive access at
+    /// each read — a tenth of a common substring's search.)
+    private let next: UnsafeMutablePointer<Int>
+    private let end: UnsafeMutablePointer<Int>
+    private let at: UnsafeMutablePointer<Int>
+    private let filled: UnsafeMutablePointer<Int>
     private let buffer: UnsafeMutablePointer<UInt32>
 
     /// The walk of `query` (3 bytes or more, lowercased) over `tables`; reads no posting yet.
@@ -34,11 +36,16 @@ final class SubstringWalk {
                 if !keys.contains(key) { keys.append(key) }
             }
         }
-        lists = Array(repeating: 0, count: tables.count)
-        next = Array(repeating: 0, count: 3 * tables.count)
-        end = next
-        at = next
-        filled = next
+        func zeros(_ n: Int) -> UnsafeMutablePointer<Int> {
+            let values = UnsafeMutablePointer<Int>.allocate(capacity: max(1, n))
+            values.initialize(repeating: 0, count: max(1, n))
+            return values
+        }
+        lists = zeros(tables.count)
+        next = zeros(3 * tables.count)
+        end = zeros(3 * tables.count)
+        at = zeros(3 * tables.count)
+        filled = zeros(3 * tables.count)
         buffer = .allocate(capacity: max(1, 3 * tables.count * Self.slot))
         for (d, table) in tables.enumerated() where table.count > 0 && !keys.isEmpty {
             var ranges: [Range<Int>] = []
@@ -60,7 +67,10 @@ final class SubstringWalk {
         }
     }
 
-    deinit { buffer.deallocate() }
+    deinit {
+        for values in [lists, next, end, at, filled] { values.deallocate() }
+        buffer.deallocate()
+    }
 
     /// Appends to `out` the ranks in `group` of docset `d`'s candidates, ascending. Successive calls for one docset
     /// must ask for ascending groups (ranks below `group` not yet walked are skipped).
@@ -112,7 +122,9 @@ final class SubstringWalk {
 
     /// Reads the next chunk of list `s` into its buffer; false when the list is exhausted.
     private func refill(_ s: Int) -> Bool {
-        let first = at[s] == 0 && filled[s] == 0
+        // A list that fits the buffer is read whole at once (one read instead of two: 4 KiB cost about what 512
+        // bytes do); a longer one starts with `firstRead` values, in case the search stops at the short names.
+        let first = at[s] == 0 && filled[s] == 0 && end[s] - next[s] > Self.slot
         let n = min(end[s] - next[s], first ? Self.firstRead : Self.slot)
         guard n > 0 else { return false }
         let table = tables[s / 3]

@@ -1,0 +1,62 @@
+@testable import DocSyncIndex
+import Foundation
+import TestSupport
+import Testing
+
+/// The scans compare the scan masks in place in `names.bin`'s mapping (`MaskWalk`), so `NameTable.release` keeps
+/// exactly their pages mapped — every query that reaches them would fault them back in — and drops every other
+/// page a search touched. Measured on the mapping's own line of `/proc/self/smaps` (its `Rss`), which no other
+/// test's memory moves.
+@Suite(.timeLimit(.minutes(10))) struct MaskResidencyTests {
+    /// The resident KiB of this process's mapping of `path` (nil when it has no such mapping).
+    static func residentKiB(of path: String) throws -> Int? {
+        // Read to the end (procfs reports a size of 0).
+        let handle = try #require(FileHandle(forReadingAtPath: "/proc/self/smaps"))
+        defer { try? handle.close() }
+        let smaps = String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
+        var inMapping = false
+        for line in smaps.split(separator: "\n") {
+            let range = line.prefix { $0 != " " }
+            if range.contains("-"), range.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
+                inMapping = line.hasSuffix(" " + path)
+            } else if inMapping, line.hasPrefix("Rss:") {
+                return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])
+            }
+        }
+        return nil
+    }
+
+    @Test func releaseKeepsTheMasksAndDropsTheRest() throws {
+        var random = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
+        let entries = NameTableScaleTests.entries(&random)  // ~70k names: masks of ~135 pages
+        let dir = try TemporaryDirectory("mask-residency")
+        defer { dir.remove() }
+        let path = dir.appending("names.bin")
+        try NameTableScaleTests.build(entries, spill: nil, to: path)
+        let table = try #require(NameTable(path: path), "seed \(random.seed)")
+        let mapped = URL(fileURLWithPath: path).resolvingSymlinksInPath().path  // as smaps names it
+        let page = Int(getpagesize())
+        let masksFrom = table.areas.lengthMasks / page * page
+        let masksTo = (table.areas.types + page - 1) / page * page
+        let masksKiB = (masksTo - masksFrom) / 1024
+
+        // A scan over every rank touches every mask page (and nothing else); `release` leaves them mapped.
+        let walk = MaskWalk(tables: [table])
+        var passed = 0
+        walk.scan(0, NameTable.scanMask(Array("a".utf8)), ranks: 0..<table.count) { _ in passed += 1 }
+        #expect(passed > 0 && passed < table.count, "seed \(random.seed)")
+        table.release()
+        let afterScan = try #require(try Self.residentKiB(of: mapped))
+        #expect(afterScan >= masksKiB - 2 * page / 1024 && afterScan <= masksKiB, "\(afterScan) KiB of \(masksKiB)")
+
+        // Touching the whole mapping, then releasing, leaves the same pages: everything else is dropped.
+        var sum = 0
+        let bytes = UnsafeRawBufferPointer(start: table.base, count: table.areas.end)
+        for offset in stride(from: 0, to: bytes.count, by: page) { sum &+= Int(bytes[offset]) }
+        let touched = try #require(try Self.residentKiB(of: mapped))
+        #expect(touched > 2 * masksKiB, "the whole mapping was resident: \(touched) KiB (\(sum))")
+        table.release()
+        let afterTouch = try #require(try Self.residentKiB(of: mapped))
+        #expect(afterTouch >= masksKiB - 2 * page / 1024 && afterTouch <= masksKiB, "\(afterTouch) KiB of \(masksKiB)")
+    }
+}
