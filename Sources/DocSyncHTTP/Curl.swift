@@ -29,9 +29,16 @@ package enum Curl {
     package static func perform(_ request: HTTPRequest, receiver: any HTTPResponseReceiver) async -> HTTPTransferResult
     {
         let context = TransferContext(receiver: receiver, options: request.options)
+        // The pool keeps a finished job's closure until it compacts its queue (64 jobs later): the request (its
+        // connection slot: a libcurl handle, its buffers and open connection) and the receiver go to the job through
+        // a box it empties, so nothing of the transfer outlives it there.
+        let handOver = Mutex<(request: HTTPRequest, context: TransferContext)?>((request, context))
         return await withTaskCancellationHandler {
             do {
-                return try await threads.perform { performBlocking(request, context: context) }
+                return try await threads.perform {
+                    guard let job = handOver.withLock({ $0.take() }) else { preconditionFailure("a job runs once") }
+                    return performBlocking(job.request, context: job.context)
+                }
             } catch {
                 let failure = HTTPTransportError(
                     kind: .other, code: -1, message: "no thread for the transfer: \(error)", url: request.url)
@@ -81,7 +88,7 @@ package enum Curl {
             ds_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, o.lowSpeedTime)
             ds_curl_setopt_long(handle, CURLOPT_TIMEOUT, o.totalTimeout)
             ds_curl_setopt_long(handle, CURLOPT_HTTP_CONTENT_DECODING, 0)  // bytes on disk are the bytes sent
-            ds_curl_setopt_long(handle, CURLOPT_BUFFERSIZE, 64 * 1024)  // stays in cache; larger was slower
+            ds_curl_setopt_long(handle, CURLOPT_BUFFERSIZE, min(512 << 10, max(1024, o.receiveBufferSize)))
             ds_curl_setopt_string(handle, CURLOPT_USERAGENT, o.userAgent)
             switch o.httpVersion {
             case .automatic: break

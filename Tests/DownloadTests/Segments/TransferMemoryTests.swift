@@ -1,0 +1,32 @@
+import DocSyncDownload
+import Testing
+
+/// One download's buffers come from one budget whatever the plan (#39): more connections get smaller receive
+/// buffers, never more memory in all.
+@Suite(.timeLimit(.minutes(5))) struct TransferMemoryTests {
+    @Test(
+        arguments: [
+            (1, 64 << 10, 0),
+            (2, 64 << 10, 256 << 10),
+            (4, 64 << 10, 256 << 10),
+            (5, 64 << 10, 256 << 10),
+            (6, 52 << 10, 256 << 10),
+            (8, 40 << 10, 256 << 10),
+            (16, 20 << 10, 256 << 10),
+            (32, 16 << 10, 256 << 10),
+        ] as [(Int, Int, Int)])
+    func plan(connections: Int, receiveBuffer: Int, hashBlock: Int) {
+        let plan = TransferMemory.plan(connections: connections)
+        #expect(plan == TransferMemory(receiveBuffer: receiveBuffer, hashBlock: hashBlock), "\(connections)")
+    }
+
+    /// Up to 16 connections (`--connections`' limit) the segmented plan stays within the single connection's budget.
+    @Test func everyPlanUpToSixteenConnectionsFitsTheBudget() {
+        for connections in 1...16 {
+            let plan = TransferMemory.plan(connections: connections)
+            let ring = connections == 1 ? TransferMemory.budget - plan.receiveBuffer : 0
+            #expect(connections * plan.receiveBuffer + plan.hashBlock + ring <= TransferMemory.budget, "\(connections)")
+            #expect(plan.receiveBuffer % 4096 == 0 && plan.receiveBuffer >= TransferMemory.smallestReceiveBuffer)
+        }
+    }
+}
