@@ -110,11 +110,8 @@ struct ConnectionReuseTests {
     /// A pool nobody asks any more closes its idle connections once they are `idleLimit` old (#39): the slot and
     /// its libcurl handle are let go without another checkout or checkin, and nginx sees the connection closed.
     @Test func idleConnectionsAreClosedAfterTheIdleLimit() async throws {
-        let directory = try TemporaryDirectory("pool-idle")
+        let (directory, root) = try Self.site("pool-idle", files: ["a.xml": 1000])
         defer { directory.remove() }
-        let root = directory.appending("www")
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        try Data(repeating: 7, count: 1000).write(to: URL(fileURLWithPath: root + "/a.xml"))
         let nginx = try Nginx(root: root, locations: "location = /status { stub_status; }")
         defer { nginx.stop() }
         let pool = HTTPConnectionPool(idleLimit: .milliseconds(500))
@@ -140,6 +137,17 @@ struct ConnectionReuseTests {
         #expect(again.ending == .complete && again.newConnections == 1, "\(again)")
     }
 
+    /// A temporary folder with a `www` root holding `files` (name: length) for nginx.
+    static func site(_ name: String, files: [String: Int]) throws -> (TemporaryDirectory, String) {
+        let directory = try TemporaryDirectory(name)
+        let root = directory.appending("www")
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        for (file, count) in files {
+            try Data(repeating: 7, count: count).write(to: URL(fileURLWithPath: root + "/" + file))
+        }
+        return (directory, root)
+    }
+
     /// nginx's count of open client connections (`stub_status`), asked on a connection of its own.
     static func activeConnections(_ nginx: Nginx) async throws -> Int {
         let response = try await HTTPClient().get(HTTPRequest(url: nginx.url("status")), maxBodyBytes: 4096)
@@ -152,11 +160,8 @@ struct ConnectionReuseTests {
     /// `TransferMemory`): with 4 KiB no chunk is larger; with the 64 KiB default chunks reach libcurl's 16 KiB
     /// `CURL_MAX_WRITE_SIZE`. Either way every byte arrives.
     @Test func theReceiveBufferBoundsEachRead() async throws {
-        let directory = try TemporaryDirectory("buffer")
+        let (directory, root) = try Self.site("buffer", files: ["a.bin": 4 << 20])
         defer { directory.remove() }
-        let root = directory.appending("www")
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        try Data(repeating: 7, count: 4 << 20).write(to: URL(fileURLWithPath: root + "/a.bin"))
         let nginx = try Nginx(root: root)
         defer { nginx.stop() }
         var largest: [Int] = []
