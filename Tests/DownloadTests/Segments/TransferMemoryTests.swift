@@ -7,13 +7,14 @@ import Testing
     @Test(
         arguments: [
             (1, 64 << 10, 0),
-            (2, 64 << 10, 256 << 10),
-            (4, 64 << 10, 256 << 10),
-            (5, 64 << 10, 256 << 10),
-            (6, 52 << 10, 256 << 10),
-            (8, 40 << 10, 256 << 10),
-            (16, 20 << 10, 256 << 10),
-            (32, 16 << 10, 256 << 10),
+            (2, 64 << 10, 64 << 10),
+            (4, 64 << 10, 64 << 10),
+            (8, 64 << 10, 64 << 10),
+            (9, 48 << 10, 64 << 10),
+            (12, 32 << 10, 64 << 10),
+            (16, 32 << 10, 64 << 10),
+            (17, 16 << 10, 64 << 10),
+            (32, 16 << 10, 64 << 10),
         ] as [(Int, Int, Int)])
     func plan(connections: Int, receiveBuffer: Int, hashBlock: Int) {
         let plan = TransferMemory.plan(connections: connections)
@@ -26,7 +27,7 @@ import Testing
             let plan = TransferMemory.plan(connections: connections)
             let ring = connections == 1 ? TransferMemory.budget - plan.receiveBuffer : 0
             #expect(connections * plan.receiveBuffer + plan.hashBlock + ring <= TransferMemory.budget, "\(connections)")
-            #expect(plan.receiveBuffer % 4096 == 0 && plan.receiveBuffer >= TransferMemory.smallestReceiveBuffer)
+            #expect(plan.receiveBuffer % TransferMemory.smallestReceiveBuffer == 0 && plan.receiveBuffer >= 16 << 10)
         }
     }
 }
