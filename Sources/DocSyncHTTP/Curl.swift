@@ -18,10 +18,10 @@ package enum Curl {
     private static let threads = BlockingPool(name: "docsync-curl", threads: .max, queueLimit: .max, stackSize: 1 << 20)
 
     /// Transfer threads share at most 4 malloc arenas instead of one each (glibc starts a new arena for every new
-    /// thread, up to 8 per core): a download over 16 connections held 17, each with its own mostly idle pages, for
-    /// 0.3-0.7 MiB of its peak RSS and no speed (#39, Benchmarks/README.md fetch-bench `plans`). Set before the first
-    /// transfer thread allocates; glibc fixes its limit once a process has 8 arenas, so where that happened already
-    /// (a server's many threads) this changes nothing.
+    /// thread, up to 8 per core): a download over 16 connections held 15 thread arenas (3 with this), each with its
+    /// own mostly idle pages, about 0.3 MiB of its peak RSS (#39, Benchmarks/README.md fetch-bench `plans`). Set
+    /// before the first transfer thread allocates; glibc fixes its limit once a process has more than 8 arenas, so
+    /// where that happened already (a server's many threads) this changes nothing.
     private static let arenaLimit: Bool = {
         // `mallopt` is in <malloc.h>, which the Glibc module does not import: looked up by name (M_ARENA_MAX is -8).
         typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
