@@ -14,8 +14,10 @@ package enum Curl {
 
     /// The transfers' threads: one for every transfer running (a thread is started whenever none is idle, so no
     /// transfer ever waits for another), kept for the next transfer instead of a thread started and ended per
-    /// request, which was a tenth of a no-op sync's CPU at 1,000 feeds. As many stay as ever ran at once.
-    private static let threads = BlockingPool(name: "docsync-curl", threads: .max, queueLimit: .max, stackSize: 1 << 20)
+    /// request, which was a tenth of a no-op sync's CPU at 1,000 feeds. A thread idle for 30 s ends, so a daemon does
+    /// not keep a 16-connection download's threads (their stacks and arenas) for the rest of its life.
+    private static let threads = BlockingPool(
+        name: "docsync-curl", threads: .max, queueLimit: .max, stackSize: 1 << 20, idleTimeout: 30)
 
     /// Transfer threads share at most 4 malloc arenas instead of one each (glibc starts a new arena for every new
     /// thread, up to 8 per core): a download over 16 connections held 15 thread arenas (3 with this), each with its
