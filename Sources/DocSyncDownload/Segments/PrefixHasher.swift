@@ -92,8 +92,8 @@ final class PrefixHasher: @unchecked Sendable {
         }
     }
 
-    /// The next piece to hash (at most `TransferMemory.hashBlock`, never across a chunk end) and, when it ends a chunk, that chunk's
-    /// digest (which must exist). Nil when stopping or after a failure.
+    /// The next piece to hash (at most `TransferMemory.hashBlock`, never across a chunk end) and, when it ends a
+    /// chunk, that chunk's digest (which must exist). Nil when stopping or after a failure.
     private func nextJob() -> (Int64, Int64, [UInt8]?)? {
         lock.withLock {
             while hashed >= target, !stopping, problem == nil { lock.wait() }
