@@ -52,7 +52,7 @@ extension StagingFile {
     /// Folds bytes `start..<end` of the partial into `hasher`; false when the file is shorter. The one re-hashing
     /// loop of a resume, single-connection (`recover`) or segmented (`verifiedExtents`).
     func hash(from start: Int64, to end: Int64, into hasher: inout SHA256) throws(SystemError) -> Bool {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: TransferMemory.hashBlock, alignment: 16)
         defer { buffer.deallocate() }
         var offset = start
         while offset < end {

@@ -15,8 +15,22 @@ package enum Curl {
 
     /// The transfers' threads: one for every transfer running (a thread is started whenever none is idle, so no
     /// transfer ever waits for another), kept for the next transfer instead of a thread started and ended per
-    /// request, which was a tenth of a no-op sync's CPU at 1,000 feeds. As many stay as ever ran at once.
-    private static let threads = BlockingPool(name: "docsync-curl", threads: .max, queueLimit: .max, stackSize: 1 << 20)
+    /// request, which was a tenth of a no-op sync's CPU at 1,000 feeds. A thread idle for 30 s ends, so a daemon does
+    /// not keep a 16-connection download's threads (their stacks and arenas) for the rest of its life.
+    private static let threads = BlockingPool(
+        name: "docsync-curl", threads: .max, queueLimit: .max, stackSize: 1 << 20, idleTimeout: 30)
+
+    /// Transfer threads share at most 4 malloc arenas instead of one each (glibc starts a new arena for every new
+    /// thread, up to 8 per core): a download over 16 connections held 15 thread arenas (3 with this), each with its
+    /// own mostly idle pages, about 0.3 MiB of its peak RSS (#39, Benchmarks/README.md fetch-bench `plans`). Set
+    /// before the first transfer thread allocates; glibc fixes its limit once a process has more than 8 arenas, so
+    /// where that happened already (a server's many threads) this changes nothing.
+    private static let arenaLimit: Bool = {
+        // `mallopt` is in <malloc.h>, which the Glibc module does not import: looked up by name (M_ARENA_MAX is -8).
+        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+        guard let symbol = dlsym(nil, "mallopt") else { return false }
+        return unsafeBitCast(symbol, to: Mallopt.self)(-8, 4) == 1
+    }()
 
     /// `CURL_CA_BUNDLE` as the curl tool reads it (libcurl itself ignores it).
     private static var environmentCABundle: String? {
@@ -39,10 +53,18 @@ package enum Curl {
     /// Performs `request` and reports how the transport ended. Cancelling the task aborts the transfer promptly.
     package static func perform(_ request: HTTPRequest, receiver: any HTTPResponseReceiver) async -> HTTPTransferResult
     {
+        _ = arenaLimit
         let context = TransferContext(receiver: receiver, options: request.options)
+        // The pool keeps a finished job's closure until it compacts its queue (64 jobs later): the request (its
+        // connection slot: a libcurl handle, its buffers and open connection) and the receiver go to the job through
+        // a box it empties, so nothing of the transfer outlives it there.
+        let handOver = Mutex<(request: HTTPRequest, context: TransferContext)?>((request, context))
         return await withTaskCancellationHandler {
             do {
-                return try await threads.perform { performBlocking(request, context: context) }
+                return try await threads.perform {
+                    guard let job = handOver.withLock({ $0.take() }) else { preconditionFailure("a job runs once") }
+                    return performBlocking(job.request, context: job.context)
+                }
             } catch {
                 let failure = HTTPTransportError(
                     kind: .other, code: -1, message: "no thread for the transfer: \(error)", url: request.url)
@@ -96,7 +118,7 @@ package enum Curl {
             ds_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, o.lowSpeedTime)
             ds_curl_setopt_long(handle, CURLOPT_TIMEOUT, o.totalTimeout)
             ds_curl_setopt_long(handle, CURLOPT_HTTP_CONTENT_DECODING, 0)  // bytes on disk are the bytes sent
-            ds_curl_setopt_long(handle, CURLOPT_BUFFERSIZE, 64 * 1024)  // stays in cache; larger was slower
+            ds_curl_setopt_long(handle, CURLOPT_BUFFERSIZE, min(512 << 10, max(1024, o.receiveBufferSize)))
             ds_curl_setopt_string(handle, CURLOPT_USERAGENT, o.userAgent)
             switch o.httpVersion {
             case .automatic: break

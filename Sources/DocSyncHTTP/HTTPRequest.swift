@@ -48,6 +48,9 @@ package struct HTTPOptions: Sendable, Equatable {
     package var allowLinkLocal = false
     /// How addresses are classified for `allowPrivateRedirects` (tests mark loopback endpoints public).
     package var addressClassifier = AddressClassifier()
+    /// libcurl's receive buffer (`CURLOPT_BUFFERSIZE`, 1 KiB to 512 KiB): 64 KiB stays in cache and larger was no
+    /// faster; a download over several connections gives each a share of one budget (`TransferMemory`).
+    package var receiveBufferSize = 64 << 10
 
     package init() {}
 }

@@ -8,7 +8,8 @@ import Synchronization
 /// instead of a thread started per call: at most `threads` jobs run at once, up to `queueLimit` more wait in order,
 /// and beyond that a job is refused at once (`serve` answers 503), so a burst costs neither a thread each nor an
 /// unbounded backlog. Threads are started as jobs need them, up to `threads`, and then kept; they end at
-/// ``shutdown()`` once the queue is drained. A thread the system refuses is a ``Refusal/noThread(_:)`` for the jobs
+/// ``shutdown()`` once the queue is drained, or, with an `idleTimeout`, once they found no job for that long (the
+/// next job starts a thread again). A thread the system refuses is a ``Refusal/noThread(_:)`` for the jobs
 /// that no thread can run, never a trap.
 ///
 /// ``shared`` is the library's pool (`DocsetIndex` searches and index preparation, full-text searches,
@@ -34,6 +35,7 @@ package final class BlockingPool: @unchecked Sendable {
     private let name: String
     private let stackSize: Int
     private let queueLimit: Int
+    private let idleTimeout: Double?
     private let rejections = Atomic<Int>(0)
     /// The most threads the pool runs.
     package let threads: Int
@@ -46,12 +48,14 @@ package final class BlockingPool: @unchecked Sendable {
     package static let shared = BlockingPool(
         name: "docsync-pool", threads: max(2, cores), queueLimit: .max, stackSize: 8 << 20)
 
-    /// A pool of up to `threads` threads named `name` with `stackSize` stacks, queueing up to `queueLimit` jobs.
-    package init(name: String, threads: Int, queueLimit: Int, stackSize: Int = 256 << 10) {
+    /// A pool of up to `threads` threads named `name` with `stackSize` stacks, queueing up to `queueLimit` jobs; a
+    /// thread idle for `idleTimeout` seconds ends (nil: kept until ``shutdown()``).
+    package init(name: String, threads: Int, queueLimit: Int, stackSize: Int = 256 << 10, idleTimeout: Double? = nil) {
         self.name = name
         self.threads = max(1, threads)
         self.queueLimit = max(0, queueLimit)
         self.stackSize = stackSize
+        self.idleTimeout = idleTimeout
     }
 
     /// Why a job was not run.
@@ -178,17 +182,19 @@ package final class BlockingPool: @unchecked Sendable {
     private func work() {
         while true {
             lock.lock()
-            while head == jobs.count, !stopping {
+            var timedOut = false
+            while head == jobs.count, !stopping, !timedOut {
                 idle += 1
-                lock.wait()
+                if let idleTimeout { timedOut = !lock.wait(seconds: idleTimeout) } else { lock.wait() }
                 idle -= 1
             }
-            if head == jobs.count {
+            if head == jobs.count {  // stopping, or idle too long: a later job starts a thread again
                 started -= 1
                 lock.unlock()
                 return
             }
             let job = jobs[head]
+            jobs[head] = { _ in }  // what the job holds goes with it, not when the queue is next compacted
             head += 1
             if head >= 64, head * 2 >= jobs.count {
                 jobs.removeFirst(head)

@@ -32,6 +32,16 @@ package final class ConditionLock: @unchecked Sendable {
     /// Waits on condition `index`; call with the lock held, and re-check the awaited state afterwards.
     package func wait(on index: Int = 0) { pthread_cond_wait(conditions + index, mutex) }
 
+    /// ``wait(on:)`` for at most `seconds`; false when the time ran out first (re-check the awaited state anyway).
+    package func wait(seconds: Double, on index: Int = 0) -> Bool {
+        var deadline = timespec()
+        clock_gettime(CLOCK_REALTIME, &deadline)  // the condition's clock (default attributes)
+        let nanoseconds = Int(deadline.tv_nsec) + Int(max(0, seconds) * 1e9)
+        deadline.tv_sec += nanoseconds / 1_000_000_000
+        deadline.tv_nsec = nanoseconds % 1_000_000_000
+        return pthread_cond_timedwait(conditions + index, mutex, &deadline) != ETIMEDOUT
+    }
+
     /// Wakes the waiters of condition `index`.
     package func broadcast(_ index: Int = 0) { pthread_cond_broadcast(conditions + index) }
 

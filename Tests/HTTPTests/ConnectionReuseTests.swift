@@ -107,6 +107,86 @@ struct ConnectionReuseTests {
         #expect(next.ending == .complete && counter.bytes == 1000 && next.newConnections == 1, "\(next)")
     }
 
+    /// A pool nobody asks any more closes its idle connections once they are `idleLimit` old (#39): the slot and
+    /// its libcurl handle are let go without another checkout or checkin, and nginx sees the connection closed.
+    @Test func idleConnectionsAreClosedAfterTheIdleLimit() async throws {
+        let (directory, root) = try Self.site("pool-idle", files: ["a.xml": 1000])
+        defer { directory.remove() }
+        let nginx = try Nginx(root: root, locations: "location = /status { stub_status; }")
+        defer { nginx.stop() }
+        let pool = HTTPConnectionPool(idleLimit: .milliseconds(500))
+        weak var kept: HTTPConnection?
+        do {
+            let url = nginx.url("a.xml")
+            let slot = pool.checkout(for: url)
+            kept = slot
+            let result = await Curl.perform(HTTPRequest(url: url, connection: slot), receiver: Counter())
+            #expect(result.ending == .complete, "\(result)")
+            pool.checkin(slot, for: url)
+        }
+        #expect(pool.idleCount == 1 && kept != nil)
+        // The kept connection, and the status request's own.
+        #expect(try await Self.activeConnections(nginx) >= 2)
+        try Poll.until("the idle slot let go", timeout: 30) { pool.idleCount == 0 && kept == nil }
+        try await Poll.until("nginx sees the kept connection closed", timeout: 30) {
+            try await Self.activeConnections(nginx) == 1
+        }
+        // The pool still works after its sweep ended: a new slot, a new connection.
+        let slot = pool.checkout(for: nginx.url("a.xml"))
+        let again = await Curl.perform(HTTPRequest(url: nginx.url("a.xml"), connection: slot), receiver: Counter())
+        #expect(again.ending == .complete && again.newConnections == 1, "\(again)")
+    }
+
+    /// A temporary folder with a `www` root holding `files` (name: length) for nginx.
+    static func site(_ name: String, files: [String: Int]) throws -> (TemporaryDirectory, String) {
+        let directory = try TemporaryDirectory(name)
+        let root = directory.appending("www")
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        for (file, count) in files {
+            try Data(repeating: 7, count: count).write(to: URL(fileURLWithPath: root + "/" + file))
+        }
+        return (directory, root)
+    }
+
+    /// nginx's count of open client connections (`stub_status`), asked on a connection of its own.
+    static func activeConnections(_ nginx: Nginx) async throws -> Int {
+        let response = try await HTTPClient().get(HTTPRequest(url: nginx.url("status")), maxBodyBytes: 4096)
+        let text = String(decoding: response.body, as: UTF8.self)
+        let line = text.split(separator: "\n").first { $0.hasPrefix("Active connections:") } ?? ""
+        return Int(line.split(separator: " ").last ?? "") ?? -1
+    }
+
+    /// `receiveBufferSize` bounds what libcurl reads at once (a segmented download's share of one budget,
+    /// `TransferMemory`): with 4 KiB no chunk is larger; with the 64 KiB default chunks reach libcurl's 16 KiB
+    /// `CURL_MAX_WRITE_SIZE`. Either way every byte arrives.
+    @Test func theReceiveBufferBoundsEachRead() async throws {
+        let (directory, root) = try Self.site("buffer", files: ["a.bin": 4 << 20])
+        defer { directory.remove() }
+        let nginx = try Nginx(root: root)
+        defer { nginx.stop() }
+        var largest: [Int] = []
+        for size in [4 << 10, 64 << 10] {
+            var options = HTTPOptions()
+            options.receiveBufferSize = size
+            let chunks = ChunkSizes()
+            let result = await Curl.perform(HTTPRequest(url: nginx.url("a.bin"), options: options), receiver: chunks)
+            #expect(result.ending == .complete && chunks.bytes == 4 << 20, "\(result)")
+            largest.append(chunks.largest)
+        }
+        #expect(largest[0] <= 4 << 10 && largest[1] > 4 << 10, "largest chunks with 4 and 64 KiB: \(largest)")
+    }
+
+    final class ChunkSizes: HTTPResponseReceiver {
+        var bytes = 0
+        var largest = 0
+        func head(_ head: HTTPResponseHead) {}
+        func body(_ chunk: UnsafeRawBufferPointer) -> Bool {
+            bytes += chunk.count
+            largest = max(largest, chunk.count)
+            return true
+        }
+    }
+
     /// Refuses the first body chunk.
     final class Refuser: HTTPResponseReceiver {
         func head(_ head: HTTPResponseHead) {}

@@ -78,6 +78,24 @@ import Testing
         pool.shutdown()
         #expect(await pool.run { 8 } == nil)
     }
+
+    /// With an idle timeout, threads that found no job for that long end (a daemon's transfer threads after a
+    /// download over 16 connections); the pool starts threads again for later jobs.
+    @Test func idleThreadsEndAfterTheIdleTimeout() throws {
+        let pool = BlockingPool(name: "test-idle", threads: 4, queueLimit: .max, idleTimeout: 0.2)
+        defer { pool.shutdown() }
+        let gate = Gate()
+        let results = Results()
+        for job in 0..<3 { #expect(pool.submit { gate.pass(); results.set(job, job) }) }
+        try Poll.until("three jobs running at once") { gate.started == 3 }
+        #expect(pool.running == 3)
+        gate.open()
+        try Poll.until("the idle threads to end") { pool.running == 0 }
+        #expect(results.all.count == 3)
+        #expect(pool.submit { results.set(3, 3) })
+        try Poll.until("a job after the threads ended") { results.all.count == 4 }
+        try Poll.until("its thread to end too") { pool.running == 0 }
+    }
 }
 
 /// A thread the system refuses is an error for the jobs no thread can run, not a trap.

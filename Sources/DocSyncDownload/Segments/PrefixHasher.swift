@@ -62,7 +62,7 @@ final class PrefixHasher: @unchecked Sendable {
     }
 
     private func run() {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: TransferMemory.hashBlock, alignment: 16)
         defer { buffer.deallocate() }
         while let (from, to, expected) = nextJob() {
             let count = Int(to - from)
@@ -92,14 +92,14 @@ final class PrefixHasher: @unchecked Sendable {
         }
     }
 
-    /// The next piece to hash (at most 1 MiB, never across a chunk end) and, when it ends a chunk, that chunk's
-    /// digest (which must exist). Nil when stopping or after a failure.
+    /// The next piece to hash (at most `TransferMemory.hashBlock`, never across a chunk end) and, when it ends a
+    /// chunk, that chunk's digest (which must exist). Nil when stopping or after a failure.
     private func nextJob() -> (Int64, Int64, [UInt8]?)? {
         lock.withLock {
             while hashed >= target, !stopping, problem == nil { lock.wait() }
             guard problem == nil, !stopping, hashed < target else { return nil }
             let chunkEnd = min((hashed / chunkSize + 1) * chunkSize, length)
-            let end = min(hashed + (1 << 20), chunkEnd, target)
+            let end = min(hashed + Int64(TransferMemory.hashBlock), chunkEnd, target)
             guard end == chunkEnd else { return (hashed, end, nil) }
             guard let digest = digests[(end - 1) / chunkSize] else {
                 problem = "no digest for the chunk ending at \(end)"

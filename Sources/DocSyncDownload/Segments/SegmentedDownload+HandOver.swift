@@ -33,7 +33,7 @@ extension SegmentedDownload {
         var whole = SHA256()
         var chunk = SHA256()
         var kept = KeptPrefix()
-        let block = 1 << 20
+        let block = TransferMemory.hashBlock
         let raw = UnsafeMutableRawBufferPointer.allocate(byteCount: block, alignment: 16)
         defer { raw.deallocate() }
         var offset: Int64 = 0

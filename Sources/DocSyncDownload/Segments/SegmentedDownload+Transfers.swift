@@ -15,8 +15,10 @@ extension SegmentedDownload {
     /// Runs transfers (and mirror admissions) until every segment is written and durable. Returns the reason when
     /// the origin changed.
     func transfer(_ store: SegmentStore) async throws(DownloadError) -> String? {
+        var http = configuration.http  // one memory budget, whatever the number of connections
+        http.receiveBufferSize = TransferMemory.plan(connections: max(1, options.connections)).receiveBuffer
         let worker = SegmentWorker(
-            store: store, transport: configuration.transport, options: configuration.http, alternates: request.alternates,
+            store: store, transport: configuration.transport, options: http, alternates: request.alternates,
             overlap: configuration.overlap, commitInterval: configuration.commitInterval, digestKnown: expected != nil,
             connections: (0..<max(1, options.connections)).map { _ in HTTPConnection() })
         let prover = SegmentProof(
