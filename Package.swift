@@ -10,7 +10,8 @@ import PackageDescription
 //   CArchiveShim                  libarchive loaded on first use (CLazyLibrary) and every call Swift makes into it
 //   CDocSyncSys                   renameat2, syncfs, O_DIRECT, OpenSSL SHA-256 behind a fixed-size state (C)
 //   DocSyncSupport                SHA-256, durable file helpers (the only CDocSyncSys user)
-//   CDocSyncStartup               the executables' start-up (C, no API): GnuTLS's implicit init skipped (DocSyncCLI's)
+//   CDocSyncStartup               the executables' start-up (C, no API): GnuTLS's implicit init skipped, malloc
+//                                 arenas capped (DocSyncCLI's)
 //   DocSyncHTTP                   libcurl easy handles (the only libcurl user)
 //   DocSyncFeed                   feed parsing, and pages' visible text for the text index (the only libxml2 user)
 //   DocSyncDownload               the resumable downloader

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CDocSyncStartup
 import Dispatch
 import DocSyncSupport
 
@@ -17,6 +18,7 @@ extension DocSyncCommand {
     /// `runMain` with the HTTP front of `serveHost` (`docsync-serve`'s `main`; nil in `docsync`, whose `serve` and
     /// `daemon` with `[serve]` exec `docsync-serve`).
     package static func runMain(serveHost: ServeHost?) -> Never {
+        ds_startup_limit_arenas()  // before any thread allocates (#39: a fetch's peak in every plan)
         OpenSSLStartup.skipErrorStrings()  // before libcurl initialises OpenSSL (#39: ~560 KiB)
         let done = DispatchSemaphore(value: 0)
         Task.detached {

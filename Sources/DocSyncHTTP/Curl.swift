@@ -20,18 +20,6 @@ package enum Curl {
     private static let threads = BlockingPool(
         name: "docsync-curl", threads: .max, queueLimit: .max, stackSize: 1 << 20, idleTimeout: 30)
 
-    /// Transfer threads share at most 4 malloc arenas instead of one each (glibc starts a new arena for every new
-    /// thread, up to 8 per core): a download over 16 connections held 15 thread arenas (3 with this), each with its
-    /// own mostly idle pages, about 0.3 MiB of its peak RSS (#39, Benchmarks/README.md fetch-bench `plans`). Set
-    /// before the first transfer thread allocates; glibc fixes its limit once a process has more than 8 arenas, so
-    /// where that happened already (a server's many threads) this changes nothing.
-    private static let arenaLimit: Bool = {
-        // `mallopt` is in <malloc.h>, which the Glibc module does not import: looked up by name (M_ARENA_MAX is -8).
-        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-        guard let symbol = dlsym(nil, "mallopt") else { return false }
-        return unsafeBitCast(symbol, to: Mallopt.self)(-8, 4) == 1
-    }()
-
     /// `CURL_CA_BUNDLE` as the curl tool reads it (libcurl itself ignores it).
     private static var environmentCABundle: String? {
         getenv("CURL_CA_BUNDLE").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
@@ -53,7 +41,6 @@ package enum Curl {
     /// Performs `request` and reports how the transport ended. Cancelling the task aborts the transfer promptly.
     package static func perform(_ request: HTTPRequest, receiver: any HTTPResponseReceiver) async -> HTTPTransferResult
     {
-        _ = arenaLimit
         let context = TransferContext(receiver: receiver, options: request.options)
         // The pool keeps a finished job's closure until it compacts its queue (64 jobs later): the request (its
         // connection slot: a libcurl handle, its buffers and open connection) and the receiver go to the job through
