@@ -35,12 +35,24 @@ final class BufferedOutput {
         if buffer.count >= capacity { flush() }
     }
 
+    /// Writes what is buffered, then `bytes` as they are (a chunk made elsewhere: no copy into the buffer); false
+    /// once a write failed.
+    func write(chunk bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        flush()
+        if let base = bytes.baseAddress { writeAll(UnsafeRawPointer(base), bytes.count) }
+        return !failed
+    }
+
     func flush() {
+        buffer.withUnsafeBytes { if let base = $0.baseAddress { writeAll(base, $0.count) } }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// `count` bytes at `base` to standard output, unless a write failed.
+    private func writeAll(_ base: UnsafeRawPointer, _ count: Int) {
         var offset = 0
-        while offset < buffer.count && !failed {
-            let written = buffer.withUnsafeBytes {
-                Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset)
-            }
+        while offset < count && !failed {
+            let written = Glibc.write(STDOUT_FILENO, base + offset, count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
                 failed = true
@@ -48,6 +60,5 @@ final class BufferedOutput {
                 offset += written
             }
         }
-        buffer.removeAll(keepingCapacity: true)
     }
 }

@@ -56,15 +56,21 @@ struct ChangesCommand: AsyncParsableCommand {
                 if let current = try await engine.changeCursor() { print(current) }
                 return
             }
+            if json && !follow {
+                let since = since
+                try await WorkerThread.run(name: "docsync-changes") { () throws(ChangeLogError) in
+                    try Self.writeJSON(engine, since: since)
+                }
+                return
+            }
             if !follow {
                 // Each change written as its line is read, on the reading thread (the lock is never contended).
                 let shared = SharedOutput()
                 shared.output.withLock { $0.growPipe() }
                 defer { shared.output.withLock { $0.flush() } }
-                let json = json
                 try await engine.forEachChange(since: since) { change in
                     shared.output.withLock { output in
-                        output.write { Self.append(change, json: json, to: &$0) }
+                        output.write { Self.append(change, json: false, to: &$0) }
                         return !output.failed
                     }
                 }
@@ -79,26 +85,25 @@ struct ChangesCommand: AsyncParsableCommand {
                 if output.failed { return }
             }
         } catch let error as ChangeLogError {
-            printError("docsync changes: \(error.message)")
-            throw error.kind == .unreadable ? ExitStatus.ioError : ExitStatus.dataError
+            throw Self.report(error)
         }
     }
 
-    /// The JSON object's fixed parts, made once (keys sorted).
-    private static let atKey = Array(#"{"at":""#.utf8)
-    private static let cursorKey = Array(#"","cursor":"#.utf8)
-    private static let docsetKey = Array(#","docset":"#.utf8)
-    private static let fromKey = Array(#","from":"#.utf8)
-    private static let fromVersionIDKey = Array(#","from_version_id":"#.utf8)
-    private static let kindMembers = DocsetChange.Kind.allCases.map {
-        Array(#","kind":"\#($0.rawValue)","schema":\#(DocSyncJSON.schema)"#.utf8)
+    /// `--json` without `--follow`: each line made from the log's bytes (`SyncEngine.writeChangesJSON`), written
+    /// in 64 KiB chunks. Blocks the calling thread.
+    static func writeJSON(_ engine: SyncEngine, since: String?) throws(ChangeLogError) {
+        let output = BufferedOutput()
+        output.growPipe()
+        try engine.writeChangesJSON(since: since) { output.write(chunk: $0) }
     }
-    private static let toKey = Array(#","to":"#.utf8)
-    private static let toVersionIDKey = Array(#","to_version_id":"#.utf8)
-    private static let end = Array("}\n".utf8)
 
-    /// One line: tab-separated text, or one JSON object (keys sorted), its fixed parts copied whole and each text
-    /// field copied as it is unless it needs an escape.
+    /// Prints `error` and gives the exit status it ends the command with.
+    static func report(_ error: ChangeLogError) -> ExitCode {
+        printError("docsync changes: \(error.message)")
+        return error.kind == .unreadable ? ExitStatus.ioError : ExitStatus.dataError
+    }
+
+    /// One line: tab-separated text, or one JSON object (``ChangeJSONLines``).
     static func append(_ change: DocsetChange, json: Bool, to out: inout [UInt8]) {
         guard json else {
             let fields = [
@@ -108,73 +113,22 @@ struct ChangesCommand: AsyncParsableCommand {
             out.append(UInt8(ascii: "\n"))
             return
         }
-        func member(_ key: [UInt8], _ value: String?) {
-            guard let value else { return }
-            out.append(contentsOf: key)
-            var text = value
-            let plain = text.withUTF8 { bytes in
-                guard JSONText.plainPrefix(bytes) == bytes.count else { return false }
-                out.append(UInt8(ascii: "\""))
-                out.append(contentsOf: bytes)
-                out.append(UInt8(ascii: "\""))
-                return true
-            }
-            if !plain { JSONText.appendString(value, to: &out) }
-        }
-        out.append(contentsOf: atKey)
-        appendDate(change.at, to: &out)
-        member(cursorKey, change.cursor)
-        member(docsetKey, change.docset)
-        member(fromKey, change.from)
-        member(fromVersionIDKey, change.fromVersionID)
-        switch change.kind {
-        case .installed: out.append(contentsOf: kindMembers[0])
-        case .updated: out.append(contentsOf: kindMembers[1])
-        case .removed: out.append(contentsOf: kindMembers[2])
-        }
-        member(toKey, change.to)
-        member(toVersionIDKey, change.toVersionID)
-        out.append(contentsOf: end)
+        ChangeJSONLines.append(change, to: &out)
     }
+}
 
-    /// `2026-11-23T15:00:00Z` (whole seconds, UTC), as ``DocSyncJSON`` writes dates, appended as bytes (no `String`
-    /// per field, no libc call: `docsync changes --json` writes 100k of them). The proleptic Gregorian calendar's
-    /// date from a day number (H. Hinnant's `civil_from_days`).
-    static func appendDate(_ date: Date, to out: inout [UInt8]) {
-        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let secondOfDay = seconds - days * 86_400
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153  // March = 0
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { text in
-            func digits(_ value: Int64, at start: Int, _ count: Int) {
-                var rest = value
-                for index in stride(from: start + count - 1, through: start, by: -1) {
-                    text[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-                    rest /= 10
-                }
-            }
-            digits(year, at: 0, 4)
-            text[4] = UInt8(ascii: "-")
-            digits(month, at: 5, 2)
-            text[7] = UInt8(ascii: "-")
-            digits(day, at: 8, 2)
-            text[10] = UInt8(ascii: "T")
-            digits(secondOfDay / 3_600, at: 11, 2)
-            text[13] = UInt8(ascii: ":")
-            digits(secondOfDay / 60 % 60, at: 14, 2)
-            text[16] = UInt8(ascii: ":")
-            digits(secondOfDay % 60, at: 17, 2)
-            text[19] = UInt8(ascii: "Z")
-            out.append(contentsOf: UnsafeBufferPointer(text))
+extension ChangesCommand: MainThreadCommand {
+    /// `--json` without `--follow` or `--cursor` runs on the main thread: it reads the log and writes, and its
+    /// start-up is most of what `changes --since` costs (no concurrency pool, no thread started).
+    func runOnMainThread() throws -> Bool {
+        guard json && !follow && !cursor else { return false }
+        let engine = SyncEngine(configuration: try configOptions.load(rootOptions))
+        do {
+            try Self.writeJSON(engine, since: since)
+        } catch {
+            throw Self.report(error)
         }
+        return true
     }
 }
 

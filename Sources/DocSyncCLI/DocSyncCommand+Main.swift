@@ -20,9 +20,19 @@ extension DocSyncCommand {
     package static func runMain(serveHost: ServeHost?) -> Never {
         ds_startup_limit_arenas()  // before any thread allocates (#39: a fetch's peak in every plan)
         OpenSSLStartup.skipErrorStrings()  // before libcurl initialises OpenSSL (#39: ~560 KiB)
+        // Parsed on the main thread: `--version`, `--help` and usage errors, and a `MainThreadCommand`, end here
+        // without starting the concurrency pool's threads.
+        let parsed = ParsedCommand(parse())
+        if let command = parsed.command as? any MainThreadCommand {
+            do {
+                if try command.runOnMainThread() { Glibc.exit(0) }
+            } catch {
+                exitReporting(error)
+            }
+        }
         let done = DispatchSemaphore(value: 0)
         Task.detached {
-            await ServeHost.$current.withValue(serveHost) { await runAsync() }
+            await ServeHost.$current.withValue(serveHost) { await run(parsed.command) }
             done.signal()
         }
         done.wait()
@@ -32,12 +42,21 @@ extension DocSyncCommand {
     /// Parses the command line and runs the chosen subcommand asynchronously. `DocSyncCommand.main()` from a
     /// `main.swift` resolves to ParsableCommand's synchronous `main`, which refuses async subcommands.
     package static func runAsync() async {
-        var command: any ParsableCommand
+        await run(parse())
+    }
+
+    /// The command the command line chooses; exits on `--version`, `--help` or a usage error.
+    private static func parse() -> any ParsableCommand {
         do {
-            command = try parseAsRoot()
+            return try parseAsRoot()
         } catch {
             exit(withError: error)
         }
+    }
+
+    /// Runs a parsed command; exits when it fails.
+    private static func run(_ command: any ParsableCommand) async {
+        var command = command
         do {
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
@@ -45,8 +64,19 @@ extension DocSyncCommand {
                 try command.run()
             }
         } catch {
-            // Usage errors and deliberate exit codes are ArgumentParser's; everything else is mapped in one place.
-            exit(withError: ErrorExit.isArgumentParsers(error) ? error : ErrorExit.report(error))
+            exitReporting(error)
         }
     }
+
+    /// Usage errors and deliberate exit codes are ArgumentParser's; everything else is mapped in one place.
+    private static func exitReporting(_ error: any Error) -> Never {
+        exit(withError: ErrorExit.isArgumentParsers(error) ? error : ErrorExit.report(error))
+    }
+}
+
+/// A command parsed on the main thread, handed to the task that runs it (the main thread only waits meanwhile).
+private final class ParsedCommand: @unchecked Sendable {
+    let command: any ParsableCommand
+
+    init(_ command: any ParsableCommand) { self.command = command }
 }

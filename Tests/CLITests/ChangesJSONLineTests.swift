@@ -16,7 +16,7 @@ import TestSupport
 struct ChangesJSONLineTests {
     static func text(_ seconds: Double) -> String {
         var out: [UInt8] = []
-        ChangesCommand.appendDate(Date(timeIntervalSince1970: seconds), to: &out)
+        ChangeJSONLines.appendDate(Date(timeIntervalSince1970: seconds), to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 

@@ -67,6 +67,37 @@ extension SyncEngine {
         }
     }
 
+    /// `docsync changes --json` without `--follow`: the JSON line of each change after `cursor`, as
+    /// ``ChangeJSONLines`` writes the ``DocsetChange`` ``changes(since:)`` would make of it, but made straight from
+    /// the log's bytes (no change value, no `String` per field), handed to `write` in chunks of about 64 KiB (false:
+    /// stop). What was made before an error is written before it is thrown. Blocks the calling thread (it reads the
+    /// log): call it off the concurrency pool.
+    package func writeChangesJSON(since cursor: String?, _ write: (UnsafeBufferPointer<UInt8>) -> Bool)
+        throws(ChangeLogError)
+    {
+        let chunk = 1 << 16
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(chunk + 4096)
+        var going = true
+        var epochBytes: [UInt8] = []
+        do {
+            let reader = ChangeLogReader(root: configuration.root)
+            _ = try reader.readLines(since: try Self.parse(cursor)) { line, epoch in
+                if epochBytes.isEmpty { epochBytes = Array(epoch.utf8) }
+                epochBytes.withUnsafeBufferPointer { ChangeJSONLines.append(line, epoch: $0, to: &buffer) }
+                if buffer.count >= chunk {
+                    going = buffer.withUnsafeBufferPointer(write)
+                    buffer.removeAll(keepingCapacity: true)
+                }
+                return going
+            }
+        } catch {
+            if going && !buffer.isEmpty { _ = buffer.withUnsafeBufferPointer(write) }
+            throw Self.libraryError(error)
+        }
+        if going && !buffer.isEmpty { _ = buffer.withUnsafeBufferPointer(write) }
+    }
+
     /// The cursor after the last change the root's log holds (nil: no change recorded yet): where a backend that
     /// has just scanned every docset starts following.
     public func changeCursor() async throws(ChangeLogError) -> String? {
@@ -111,14 +142,9 @@ extension SyncEngine {
 
     /// The public value of a record of the log with epoch `epoch`.
     package static func change(_ record: ChangeRecord, epoch: String) -> DocsetChange {
-        let kind: DocsetChange.Kind
-        switch record.kind {
-        case .installed: kind = .installed
-        case .updated: kind = .updated
-        case .removed: kind = .removed
-        }
-        return DocsetChange(
-            cursor: ChangeCursor.text(epoch: epoch, sequence: record.sequence), docset: record.docset, kind: kind,
+        DocsetChange(
+            cursor: ChangeCursor.text(epoch: epoch, sequence: record.sequence), docset: record.docset,
+            kind: DocsetChange.Kind(record.kind),
             from: record.from?.version, to: record.to?.version, fromVersionID: record.from?.folder,
             toVersionID: record.to?.folder, at: Date(timeIntervalSince1970: Double(record.at) / 1000))
     }

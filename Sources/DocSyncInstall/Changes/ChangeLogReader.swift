@@ -26,7 +26,7 @@ package struct ChangeLogReader: Sendable {
 
     /// The cursor after the last settled record, without reading the records before it (nil: no log).
     package func head() throws(ChangeReadError) -> ChangeCursor? {
-        try read(since: nil, headOnly: true, reserve: { _ in }, { _, _ in }).cursor
+        try read(since: nil, headOnly: true, reserve: { _ in }, { _, _ in true }).cursor
     }
 
     /// The settled records after `cursor` (nil: all the log keeps).
@@ -51,20 +51,44 @@ package struct ChangeLogReader: Sendable {
     package func read(
         since cursor: ChangeCursor?, reserve: (Int) -> Void, _ visit: (ChangeRecord, String) -> Void
     ) throws(ChangeReadError) -> End {
-        try read(since: cursor, headOnly: false, reserve: reserve, visit)
+        var strings = ChangeStrings()  // one String per record, its new folder: the rest is shared
+        var bad = false
+        let end = try read(since: cursor, headOnly: false, reserve: reserve) { line, epoch in
+            guard let record = ChangeRecord(line, sharing: &strings) else {
+                bad = true
+                return false
+            }
+            visit(record, epoch)
+            return true
+        }
+        if bad { throw .unreadable("\(logPath): a text field's escapes do not decode") }
+        return end
+    }
+
+    /// Visits the settled records after `cursor` as their lines' fields (bytes valid only during the call, checked
+    /// as records are), oldest first, each with the log's epoch, while `visit` says so: for a reader that writes the
+    /// records out as it reads them and keeps nothing (`docsync changes --json`).
+    package func readLines(since cursor: ChangeCursor?, _ visit: (ChangeLine, String) -> Bool)
+        throws(ChangeReadError) -> End
+    {
+        try read(since: cursor, headOnly: false, reserve: { _ in }, visit)
+    }
+
+    /// The log's path, for messages.
+    private var logPath: String {
+        "\(root)/\(VersionStore.stateName)/\(ChangeLogFile.folderName)/\(ChangeLogFile.fileName)"
     }
 
     private func read(
-        since cursor: ChangeCursor?, headOnly: Bool, reserve: (Int) -> Void, _ visit: (ChangeRecord, String) -> Void
+        since cursor: ChangeCursor?, headOnly: Bool, reserve: (Int) -> Void, _ visit: (ChangeLine, String) -> Bool
     ) throws(ChangeReadError) -> End {
         guard let (rootFolder, fd) = try openLog() else {
             if let cursor { throw .unknownCursor(cursor.text) }
             return End(epoch: nil, cursor: nil)
         }
         defer { close(fd) }
-        let path = "\(root)/\(VersionStore.stateName)/\(ChangeLogFile.folderName)/\(ChangeLogFile.fileName)"
         do {
-            let file = try ChangeLogFile(fd: fd, path: path)
+            let file = try ChangeLogFile(fd: fd, path: logPath)
             var settled = file.first - 1
             let last = try file.lastRecord()?.record
             if let last { settled = isFlipped(last, in: rootFolder) ? last.sequence : last.sequence - 1 }
@@ -97,24 +121,22 @@ package struct ChangeLogReader: Sendable {
         }
     }
 
-    /// Visits the records `since + 1 ... settled`, read forward from the first of them (`lastSequence`: the log's
-    /// last record's); returns the last one's sequence number.
+    /// Visits the records `since + 1 ... settled` while `visit` says so, read forward from the first of them
+    /// (`lastSequence`: the log's last record's); returns the last visited one's sequence number.
     private static func records(
         of file: ChangeLogFile, after since: UInt64, through settled: UInt64, lastSequence: UInt64,
-        _ visit: (ChangeRecord) -> Void
+        _ visit: (ChangeLine) -> Bool
     ) throws(ChangeLogProblem) -> UInt64 {
         var previous = since
         var bad = false
-        var strings = ChangeStrings()  // one String per record, its new folder: the rest is shared
-        try file.forEachLine(after: since, lastSequence: lastSequence) { line in
-            guard let record = ChangeRecord(bytes: line, sharing: &strings), record.sequence == previous + 1 else {
+        try file.forEachLine(after: since, lastSequence: lastSequence) { bytes in
+            guard let line = ChangeLine(bytes: bytes), line.sequence == previous + 1 else {
                 bad = true
                 return false
             }
-            guard record.sequence <= settled else { return false }
-            visit(record)
-            previous = record.sequence
-            return true
+            guard line.sequence <= settled else { return false }
+            previous = line.sequence
+            return visit(line)
         }
         if bad { throw .corrupt(file.path, "a line is not a change record, or its sequence number is out of order") }
         return previous

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// One change to the set of installed docsets under a root, as the change log (`ChangeLog`) keeps it.
 ///
 /// One line of the log: eight tab-separated fields, `SEQ KIND DOCSET FROM-VERSION FROM-FOLDER TO-VERSION TO-FOLDER
@@ -88,58 +84,24 @@ package struct ChangeRecord: Sendable, Equatable {
 
     /// As `init?(bytes:)`, sharing the text that repeats across a run of lines through `strings` (read in order).
     init?(bytes line: UnsafeBufferPointer<UInt8>, sharing strings: inout ChangeStrings) {
-        var start = 0
-        func next() -> UnsafeBufferPointer<UInt8>? {
-            guard start <= line.count else { return nil }
-            let rest = UnsafeBufferPointer(rebasing: line[start...])
-            let end = ChangeLogFile.index(of: 9, in: rest, from: 0, to: rest.count).map { start + $0 } ?? line.count
-            defer { start = end + 1 }
-            return UnsafeBufferPointer(rebasing: line[start..<end])
-        }
-        guard let f0 = next(), let f1 = next(), let f2 = next(), let f3 = next(), let f4 = next(), let f5 = next(),
-            let f6 = next(), let f7 = next(), start == line.count + 1
+        guard let fields = ChangeLine(bytes: line) else { return nil }
+        self.init(fields, sharing: &strings)
+    }
+
+    /// The record of a line's checked fields, its text made (or shared) through `strings` (nil only when a text
+    /// field's escapes do not decode, which `ChangeLine` rules out).
+    init?(_ line: ChangeLine, sharing strings: inout ChangeStrings) {
+        guard let (docset, slot) = strings.docset(line.docset),
+            let from = strings.side(slot: slot, version: line.fromVersion, folder: line.fromFolder),
+            let to = strings.side(slot: slot, version: line.toVersion, folder: line.toFolder)
         else { return nil }
-        guard let sequence = Self.number(f0), let kind = Self.kind(f1), let (docset, slot) = strings.docset(f2),
-            let at = Self.number(f7).map(Int64.init)
-        else { return nil }
-        guard let from = strings.side(slot: slot, version: f3, folder: f4),
-            let to = strings.side(slot: slot, version: f5, folder: f6)
-        else { return nil }
-        switch kind {
-        case .installed: guard from == nil, to != nil else { return nil }
-        case .updated: guard from != nil, to != nil else { return nil }
-        case .removed: guard from != nil, to == nil else { return nil }
-        }
         strings.installed(to, slot: slot)
-        self.init(sequence: sequence, kind: kind, docset: docset, from: from, to: to, at: at)
+        self.init(sequence: line.sequence, kind: line.kind, docset: docset, from: from, to: to, at: line.at)
     }
 
-    /// A decimal number of 1 to 18 digits (nil otherwise).
-    private static func number(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
-        guard (1...18).contains(bytes.count) else { return nil }
-        var value: UInt64 = 0
-        for byte in bytes {
-            guard (48...57).contains(byte) else { return nil }
-            value = value * 10 + UInt64(byte - 48)
-        }
-        return value
-    }
-
-    private static func kind(_ bytes: UnsafeBufferPointer<UInt8>) -> Kind? {
-        let kind: Kind
-        let name: StaticString
-        switch bytes.first {
-        case UInt8(ascii: "i"): (kind, name) = (.installed, "installed")
-        case UInt8(ascii: "u"): (kind, name) = (.updated, "updated")
-        case UInt8(ascii: "r"): (kind, name) = (.removed, "removed")
-        default: return nil
-        }
-        guard bytes.count == name.utf8CodeUnitCount else { return nil }
-        return memcmp(bytes.baseAddress!, name.utf8Start, bytes.count) == 0 ? kind : nil
-    }
-
-    /// `unescape` of a field's bytes: a `String` straight from the bytes when there is no `%`.
-    static func unescape(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    /// `unescape` of a field's bytes: a `String` straight from the bytes when there is no `%` (invalid UTF-8
+    /// repaired, as `String(decoding:as:)` does).
+    package static func unescape(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         guard bytes.contains(UInt8(ascii: "%")) else { return String(decoding: bytes, as: UTF8.self) }
         return unescape(String(decoding: bytes, as: UTF8.self))
     }

@@ -40,8 +40,8 @@ package enum JSONText {
     /// The `String` version's escapes, appended as bytes (no intermediate `String`).
     package static func appendString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        if text.utf8.withContiguousStorageIfAvailable({ appendEscaped($0, to: &out) }) == nil {
-            Array(text.utf8).withUnsafeBufferPointer { appendEscaped($0, to: &out) }
+        if text.utf8.withContiguousStorageIfAvailable({ appendEscaped(utf8: $0, to: &out) }) == nil {
+            Array(text.utf8).withUnsafeBufferPointer { appendEscaped(utf8: $0, to: &out) }
         }
         out.append(UInt8(ascii: "\""))
     }
@@ -71,8 +71,8 @@ package enum JSONText {
         return i
     }
 
-    /// `bytes` (valid UTF-8) with `"`, `\\` and control characters escaped.
-    private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    /// `bytes` (valid UTF-8) with `"`, `\\` and control characters escaped, without the quotes around them.
+    package static func appendEscaped(utf8 bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         let plain = plainPrefix(bytes)
         out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<plain]))
         for byte in bytes[plain...] {
