@@ -8,7 +8,8 @@ import PackageDescription
 //   CCurlShim                     libcurl loaded on first use (CLazyLibrary) and every call Swift makes into it, with
 //                                 typed, non-variadic curl_easy_setopt / curl_easy_getinfo
 //   CArchiveShim                  libarchive loaded on first use (CLazyLibrary) and every call Swift makes into it
-//   CDocSyncSys                   renameat2, syncfs, O_DIRECT, OpenSSL SHA-256 behind a fixed-size state (C)
+//   CDocSyncSys                   renameat2, syncfs, O_DIRECT, OpenSSL SHA-256 behind a fixed-size state (C;
+//                                 libcrypto loaded on first use through CLazyLibrary)
 //   DocSyncSupport                SHA-256, durable file helpers (the only CDocSyncSys user)
 //   CDocSyncStartup               the executables' start-up (C, no API): GnuTLS's implicit init skipped, malloc
 //                                 arenas capped (DocSyncCLI's)
@@ -79,7 +80,8 @@ let package = Package(
         .target(name: "CLazyLibrary"),
         .target(name: "CCurlShim", dependencies: ["CCurl", "CLazyLibrary"]),
         .target(name: "CArchiveShim", dependencies: ["CArchive", "CLazyLibrary"]),
-        .target(name: "CDocSyncSys", linkerSettings: [.linkedLibrary("crypto")]),
+        // libcrypto: headers only, loaded on first use (CLazyLibrary), as libcurl and libarchive are.
+        .target(name: "CDocSyncSys", dependencies: ["CLazyLibrary"]),
         // Linked through DocSyncCLI into the executables only, not into the DocSync product a backend links. The
         // executables export its one function so that libgnutls's weak definition is interposed (see its source).
         .target(

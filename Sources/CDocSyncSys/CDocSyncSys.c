@@ -2,8 +2,11 @@
 #define OPENSSL_SUPPRESS_DEPRECATED 1
 #include "CDocSyncSys.h"
 
+#include <CLazyLibrary.h>
+
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <linux/fs.h>
 #include <stdio.h>
 #include <string.h>
@@ -92,29 +95,70 @@ uint32_t ds_direct_io_alignment(int fd) {
 
 _Static_assert(sizeof(SHA256_CTX) <= sizeof(((ds_sha256_state *)0)->bytes), "SHA256_CTX must fit ds_sha256_state");
 
+// libcrypto, loaded on first use (CLazyLibrary): not linked, so a command that never hashes does not load it and
+// relocate its 21k relocations at start-up. C(function) for each function called, in slot order.
+#define DS_CRYPTO_FUNCTIONS(C) \
+    C(SHA256_Init)             \
+    C(SHA256_Update)           \
+    C(SHA256_Final)            \
+    C(SHA256)                  \
+    C(OPENSSL_init_crypto)
+
+#define DS_CRYPTO_INDEX(function) ds_crypto_index_##function,
+enum { DS_CRYPTO_FUNCTIONS(DS_CRYPTO_INDEX) ds_crypto_count };
+#define DS_CRYPTO_NAME(function) #function,
+static const char *const ds_crypto_names[ds_crypto_count] = {DS_CRYPTO_FUNCTIONS(DS_CRYPTO_NAME)};
+static void *ds_crypto_slots[ds_crypto_count];
+/// libcrypto's `function` through its slot, with the function's own type (<openssl/sha.h>, <openssl/crypto.h>).
+#define DS_CRYPTO(function) ((__typeof__(&function))ds_crypto_slots[ds_crypto_index_##function])
+
+static atomic_int ds_crypto_skip_strings;
+
+static const char *ds_crypto_after_load(void) {
+    // The first initialisation decides: a later one (libcurl's, loaded after this) loads no error strings either.
+    // A refusal changes nothing (the strings are then loaded as usual), so it is not a load failure.
+    if (atomic_load(&ds_crypto_skip_strings)) {
+        DS_CRYPTO(OPENSSL_init_crypto)(OPENSSL_INIT_NO_LOAD_CRYPTO_STRINGS, NULL);
+    }
+    return NULL;
+}
+
+static struct ds_lazy_library ds_crypto_library =
+    DS_LAZY_LIBRARY_INIT(DS_CRYPTO_SONAME, ds_crypto_names, ds_crypto_slots, ds_crypto_count, ds_crypto_after_load);
+
+const char *ds_crypto_load(const char **missing) { return ds_lazy_library_load(&ds_crypto_library, missing); }
+
+const char *ds_crypto_probe(const char *soname, char *buffer, size_t size, const char **missing) {
+    return ds_lazy_library_probe(soname, ds_crypto_names, ds_crypto_count, buffer, size, missing);
+}
+
+void ds_crypto_skip_error_strings_at_load(void) { atomic_store(&ds_crypto_skip_strings, 1); }
+
 // The state is copied in and out with memcpy: the byte array carries no alignment guarantee.
 void ds_sha256_init(ds_sha256_state *state) {
+    ds_lazy_library_require(&ds_crypto_library);
     SHA256_CTX ctx;
-    SHA256_Init(&ctx);
+    DS_CRYPTO(SHA256_Init)(&ctx);
     memset(state, 0, sizeof(*state));
     memcpy(state->bytes, &ctx, sizeof(ctx));
 }
 
 void ds_sha256_update(ds_sha256_state *state, const void *data, size_t length) {
+    ds_lazy_library_require(&ds_crypto_library);
     SHA256_CTX ctx;
     memcpy(&ctx, state->bytes, sizeof(ctx));
-    SHA256_Update(&ctx, data, length);
+    DS_CRYPTO(SHA256_Update)(&ctx, data, length);
     memcpy(state->bytes, &ctx, sizeof(ctx));
 }
 
 void ds_sha256_final(const ds_sha256_state *state, uint8_t digest[32]) {
+    ds_lazy_library_require(&ds_crypto_library);
     SHA256_CTX copy;
     memcpy(&copy, state->bytes, sizeof(copy));
-    SHA256_Final(digest, &copy);
+    DS_CRYPTO(SHA256_Final)(digest, &copy);
 }
 
-void ds_sha256(const void *data, size_t length, uint8_t digest[32]) { SHA256(data, length, digest); }
-
-int ds_openssl_init_without_error_strings(void) {
-    return OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CRYPTO_STRINGS, NULL);
+void ds_sha256(const void *data, size_t length, uint8_t digest[32]) {
+    ds_lazy_library_require(&ds_crypto_library);
+    DS_CRYPTO(SHA256)(data, length, digest);
 }

@@ -19,7 +19,7 @@ extension DocSyncCommand {
     /// `daemon` with `[serve]` exec `docsync-serve`).
     package static func runMain(serveHost: ServeHost?) -> Never {
         ds_startup_limit_arenas()  // before any thread allocates (#39: a fetch's peak in every plan)
-        OpenSSLStartup.skipErrorStrings()  // before libcurl initialises OpenSSL (#39: ~560 KiB)
+        OpenSSLStartup.skipErrorStrings()  // when libcrypto loads (on first use; #39: ~560 KiB)
         // Parsed on the main thread: `--version`, `--help` and usage errors, and a `MainThreadCommand`, end here
         // without starting the concurrency pool's threads.
         let parsed = ParsedCommand(parse())

@@ -26,6 +26,12 @@ package struct Downloader: Sendable {
             throw DownloadError(.invalidRequest, reason: "chunk size and overlap must be positive", isTransient: false)
         }
         let key = request.key.isEmpty ? request.alternates[0] : request.key
+        do throws(LibraryUnavailable) {
+            try SHA256.load(for: "downloads")  // libcrypto, loaded on first use: the staging name and every byte
+        } catch {
+            throw .transport(
+                HTTPTransportError(kind: .libraryUnavailable, code: -1, message: error.description, url: key))
+        }
         let staging = try StagingFile(
             directory: configuration.stagingDirectory, name: StagingName.forKey(key), directIO: configuration.directIO)
         defer { staging.release() }

@@ -27,6 +27,9 @@ package enum Curl {
 
     /// Loads libcurl and runs curl_global_init, once (later calls return the first one's result).
     package static func load() throws(LibraryUnavailable) {
+        // libcrypto first: downloads are hashed, and it is initialised as the executables ask (without its error
+        // strings, `OpenSSLStartup`) before libcurl's OpenSSL initialises it.
+        try SHA256.load(for: purpose)
         try LibraryUnavailable.check(DS_CURL_SONAME, for: purpose) { _, _, missing in ds_curl_load(missing) }
     }
 

@@ -6,6 +6,7 @@ package enum LibArchiveLoader {
     /// Loads libarchive, once (later calls return the first one's result).
     static func load() throws(ArchiveFailure) {
         do throws(LibraryUnavailable) {
+            try SHA256.load(for: purpose)  // an install hashes what it reads
             try LibraryUnavailable.check(DS_ARCHIVE_SONAME, for: purpose) { _, _, missing in ds_archive_load(missing) }
         } catch {
             throw ArchiveFailure(error)

@@ -1,8 +1,9 @@
 import CDocSyncSys
 import Foundation
 
-/// An incremental SHA-256 (OpenSSL) whose state is a plain value: it can be copied, saved in a journal and continued
-/// later, so a resumed download re-hashes only the bytes the journal cannot vouch for.
+/// An incremental SHA-256 (OpenSSL's libcrypto, loaded on first use: ``load(for:)``) whose state is a plain value: it
+/// can be copied, saved in a journal and continued later, so a resumed download re-hashes only the bytes the journal
+/// cannot vouch for.
 package struct SHA256: Sendable {
     package static let stateSize = MemoryLayout<ds_sha256_state>.size
     private var state = ds_sha256_state()
@@ -37,6 +38,19 @@ package struct SHA256: Sendable {
         var out = [UInt8](repeating: 0, count: 32)
         bytes.withUnsafeBytes { buffer in ds_sha256(buffer.baseAddress, buffer.count, &out) }
         return Digest(bytes: out)
+    }
+
+    /// Loads libcrypto, once (later calls return the first one's result): a missing library or function is a typed
+    /// error naming it and `purpose`. The hashing functions stop the process when it cannot be loaded, so what hashes
+    /// input it did not make (a download, an archive) loads it first (`Curl.load`, `LibArchiveLoader.load`).
+    package static func load(for purpose: String) throws(LibraryUnavailable) {
+        try LibraryUnavailable.check(DS_CRYPTO_SONAME, for: purpose) { _, _, missing in ds_crypto_load(missing) }
+    }
+
+    /// The same load of `soname` with libcrypto's function list, closed again: a library that is missing or lacks a
+    /// function is the error ``load(for:)`` throws (tests).
+    package static func probe(soname: String) throws(LibraryUnavailable) {
+        try LibraryUnavailable.check(soname, for: "checksums") { ds_crypto_probe(soname, $0, $1, $2) }
     }
 
     /// A SHA-256 digest; `description` is lowercase hex.

@@ -5,9 +5,10 @@ import Foundation
 import TestSupport
 import Testing
 
-/// libcurl and libarchive are loaded on first use, not linked (#39: ~9 ms of every command's start-up went to
-/// loading them and their dependencies): the executable does not need them, a command that does not transfer or read
-/// an archive runs without them, and one that does fails with a clear error naming the library and the function.
+/// libcurl, libarchive and libcrypto are loaded on first use, not linked (#39: ~9 ms of every command's start-up
+/// went to loading the first two and their dependencies, ~1 ms to relocating libcrypto): the executable does not
+/// need them, a command that does not transfer or read an archive runs without them, and one that does fails with a
+/// clear error naming the library and the function.
 /// A directory on LD_LIBRARY_PATH with `libcurl.so.4` and `libarchive.so.13` that are zlib stands for a machine
 /// whose libraries are incompatible: they load, but lack every function docsync calls.
 @Suite(.timeLimit(.minutes(10)), .blockingWaits) struct LazyLibraryTests {
@@ -27,11 +28,16 @@ import Testing
         Loader(
             probe: { soname throws(LibraryUnavailable) in try LibArchiveLoader.probe(soname: soname) },
             soname: "libarchive.so.13", purpose: "archives", firstFunction: "archive_read_new"),
+        Loader(
+            probe: { soname throws(LibraryUnavailable) in try SHA256.probe(soname: soname) },
+            soname: "libcrypto.so.3", purpose: "checksums", firstFunction: "SHA256_Init"),
     ]
 
     @Test func theInstalledLibrariesLoadWithEveryFunction() throws {
         try Curl.load()
         try LibArchiveLoader.load()
+        try SHA256.load(for: "checksums")
+        #expect(SHA256.hash(Array("abc".utf8)).description.hasPrefix("ba7816bf8f01cfea"))
         for loader in Self.loaders { try loader.probe(loader.soname) }
     }
 
@@ -67,12 +73,14 @@ import Testing
         #expect(install.description == library.description)
     }
 
-    @Test func theExecutableDoesNotNeedLibcurlOrLibarchive() throws {
+    @Test func theExecutableDoesNotNeedLibcurlLibarchiveOrLibcrypto() throws {
         let result = try Tool.run("/usr/bin/readelf", ["-d", Tool.docsyncBinary])
         #expect(result.status == 0, "\(result.standardError)")
         let needed = result.standardOutput.split(separator: "\n").filter { $0.contains("(NEEDED)") }
         #expect(needed.contains { $0.contains("libz.so.1") }, "readelf sees the NEEDED list: \(needed)")
-        #expect(!needed.contains { $0.contains("libcurl") || $0.contains("libarchive") }, "\(needed)")
+        #expect(
+            !needed.contains { $0.contains("libcurl") || $0.contains("libarchive") || $0.contains("libcrypto") },
+            "\(needed)")
     }
 
     @Test func aCommandThatNeverTransfersRunsWithoutThem() throws {
@@ -97,6 +105,21 @@ import Testing
             "\(result.standardError)")
     }
 
+    /// libcrypto is loaded before libcurl (downloads are hashed): one that lacks SHA-256 is named first.
+    @Test func aTransferNamesLibcryptoWhenItCannotHash() throws {
+        let dir = try TemporaryDirectory("lazy-library")
+        defer { dir.remove() }
+        let result = try Tool.run(
+            Tool.docsyncBinary, ["fetch", "http://127.0.0.1:9/file.bin", "--output", dir.appending("out/file.bin")],
+            environment: try Self.environment(dir, fakes: ["libcrypto.so.3"]))
+        #expect(result.status == 69, "\(result.standardError)")
+        #expect(
+            result.standardError.contains(
+                "libcrypto.so.3 is needed for downloads and cannot be used: libcrypto.so.3 has no function "
+                    + "SHA256_Init"),
+            "\(result.standardError)")
+    }
+
     @Test func anInstallNamesTheLibraryAndTheMissingFunction() throws {
         let dir = try TemporaryDirectory("lazy-library")
         defer { dir.remove() }
@@ -115,13 +138,15 @@ import Testing
         #expect(!result.standardError.contains("unreadable archive"), "\(result.standardError)")
     }
 
-    /// The test environment with `dir/lib` first on LD_LIBRARY_PATH, holding zlib as libcurl.so.4 and
-    /// libarchive.so.13, and no user configuration.
-    static func environment(_ dir: TemporaryDirectory) throws -> [String: String] {
+    /// The test environment with `dir/lib` first on LD_LIBRARY_PATH, holding zlib as each of `fakes` (default
+    /// libcurl.so.4 and libarchive.so.13), and no user configuration.
+    static func environment(_ dir: TemporaryDirectory, fakes: [String] = ["libcurl.so.4", "libarchive.so.13"])
+        throws -> [String: String]
+    {
         let lib = dir.appending("lib")
         try FileManager.default.createDirectory(atPath: lib, withIntermediateDirectories: true)
         let zlib = try Self.zlibPath()
-        for name in ["libcurl.so.4", "libarchive.so.13"] {
+        for name in fakes {
             try FileManager.default.createSymbolicLink(atPath: "\(lib)/\(name)", withDestinationPath: zlib)
         }
         return Tool.environment(["LD_LIBRARY_PATH": lib, "HOME": dir.path, "XDG_CONFIG_HOME": dir.appending("none")])

@@ -42,7 +42,9 @@ uint32_t ds_direct_io_alignment(int fd);
 /// Names the calling thread (pthread_setname_np; at most 15 bytes are kept).
 void ds_set_thread_name(const char *name);
 
-/// OpenSSL SHA256_CTX as plain bytes: a prefix hash can be serialised and continued later.
+/// OpenSSL SHA256_CTX as plain bytes: a prefix hash can be serialised and continued later. libcrypto is loaded on
+/// first use: call `ds_crypto_load` first; the `ds_sha256` functions stop the process with the loader's reason when
+/// it cannot be loaded.
 typedef struct {
     uint8_t bytes[112];
 } ds_sha256_state;
@@ -53,8 +55,20 @@ void ds_sha256_final(const ds_sha256_state *state, uint8_t digest[32]);
 /// One-shot digest of a buffer.
 void ds_sha256(const void *data, size_t length, uint8_t digest[32]);
 
-/// Initialises libcrypto without loading its error strings (OPENSSL_INIT_NO_LOAD_CRYPTO_STRINGS): the first
-/// initialisation decides, so a later one (libcurl's) does not load them either. Returns 1 on success.
-int ds_openssl_init_without_error_strings(void);
+/// The soname of the libcrypto docsync loads (the Debian package's Depends names its package, libssl3).
+#define DS_CRYPTO_SONAME "libcrypto.so.3"
+
+/// Loads libcrypto on the first call (thread-safe; later calls cost an atomic load). NULL when loaded; else why
+/// not, naming the library, with the missing function in `*missing` (else NULL).
+const char *ds_crypto_load(const char **missing);
+
+/// The same load of `soname` with libcrypto's function list, into a library of its own closed afterwards (tests: a
+/// library that is missing or lacks a function). NULL when it loads; else the reason, copied into `buffer`.
+const char *ds_crypto_probe(const char *soname, char *buffer, size_t size, const char **missing);
+
+/// When libcrypto is loaded, initialise it without its error strings (OPENSSL_INIT_NO_LOAD_CRYPTO_STRINGS): the
+/// first initialisation decides, so a later one (libcurl's, which loads after libcrypto) does not load them either.
+/// The executables ask for it at start-up; a process that links DocSync and never asks is unchanged.
+void ds_crypto_skip_error_strings_at_load(void);
 
 #endif
