@@ -6,11 +6,11 @@ import NIOHTTP1
 import TestSupport
 import Testing
 
+@testable import DocSyncServe
+
 #if canImport(Glibc)
     import Glibc
 #endif
-
-@testable import DocSyncServe
 
 /// The fast path sits right after NIO's HTTP/1 decoder and replaces Hummingbird's connection-state handler
 /// (``PageChannelHandler``): requests whose head arrives in pieces, pipelined batches mixing fast and async
@@ -64,7 +64,8 @@ import Testing
         let replies = try await FastPathTests.read(connection, heads: [false, false, false, false, false, false])
         #expect(replies.map(\.status) == [200, 206, 200, 200, 404, 200], "seed \(random.seed)")
         #expect(replies[0].body == page1 && replies[5].body == page1)
-        #expect(replies[1].body == Array(page0[5...9]) && replies[1].header("Content-Range") == "bytes 5-9/\(page0.count)")
+        #expect(
+            replies[1].body == Array(page0[5...9]) && replies[1].header("Content-Range") == "bytes 5-9/\(page0.count)")
         #expect(replies[2].text.hasPrefix("[{"))
         #expect(replies[3].body == page0 && replies[3].header("Content-Length") == "\(page0.count)")
 
@@ -112,6 +113,51 @@ import Testing
         try await h.stop()
     }
 
+    /// A client that stops reading (a small receive buffer, a pause before it reads): long pages sent past NIO
+    /// (``ChannelSocket``: head, then `sendfile`) fill the socket; what did not fit goes after it through NIO, and
+    /// the answers after it wait their turn. Every answer arrives whole and in order, with the async route's.
+    @Test func aClientThatStopsReadingGetsEveryLongPageWholeAndInOrder() async throws {
+        let h = try ServeHarness()
+        defer { h.remove() }
+        var fixture = try DocsetFixture.make(version: "1", bytesPerDocument: 48 << 10)
+        fixture.files["Contents/Resources/Documents/page0.html"] = (Array("<p>short</p>".utf8), 0o644)
+        let v1 = try await h.install("A", version: "1", fixture: fixture)
+        try await h.start()
+        let version = ServeHarness.versionName(v1)
+        let long = try await v1.contents(of: "page3.html")
+        let short = try await v1.contents(of: "page0.html")
+        for _ in 0..<2 {  // the async route opens the folder, then the fast path remembers both pages
+            #expect(try await h.http.get("/d/\(version)/page3.html").body == long)
+            #expect(try await h.http.get("/d/\(version)/page0.html").body == short)
+        }
+        let connection = try RawHTTP.Connection(port: h.port)
+        defer { connection.close() }
+        var small: Int32 = 4096
+        setsockopt(connection.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+        var targets: [String] = []
+        for k in 0..<40 {
+            targets += ["/d/\(version)/page3.html", "/d/\(version)/page0.html"]
+            if k % 10 == 9 { targets.append("/api/docsets") }
+        }
+        try connection.send(Array(targets.map { "GET \($0) HTTP/1.1\r\nHost: x\r\n\r\n" }.joined().utf8))
+        try await Task.sleep(for: .milliseconds(300))  // the pause of a client not reading, not a wait
+        let replies = try await FastPathTests.read(connection, heads: targets.map { _ in false })
+        #expect(replies.map(\.status) == targets.map { _ in 200 })
+        for (target, reply) in zip(targets, replies) {
+            if target.hasSuffix("page3.html") {
+                #expect(reply.body == long && reply.header("Content-Length") == "\(long.count)")
+            } else if target.hasSuffix("page0.html") {
+                #expect(reply.body == short)
+            } else {
+                #expect(reply.text.hasPrefix("[{"))
+            }
+        }
+        // The connection goes on after the backlog drained.
+        try connection.send(Array("GET /d/\(version)/page3.html HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        #expect(try await FastPathTests.read(connection, heads: [false]).first?.body == long)
+        try await h.stop()
+    }
+
     @Test func aConnectionBusyWithFastAnswersIsNotIdleButAnIdleOneIsClosed() async throws {
         let h = try ServeHarness(extra: "idle_timeout = \"1s\"")
         defer { h.remove() }
@@ -142,7 +188,7 @@ import Testing
                 let reply = try await FastPathTests.read(connection, heads: [false])
                 #expect(reply.first?.body == page0)
                 answered += 1
-            } catch where ContinuousClock.now - previousSend >= .seconds(1) {
+            } catch  where ContinuousClock.now - previousSend >= .seconds(1) {
                 connection.close()
                 connection = try RawHTTP.Connection(port: h.port)
             }
