@@ -18,7 +18,8 @@ import Synchronization
 /// and renders the answer's head as bytes, ready for the socket: status line and fields in one buffer. A plain `GET`
 /// (no query, no conditional or range field) of a page answered here before from a file of an extracted version
 /// folder or from the page cache is answered from what ``PageHeads`` remembers of it (no parsing, no header
-/// building): an extracted page's bytes are read from its open file straight after the head, in one buffer.
+/// building): an extracted page's bytes are read from its open file straight after the head, in one buffer, or,
+/// sent on the connection's own socket (``send(_:on:allocator:remote:)``), go out from the file with `sendfile`.
 final class PageFastPath: Sendable {
     let routes: Routes
     let log: AccessLog?
