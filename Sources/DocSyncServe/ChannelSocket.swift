@@ -44,53 +44,46 @@ struct ChannelSocket {
 
     /// `head` (held back with `MSG_MORE`), then the first `count` bytes of `file` with `sendfile`.
     func send(head: UnsafeRawBufferPointer, file: Int32, count: Int) -> Outcome {
-        var sent = 0
-        while sent < head.count {
-            let n = Glibc.send(
-                descriptor, head.baseAddress! + sent, head.count - sent,
-                Int32(MSG_MORE) | Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
-            if n > 0 {
-                sent += n
-            } else if n < 0, errno == EINTR {
-                continue
-            } else {
-                return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) ? .partial(sent: sent) : .failed
-            }
+        let flags = Int32(MSG_MORE) | Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)
+        let sentHead = Self.repeating(until: head.count) { sent in
+            Glibc.send(descriptor, head.baseAddress! + sent, head.count - sent, flags)
         }
-        var offset = off_t(0)
-        while offset < count {
-            let n = sendfile(descriptor, file, &offset, count - Int(offset))
-            if n > 0 { continue }
-            if n < 0, errno == EINTR { continue }
-            let partial = n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
-            return partial ? .partial(sent: head.count + Int(offset)) : .failed  // 0: the file ended sooner
+        guard sentHead == .all else { return sentHead }
+        var offset = off_t(0)  // 0 from sendfile: the file ended sooner (failed)
+        return Self.repeating(until: head.count + count, from: head.count) { _ in
+            sendfile(descriptor, file, &offset, count - Int(offset))
         }
-        return .all
     }
 
     /// `first` and `second` in one `writev` (as many as the socket takes).
     func send(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> Outcome {
-        let total = first.count + second.count
-        var sent = 0
-        while sent < total {
-            var parts = (
-                iovec(iov_base: nil, iov_len: 0), iovec(iov_base: nil, iov_len: 0)
-            )
-            var count: Int32 = 0
+        Self.repeating(until: first.count + second.count) { sent in
+            var parts = (iovec(), iovec())
+            var count: Int32 = 1
             if sent < first.count {
                 parts.0 = iovec(
-                    iov_base: UnsafeMutableRawPointer(mutating: first.baseAddress! + sent), iov_len: first.count - sent)
+                    iov_base: UnsafeMutableRawPointer(mutating: first.baseAddress! + sent),
+                    iov_len: first.count - sent)
                 parts.1 = iovec(iov_base: UnsafeMutableRawPointer(mutating: second.baseAddress), iov_len: second.count)
                 count = second.isEmpty ? 1 : 2
             } else {
                 let at = sent - first.count
                 parts.0 = iovec(
-                    iov_base: UnsafeMutableRawPointer(mutating: second.baseAddress! + at), iov_len: second.count - at)
-                count = 1
+                    iov_base: UnsafeMutableRawPointer(mutating: second.baseAddress! + at),
+                    iov_len: second.count - at)
             }
-            let n = withUnsafePointer(to: &parts) {
+            return withUnsafePointer(to: &parts) {
                 $0.withMemoryRebound(to: iovec.self, capacity: 2) { writev(descriptor, $0, count) }
             }
+        }
+    }
+
+    /// Calls `write` with the bytes sent so far (from `start`) until `total` went out, again after `EINTR`: a
+    /// partial outcome at `EAGAIN`, failed at another error or 0.
+    private static func repeating(until total: Int, from start: Int = 0, _ write: (Int) -> Int) -> Outcome {
+        var sent = start
+        while sent < total {
+            let n = write(sent)
             if n > 0 {
                 sent += n
             } else if n < 0, errno == EINTR {

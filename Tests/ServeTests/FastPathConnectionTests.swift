@@ -35,6 +35,26 @@ import Testing
         return (ServeHarness.versionName(v1), page1, try await v1.contents(of: "page0.html"))
     }
 
+    /// Installs `A` with long pages of `longBytes` and a short `page0.html`, starts the server and reads both
+    /// twice (the async route opens the folder, then the fast path remembers both pages); returns the pinned
+    /// version name with `page3.html`'s bytes and `page0.html`'s.
+    static func remembered(_ h: ServeHarness, longBytes: Int) async throws
+        -> (version: String, long: [UInt8], short: [UInt8])
+    {
+        var fixture = try DocsetFixture.make(version: "1", bytesPerDocument: longBytes)
+        fixture.files["Contents/Resources/Documents/page0.html"] = (Array("<p>short</p>".utf8), 0o644)
+        let v1 = try await h.install("A", version: "1", fixture: fixture)
+        try await h.start()
+        let version = ServeHarness.versionName(v1)
+        let long = try await v1.contents(of: "page3.html")
+        let short = try await v1.contents(of: "page0.html")
+        for _ in 0..<2 {
+            #expect(try await h.http.get("/d/\(version)/page3.html").body == long)
+            #expect(try await h.http.get("/d/\(version)/page0.html").body == short)
+        }
+        return (version, long, short)
+    }
+
     @Test func headsSplitAnywhereAndPipelinedBatchesAreAnsweredInOrder() async throws {
         let h = try ServeHarness()
         defer { h.remove() }
@@ -83,17 +103,7 @@ import Testing
     @Test func longPagesKeepPipelinedOrder() async throws {
         let h = try ServeHarness()
         defer { h.remove() }
-        var fixture = try DocsetFixture.make(version: "1", bytesPerDocument: 48 << 10)
-        fixture.files["Contents/Resources/Documents/page0.html"] = (Array("<p>short</p>".utf8), 0o644)
-        let v1 = try await h.install("A", version: "1", fixture: fixture)
-        try await h.start()
-        let version = ServeHarness.versionName(v1)
-        let long = try await v1.contents(of: "page3.html")
-        let short = try await v1.contents(of: "page0.html")
-        for _ in 0..<2 {  // the async route opens the folder, then the fast path remembers both pages
-            #expect(try await h.http.get("/d/\(version)/page3.html").body == long)
-            #expect(try await h.http.get("/d/\(version)/page0.html").body == short)
-        }
+        let (version, long, short) = try await Self.remembered(h, longBytes: 48 << 10)
         let connection = try RawHTTP.Connection(port: h.port)
         defer { connection.close() }
         let batch = [
@@ -119,17 +129,7 @@ import Testing
     @Test func aClientThatStopsReadingGetsEveryLongPageWholeAndInOrder() async throws {
         let h = try ServeHarness()
         defer { h.remove() }
-        var fixture = try DocsetFixture.make(version: "1", bytesPerDocument: 256 << 10)
-        fixture.files["Contents/Resources/Documents/page0.html"] = (Array("<p>short</p>".utf8), 0o644)
-        let v1 = try await h.install("A", version: "1", fixture: fixture)
-        try await h.start()
-        let version = ServeHarness.versionName(v1)
-        let long = try await v1.contents(of: "page3.html")
-        let short = try await v1.contents(of: "page0.html")
-        for _ in 0..<2 {  // the async route opens the folder, then the fast path remembers both pages
-            #expect(try await h.http.get("/d/\(version)/page3.html").body == long)
-            #expect(try await h.http.get("/d/\(version)/page0.html").body == short)
-        }
+        let (version, long, short) = try await Self.remembered(h, longBytes: 256 << 10)
         let connection = try RawHTTP.Connection(port: h.port)
         defer { connection.close() }
         var small: Int32 = 16 << 10  // and a small receive buffer (no autotuning up to tens of MB)
