@@ -204,7 +204,8 @@ final class PageFastPath: Sendable {
     /// Sends the answer to a plain `GET` of `target` when ``heads`` remembers it, straight on `socket`, past NIO's
     /// write path (the caller has made sure none of NIO's writes is pending): the head, then a page of at least
     /// ``sendfileMinimum`` bytes from its open file with `sendfile` when the page cache holds all of it
-    /// (`cachestat`), any other page from the buffer ``known(_:target:allocator:)`` fills; counted and logged. Nil
+    /// (`cachestat`; where the kernel has none, read as a shorter one), any other page from the buffer
+    /// ``known(_:target:allocator:)`` fills; counted and logged. Nil
     /// when nothing was sent: the full route answers (``answer(_:head:conditions:allocator:remote:)``).
     func send(_ target: String, on socket: ChannelSocket, allocator: ByteBufferAllocator, remote: () -> String)
         -> Sending?
@@ -213,12 +214,14 @@ final class PageFastPath: Sendable {
         let start = ContinuousClock.now
         let length: Int
         let sending: Sending
-        if case .file(let file) = entry.body, file.size >= Self.sendfileMinimum {
+        if case .file(let file) = entry.body, file.size >= Self.sendfileMinimum,
+            let cached = ContainedFile.isCached(file.descriptor, size: file.size)  // nil: no cachestat (Linux < 6.5)
+        {
+            guard cached else { return nil }  // the full route reads what is not cached, off the event loop
             guard folderExists(entry) else {
                 heads.removeFolder(entry.folder)
                 return nil
             }
-            guard ContainedFile.isCached(file.descriptor, size: file.size) == true else { return nil }
             var head = allocator.buffer(capacity: entry.head.readableBytes + 160)
             head.writeImmutableBuffer(entry.head)
             writeTrailer(&head, length: file.size)
