@@ -14,7 +14,7 @@ import Testing
 /// ``ChannelSocket``: the descriptor under a NIO TCP channel is found (and checked against the channel's
 /// addresses), an embedded channel has none, and what is sent on it — a head held back with `MSG_MORE` then a file
 /// with `sendfile`, or two buffers in one `writev` — reaches the peer whole and in order.
-@Suite(.timeLimit(.minutes(2)), .blockingWaits) struct ChannelSocketTests {
+@Suite(.timeLimit(.minutes(10)), .blockingWaits) struct ChannelSocketTests {
     @Test func theDescriptorOfATCPChannelSendsHeadsFilesAndBuffers() async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let found = group.next().makePromise(of: ChannelSocket?.self)
