@@ -78,6 +78,21 @@ long ds_pread_nowait(int fd, void *buffer, size_t count, int64_t offset) {
     return (long)preadv2(fd, &vector, 1, (off_t)offset, RWF_NOWAIT);
 }
 
+#ifndef __NR_cachestat
+#define __NR_cachestat 451
+#endif
+
+long ds_cached_pages(int fd, uint64_t length) {
+    struct {
+        uint64_t off, len;
+    } range = {0, length};
+    struct {
+        uint64_t nr_cache, nr_dirty, nr_writeback, nr_evicted, nr_recently_evicted;
+    } stat;
+    if (syscall(__NR_cachestat, fd, &range, &stat, 0) != 0) return -1;
+    return (long)stat.nr_cache;
+}
+
 int ds_openat_direct(int dirfd, const char *name, int flags) {
     return openat(dirfd, name, flags | O_DIRECT | O_NOFOLLOW, 0644);
 }

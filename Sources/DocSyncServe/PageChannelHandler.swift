@@ -59,6 +59,11 @@ final class PageChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var registered = false
     /// The decoder failed (``PageFront`` stops answering: the connection is closing).
     private var failed = false
+    /// The connection's socket, when plain `GET`s of remembered pages are sent on it past NIO (``ChannelSocket``).
+    private var direct: ChannelSocket?
+    /// Answers (or their ends) written through NIO and not yet out of its queue, counted while ``direct`` is set:
+    /// nothing is sent past NIO before they are.
+    private var queued = 0
 
     init(pages: PageFastPath, timeouts: ConnectionTimeouts, connections: IdleConnections) {
         self.pages = pages
@@ -100,18 +105,53 @@ final class PageChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// decoded head would be answered (``PageFastPath/answer(_:head:conditions:allocator:remote:)``); false when
     /// the async route must answer (the decoder reads the head then).
     func answerFront(_ target: String, channel: any Channel) -> Bool {
-        guard let socket, channel.isWritable,
+        guard let socket, channel.isWritable else { return false }
+        if let direct, queued == 0, !needsFlush, channel.isActive,
+            let sending = pages.send(
+                target, on: direct, allocator: channel.allocator,
+                remote: { channel.remoteAddress?.ipAddress ?? "-" })
+        {
+            headStarted = nil
+            sawRequest = true
+            lastActive = .now()
+            switch sending {
+            case .sent:
+                break
+            case .rest(let rest):
+                socket.write(NIOAny(rest), promise: queuedPromise(channel))
+                needsFlush = true
+            case .broken:
+                closing = true
+                channel.close(promise: nil)
+            }
+            return true
+        }
+        guard
             let (head, body) = pages.answer(
                 target, head: false, conditions: PageConditions(), allocator: channel.allocator,
                 remote: { channel.remoteAddress?.ipAddress ?? "-" })
         else { return false }
         headStarted = nil
         sawRequest = true
-        socket.write(NIOAny(head), promise: nil)
-        if let body { socket.write(NIOAny(body), promise: nil) }
+        if let body {
+            socket.write(NIOAny(head), promise: nil)
+            socket.write(NIOAny(body), promise: queuedPromise(channel))
+        } else {
+            socket.write(NIOAny(head), promise: queuedPromise(channel))
+        }
         needsFlush = true
         lastActive = .now()
         return true
+    }
+
+    /// A promise for the last write of an answer written through NIO, counted in ``queued`` until NIO has written
+    /// it out (or failed); nil when nothing is sent past NIO on this connection.
+    private func queuedPromise(_ channel: any Channel) -> EventLoopPromise<Void>? {
+        guard direct != nil else { return nil }
+        queued += 1
+        let promise = channel.eventLoop.makePromise(of: Void.self)
+        promise.futureResult.assumeIsolatedUnsafeUnchecked().whenComplete { _ in self.queued -= 1 }
+        return promise
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -146,8 +186,12 @@ final class PageChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 context.fireChannelRead(data)
             case .answered(let head, let body, let close):
                 if let socket {
-                    socket.write(NIOAny(head), promise: nil)
-                    if let body { socket.write(NIOAny(body), promise: nil) }
+                    if let body {
+                        socket.write(NIOAny(head), promise: nil)
+                        socket.write(NIOAny(body), promise: queuedPromise(context.channel))
+                    } else {
+                        socket.write(NIOAny(head), promise: queuedPromise(context.channel))
+                    }
                 }
                 needsFlush = true
                 if close || quiescing {
@@ -187,6 +231,11 @@ final class PageChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         passedOn -= 1
+        var promise = promise
+        if let mine = queuedPromise(context.channel) {
+            mine.futureResult.cascade(to: promise)
+            promise = mine
+        }
         if isIdle {
             lastActive = .now()
             connections.idle(context.channel)
@@ -241,6 +290,7 @@ final class PageChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
         guard !registered else { return }
         registered = true
         lastActive = .now()
+        direct = ChannelSocket(context.channel)
         if let oldest = connections.opened(context.channel) {
             oldest.pipeline.fireUserInboundEventTriggered(IdleConnections.MakeRoom())
         }
@@ -250,6 +300,7 @@ final class PageChannelHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func closed(_ context: ChannelHandlerContext) {
         guard registered else { return }
         registered = false
+        direct = nil
         connections.closed(context.channel)
     }
 

@@ -1,3 +1,4 @@
+import DocSync
 import DocSyncSupport
 import HTTPTypes
 import Hummingbird
@@ -17,7 +18,8 @@ import Synchronization
 /// and renders the answer's head as bytes, ready for the socket: status line and fields in one buffer. A plain `GET`
 /// (no query, no conditional or range field) of a page answered here before from a file of an extracted version
 /// folder or from the page cache is answered from what ``PageHeads`` remembers of it (no parsing, no header
-/// building): an extracted page's bytes are read from its open file straight after the head, in one buffer.
+/// building): an extracted page's bytes are read from its open file straight after the head, in one buffer, or,
+/// sent on the connection's own socket (``send(_:on:allocator:remote:)``), go out from the file with `sendfile`.
 final class PageFastPath: Sendable {
     let routes: Routes
     let log: AccessLog?
@@ -162,18 +164,7 @@ final class PageFastPath: Sendable {
         }
         switch entry.body {
         case .cached(let key, let page, let docset):
-            let bytes: ByteBuffer
-            if let kept = routes.cache.get(key) {
-                bytes = kept
-            } else {
-                // Evicted: inflated again and offered to the cache, as the full route does (its head is this one).
-                guard
-                    case .bytes(let inflated)? = try? routes.reader.openIfCached(
-                        page, of: docset, as: InflatedBuffer.self)
-                else { return nil }
-                routes.cache.put(key, inflated.buffer)
-                bytes = inflated.buffer
-            }
+            guard let bytes = cachedBytes(key, page: page, of: docset) else { return nil }
             var out = allocator.buffer(capacity: entry.head.readableBytes + 160)
             out.writeImmutableBuffer(entry.head)
             writeTrailer(&out, length: bytes.readableBytes)
@@ -184,29 +175,127 @@ final class PageFastPath: Sendable {
         }
     }
 
-    /// `head`, the trailer and the bytes of `file` in one buffer; nil when they cannot all be read without waiting.
-    private func read(_ file: PageHeads.OpenFile, after head: ByteBuffer, allocator: ByteBufferAllocator)
-        -> ByteBuffer?
+    /// The bytes of a remembered tarix page: the page cache's, or, evicted, inflated again and offered to the
+    /// cache, as the full route does (its head is the remembered one); nil when that would wait.
+    private func cachedBytes(_ key: String, page: String, of docset: InstalledDocset) -> ByteBuffer? {
+        if let kept = routes.cache.get(key) { return kept }
+        guard case .bytes(let inflated)? = try? routes.reader.openIfCached(page, of: docset, as: InflatedBuffer.self)
+        else { return nil }
+        routes.cache.put(key, inflated.buffer)
+        return inflated.buffer
+    }
+
+    /// What ``send(_:on:allocator:remote:)`` did with an answer.
+    enum Sending {
+        /// All of it is on its way.
+        case sent
+        /// The socket's buffer filled: these bytes, the rest of the answer, go after it through NIO.
+        case rest(ByteBuffer)
+        /// The connection failed, or the file ended sooner than its head said, after part of the answer went out:
+        /// the connection must close.
+        case broken
+    }
+
+    /// Pages of at least this many bytes go out with `sendfile` (``ChannelSocket``); shorter ones are read into
+    /// the answer's buffer, which is written with the head in one call (`sendfile`'s own cost is more than the
+    /// copies it saves on a short page: serve-bench, 4 / 8 / 16 KiB and 0 measured, Benchmarks/README.md).
+    static let sendfileMinimum = 8192
+
+    /// Sends the answer to a plain `GET` of `target` when ``heads`` remembers it, straight on `socket`, past NIO's
+    /// write path (the caller has made sure none of NIO's writes is pending): the head, then a page of at least
+    /// ``sendfileMinimum`` bytes from its open file with `sendfile` when the page cache holds all of it
+    /// (`cachestat`; where the kernel has none, read as a shorter one), any other page from the buffer
+    /// ``known(_:target:allocator:)`` fills; counted and logged. Nil
+    /// when nothing was sent: the full route answers (``answer(_:head:conditions:allocator:remote:)``).
+    func send(_ target: String, on socket: ChannelSocket, allocator: ByteBufferAllocator, remote: () -> String)
+        -> Sending?
     {
-        let descriptor = file.descriptor
+        guard let entry = heads.get(target) else { return nil }
+        let start = ContinuousClock.now
+        let length: Int
+        let sending: Sending
+        if case .file(let file) = entry.body, file.size >= Self.sendfileMinimum,
+            let cached = ContainedFile.isCached(file.descriptor, size: file.size)  // nil: no cachestat (Linux < 6.5)
+        {
+            guard cached else { return nil }  // the full route reads what is not cached, off the event loop
+            guard folderExists(entry) else {
+                heads.removeFolder(entry.folder)
+                return nil
+            }
+            var head = allocator.buffer(capacity: entry.head.readableBytes + 160)
+            head.writeImmutableBuffer(entry.head)
+            writeTrailer(&head, length: file.size)
+            let outcome = head.withUnsafeReadableBytes {
+                socket.send(head: $0, file: file.descriptor, count: file.size)
+            }
+            sending = rest(outcome, head: head, file: file, allocator: allocator)
+            length = file.size
+        } else {
+            guard let whole = known(entry, target: target, allocator: allocator) else { return nil }
+            let empty = allocator.buffer(capacity: 0)
+            let body = whole.body ?? empty
+            let outcome = whole.head.withUnsafeReadableBytes { head in
+                body.withUnsafeReadableBytes { socket.send(head, $0) }
+            }
+            switch outcome {
+            case .all: sending = .sent
+            case .failed: sending = .broken
+            case .partial(let sent):
+                var rest = allocator.buffer(capacity: whole.head.readableBytes + body.readableBytes - sent)
+                rest.writeImmutableBuffer(whole.head)
+                rest.writeImmutableBuffer(body)
+                rest.moveReaderIndex(forwardBy: sent)
+                sending = .rest(rest)
+            }
+            length = whole.length
+        }
+        log?.record(method: .get, target: target, remote: remote(), status: 200, bytes: length)
+        counters.record(.pages, status: 200, duration: ContinuousClock.now - start)
+        return sending
+    }
+
+    /// What is left of an answer of `head` and `file` after `outcome`: the rest of the head and the rest of the
+    /// file, read (the page cache held it a moment ago) into one buffer for NIO.
+    private func rest(
+        _ outcome: ChannelSocket.Outcome, head: ByteBuffer, file: PageHeads.OpenFile, allocator: ByteBufferAllocator
+    ) -> Sending {
+        guard case .partial(let sent) = outcome else { return outcome == .all ? .sent : .broken }
+        let headLeft = max(0, head.readableBytes - sent)
+        let from = max(0, sent - head.readableBytes)
+        var out = allocator.buffer(capacity: headLeft + file.size - from)
+        if headLeft > 0 { out.writeImmutableBuffer(head.getSlice(at: head.readerIndex + sent, length: headLeft)!) }
+        guard append(file, from: from, to: &out) else { return .broken }
+        return .rest(out)
+    }
+
+    /// Appends the bytes of `file` from `offset` to its end to `out`; false when they cannot all be read without
+    /// waiting (or the file is shorter now).
+    private func append(_ file: PageHeads.OpenFile, from offset: Int, to out: inout ByteBuffer) -> Bool {
         let size = file.size
-        var out = allocator.buffer(capacity: head.readableBytes + 160 + size)
-        out.writeImmutableBuffer(head)
-        writeTrailer(&out, length: size)
-        var done = 0
+        var done = offset
         while done < size {
             var failed = false
             let at = done
             done += out.writeWithUnsafeMutableBytes(minimumWritableBytes: size - done) { target in
                 let n = ContainedFile.readCached(
-                    descriptor, into: UnsafeMutableRawBufferPointer(rebasing: target[..<(size - at)]), at: at)
+                    file.descriptor, into: UnsafeMutableRawBufferPointer(rebasing: target[..<(size - at)]), at: at)
                 if n < 0, errno == EINTR { return 0 }
                 failed = n <= 0  // not cached (EAGAIN), an error, or the file ended sooner
                 return max(0, n)
             }
-            if failed { return nil }
+            if failed { return false }
         }
-        return withExtendedLifetime(file) { out }  // its descriptor stays open until the reads are done
+        return withExtendedLifetime(file) { true }  // its descriptor stays open until the reads are done
+    }
+
+    /// `head`, the trailer and the bytes of `file` in one buffer; nil when they cannot all be read without waiting.
+    private func read(_ file: PageHeads.OpenFile, after head: ByteBuffer, allocator: ByteBufferAllocator)
+        -> ByteBuffer?
+    {
+        var out = allocator.buffer(capacity: head.readableBytes + 160 + file.size)
+        out.writeImmutableBuffer(head)
+        writeTrailer(&out, length: file.size)
+        return append(file, from: 0, to: &out) ? out : nil
     }
 
     /// Linux's `O_NOATIME` (`01000000` on x86-64 and arm64; Glibc's module map leaves it out: it is GNU-only).

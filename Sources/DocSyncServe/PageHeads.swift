@@ -15,9 +15,10 @@ import Synchronization
 ///
 /// A version folder never changes, so an entry made from one full answer (``Routes/warmHead(_:)``) is that page's
 /// answer for as long as the folder exists: a repeated `GET` without conditional or range fields costs the folder's
-/// existence check (`fstatat` of its name in the versions folder: a pruned version is redirected at once) and one
-/// `pread` of the open file into the buffer after the head (`RWF_NOWAIT`: bytes not cached take the full route), or
-/// a page cache lookup (evicted: inflated again there when that needs no waiting) — no path parsing, no header
+/// existence check (`fstatat` of its name in the versions folder: a pruned version is redirected at once) and the
+/// sending: `sendfile` from the open file after the head for a page of 8 KiB or more that the page cache holds
+/// (``ChannelSocket``), else one `pread` of it into the buffer after the head (`RWF_NOWAIT`: bytes not cached take
+/// the full route), or a page cache lookup (evicted: inflated again there when that needs no waiting) — no path parsing, no header
 /// building, no `openat2`/`fstat`/`close`, as nginx's `open_file_cache` keeps descriptors. Anything else, or
 /// anything that fails (folder pruned, bytes not cached, the file shorter than when opened), takes the full route.
 ///

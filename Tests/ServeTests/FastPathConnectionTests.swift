@@ -6,11 +6,11 @@ import NIOHTTP1
 import TestSupport
 import Testing
 
+@testable import DocSyncServe
+
 #if canImport(Glibc)
     import Glibc
 #endif
-
-@testable import DocSyncServe
 
 /// The fast path sits right after NIO's HTTP/1 decoder and replaces Hummingbird's connection-state handler
 /// (``PageChannelHandler``): requests whose head arrives in pieces, pipelined batches mixing fast and async
@@ -33,6 +33,26 @@ import Testing
         try await h.start()
         let page1 = try await v1.contents(of: "section1/page1.html")
         return (ServeHarness.versionName(v1), page1, try await v1.contents(of: "page0.html"))
+    }
+
+    /// Installs `A` with long pages of `longBytes` and a short `page0.html`, starts the server and reads both
+    /// twice (the async route opens the folder, then the fast path remembers both pages); returns the pinned
+    /// version name with `page3.html`'s bytes and `page0.html`'s.
+    static func remembered(_ h: ServeHarness, longBytes: Int) async throws
+        -> (version: String, long: [UInt8], short: [UInt8])
+    {
+        var fixture = try DocsetFixture.make(version: "1", bytesPerDocument: longBytes)
+        fixture.files["Contents/Resources/Documents/page0.html"] = (Array("<p>short</p>".utf8), 0o644)
+        let v1 = try await h.install("A", version: "1", fixture: fixture)
+        try await h.start()
+        let version = ServeHarness.versionName(v1)
+        let long = try await v1.contents(of: "page3.html")
+        let short = try await v1.contents(of: "page0.html")
+        for _ in 0..<2 {
+            #expect(try await h.http.get("/d/\(version)/page3.html").body == long)
+            #expect(try await h.http.get("/d/\(version)/page0.html").body == short)
+        }
+        return (version, long, short)
     }
 
     @Test func headsSplitAnywhereAndPipelinedBatchesAreAnsweredInOrder() async throws {
@@ -64,7 +84,8 @@ import Testing
         let replies = try await FastPathTests.read(connection, heads: [false, false, false, false, false, false])
         #expect(replies.map(\.status) == [200, 206, 200, 200, 404, 200], "seed \(random.seed)")
         #expect(replies[0].body == page1 && replies[5].body == page1)
-        #expect(replies[1].body == Array(page0[5...9]) && replies[1].header("Content-Range") == "bytes 5-9/\(page0.count)")
+        #expect(
+            replies[1].body == Array(page0[5...9]) && replies[1].header("Content-Range") == "bytes 5-9/\(page0.count)")
         #expect(replies[2].text.hasPrefix("[{"))
         #expect(replies[3].body == page0 && replies[3].header("Content-Length") == "\(page0.count)")
 
@@ -82,17 +103,7 @@ import Testing
     @Test func longPagesKeepPipelinedOrder() async throws {
         let h = try ServeHarness()
         defer { h.remove() }
-        var fixture = try DocsetFixture.make(version: "1", bytesPerDocument: 48 << 10)
-        fixture.files["Contents/Resources/Documents/page0.html"] = (Array("<p>short</p>".utf8), 0o644)
-        let v1 = try await h.install("A", version: "1", fixture: fixture)
-        try await h.start()
-        let version = ServeHarness.versionName(v1)
-        let long = try await v1.contents(of: "page3.html")
-        let short = try await v1.contents(of: "page0.html")
-        for _ in 0..<2 {  // the async route opens the folder, then the fast path remembers both pages
-            #expect(try await h.http.get("/d/\(version)/page3.html").body == long)
-            #expect(try await h.http.get("/d/\(version)/page0.html").body == short)
-        }
+        let (version, long, short) = try await Self.remembered(h, longBytes: 48 << 10)
         let connection = try RawHTTP.Connection(port: h.port)
         defer { connection.close() }
         let batch = [
@@ -109,6 +120,43 @@ import Testing
         #expect(replies[0].body == long && replies[2].body == long && replies[5].body == long)
         #expect(replies[1].body == short && replies[4].body == Array(long[10...19]))
         #expect(replies[0].header("Content-Length") == "\(long.count)")
+        try await h.stop()
+    }
+
+    /// A client that stops reading: long pages sent past NIO (``ChannelSocket``: head, then `sendfile`) fill the
+    /// socket (5 MB, more than Linux's largest send buffer, 4 MiB, in the requests read first); what did not fit goes after it through NIO, and
+    /// the answers after it wait their turn. Every answer arrives whole and in order, with the async route's.
+    @Test func aClientThatStopsReadingGetsEveryLongPageWholeAndInOrder() async throws {
+        let h = try ServeHarness()
+        defer { h.remove() }
+        let (version, long, short) = try await Self.remembered(h, longBytes: 256 << 10)
+        let connection = try RawHTTP.Connection(port: h.port)
+        defer { connection.close() }
+        var small: Int32 = 16 << 10  // and a small receive buffer (no autotuning up to tens of MB)
+        setsockopt(connection.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+        var targets = [String](repeating: "/d/\(version)/page3.html", count: 20)
+        for _ in 0..<4 { targets += ["/d/\(version)/page0.html", "/d/\(version)/page3.html"] }
+        targets += ["/api/docsets", "/d/\(version)/page3.html", "/d/\(version)/page0.html"]
+        let heads = targets.map { "GET \($0) HTTP/1.1\r\nHost: x\r\n\r\n" }
+        let last = "GET /d/\(version)/page0.html HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        try connection.send(Array((heads + [last]).joined().utf8))
+        try await Task.sleep(for: .milliseconds(300))  // the pause of a client not reading, not a wait
+        var large: Int32 = 1 << 20  // then it reads in large pieces
+        setsockopt(connection.fd, SOL_SOCKET, SO_RCVBUF, &large, socklen_t(MemoryLayout<Int32>.size))
+        let bytes = try await connection.reading(Int.max)  // to the end: the last request closes the connection
+        let (replies, rest) = try #require(
+            try FastPathTests.responses(bytes, heads: heads.map { _ in false } + [false]))
+        #expect(rest == 0)
+        #expect(replies.map(\.status) == heads.map { _ in 200 } + [200])
+        for (target, reply) in zip(targets + ["/d/\(version)/page0.html"], replies) {
+            if target.hasSuffix("page3.html") {
+                #expect(reply.body == long && reply.header("Content-Length") == "\(long.count)")
+            } else if target.hasSuffix("page0.html") {
+                #expect(reply.body == short)
+            } else {
+                #expect(reply.text.hasPrefix("[{"))
+            }
+        }
         try await h.stop()
     }
 
@@ -142,7 +190,7 @@ import Testing
                 let reply = try await FastPathTests.read(connection, heads: [false])
                 #expect(reply.first?.body == page0)
                 answered += 1
-            } catch where ContinuousClock.now - previousSend >= .seconds(1) {
+            } catch  where ContinuousClock.now - previousSend >= .seconds(1) {
                 connection.close()
                 connection = try RawHTTP.Connection(port: h.port)
             }

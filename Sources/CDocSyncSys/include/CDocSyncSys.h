@@ -35,6 +35,10 @@ int ds_openat_beneath_cached(int dirfd, const char *path, int flags);
 /// preadv2(2) of one buffer with RWF_NOWAIT: only what the page cache holds now; -1 with EAGAIN when nothing is.
 long ds_pread_nowait(int fd, void *buffer, size_t count, int64_t offset);
 
+/// cachestat(2) (Linux 6.5): how many pages of `fd`'s first `length` bytes the page cache holds, or -1 with errno
+/// (ENOSYS where the kernel has no such call).
+long ds_cached_pages(int fd, uint64_t length);
+
 /// The stricter of statx(2)'s direct-I/O memory and offset alignments for fd, or 0 when the kernel or the file
 /// system does not report them.
 uint32_t ds_direct_io_alignment(int fd);

@@ -38,8 +38,12 @@ extension ServeCommand {
           `GET` of an extracted page answered that way before is answered from what the server remembers of it (up to
           4,096 pages, a quarter of the open-file limit, whose soft value `docsync serve` raises to the hard one): its
           rendered head and its file, kept open as nginx's `open_file_cache` keeps it (no access-time updates) — per
-          request only the version folder's `fstatat` in the versions folder (a pruned version redirects at once), one
-          `pread` into the buffer after the head and one `write`. A tarix page is
+          request only the version folder's `fstatat` in the versions folder (a pruned version redirects at once) and
+          the sending, straight on the connection's socket past NIO's write queue when nothing of NIO's is queued
+          there: a page of 8 KiB or more as its head (`MSG_MORE`) then `sendfile` from the open file when the page
+          cache holds it all (`cachestat`), as nginx's `sendfile on` does (the bytes never pass through the process);
+          a shorter one `pread` after its head and written in one call; what the socket does not take goes after it
+          through NIO, and later answers behind it. A tarix page is
           inflated straight into the response buffer (the version's store stays open, its index's locations held in
           memory — 16 bytes a document, for stores of up to 131,072 documents, larger ones asking the index — so a page
           costs no SQLite query; a page of up to 64 KiB whose compressed bytes are cached is inflated on the request's

@@ -150,6 +150,18 @@ package enum ContainedFile {
         }
     }
 
+    /// True when the page cache holds every page of the first `size` bytes of `descriptor` (`cachestat`), so that
+    /// sending them (`sendfile`) will not wait for the disk; false when some are not cached; nil when the kernel
+    /// cannot tell (no `cachestat`: before Linux 6.5) — then read them with ``readCached(_:into:at:)``.
+    package static func isCached(_ descriptor: Int32, size: Int) -> Bool? {
+        guard size > 0 else { return true }
+        let pages = ds_cached_pages(descriptor, UInt64(size))
+        if pages < 0 { return errno == ENOSYS || errno == EPERM || errno == EOPNOTSUPP ? nil : false }
+        return pages >= (size + Self.pageSize - 1) / Self.pageSize
+    }
+
+    private static let pageSize = max(4096, Int(sysconf(Int32(_SC_PAGESIZE))))
+
     /// `pread` that never waits for the disk (`preadv2` with `RWF_NOWAIT`): the bytes the page cache holds now
     /// from `offset` on, at most `buffer.count`; -1 with `errno` `EAGAIN` when none (then read on a thread that
     /// may block).
