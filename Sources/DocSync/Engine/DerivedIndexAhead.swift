@@ -31,7 +31,7 @@ final class DerivedIndexAhead: @unchecked Sendable {
 
     /// `@unchecked Sendable`: `source` and `abandoned` are read and written only while holding the owner's `lock`.
     private final class Pending: @unchecked Sendable {
-        /// The staged folder, opened when it was extracted (the publish renames it).
+        /// The staged folder, opened when it was extracted (the publish renames it); closed by `finished()`.
         let folder: Int32
         var source: String?
         var abandoned = false
@@ -68,6 +68,11 @@ final class DerivedIndexAhead: @unchecked Sendable {
         }
         let running = self.running
         await WorkerThread.run(name: "docsync-index-wait") { running.waitUntilIdle() }
+        let folders = lock.withLock {
+            defer { builds = [:] }
+            return builds.values.map(\.folder)
+        }
+        for folder in folders { close(folder) }
     }
 
     private func startFromTree(_ version: PreparedVersion) {
@@ -105,7 +110,6 @@ final class DerivedIndexAhead: @unchecked Sendable {
         WorkerThread.start(name: "docsync-index-ahead", stackSize: 1 << 20) { [self, running] in
             defer {
                 snapshot.remove()
-                close(folder)
                 running.leave()
             }
             _ = try? DocsetIndex.prebuild(snapshot.docset, version: version.version, stateDirectory: state) {
