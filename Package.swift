@@ -188,7 +188,8 @@ let package = Package(
             name: "DownloadTests", dependencies: ["DocSyncDownload", "DocSyncHTTP", "DocSyncSupport", "TestSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "InstallTests", dependencies: ["DocSync", "DocSyncInstall", "DocSyncSupport", "TestSupport"],
+            name: "InstallTests",
+            dependencies: ["DocSync", "DocSyncIndex", "DocSyncInstall", "DocSyncSupport", "TestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "CLITests",

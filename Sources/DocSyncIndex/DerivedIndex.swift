@@ -62,7 +62,7 @@ final class DerivedIndex: @unchecked Sendable {
         let source = try sourceSignature(docset)
         if let index = try? load(docset, folder: "\(indexFolder)/\(key)", source: source) { return index }
         _ = try DerivedIndexBuilder.build(
-            docset, key: key, source: source, indexFolder: indexFolder, maxEntries: maxEntries)
+            docset, key: key, source: { source }, indexFolder: indexFolder, maxEntries: maxEntries)
         do {
             guard let index = try load(docset, folder: "\(indexFolder)/\(key)", source: source) else {
                 throw DocsetIndexError.io(docset.name, "the derived index changed while it was opened")

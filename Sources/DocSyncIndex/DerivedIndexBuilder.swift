@@ -16,10 +16,11 @@ import Foundation
 /// and inode of `docSet.dsidx` and its `-wal`: a mismatch makes the index stale and it is rebuilt.
 /// The folder is built under a dot-name and renamed into place, so a reader sees a complete index or none.
 enum DerivedIndexBuilder {
-    /// Builds the index of `docset` into `<indexFolder>/<key>`; returns its entry count.
-    static func build(_ docset: IndexedDocset, key: String, source: String, indexFolder: String, maxEntries: Int)
-        throws(DocsetIndexError) -> Int
-    {
+    /// Builds the index of `docset` into `<indexFolder>/<key>`; returns its entry count. `source` (the meta's
+    /// `source`) is asked for once the entries are read; nil: nothing is built (nil is returned).
+    static func build(
+        _ docset: IndexedDocset, key: String, source: () -> String?, indexFolder: String, maxEntries: Int
+    ) throws(DocsetIndexError) -> Int? {
         let building = "\(indexFolder)/.build-\(key)-\(UInt64.random(in: 0...UInt64.max))"
         do {
             try FileManager.default.createDirectory(atPath: building, withIntermediateDirectories: true)
@@ -47,16 +48,20 @@ enum DerivedIndexBuilder {
             }
             try names.append(entry.name, type: typeID, location: entry.location, docset: docset.name)
         }
-        var meta: [(String, String)] = [
-            ("layout", NameTable.layoutVersion), ("source", source), ("format", format.rawValue),
-            ("entries", String(names.count)), ("docset", docset.name),
-        ]
-        for (raw, typeID) in types.sorted(by: { $0.value < $1.value }) {
-            meta.append(("type:\(typeID)", normalised[typeID] ?? raw))
-            meta.append(("raw:\(typeID)", raw))
-        }
         let count = names.count
-        try names.write(to: "\(building)/names.bin", meta: meta, docset: docset.name)
+        let written = try names.write(to: "\(building)/names.bin", docset: docset.name) { () -> [(String, String)]? in
+            guard let source = source() else { return nil }
+            var meta: [(String, String)] = [
+                ("layout", NameTable.layoutVersion), ("source", source), ("format", format.rawValue),
+                ("entries", String(count)), ("docset", docset.name),
+            ]
+            for (raw, typeID) in types.sorted(by: { $0.value < $1.value }) {
+                meta.append(("type:\(typeID)", normalised[typeID] ?? raw))
+                meta.append(("raw:\(typeID)", raw))
+            }
+            return meta
+        }
+        guard written else { return nil }
         try install(building, as: "\(indexFolder)/\(key)", docset: docset.name)
         return count
     }

@@ -75,15 +75,35 @@ public final class DocsetIndex: @unchecked Sendable {
     package static func prebuild(
         _ staged: IndexedDocset, version: String, stateDirectory: String, maximumEntries: Int = 5_000_000
     ) throws(DocsetIndexError) -> Int {
+        let source = try DerivedIndex.sourceSignature(staged)
+        return try prebuild(
+            staged, version: version, stateDirectory: stateDirectory, maximumEntries: maximumEntries, source: { source }
+        ) ?? 0
+    }
+
+    /// As `prebuild(_:version:stateDirectory:maximumEntries:)`, reading the entries from `entries` (an
+    /// `IndexSnapshot` of the staged index, taken before the installer completed it for Zeal) and recording as its
+    /// source what `source` returns once the entries are read and sorted: the staged index's final
+    /// `sourceSignature(of:)`, which it may wait for. Nil from `source`: the version will not be published; nothing is
+    /// kept, and the result is nil.
+    package static func prebuild(
+        _ entries: IndexedDocset, version: String, stateDirectory: String, maximumEntries: Int = 5_000_000,
+        source: () -> String?
+    ) throws(DocsetIndexError) -> Int? {
         let folder = "\(stateDirectory)/index"
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
-            throw .io(staged.name, "cannot create \(folder): \(error)")
+            throw .io(entries.name, "cannot create \(folder): \(error)")
         }
-        let source = try DerivedIndex.sourceSignature(staged)
         return try DerivedIndexBuilder.build(
-            staged, key: version, source: source, indexFolder: folder, maxEntries: maximumEntries)
+            entries, key: version, source: source, indexFolder: folder, maxEntries: maximumEntries)
+    }
+
+    /// What a derived index records of the index it was built from (size, modification time and inode of
+    /// `docSet.dsidx` and its `-wal`): an index whose record differs is stale.
+    package static func sourceSignature(of docset: IndexedDocset) throws(DocsetIndexError) -> String {
+        try DerivedIndex.sourceSignature(docset)
     }
 
     /// Deletes the derived indexes of docsets not in `docsets` (replaced or removed versions), and leftovers of

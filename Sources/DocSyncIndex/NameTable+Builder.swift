@@ -92,11 +92,12 @@ extension NameTable {
             if let records { spillRecords(records) }
         }
 
-        /// Writes the file; `meta` goes to its meta area (`NameTable+Records`).
-        func write(to path: String, meta: [(String, String)], docset: String) throws(DocsetIndexError) {
+        /// Writes the file; `meta` goes to its meta area (`NameTable+Records`), asked for once the names are sorted
+        /// and their postings made (it may wait: the index they come from is being completed); nil: nothing is
+        /// written, and false is returned.
+        func write(to path: String, docset: String, meta: () -> [(String, String)]?) throws(DocsetIndexError) -> Bool {
             let n = types.count
             endLastEntry()
-            let metaArea = NameTable.metaArea(meta)
             let order = sortedOrder(n)
             // Ranks: the sorted positions in length order (length, then position), and where each length begins.
             let lengths = order.map { starts[Int($0) + 1] - starts[Int($0)] - 1 }
@@ -122,6 +123,8 @@ extension NameTable {
                 ? bucketedPostings(order: order, rank: rank, chunk: Self.chunkOccurrences, emit: emit)
                 : sortedPostings(order: order, rank: rank, emit: emit)
             let recordBytes = Int(recordStarts[n])
+            guard let meta = meta() else { return false }
+            let metaArea = NameTable.metaArea(meta)
 
             // The names below `lengthGroups` bytes again, by rank (each length group one run of equal widths).
             var rankNamesBytes = 0
@@ -182,6 +185,7 @@ extension NameTable {
             out.append(metaArea)
             precondition(out.count == layout.end)
             try out.finish()
+            return true
         }
 
         typealias Postings = (keys: [UInt32], keyStarts: [UInt32], postings: [UInt32])
@@ -209,17 +213,32 @@ extension NameTable {
             order: [UInt32], rank: [UInt32], chunk: Int, emit: (UnsafeBufferPointer<UInt32>) -> Void
         ) -> (keys: [UInt32], keyStarts: [UInt32]) {
             var bucketStarts = [Int](repeating: 0, count: (1 << 16) + 1)
-            func eachTrigram(_ body: (_ pair: Int, _ third: UInt8, _ position: Int) -> Void) {
+            // Each entry's rank, so that a scan reads the names in the order they are stored (a scan in sorted
+            // order jumped around the names: a cache miss a name, on every pass).
+            var entryRank = [UInt32](repeating: 0, count: order.count)
+            for (position, i) in order.enumerated() { entryRank[Int(i)] = rank[position] }
+            let starts = self.starts
+            let bytes = self.bytes
+            func eachTrigram(_ body: (_ pair: Int, _ third: UInt8, _ rank: UInt32) -> Void) {
                 bytes.withUnsafeBufferPointer { bytes in
-                    for (position, i) in order.enumerated() {
-                        let s = Int(starts[Int(i)])
-                        let e = Int(starts[Int(i) + 1]) - 1
-                        guard e - s >= 3 else { continue }
-                        for k in s...(e - 3) { body(Int(bytes[k]) << 8 | Int(bytes[k + 1]), bytes[k + 2], position) }
+                    starts.withUnsafeBufferPointer { starts in
+                        entryRank.withUnsafeBufferPointer { entryRank in
+                            for i in 0..<entryRank.count {
+                                let s = Int(starts[i])
+                                let e = Int(starts[i + 1]) - 1
+                                guard e - s >= 3 else { continue }
+                                let rank = entryRank[i]
+                                for k in s...(e - 3) {
+                                    body(Int(bytes[k]) << 8 | Int(bytes[k + 1]), bytes[k + 2], rank)
+                                }
+                            }
+                        }
                     }
                 }
             }
-            eachTrigram { pair, _, _ in bucketStarts[pair + 1] += 1 }
+            bucketStarts.withUnsafeMutableBufferPointer { counts in
+                eachTrigram { pair, _, _ in counts[pair + 1] += 1 }
+            }
             for b in 0..<(1 << 16) { bucketStarts[b + 1] += bucketStarts[b] }
             var keys: [UInt32] = []
             var keyStarts: [UInt32] = []
@@ -236,10 +255,12 @@ extension NameTable {
                 entries.append(contentsOf: repeatElement(0, count: bucketStarts[high] - base))
                 var fill = bucketStarts[low..<high].map { $0 - base }
                 entries.withUnsafeMutableBufferPointer { entries in
-                    eachTrigram { pair, third, position in
-                        guard pair >= low, pair < high else { return }
-                        entries[fill[pair - low]] = UInt32(third) << 24 | rank[position]
-                        fill[pair - low] += 1
+                    fill.withUnsafeMutableBufferPointer { fill in
+                        eachTrigram { pair, third, rank in
+                            guard pair >= low, pair < high else { return }
+                            entries[fill[pair - low]] = UInt32(third) << 24 | rank
+                            fill[pair - low] += 1
+                        }
                     }
                 }
                 var written = 0  // postings of this run, written over the entries already read

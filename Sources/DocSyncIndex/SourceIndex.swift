@@ -164,7 +164,7 @@ package enum SourceIndex {
     }
 
     /// Copies `docSet.dsidx` and its `-wal` / `-journal` (regular files only) into a new folder `target`.
-    private static func copySidecars(_ docset: IndexedDocset, from directory: Int32, to target: String)
+    static func copySidecars(_ docset: IndexedDocset, from directory: Int32, to target: String)
         throws(DocsetIndexError)
     {
         if mkdir(target, 0o700) != 0 { throw .io(docset.name, "mkdir \(target): \(String(cString: strerror(errno)))") }

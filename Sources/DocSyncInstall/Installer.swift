@@ -33,10 +33,12 @@ package final class Installer: Sendable {
         try await install(source: source, as: request, whenPrepared: nil)
     }
 
-    /// As `install(archive:as:)`, calling `whenPrepared` once the staged tree is complete and final (extracted,
-    /// checked and prepared, `meta.json` not yet written), before it is made durable and published: work that only
-    /// reads the tree (the derived search index) can run beside the publish. Called on the install thread; it
-    /// must return at once. The install may still fail after it.
+    /// As `install(archive:as:)`, calling `whenPrepared` once the staged tree is extracted and checked (stage
+    /// `extracted`: its index's entries are final, the index file is completed for Zeal next), and again once it is
+    /// complete and final (`prepared`: extracted, checked and prepared, `meta.json` not yet written), before it is
+    /// made durable and published: work that only reads the tree (the derived search index) can run beside the
+    /// preparation and the publish. Called on the install thread; it must return at once (or nearly: a copy of the
+    /// index). The install may still fail after either call.
     package func install(
         archive: String, as request: InstallRequest, whenPrepared: (@Sendable (PreparedVersion) -> Void)?
     ) async throws(InstallError) -> InstallRecord {
@@ -239,6 +241,7 @@ package final class Installer: Sendable {
             }
             let missing = DocsetValidator.missing(in: staging.fd, tarix: tarix)
             if !missing.isEmpty { throw InstallError.notADocset(missing: missing) }
+            whenPrepared?(PreparedVersion(name: request.name, path: staging.path, version: version, stage: .extracted))
             var digest = request.archiveSHA256 ?? source.verifiedSHA256 ?? result.archiveDigest?.description
             if digest == nil, let file = source as? FileArchiveSource { digest = try Self.hash(file.path) }
             let prepared = try prepare(staging, extra: request.extra)

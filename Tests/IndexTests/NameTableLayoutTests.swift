@@ -282,3 +282,10 @@ import Testing
         }
     }
 }
+
+extension NameTable.Builder {
+    /// `write(to:docset:meta:)` with the meta at hand.
+    func write(to path: String, meta: [(String, String)], docset: String) throws(DocsetIndexError) {
+        _ = try write(to: path, docset: docset) { meta }
+    }
+}

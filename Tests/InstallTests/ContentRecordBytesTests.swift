@@ -1,3 +1,4 @@
+@testable import DocSyncIndex
 @testable import DocSyncInstall
 import DocSyncSupport
 import Testing
@@ -52,6 +53,50 @@ import TestSupport
         }
         let content = VersionContent(pages: pages, entries: entries)
         #expect(content.encoded() == Self.referenceRecord(content), "seed \(seed)")
+    }
+
+    /// An entry line made from the entry's bytes (the install's content record: no String per field) is the line
+    /// made from its Strings whenever the bytes path takes it, and it declines every line that needs escaping or
+    /// holds non-ASCII bytes: seeded random fields with tabs, `%`, newlines, DEL, UTF-8 and invalid UTF-8.
+    @Test func entryLinesFromBytesMatchTheStrings() {
+        var random = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
+        let pieces: [[UInt8]] = [
+            Array("a".utf8), Array("Foo.bar".utf8), Array(" ".utf8), Array("%".utf8), [0x09], [0x0A], [0x7F],
+            Array("é".utf8), [0xFF], Array("#x".utf8), [],
+        ]
+        var taken = 0
+        for _ in 0..<2000 {
+            func field() -> [UInt8] {
+                (0..<Int.random(in: 0...3, using: &random)).flatMap { _ in
+                    Bool.random(using: &random) ? pieces[0] : pieces.randomElement(using: &random)!
+                }
+            }
+            let (name, page, fragment) = (field(), field(), Bool.random(using: &random) ? nil : field())
+            let type = ["Function", "Type%", "Méthode", "A\tB"].randomElement(using: &random)!
+            let expected = VersionContent.Entry(
+                name: String(decoding: name, as: UTF8.self), type: type, rawType: type + "s",
+                page: String(decoding: page, as: UTF8.self),
+                fragment: fragment.map { String(decoding: $0, as: UTF8.self) }
+            ).line
+            var line: [UInt8] = []
+            let made = name.withUnsafeBufferPointer { name in
+                page.withUnsafeBufferPointer { page in
+                    (fragment ?? []).withUnsafeBufferPointer { fragmentBytes in
+                        let bytes = EntryBytes(
+                            name: name, type: type, rawType: type + "s", page: page,
+                            fragment: fragment == nil ? nil : fragmentBytes, url: page)
+                        return VersionContent.Entry.line(bytes, into: &line)
+                    }
+                }
+            }
+            let plain = (name + page + (fragment ?? [])).allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x25 }
+            #expect(made == plain, "seed \(random.seed)")
+            if made {
+                taken += 1
+                #expect(line == Array(expected.utf8), "seed \(random.seed)")
+            }
+        }
+        #expect(taken > 100, "seed \(random.seed)")
     }
 
     @Test func digestMatchesTheReference() {

@@ -115,6 +115,11 @@ import TestSupport
             let pages = ContentLines(keyOffset: VersionContent.pageKeyOffset)
             try manifest.appendPageLines(to: pages)
             #expect(Self.bytes(of: pages) == Self.referencePages(reference), "seed \(seed), runs of \(runBytes)")
+            // The install's one pass: the digest and the same page lines together.
+            let collected = ContentLines(keyOffset: VersionContent.pageKeyOffset)
+            let digest = try manifest.contentDigest(collectingPagesInto: collected)
+            #expect(digest == reference.contentDigest, "seed \(seed), runs of \(runBytes)")
+            #expect(Self.bytes(of: collected) == Self.referencePages(reference), "seed \(seed), runs of \(runBytes)")
         }
         // The scratch file has no name: nothing is left in the folder but the manifest.
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["manifest"])

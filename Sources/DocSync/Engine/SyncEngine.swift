@@ -215,7 +215,7 @@ public struct SyncEngine: Sendable {
         }
         if !options.dryRun {
             try? SyncRecord(finishedAt: Date(), feeds: feeds.results + catalog.results, summary: summary)
-                .save(stateDirectory: configuration.state)
+                .save(stateDirectory: configuration.state, durable: false)  // made durable by `finish`
         }
         emit(.summary(summary))
         return summary
@@ -267,7 +267,7 @@ public struct SyncEngine: Sendable {
         let outcomes = await Self.boundedMap(actions.indices, width: configuration.network.concurrency) { index in
             await self.fetchAndInstall(actions[index], limiter: limiter, alternates: alternates, emit: emit)
         }
-        alternates.save()
+        alternates.save(durable: false)  // made durable with the run's records (`finish`)
         for outcome in outcomes {
             switch outcome {
             case .some(true): summary.installed += 1

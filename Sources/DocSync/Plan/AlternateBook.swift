@@ -10,6 +10,7 @@ final class AlternateBook: Sendable {
     private let learned: Mutex<(hosts: [String: HostHealth], changed: Bool)>
     let path: String
     private let stateDirectory: String
+    static let fileName = "mirrors.json"
 
     struct File: Codable {
         var schema = 1
@@ -17,7 +18,7 @@ final class AlternateBook: Sendable {
     }
 
     init(stateDirectory: String) {
-        path = "\(stateDirectory)/mirrors.json"
+        path = "\(stateDirectory)/\(Self.fileName)"
         self.stateDirectory = stateDirectory
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
@@ -49,7 +50,8 @@ final class AlternateBook: Sendable {
     }
 
     /// Writes the file when something was learned (atomically; a failure to save only loses this run's lessons).
-    func save() {
+    /// Not `durable`: the caller syncs the state folder's file system later (`SyncEngine.finish`).
+    func save(durable: Bool = true) {
         learned.withLock {
             guard $0.changed else { return }
             let encoder = JSONEncoder()
@@ -58,7 +60,7 @@ final class AlternateBook: Sendable {
             if let data = try? encoder.encode(File(hosts: $0.hosts)),
                 let state = try? SafeDirectory.open(stateDirectory, create: true)
             {
-                try? state.writeFileAtomically("mirrors.json", Array(data))
+                try? state.writeFileAtomically("mirrors.json", Array(data), durable: durable)
             }
             $0.changed = false
         }

@@ -36,7 +36,9 @@ package struct RunRecord: Codable, Sendable, Equatable {
         return record
     }
 
-    package static func path(stateDirectory: String) -> String { "\(stateDirectory)/last-run.json" }
+    static let fileName = "last-run.json"
+
+    package static func path(stateDirectory: String) -> String { "\(stateDirectory)/\(fileName)" }
 
     package static func load(stateDirectory: String) -> RunRecord? {
         guard let bytes = (try? SafeDirectory.open(stateDirectory).readFile("last-run.json", limit: 16 << 20))
@@ -48,8 +50,9 @@ package struct RunRecord: Codable, Sendable, Equatable {
         return try? decoder.decode(RunRecord.self, from: data)
     }
 
-    /// Writes the record (temp file + rename); a failure to record never fails the sync.
-    func save(stateDirectory: String) {
+    /// Writes the record (temp file + rename); a failure to record never fails the sync. Not `durable`: the caller
+    /// syncs the state folder's file system next (`SyncEngine.finish`).
+    func save(stateDirectory: String, durable: Bool = true) {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys]
@@ -57,7 +60,7 @@ package struct RunRecord: Codable, Sendable, Equatable {
         record.detail = detail?.redactingCredentials  // an error's text may quote a URL
         guard let data = try? encoder.encode(record), let state = try? SafeDirectory.open(stateDirectory, create: true)
         else { return }
-        try? state.writeFileAtomically("last-run.json", Array(data))
+        try? state.writeFileAtomically("last-run.json", Array(data), durable: durable)
     }
 
     func finished(_ outcome: Outcome, detail: String? = nil, at date: Date = Date()) -> RunRecord {

@@ -28,7 +28,9 @@ package struct SyncRecord: Codable, Sendable, Equatable {
         return try? decoder.decode(SyncRecord.self, from: data)
     }
 
-    package func save(stateDirectory: String) throws {
+    /// Writes the record (temp file + rename). Not `durable`: the caller syncs the state folder's file system
+    /// later (`SyncEngine.finish`).
+    package func save(stateDirectory: String, durable: Bool = true) throws {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -38,6 +40,6 @@ package struct SyncRecord: Codable, Sendable, Equatable {
         stored.feeds = feeds.map {
             FeedResult(feed: $0.feed.redactingCredentials, ok: $0.ok, detail: $0.detail.redactingCredentials)
         }
-        try state.writeFileAtomically(Self.fileName, Array(try encoder.encode(stored)))
+        try state.writeFileAtomically(Self.fileName, Array(try encoder.encode(stored)), durable: durable)
     }
 }

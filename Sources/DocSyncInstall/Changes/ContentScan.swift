@@ -26,16 +26,23 @@ enum ContentScan {
     }
 
     /// Appends the entry lines of the docset at `path` to `lines`, each written as it is read (no `Entry` kept per
-    /// row).
+    /// row; no `String` per field when nothing in the line needs escaping: `VersionContent.Entry.line(_:into:)`).
     static func appendEntryLines(path: String, to lines: ContentLines) throws {
         let name = (path as NSString).lastPathComponent
         let docset = IndexedDocset(name: name, version: nil, path: path)
         var failure: SystemError?
-        try DocsetEntries.forEach(docset, scratch: NSTemporaryDirectory()) {
+        var line: [UInt8] = []
+        try DocsetEntries.forEachBytes(docset, scratch: NSTemporaryDirectory()) { entry in
             guard failure == nil else { return }
-            let entry = VersionContent.Entry(
-                name: $0.name, type: $0.type, rawType: $0.rawType, page: $0.page, fragment: $0.fragment)
-            do throws(SystemError) { try lines.append(entry.line.utf8) } catch { failure = error }
+            if !VersionContent.Entry.line(entry, into: &line) {
+                let value = VersionContent.Entry(
+                    name: String(decoding: entry.name, as: UTF8.self), type: entry.type, rawType: entry.rawType,
+                    page: String(decoding: entry.page, as: UTF8.self),
+                    fragment: entry.fragment.map { String(decoding: $0, as: UTF8.self) })
+                line.removeAll(keepingCapacity: true)
+                line += value.line.utf8
+            }
+            do throws(SystemError) { try lines.append(line) } catch { failure = error }
         }
         if let failure { throw failure }
     }

@@ -1,3 +1,4 @@
+import DocSyncIndex
 import DocSyncSupport
 
 #if canImport(Glibc)
@@ -54,6 +55,31 @@ package struct VersionContent: Sendable, Equatable {
             let fields = [name, type, rawType, page].map(ChangeRecord.escape)
             let last = fragment.map { "#" + ChangeRecord.escape($0) } ?? ""
             return "E\t" + fields.joined(separator: "\t") + "\t" + last
+        }
+
+        /// `line`'s bytes for the entry `bytes` (`EntryBytes`: the same text as the `DocsetEntry`) into `out`, without
+        /// a `String` per field; false (and `out` left in any state) when a field has a byte other than printable
+        /// ASCII or `%` (escaped, or not UTF-8 for sure): the caller builds the line from Strings then.
+        static func line(_ bytes: EntryBytes, into out: inout [UInt8]) -> Bool {
+            func plain(_ field: UnsafeBufferPointer<UInt8>) -> Bool {
+                field.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "%") }
+            }
+            guard plain(bytes.name), plain(bytes.page), bytes.fragment.map(plain) ?? true else { return false }
+            out.removeAll(keepingCapacity: true)
+            out += [UInt8(ascii: "E"), 0x09]
+            out += bytes.name
+            out.append(0x09)
+            out += ChangeRecord.escape(bytes.type).utf8
+            out.append(0x09)
+            out += ChangeRecord.escape(bytes.rawType).utf8
+            out.append(0x09)
+            out += bytes.page
+            out.append(0x09)
+            if let fragment = bytes.fragment {
+                out.append(UInt8(ascii: "#"))
+                out += fragment
+            }
+            return true
         }
 
         init?(line: ArraySlice<UInt8>) {

@@ -46,12 +46,18 @@ extension VersionStore {
     ) throws(InstallError) -> Bool {
         let log = try changeLog()
         let old = previous.map { summary(of: $0) }
-        // The new version's manifest is read once, for its digest and its content record's pages.
-        var sorted: SortedManifest?
-        let new = version.map { known ?? summary(of: $0, reading: &sorted) }
-        if let version, let new {
-            try writeSummary(new, for: version)
-            writeContent(for: version, manifest: sorted)
+        // The new version's manifest is read once, in one pass for its digest and its content record's pages.
+        // Not `durable` (publish): the `syncfs` before the flip makes the summary and the record durable.
+        var new = known
+        if let version {
+            let content = PendingContent(store: self, folder: version)
+            var sorted: SortedManifest?
+            if new == nil {
+                new = summary(of: version, reading: &sorted, collectingPagesInto: content?.manifestPages)
+            }
+            if sorted == nil { content?.manifestPagesRead = false }
+            if let new { try writeSummary(new, for: version, durable: durable) }
+            content?.write(durable: durable)
         }
         let sameContent = old != nil && new != nil && !old!.digest.isEmpty && old!.digest == new!.digest
         guard
@@ -83,8 +89,10 @@ extension VersionStore {
     }
 
     /// As `summary(of:)`; `sorted` is the manifest when it was read for the digest (in bounded memory:
-    /// `SortedManifest`).
-    private func summary(of folder: String, reading sorted: inout SortedManifest?) -> VersionSummary {
+    /// `SortedManifest`), and then `pages` has its page lines (`SortedManifest.contentDigest(collectingPagesInto:)`).
+    private func summary(
+        of folder: String, reading sorted: inout SortedManifest?, collectingPagesInto pages: ContentLines? = nil
+    ) -> VersionSummary {
         if let summaries = try? changeLog().folder.existingDirectory(VersionSummary.folderName),
             let bytes = try? summaries.readFile(folder, limit: 1 << 16), let summary = VersionSummary(decoding: bytes)
         {
@@ -92,7 +100,9 @@ extension VersionStore {
         }
         let version = (try? versions.base.existingDirectory(folder)).flatMap { Self.publisherVersion(in: $0) }
         sorted = sortedManifest(of: folder)
-        return VersionSummary(version: version ?? "", digest: (sorted.flatMap { try? $0.contentDigest() }) ?? "")
+        let digest = sorted.flatMap { try? $0.contentDigest(collectingPagesInto: pages) }
+        if digest == nil { sorted = nil }  // no page lines either: read again for the record (or not written)
+        return VersionSummary(version: version ?? "", digest: digest ?? "")
     }
 
     /// `meta.json`'s version of the docset folder `tree` (nil: none, or no readable `meta.json`).
@@ -103,41 +113,66 @@ extension VersionStore {
         return meta.extra?.docsync?.version ?? meta.version
     }
 
-    /// Writes the content record of the version folder `folder` (`VersionContent`) unless it has one: its pages from
-    /// the manifest (`manifest` when it is read already; or the scan, for a tarix store), its entries from the scan
-    /// (`ContentScan`). Both sections are sorted through scratch files in the state folder and the record is
-    /// written through a small buffer: memory does not grow with the pages or the entries.
-    /// Best effort: a version without one cannot be diffed, and says so; the change itself goes on.
-    private func writeContent(for folder: String, manifest: SortedManifest?) {
-        guard let log = try? changeLog(),
-            let contents = try? log.folder.directory(VersionContent.folderName, create: true),
-            !contents.exists(folder), let tree = try? versions.base.existingDirectory(folder)
-        else { return }
-        let pages = ContentLines(keyOffset: VersionContent.pageKeyOffset, spillingInto: state.base)
-        do {
-            let tarix = try withExtendedLifetime(tree) {
+    /// The content record of the version folder `folder` (`VersionContent`) while it is made, when the folder has
+    /// none yet: its pages from the manifest (collected into `manifestPages` by the pass that computes the
+    /// version's digest; or the scan, for a tarix store), its entries from the scan (`ContentScan`). Both sections
+    /// are sorted through scratch files in the state folder and the record is written through a small buffer:
+    /// memory does not grow with the pages or the entries. Best effort: a version without one cannot be diffed, and
+    /// says so; the change itself goes on.
+    private final class PendingContent {
+        let store: VersionStore
+        let folder: String
+        let contents: SafeDirectory
+        let tree: SafeDirectory
+        let pages: ContentLines
+        /// The pages section when it comes from the manifest (nil: a tarix store's, already read).
+        let manifestPages: ContentLines?
+        /// False when the digest's pass did not read the manifest (a summary kept from before): read it here.
+        var manifestPagesRead = true
+
+        init?(store: VersionStore, folder: String) {
+            guard let log = try? store.changeLog(),
+                let contents = try? log.folder.directory(VersionContent.folderName, create: true),
+                !contents.exists(folder), let tree = try? store.versions.base.existingDirectory(folder)
+            else { return nil }
+            self.store = store
+            self.folder = folder
+            self.contents = contents
+            self.tree = tree
+            let pages = ContentLines(keyOffset: VersionContent.pageKeyOffset, spillingInto: store.state.base)
+            self.pages = pages
+            let tarix = try? withExtendedLifetime(tree) {
                 try ContentScan.appendTarixPageLines(path: tree.path, fd: tree.fd, to: pages)
             }
-            if !tarix {
-                guard let manifest = manifest ?? sortedManifest(of: folder) else { return }
-                try manifest.appendPageLines(to: pages)
-            }
-            try pages.seal()
-        } catch {
-            return
+            guard let tarix else { return nil }
+            manifestPages = tarix ? nil : pages
         }
-        let entries = ContentLines(spillingInto: state.base)
-        guard (try? ContentScan.appendEntryLines(path: tree.path, to: entries)) != nil else { return }
-        try? contents.writeFileAtomically(folder) { (file, path) throws(SystemError) in
-            let out = ContentWriter { (bytes) throws(SystemError) in try LinuxFS.writeAll(file, bytes, path: path) }
-            try VersionContent.write(pages: pages, entries: entries, to: out)
+
+        /// Completes the pages, reads the entries and writes the record; `durable`: fsync'd here (no `syncfs`
+        /// follows).
+        func write(durable: Bool) {
+            do {
+                if manifestPages != nil, !manifestPagesRead {
+                    guard let manifest = store.sortedManifest(of: folder) else { return }
+                    try manifest.appendPageLines(to: pages)
+                }
+                try pages.seal()
+            } catch {
+                return
+            }
+            let entries = ContentLines(spillingInto: store.state.base)
+            guard (try? ContentScan.appendEntryLines(path: tree.path, to: entries)) != nil else { return }
+            try? contents.writeFileAtomically(folder, durable: durable) { (file, path) throws(SystemError) in
+                let out = ContentWriter { (bytes) throws(SystemError) in try LinuxFS.writeAll(file, bytes, path: path) }
+                try VersionContent.write(pages: pages, entries: entries, to: out)
+            }
         }
     }
 
-    private func writeSummary(_ summary: VersionSummary, for folder: String) throws(InstallError) {
+    private func writeSummary(_ summary: VersionSummary, for folder: String, durable: Bool) throws(InstallError) {
         do {
             let summaries = try changeLog().folder.directory(VersionSummary.folderName, create: true)
-            try summaries.writeFileAtomically(folder, summary.encoded)
+            try summaries.writeFileAtomically(folder, summary.encoded, durable: durable)
         } catch let error as InstallError {
             throw error
         } catch {
