@@ -78,10 +78,12 @@ struct Ranker {
     /// costs less than another system call).
     static let readGap = 8192
 
-    func rank(_ indexes: [DerivedIndex]) -> [Candidate] {
+    /// The best `limit` candidates of the docsets `only` (places in `indexes`; nil: all), sorted best first; a
+    /// candidate's `docset` is its place in `indexes`.
+    func rank(_ indexes: [DerivedIndex], only: [Int]? = nil) -> [Candidate] {
         var selection = Selection(limit: limit)
         let allowed = indexes.map(allowedTypes)
-        let searched = indexes.indices.filter { allowed[$0].map { $0.contains(true) } ?? true }
+        let searched = (only ?? Array(indexes.indices)).filter { allowed[$0].map { $0.contains(true) } ?? true }
         /// Whether entry `i` (sorted position) of docset `d` passes the type filter and could still enter the
         /// selection as `kind` (cheap: asked before a name is read).
         func worth(_ names: NameTable, _ d: Int, _ i: @autoclosure () -> Int, _ kind: MatchKind, length: Int) -> Bool {
