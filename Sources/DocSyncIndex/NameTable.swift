@@ -62,12 +62,15 @@ final class NameTable: @unchecked Sendable {
     let postings: UnsafePointer<UInt32>
     private let postingCount: Int
     private let names: UnsafePointer<UInt8>
-    private let namesCount: Int
+    let namesCount: Int
     /// Every `fenceStride`-th name, in memory: a binary search over them first, then within one block of the
     /// mapping, so a lookup touches one or two pages of `names.bin` instead of one per probe.
     static let fenceStride = 64
     var fenceBytes: [UInt8] = []
     var fenceStarts: [Int] = [0]
+    /// Where each fence's name begins in the names area: with the fence's length, where the name after it begins,
+    /// so a block's names are one `pread` (their separators give the rest: `NameTable+Reads`).
+    var fenceOffsets: [UInt32] = []
     /// The trigram directory, in memory (a few KiB per docset); the postings themselves are read with `pread` into
     /// reused buffers (`NameTable+Reads`): walking them maps no page of the file, so nothing has to be dropped from
     /// the resident set after each query and faulted back in by the next.
@@ -192,6 +195,7 @@ final class NameTable: @unchecked Sendable {
             let name = name(i)
             fenceBytes += name
             fenceStarts.append(fenceBytes.count)
+            fenceOffsets.append(offsets[i])
             if i % (Self.fenceStride << 10) == 0 { Self.drop(below: UnsafeRawPointer(name.baseAddress!), in: mapping) }
         }
         lengthStarts = (0..<(Self.lengthGroups + 2)).map { Int(starts32[$0]) }
