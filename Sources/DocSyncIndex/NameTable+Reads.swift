@@ -142,25 +142,29 @@ extension NameTable {
     /// from the newline after each) into `scratch.runOffsets`; false (the caller reads the offsets) when an end's
     /// offset is not known from the fences, or the names read do not hold exactly one newline each (a damaged file).
     func readRun(_ first: Int, _ end: Int, _ scratch: SearchScratch) -> Bool {
-        guard let from = knownOffset(first), let to = knownOffset(end), to >= from else { return false }
+        // Over more than two blocks (a short prefix), finding every newline costs more than reading the offsets.
+        guard end - first <= 2 * Self.fenceStride, let from = knownOffset(first), let to = knownOffset(end), to >= from
+        else { return false }
         readNames(from, to - from, scratch)
         let n = end - first
         if scratch.runOffsets.count < n + 1 {
             scratch.runOffsets = Array(repeating: 0, count: max(n + 1, 2 * scratch.runOffsets.count))
         }
-        var found = 0
-        let complete = scratch.runBytes.withUnsafeBufferPointer { run in
+        let bytes = to - from
+        return scratch.runBytes.withUnsafeBytes { run in
             scratch.runOffsets.withUnsafeMutableBufferPointer { offsets in
                 offsets[0] = UInt32(from)
-                for (k, byte) in run.prefix(to - from).enumerated() where byte == 0x0A {
+                var found = 0
+                var at = 0
+                while at < bytes, let newline = memchr(run.baseAddress! + at, 0x0A, bytes - at) {
                     found += 1
                     guard found <= n else { return false }
-                    offsets[found] = UInt32(from + k + 1)
+                    at = UnsafeRawPointer(newline) - run.baseAddress! + 1
+                    offsets[found] = UInt32(from + at)
                 }
                 return found == n
             }
         }
-        return complete
     }
 
     /// `bytes` bytes of the names area from `from` into `scratch.runBytes` (grown when needed).
