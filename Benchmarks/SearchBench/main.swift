@@ -3,9 +3,10 @@
 //
 // usage: search-bench-driver [--text] CONFIG QUERIES [LIMIT]
 //   --text: the queries go to the text index (`docsync search --text`), not the name index.
-//   QUERIES: one `kind<TAB>query` per line. Prints `kind<TAB>microseconds<TAB>hits<TAB>CPU microseconds` per query
-//   (the CPU time of the searching thread: on a loaded machine, what the query cost rather than how long it waited
-//   for a core), then one line `#memory<TAB>VmHWM<TAB>peak RssAnon<TAB>RssFile at the end` (KiB): the peak RSS, and
+//   QUERIES: one `kind<TAB>query` per line. Prints `kind<TAB>microseconds<TAB>hits<TAB>CPU microseconds<TAB>process
+//   CPU microseconds` per query (the CPU time of the searching thread: on a loaded machine, what the query cost rather
+//   than how long it waited for a core; and of the whole process, with the pool's threads a split search also ran
+//   on), then one line `#memory<TAB>VmHWM<TAB>peak RssAnon<TAB>RssFile at the end` (KiB): the peak RSS, and
 //   the anonymous memory (what is resident beyond the page cache) sampled after every query.
 import DocSync
 import DocSyncConfigFile
@@ -19,10 +20,10 @@ guard arguments.count == 3 || arguments.count == 4, let limit = Int(arguments.co
     exit(64)
 }
 
-/// The calling thread's CPU time (user and system), in microseconds.
-func threadCPUMicroseconds() -> Int {
+/// The calling thread's CPU time (user and system), in microseconds; with `CLOCK_PROCESS_CPUTIME_ID`, every thread's.
+func threadCPUMicroseconds(_ clock: clockid_t = CLOCK_THREAD_CPUTIME_ID) -> Int {
     var now = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+    clock_gettime(clock, &now)
     return now.tv_sec * 1_000_000 + now.tv_nsec / 1000
 }
 
@@ -49,10 +50,12 @@ for line in lines {
     guard fields.count == 2 else { continue }
     let start = ContinuousClock.now
     let cpuStart = threadCPUMicroseconds()
+    let processStart = threadCPUMicroseconds(CLOCK_PROCESS_CPUTIME_ID)
     let count = hits(String(fields[1]))
     let cpu = threadCPUMicroseconds() - cpuStart
+    let processCPU = threadCPUMicroseconds(CLOCK_PROCESS_CPUTIME_ID) - processStart
     let elapsed = (ContinuousClock.now - start) / .microseconds(1)
-    output += "\(fields[0])\t\(Int(elapsed))\t\(count)\t\(cpu)\n"
+    output += "\(fields[0])\t\(Int(elapsed))\t\(count)\t\(cpu)\t\(processCPU)\n"
     peakAnonymous = max(peakAnonymous, statusKiB("RssAnon"))
 }
 output += "#memory\t\(statusKiB("VmHWM"))\t\(peakAnonymous)\t\(statusKiB("RssFile"))\n"

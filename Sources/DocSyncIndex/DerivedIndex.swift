@@ -54,17 +54,20 @@ final class DerivedIndex: @unchecked Sendable {
         return parts.joined(separator: ";")
     }
 
-    /// Opens the derived index of `docset` in `indexFolder`, building it first when it is missing or stale.
-    static func open(_ docset: IndexedDocset, indexFolder: String, maxEntries: Int) throws(DocsetIndexError)
+    /// Opens the derived index of `docset` in `indexFolder`, building it first when it is missing or stale; its scan
+    /// masks stay mapped between searches while `masks` has room for them.
+    static func open(
+        _ docset: IndexedDocset, indexFolder: String, maxEntries: Int, masks: MaskBudget = MaskBudget(bytes: .max)
+    ) throws(DocsetIndexError)
         -> DerivedIndex
     {
         let key = key(for: docset)
         let source = try sourceSignature(docset)
-        if let index = try? load(docset, folder: "\(indexFolder)/\(key)", source: source) { return index }
+        if let index = try? load(docset, folder: "\(indexFolder)/\(key)", source: source, masks: masks) { return index }
         _ = try DerivedIndexBuilder.build(
             docset, key: key, source: { source }, indexFolder: indexFolder, maxEntries: maxEntries)
         do {
-            guard let index = try load(docset, folder: "\(indexFolder)/\(key)", source: source) else {
+            guard let index = try load(docset, folder: "\(indexFolder)/\(key)", source: source, masks: masks) else {
                 throw DocsetIndexError.io(docset.name, "the derived index changed while it was opened")
             }
             return index
@@ -76,8 +79,10 @@ final class DerivedIndex: @unchecked Sendable {
     }
 
     /// Nil when the folder is missing, incomplete, of another layout or built from another source.
-    private static func load(_ docset: IndexedDocset, folder: String, source: String) throws -> DerivedIndex? {
-        guard let names = NameTable(path: "\(folder)/names.bin"), let meta = names.meta(),
+    private static func load(_ docset: IndexedDocset, folder: String, source: String, masks: MaskBudget) throws
+        -> DerivedIndex?
+    {
+        guard let names = NameTable(path: "\(folder)/names.bin", masks: masks), let meta = names.meta(),
             meta["layout"] == NameTable.layoutVersion, meta["source"] == source, meta["entries"] == String(names.count)
         else { return nil }
         names.release()  // the meta read through the mapping; searching reads the masks in place, the rest with `pread`

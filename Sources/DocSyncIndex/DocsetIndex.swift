@@ -28,6 +28,10 @@ public final class DocsetIndex: @unchecked Sendable {
     public let maximumEntries: Int
     /// Named groups `SearchQuery.docsets` may select with `@name` (an unknown group selects nothing).
     public let groups: DocsetGroups
+    /// Searches over at least this many entries are ranked in parts on the pool's threads (`ranked`).
+    package let splitEntries: Int
+    /// The scan masks this index's docsets may keep mapped between searches.
+    let masks: MaskBudget
     /// Guards `opened` and `scratches`; searches that need a docset whose index another thread is building wait on
     /// it.
     private let lock = ConditionLock()
@@ -39,14 +43,27 @@ public final class DocsetIndex: @unchecked Sendable {
 
     /// A search over `docsets`, keeping derived indexes in `<stateDirectory>/index`; creating it does no I/O;
     /// `groups` for `@name` selectors.
-    public init(
+    public convenience init(
         docsets: [IndexedDocset], stateDirectory: String, maximumEntries: Int = 5_000_000,
         groups: DocsetGroups = DocsetGroups()
+    ) {
+        self.init(docsets: docsets, stateDirectory: stateDirectory, maximumEntries: maximumEntries, groups: groups,
+            splitEntries: Self.defaultSplitEntries, maskBudget: .max)
+    }
+
+    /// ``init(docsets:stateDirectory:maximumEntries:groups:)`` ranking searches over `splitEntries` entries or more
+    /// in parts (tests split small sets), keeping the scan masks of at most `maskBudget` bytes mapped between
+    /// searches (`MaskBudget`: `serve`, whose goal counts the file pages it maps).
+    package init(
+        docsets: [IndexedDocset], stateDirectory: String, maximumEntries: Int = 5_000_000,
+        groups: DocsetGroups = DocsetGroups(), splitEntries: Int, maskBudget: Int
     ) {
         self.docsets = docsets
         self.stateDirectory = stateDirectory
         self.maximumEntries = maximumEntries
         self.groups = groups
+        self.splitEntries = splitEntries
+        masks = MaskBudget(bytes: maskBudget)
     }
 
     /// `<state>/index`.
@@ -214,9 +231,7 @@ public final class DocsetIndex: @unchecked Sendable {
             return SearchResults(hits: hits, failures: failures)
         }
         guard !needle.isEmpty, query.limit > 0 else { return SearchResults(hits: [], failures: failures) }
-        let scratch = lock.withLock { scratches.popLast() } ?? SearchScratch()
-        let ranked = Ranker(needle: needle, limit: query.limit, types: types, scratch: scratch).rank(indexes)
-        lock.withLock { if scratches.count < 4 { scratches.append(scratch) } }
+        let ranked = ranked(needle, limit: query.limit, types: types, indexes)
         // Records docset by docset (read with `pread`: no page of the mappings touched).
         var records: [NameTable.Record?] = Array(repeating: nil, count: ranked.count)
         var byDocset: [Int: [Int]] = [:]
@@ -239,6 +254,16 @@ public final class DocsetIndex: @unchecked Sendable {
     /// The derived index of `docsets[position]`, opened (and built when missing or stale) once. The build runs
     /// without `lock`: searches of other docsets, and of docsets already open, go on meanwhile; only those that
     /// need this docset wait for its build.
+    /// Scan buffers of an earlier search, or new ones.
+    func takeScratch() -> SearchScratch {
+        lock.withLock { scratches.popLast() } ?? SearchScratch()
+    }
+
+    /// Keeps `scratch` for a later search (a few are kept).
+    func giveBack(_ scratch: SearchScratch) {
+        lock.withLock { if scratches.count < 8 { scratches.append(scratch) } }
+    }
+
     private func open(_ position: Int) -> Result<DerivedIndex, DocsetIndexError> {
         let known = lock.withLock { () -> Result<DerivedIndex, DocsetIndexError>? in
             while true {
@@ -259,7 +284,7 @@ public final class DocsetIndex: @unchecked Sendable {
             } catch {
                 throw .io(docset.name, "cannot create \(indexFolder): \(error)")
             }
-            return try DerivedIndex.open(docset, indexFolder: indexFolder, maxEntries: maximumEntries)
+            return try DerivedIndex.open(docset, indexFolder: indexFolder, maxEntries: maximumEntries, masks: masks)
         }
         lock.withLock {
             opened[position] = .ready(result)

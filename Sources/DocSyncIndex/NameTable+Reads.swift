@@ -90,17 +90,15 @@ extension NameTable {
         let (c, d) = fenceBlock(upper)
         let first = min(a, c)
         let end = max(b, d)
-        // offsets[first...end] and the names between.
-        read(areas.offsets + 4 * first, into: &scratch.runOffsets, count: end - first + 1)
+        // offsets[first...end] and the names between: the names alone when both ends' offsets follow from the
+        // fences (the offsets between are where the newlines are), else the offsets are read too.
+        if !readRun(first, end, scratch) {
+            read(areas.offsets + 4 * first, into: &scratch.runOffsets, count: end - first + 1)
+            let from = Int(scratch.runOffsets[0])
+            readNames(from, Int(scratch.runOffsets[end - first]) - from, scratch)
+        }
         let offsets = scratch.runOffsets
         let from = Int(offsets[0])
-        let bytes = Int(offsets[end - first]) - from
-        if scratch.runBytes.count < bytes {
-            scratch.runBytes = Array(repeating: 0, count: max(bytes, 2 * scratch.runBytes.count))
-        }
-        if bytes > 0 {
-            scratch.runBytes.withUnsafeMutableBytes { read(areas.names + from, bytes, into: $0.baseAddress!) }
-        }
         scratch.runBytes.withUnsafeBufferPointer { run in
             func name(_ i: Int) -> UnsafeBufferPointer<UInt8> {
                 let start = Int(offsets[i - first]) - from
@@ -122,6 +120,60 @@ extension NameTable {
             for i in lo..<max(lo, hi) where Int(offsets[i - first + 1] - offsets[i - first]) - 1 <= bound {
                 bound = visit(i, name(i))
             }
+        }
+    }
+}
+
+extension NameTable {
+    /// Where name `k` begins in the names area when the fences tell without a read: at a fence, just after one, or
+    /// at the end; nil otherwise.
+    private func knownOffset(_ k: Int) -> Int? {
+        if k == count { return namesCount }
+        let fence = k / Self.fenceStride
+        guard fence < fenceOffsets.count else { return nil }
+        switch k % Self.fenceStride {
+        case 0: return Int(fenceOffsets[fence])
+        case 1: return Int(fenceOffsets[fence]) + fenceStarts[fence + 1] - fenceStarts[fence] + 1
+        default: return nil
+        }
+    }
+
+    /// Reads the names `first..<end` into `scratch.runBytes` with one `pread` and their offsets (`end - first + 1`,
+    /// from the newline after each) into `scratch.runOffsets`; false (the caller reads the offsets) when an end's
+    /// offset is not known from the fences, or the names read do not hold exactly one newline each (a damaged file).
+    func readRun(_ first: Int, _ end: Int, _ scratch: SearchScratch) -> Bool {
+        // Over more than two blocks (a short prefix), finding every newline costs more than reading the offsets.
+        guard end - first <= 2 * Self.fenceStride, let from = knownOffset(first), let to = knownOffset(end), to >= from
+        else { return false }
+        readNames(from, to - from, scratch)
+        let n = end - first
+        if scratch.runOffsets.count < n + 1 {
+            scratch.runOffsets = Array(repeating: 0, count: max(n + 1, 2 * scratch.runOffsets.count))
+        }
+        let bytes = to - from
+        return scratch.runBytes.withUnsafeBytes { run in
+            scratch.runOffsets.withUnsafeMutableBufferPointer { offsets in
+                offsets[0] = UInt32(from)
+                var found = 0
+                var at = 0
+                while at < bytes, let newline = memchr(run.baseAddress! + at, 0x0A, bytes - at) {
+                    found += 1
+                    guard found <= n else { return false }
+                    at = UnsafeRawPointer(newline) - run.baseAddress! + 1
+                    offsets[found] = UInt32(from + at)
+                }
+                return found == n
+            }
+        }
+    }
+
+    /// `bytes` bytes of the names area from `from` into `scratch.runBytes` (grown when needed).
+    private func readNames(_ from: Int, _ bytes: Int, _ scratch: SearchScratch) {
+        if scratch.runBytes.count < bytes {
+            scratch.runBytes = Array(repeating: 0, count: max(bytes, 2 * scratch.runBytes.count))
+        }
+        if bytes > 0 {
+            scratch.runBytes.withUnsafeMutableBytes { read(areas.names + from, bytes, into: $0.baseAddress!) }
         }
     }
 }

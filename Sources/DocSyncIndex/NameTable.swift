@@ -62,12 +62,15 @@ final class NameTable: @unchecked Sendable {
     let postings: UnsafePointer<UInt32>
     private let postingCount: Int
     private let names: UnsafePointer<UInt8>
-    private let namesCount: Int
+    let namesCount: Int
     /// Every `fenceStride`-th name, in memory: a binary search over them first, then within one block of the
     /// mapping, so a lookup touches one or two pages of `names.bin` instead of one per probe.
     static let fenceStride = 64
     var fenceBytes: [UInt8] = []
     var fenceStarts: [Int] = [0]
+    /// Where each fence's name begins in the names area: with the fence's length, where the name after it begins,
+    /// so a block's names are one `pread` (their separators give the rest: `NameTable+Reads`).
+    var fenceOffsets: [UInt32] = []
     /// The trigram directory, in memory (a few KiB per docset); the postings themselves are read with `pread` into
     /// reused buffers (`NameTable+Reads`): walking them maps no page of the file, so nothing has to be dropped from
     /// the resident set after each query and faulted back in by the next.
@@ -92,6 +95,11 @@ final class NameTable: @unchecked Sendable {
     /// The records area and the meta area (`NameTable+Records`).
     let recordBytes: UnsafeRawBufferPointer
     let metaBytes: UnsafeRawBufferPointer
+    /// Whether the scan masks are compared in place and stay mapped between searches (the budget had room for them
+    /// when the table was opened); else `MaskWalk` reads them with `pread` and `release` drops every page.
+    let keepsMasks: Bool
+    /// The budget the masks were taken from (given back at `deinit`).
+    private let budget: MaskBudget?
 
     struct Layout {
         var offsets = NameTable.headerSize, records = 0, order = 0, lengthStarts = 0, lengthMasks = 0, types = 0
@@ -117,8 +125,9 @@ final class NameTable: @unchecked Sendable {
         }
     }
 
-    /// Maps `path`; nil when it is missing, truncated or inconsistent (the caller rebuilds it).
-    init?(path: String) {
+    /// Maps `path`; nil when it is missing, truncated or inconsistent (the caller rebuilds it). The scan masks stay
+    /// mapped between searches when `masks` has room for them.
+    init?(path: String, masks: MaskBudget? = nil) {
         guard let fd = (try? RegularFile.open(path)).flatMap({ $0?.fd }) else { return nil }  // never a FIFO
         var keepOpen = false
         defer { if !keepOpen { close(fd) } }
@@ -180,10 +189,13 @@ final class NameTable: @unchecked Sendable {
             munmap(mapped, size)
             return nil
         }
+        keepsMasks = masks?.take(8 * count) ?? true  // given back at `deinit`, should a check below fail
+        budget = keepsMasks ? masks : nil
         for i in stride(from: 0, to: count, by: Self.fenceStride) {
             let name = name(i)
             fenceBytes += name
             fenceStarts.append(fenceBytes.count)
+            fenceOffsets.append(offsets[i])
             if i % (Self.fenceStride << 10) == 0 { Self.drop(below: UnsafeRawPointer(name.baseAddress!), in: mapping) }
         }
         lengthStarts = (0..<(Self.lengthGroups + 2)).map { Int(starts32[$0]) }
@@ -233,6 +245,7 @@ final class NameTable: @unchecked Sendable {
     deinit {
         munmap(UnsafeMutableRawPointer(mutating: base), size)
         close(fd)
+        budget?.giveBack(8 * count)
     }
 
     func type(_ i: Int) -> UInt16 { types[i] }
@@ -244,9 +257,14 @@ final class NameTable: @unchecked Sendable {
     func length(_ i: Int) -> Int { max(0, Int(offsets[i + 1]) - Int(offsets[i]) - 1) }
 
     /// Lets the scanned pages leave this process's resident set (they stay in the page cache), all but the scan
-    /// masks': the scans compare those in place (`MaskWalk`), every query that reaches them touches most of them, and
-    /// faulting them back in costs more than they take (8 bytes an entry, file pages, never anonymous memory).
+    /// masks' (when `keepsMasks`): the scans compare those in place (`MaskWalk`), every query that reaches them
+    /// touches most of them, and faulting them back in costs more than they take (8 bytes an entry, file pages,
+    /// never anonymous memory).
     func release() {
+        guard keepsMasks else {
+            madvise(UnsafeMutableRawPointer(mutating: base), size, MADV_DONTNEED)
+            return
+        }
         let page = Int(getpagesize())
         let keepFrom = areas.lengthMasks / page * page
         let keepTo = min(size, (areas.types + page - 1) / page * page)

@@ -78,10 +78,18 @@ struct Ranker {
     /// costs less than another system call).
     static let readGap = 8192
 
-    func rank(_ indexes: [DerivedIndex]) -> [Candidate] {
+    /// The best `limit` candidates of the docsets `only` (places in `indexes`; nil: all), sorted best first; a
+    /// candidate's `docset` is its place in `indexes`. `stages` chooses what is searched: the exact and prefix
+    /// matches (a binary search per docset), the tail (substring and fuzzy matches: the scans), or both; `seed` are
+    /// candidates found before (the exact and prefix matches of every docset, for a tail ranked in parts), ranked
+    /// with the rest.
+    func rank(
+        _ indexes: [DerivedIndex], only: [Int]? = nil, stages: Stages = .all, seed: [Candidate] = []
+    ) -> [Candidate] {
         var selection = Selection(limit: limit)
+        for candidate in seed { selection.offer(candidate) }
         let allowed = indexes.map(allowedTypes)
-        let searched = indexes.indices.filter { allowed[$0].map { $0.contains(true) } ?? true }
+        let searched = (only ?? Array(indexes.indices)).filter { allowed[$0].map { $0.contains(true) } ?? true }
         /// Whether entry `i` (sorted position) of docset `d` passes the type filter and could still enter the
         /// selection as `kind` (cheap: asked before a name is read).
         func worth(_ names: NameTable, _ d: Int, _ i: @autoclosure () -> Int, _ kind: MatchKind, length: Int) -> Bool {
@@ -104,7 +112,7 @@ struct Ranker {
             default: return .max
             }
         }
-        for d in searched {
+        for d in searched where stages.contains(.prefixes) {
             let names = indexes[d].names
             names.forEachPrefixMatch(needle, scratch: scratch, bound: prefixBound()) { i, line in
                 let kind: MatchKind = line.count == needle.count ? .exact : .prefix
@@ -186,6 +194,7 @@ struct Ranker {
             }
         }
         needle.withUnsafeBufferPointer { needle in
+            guard stages.contains(.tail) else { return }
             if !selection.isFull() {
                 let substring = { (line: UnsafeBufferPointer<UInt8>) -> Bool in
                     if let at = NameTable.find(needle, in: line), at > 0 { return true }
@@ -216,6 +225,16 @@ struct Ranker {
             if hit.kind >= .substring { hit.position = indexes[hit.docset].names.readPosition(rank: hit.position) }
             return hit
         }
+    }
+
+    /// What `rank` searches.
+    struct Stages: OptionSet {
+        let rawValue: Int
+        /// Exact and prefix matches.
+        static let prefixes = Stages(rawValue: 1)
+        /// Substring and fuzzy matches.
+        static let tail = Stages(rawValue: 2)
+        static let all: Stages = [.prefixes, .tail]
     }
 
     /// Per type id: kept or not (nil: no type filter).

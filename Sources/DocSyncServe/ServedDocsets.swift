@@ -30,6 +30,10 @@ package final class ServedDocsets: Sendable {
     /// The root folder (`<root>/<name>.docset`, `<root>/.docsync/versions/`).
     package var root: String { engine.configuration.root }
     private let refreshInterval: Duration
+    /// The scan masks the search index keeps mapped between searches (`MaskBudget`): 8 MiB, a million entries'. The
+    /// rest are read through a 64 KiB window at each scan that reaches them, so the server's resident set does not
+    /// grow by 8 bytes for every entry installed (16 MB over two million; Benchmarks/README.md, serve-bench).
+    static let maskBudget = 8 << 20
     private struct State {
         var current: Snapshot?
         /// A background re-read is under way.
@@ -75,7 +79,8 @@ package final class ServedDocsets: Sendable {
                     docsets: sorted.map {
                         IndexedDocset(name: $0.name, version: $0.version, path: $0.path, keywords: $0.keywords)
                     },
-                    stateDirectory: engine.configuration.state, groups: engine.configuration.groups)
+                    stateDirectory: engine.configuration.state, groups: engine.configuration.groups,
+                    splitEntries: DocsetIndex.defaultSplitEntries, maskBudget: Self.maskBudget)
             }
             let fresh = Snapshot(docsets: sorted, index: index, readAt: now)
             state.current = fresh

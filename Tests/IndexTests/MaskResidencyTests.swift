@@ -59,4 +59,38 @@ import Testing
         let afterTouch = try #require(try Self.residentKiB(of: mapped))
         #expect(afterTouch >= masksKiB - 2 * page / 1024 && afterTouch <= masksKiB, "\(afterTouch) KiB of \(masksKiB)")
     }
+
+    /// A table opened when its index's `MaskBudget` has no room reads its masks through `MaskWalk`'s window: the
+    /// same ranks pass, and no page of its mapping stays resident (`serve`'s resident set does not grow with the
+    /// masks past its budget); the budget a table took is given back when it closes.
+    @Test func pastTheBudgetNoMaskPageStaysMapped() throws {
+        var random = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
+        let entries = NameTableScaleTests.entries(&random)
+        let dir = try TemporaryDirectory("mask-budget")
+        defer { dir.remove() }
+        let path = dir.appending("names.bin")
+        try NameTableScaleTests.build(entries, spill: nil, to: path)
+        let copy = dir.appending("copy.bin")
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        let mapped = URL(fileURLWithPath: copy).resolvingSymlinksInPath().path
+        let wanted = NameTable.scanMask(Array("a".utf8))
+
+        let budget = MaskBudget(bytes: 8 * entries.count)  // room for one table's masks
+        do {
+            let keeping = try #require(NameTable(path: path, masks: budget), "seed \(random.seed)")
+            let windowed = try #require(NameTable(path: copy, masks: budget))
+            #expect(keeping.keepsMasks && !windowed.keepsMasks)
+            var inPlace: [Int] = []
+            MaskWalk(tables: [keeping]).scan(0, wanted, ranks: 0..<keeping.count) { inPlace.append($0) }
+            var read: [Int] = []
+            MaskWalk(tables: [windowed]).scan(0, wanted, ranks: 0..<windowed.count) { read.append($0) }
+            #expect(!read.isEmpty && read == inPlace, "seed \(random.seed)")
+            // The windowed table's mapping (of its own copy of the file) has no page resident after the scan, even
+            // before `release`: the masks were read with `pread`.
+            let resident = try #require(try Self.residentKiB(of: mapped))
+            #expect(resident <= 2 * Int(getpagesize()) / 1024, "\(resident) KiB of the windowed table's mapping")
+        }
+        let reopened = try #require(NameTable(path: path, masks: budget))
+        #expect(reopened.keepsMasks, "the closed table's budget was given back")
+    }
 }

@@ -100,9 +100,18 @@ import Testing
             }
         }
         let shouted = queries.filter { _ in Bool.random(using: &rng) }.map { $0.uppercased() }
-        Self.expectReference(
-            index, docsets, queries: queries + shouted, limits: [1, 3, 20, SearchQuery.maximumLimit],
-            types: ["Method"], seed: seed)
+        // Ranked in one part, and split over the pool's threads as a search over millions of entries is (each part
+        // ranks its share of the docsets; the best of the parts' best are the same hits in the same order), and with
+        // no scan mask kept mapped (each read through `MaskWalk`'s window, as `serve` reads those past its budget).
+        let split = DocsetIndex(
+            docsets: index.docsets, stateDirectory: index.stateDirectory, splitEntries: 1, maskBudget: .max)
+        let unmapped = DocsetIndex(
+            docsets: index.docsets, stateDirectory: index.stateDirectory, splitEntries: 1, maskBudget: 0)
+        for index in [index, split, unmapped] {
+            Self.expectReference(
+                index, docsets, queries: queries + shouted, limits: [1, 3, 20, SearchQuery.maximumLimit],
+                types: ["Method"], seed: seed)
+        }
     }
 
     /// Long postings and large length groups: thousands of names of one length over three letters, so that a
@@ -124,6 +133,25 @@ import Testing
         let queries = ["abc", "cab", "aaa", "bcab", "abcabc", "cc", "ab", "acb", "aca", "bbbb", "cabac", "x", "_x",
             "a_x", "abcabcabc", "ccccccccc", "ax", "bx"]
         Self.expectReference(index, docsets, queries: queries, limits: [1, 20, 2_000], types: ["Class"], seed: seed)
+    }
+
+    /// A length group of more names than `MaskWalk.window` (8,192), its masks read with `pread` window by window (no mask
+    /// kept mapped: `serve` past its `MaskBudget`), the windows' seams included.
+    @Test func masksReadThroughTheWindowMatchTheReference() throws {
+        var rng = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
+        let seed = rng.seed
+        func name() -> String {
+            let letters = (0..<9).map { _ in "abcdeAB".randomElement(using: &rng)! }
+            return String(letters) + (Int.random(in: 0..<300, using: &rng) == 0 ? "_x" : "")
+        }
+        let dir = try TemporaryDirectory("equivalence-window")
+        defer { dir.remove() }
+        let (docsets, index) = try Self.docsets(
+            ["W0"], in: dir, draws: { 2 * 8192 + 500 }, draw: { (name(), "Function") })
+        let unmapped = DocsetIndex(
+            docsets: index.docsets, stateDirectory: index.stateDirectory, splitEntries: .max, maskBudget: 0)
+        let queries = ["ab", "x", "_x", "ee", "aa", "dx", "a_x", "eeee", "edcba", "bbbbb", "ad"]
+        Self.expectReference(unmapped, docsets, queries: queries, limits: [1, 20, 2_000], types: [], seed: seed)
     }
 
     /// Docsets named `names` written in `dir` (Dash indexes), each of `draws()` drawn entries with names unique once

@@ -3,6 +3,10 @@ import Synchronization
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 
 
 /// The server's blocking-work pool: a fixed number of threads, a bounded queue that refuses beyond its limit, and
@@ -34,6 +38,7 @@ import Testing
     final class Results: Sendable {
         private let values = Mutex<[Int: Int]>([:])
         func set(_ k: Int, _ v: Int) { values.withLock { $0[k] = v } }
+        func add(_ k: Int) { values.withLock { $0[k, default: 0] += 1 } }
         var all: [Int: Int] { values.withLock { $0 } }
     }
 
@@ -95,6 +100,37 @@ import Testing
         #expect(pool.submit { results.set(3, 3) })
         try Poll.until("a job after the threads ended") { results.all.count == 4 }
         try Poll.until("its thread to end too") { pool.running == 0 }
+    }
+
+    /// `split` runs every part exactly once and returns after the last; with the pool's one thread held by another
+    /// job, the caller runs the queued parts itself instead of waiting for the queue (no deadlock when every thread
+    /// of the pool is a splitting caller).
+    @Test func splitRunsEveryPartOnceAndTheCallerTakesWhatIsStillQueued() throws {
+        let pool = BlockingPool(name: "test-split", threads: 2, queueLimit: 16)
+        defer { pool.shutdown() }
+        let runs = Results()
+        let counts = Results()
+        pool.split(5) { part in counts.add(part) }
+        #expect(counts.all == [0: 1, 1: 1, 2: 1, 3: 1, 4: 1])
+
+        let busy = BlockingPool(name: "test-split-busy", threads: 1, queueLimit: 16)
+        let gate = Gate()
+        #expect(busy.submit { gate.pass() })
+        try Poll.until("the pool's one thread to be held") { gate.started == 1 }
+        let caller = Results()
+        let me = Int(bitPattern: UInt(pthread_self()))
+        busy.split(3) { part in
+            runs.set(part, part)
+            caller.set(part, Int(bitPattern: UInt(pthread_self())) == me ? 1 : 0)
+        }
+        #expect(runs.all == [0: 0, 1: 1, 2: 2])
+        #expect(caller.all == [0: 1, 1: 1, 2: 1], "every part ran on the caller while the pool was held")
+        gate.open()
+        // The queued jobs the caller claimed find their parts taken and return without running them again.
+        #expect(busy.submit { runs.set(9, 9) })
+        try Poll.until("the pool to drain its queue") { runs.all[9] == 9 && busy.waiting == 0 }
+        #expect(runs.all.count == 4)
+        busy.shutdown()
     }
 }
 

@@ -1,0 +1,34 @@
+import Synchronization
+
+/// How many bytes of scan masks the docsets of one `DocsetIndex` may keep mapped between searches.
+///
+/// The scans compare masks in place in the mapping (`MaskWalk`), and a docset whose masks fit the budget keeps their
+/// pages mapped (`NameTable.release` leaves them): the fastest scan, but those file pages count in the process's
+/// resident set (8 bytes an entry: 16 MB over two million entries). A docset opened when the budget is spent reads
+/// its masks with `pread` through a small reused window instead, mapping none of them. The library's default is no
+/// limit (its memory goal counts anonymous memory, which neither way uses); `serve`, whose goal is its whole resident
+/// set, sets one.
+final class MaskBudget: Sendable {
+    private let remaining: Mutex<Int>
+
+    /// A budget of `bytes` (`.max`: unlimited).
+    init(bytes: Int) {
+        remaining = Mutex(max(0, bytes))
+    }
+
+    /// Takes `bytes` from the budget: false (taking nothing) when fewer remain.
+    func take(_ bytes: Int) -> Bool {
+        remaining.withLock { left in
+            guard bytes <= left else { return false }
+            if left != .max { left -= bytes }
+            return true
+        }
+    }
+
+    /// Gives back `bytes` taken earlier (a table that kept its masks is closed).
+    func giveBack(_ bytes: Int) {
+        remaining.withLock { left in
+            if left != .max { left += bytes }
+        }
+    }
+}
