@@ -206,7 +206,7 @@ final class NameTable: @unchecked Sendable {
             rankNameStarts.append(rankNameStarts[group] + group * (lengthStarts[group + 1] - lengthStarts[group]))
         }
         guard rankNameStarts[Self.lengthGroups] == field(6) else {
-            munmap(mapped, size)
+            keepOpen = true  // every stored property is set: `deinit` runs, unmaps, closes and gives the masks back
             return nil
         }
         trigramKeys = Array(trigrams)
