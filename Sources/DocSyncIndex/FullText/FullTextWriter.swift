@@ -36,6 +36,11 @@ package final class FullTextWriter {
     /// tokens (181,000 at 20,000 generated pages), so at 1 MiB it wrote a segment every few dozen pages and merged
     /// those hundreds of small segments again and again.
     package static let pairsPendingBytes = 4 << 20
+    /// Segments of one level FTS5 merges while the index is built (`automerge`, 4 by default), for `text` and
+    /// `pairs`: each page of the index is rewritten fewer times before `finish` merges them all into one (a query
+    /// never sees the difference); -10% of the build's SQLite instructions at 5,000 pages beside
+    /// ``pairsPendingBytes``'s -22%.
+    static let mergedSegments = 16
     /// SQLite's page cache while the index is built (KiB): segments are written and merged in order, a larger
     /// cache saves little, and `pairsPendingBytes` is paid for here (the build's peak RSS ≤ 64 MiB, #36).
     static let cacheKiB = 512
@@ -107,6 +112,8 @@ package final class FullTextWriter {
                         CREATE TABLE paired(term TEXT PRIMARY KEY, absent INTEGER NOT NULL) WITHOUT ROWID;
                         PRAGMA cache_size = -\(Self.cacheKiB);
                         INSERT INTO pairs(pairs, rank) VALUES('hashsize', \(Self.pairsPendingBytes));
+                        INSERT INTO pairs(pairs, rank) VALUES('automerge', \(Self.mergedSegments));
+                        INSERT INTO text(text, rank) VALUES('automerge', \(Self.mergedSegments));
                         """)
             }
         } catch {
