@@ -19,7 +19,7 @@ final class ParsedPages: @unchecked Sendable {
     }
 
     /// Text queued at most (bytes), bounding memory whatever the pages hold.
-    static let capacityBytes = 2 << 20
+    static let capacityBytes = 1 << 20
 
     private let lock = ConditionLock(conditions: 2)  // 0: an item or the end is there; 1: there is room
     private var items: [Item] = []
