@@ -1,6 +1,6 @@
-/// A C library docsync loads on first use (libcurl for transfers, libarchive for archives) could not be used: it is
-/// not installed, or it lacks a function docsync calls (an incompatible version). Raised by the first call that needs
-/// the library, never at start-up. Compare by kind: `error.kind == .missingFunction`.
+/// A C library docsync loads on first use (libcurl for transfers, libarchive for archives, libcrypto for checksums) could
+/// not be used: it is not installed, or it lacks a function docsync calls (an incompatible version). Raised by the first
+/// call that needs the library, never at start-up. Compare by kind: `error.kind == .missingFunction`.
 package struct LibraryUnavailable: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of failure.
     package struct Kind: Sendable, Hashable, CustomStringConvertible {
