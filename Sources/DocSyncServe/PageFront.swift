@@ -9,9 +9,11 @@ import NIOCore
 /// answer it (``PageFastPath``: remembered or warm). The handler after the decoder writes the answer — the same
 /// bytes as for the decoded head — when it is between requests; no `HTTPRequestHead`, header dictionary or decoder
 /// state is made for it. Every other head
-/// goes on to the decoder in order, whole: the decoder is then again between requests. Once bytes arrive that this
-/// reader does not vouch for (a head cut short, a body, anything unusual), or the decoder failed, every byte of the
-/// connection goes to the decoder, as before.
+/// goes on to the decoder in order, whole: the decoder is then again between requests. A head cut short by the end
+/// of a read (``RawRequestHead/Kind/incomplete``) is kept here, at most ``RawRequestHead/maximumBytes``, and read
+/// again with the bytes that follow it (or passed on when the connection's input ends), so a client whose requests
+/// straddle its reads keeps the short path. Once bytes arrive that this reader does not vouch for (a body, anything
+/// unusual), or the decoder failed, every byte of the connection goes to the decoder, as before.
 final class PageFront: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -19,6 +21,8 @@ final class PageFront: ChannelInboundHandler, RemovableChannelHandler {
     private let connection: PageChannelHandler
     /// The decoder has consumed whole heads only (it waits for a new request).
     private var splitting: Bool
+    /// The start of a head cut short by the end of the last read, not passed on yet.
+    private var pending: ByteBuffer?
 
     /// `splitting: false` passes every byte to the decoder (for tests: the answers are the same).
     init(connection: PageChannelHandler, splitting: Bool = true) {
@@ -33,6 +37,11 @@ final class PageFront: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         var buffer = unwrapInboundIn(data)
+        if var held = pending {
+            pending = nil
+            held.writeBuffer(&buffer)
+            buffer = held
+        }
         while buffer.readableBytes > 0 {
             guard connection.canAnswerFront else {
                 // An answer in progress (or the connection closing): what follows keeps its place behind it
@@ -46,6 +55,9 @@ final class PageFront: ChannelInboundHandler, RemovableChannelHandler {
             case .unknown:
                 splitting = false
                 context.fireChannelRead(wrapInboundOut(buffer))
+                return
+            case .incomplete:
+                pending = buffer
                 return
             case .plainPage(let target):
                 answered = buffer.withUnsafeReadableBytes { bytes in
@@ -63,19 +75,42 @@ final class PageFront: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    /// Passes `buffer` on to the decoder, and stops splitting unless it is whole heads without bodies (after which
-    /// the decoder waits for a new request).
+    /// The connection's input ended: a head kept here goes to the decoder first, as if never held.
+    func channelInactive(context: ChannelHandlerContext) {
+        passPending(context: context)
+        context.fireChannelInactive()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case .some(ChannelEvent.inputClosed) = event as? ChannelEvent { passPending(context: context) }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    private func passPending(context: ChannelHandlerContext) {
+        guard let held = pending else { return }
+        pending = nil
+        context.fireChannelRead(wrapInboundOut(held))
+    }
+
+    /// Passes `buffer`'s whole heads on to the decoder and keeps a head cut short at its end; stops splitting (and
+    /// passes everything) unless they are whole heads without bodies (after which the decoder waits for a new
+    /// request).
     private func forwardWholeHeads(_ buffer: inout ByteBuffer, context: ChannelHandlerContext) {
         guard buffer.readableBytes > 0 else { return }
         var rest = buffer
         while rest.readableBytes > 0 {
-            let end = rest.withUnsafeReadableBytes { RawRequestHead.parse($0) }.end
-            guard end > 0 else {
+            let head = rest.withUnsafeReadableBytes { RawRequestHead.parse($0) }
+            if head.kind == .incomplete {
+                pending = rest
+                buffer = buffer.getSlice(at: buffer.readerIndex, length: rest.readerIndex - buffer.readerIndex)!
+                break
+            }
+            guard head.end > 0 else {
                 splitting = false
                 break
             }
-            rest.moveReaderIndex(forwardBy: end)
+            rest.moveReaderIndex(forwardBy: head.end)
         }
-        context.fireChannelRead(wrapInboundOut(buffer))
+        if buffer.readableBytes > 0 { context.fireChannelRead(wrapInboundOut(buffer)) }
     }
 }

@@ -11,7 +11,8 @@
 /// name, printable ASCII or tabs for the value), the blank line, at most ``maximumBytes`` bytes and
 /// ``maximumFields`` fields, no `Content-Length`, `Transfer-Encoding`, `Upgrade` or `Expect` (a body or a protocol
 /// switch would follow), a method the decoder knows. Anything else — cut short, a byte out of place, a folded line,
-/// HTTP/1.0 — is ``Kind/unknown``: the decoder reads it, and everything after it, as it always did.
+/// HTTP/1.0 — is ``Kind/unknown``: the decoder reads it, and everything after it, as it always did. A head cut short
+/// by the end of the bytes read so far, valid up to there, is ``Kind/incomplete``: ``PageFront`` waits for the rest.
 struct RawRequestHead: Equatable {
     enum Kind: Equatable {
         /// `GET` of `target` (its byte range: `/d/…` without `?` or `#`), kept alive, without `If-None-Match`,
@@ -19,12 +20,14 @@ struct RawRequestHead: Equatable {
         case plainPage(target: Range<Int>)
         /// Any other complete head without a body: the decoder's, and it waits for a new request after it.
         case other
-        /// Not complete, or not one this reader vouches for: the decoder's from here on.
+        /// Valid so far but cut short by the end of the bytes (under ``maximumBytes``): read again when more arrive.
+        case incomplete
+        /// Not one this reader vouches for (or longer than ``maximumBytes``): the decoder's from here on.
         case unknown
     }
 
     let kind: Kind
-    /// The offset just past the head's blank line (0 for ``Kind/unknown``).
+    /// The offset just past the head's blank line (0 for ``Kind/unknown`` and ``Kind/incomplete``).
     let end: Int
 
     static let maximumBytes = 4096
@@ -33,13 +36,29 @@ struct RawRequestHead: Equatable {
     /// The head at the start of `bytes`.
     static func parse(_ bytes: UnsafeRawBufferPointer) -> RawRequestHead {
         var reader = Reader(bytes: bytes, limit: min(bytes.count, maximumBytes))
-        return reader.head() ?? RawRequestHead(kind: .unknown, end: 0)
+        if let head = reader.head() { return head }
+        return RawRequestHead(kind: reader.ranOut ? .incomplete : .unknown, end: 0)
     }
 
     private struct Reader {
         let bytes: UnsafeRawBufferPointer
         let limit: Int
         var at = 0
+
+        /// After ``head()`` failed: it failed for want of bytes (everything up to the end of `bytes` was valid, a
+        /// lone `CR` at the very end included, and a method cut short is the start of a known one), not for a byte
+        /// out of place, and more bytes may still make a head.
+        var ranOut: Bool {
+            guard limit == bytes.count, limit < RawRequestHead.maximumBytes else { return false }
+            if at == limit - 1 { return bytes[at] == 0x0d }
+            guard at == limit else { return false }
+            var methodEnd = 0
+            while methodEnd < limit, Self.isUpper(bytes[methodEnd]) { methodEnd += 1 }
+            guard methodEnd == limit, limit > 0 else { return true }
+            return Self.methods.contains { method in
+                method.utf8CodeUnitCount >= limit && memcmp(bytes.baseAddress!, method.utf8Start, limit) == 0
+            }
+        }
 
         mutating func head() -> RawRequestHead? {
             let methodStart = at
