@@ -18,13 +18,15 @@ import DocSyncSupport
 /// exactly one stage at a time (the filler, then the hasher, then the writer, handed on through the counters), and
 /// the other fields belong to one thread each.
 final class WritePipeline: @unchecked Sendable {
-    /// 8 × 64 KiB: 512 KiB of buffers per download, every byte of it resident. Measured on loopback
-    /// (Benchmarks/README.md): 8 × 128 KiB, 6 × 256 KiB, 4 × 512 KiB and 8 × 512 KiB are no faster.
+    /// 16 × 64 KiB: `TransferMemory.ring`, every byte of it resident.
     static let blockSize = 64 << 10
-    static let blockCount = 8
-    /// Blocks written in one `pwritev` at most (256 KiB): larger writes keep the device busier than one block at a
-    /// time, and the other half of the ring keeps the transfer going meanwhile.
-    static let maxBatch = 4
+    static let blockCount = TransferMemory.ring / blockSize
+    /// Blocks written in one `pwritev` (512 KiB), half the ring, so the other half keeps the transfer going. The
+    /// writer waits for a whole batch (unless a commit is due or the response ended): an `O_DIRECT` write costs
+    /// about the same whatever its size up to 1 MiB on the benchmark's disk (0.2–0.4 ms for 64 KiB, about as long
+    /// for 256 KiB), so a writer that took each block as soon as it was hashed wrote mostly 64 KiB at a time and
+    /// was what a fast transfer waited for (Benchmarks/README.md, fetch-bench).
+    static let batch = blockCount / 2
     /// With a consumer of the durable counts (`callback`: a streaming install extracting the bytes as they become
     /// durable), the bytes are also committed once 4 and 6 MiB past where this pipeline started, so that the
     /// extraction starts after 4 MiB instead of the first chunk (8 MiB: 0.17 s at 50 MB/s, which the extraction,
@@ -242,7 +244,9 @@ final class WritePipeline: @unchecked Sendable {
             block.pointee.state = hasher.savedState
             lock.withLock {
                 hashed += 1
-                lock.broadcast(Waiter.writer.rawValue)
+                if hashed - written >= Self.batch || block.pointee.commit || closing {
+                    lock.broadcast(Waiter.writer.rawValue)
+                }
             }
         }
         finishThread()
@@ -266,11 +270,23 @@ final class WritePipeline: @unchecked Sendable {
         finishThread()
     }
 
-    /// Waits for hashed blocks and takes up to `maxBatch` of them. Nil once closing and nothing is left, or after a
-    /// failure.
+    /// Waits for a whole batch of hashed blocks — or fewer when one of them is marked for a commit or the response
+    /// ended — and takes up to `batch` of them. Nil once closing and nothing is left, or after a failure.
     private func nextBatch() -> (first: Int, count: Int)? {
-        guard let first = nextJob(.writer, after: { written }, upTo: { hashed }) else { return nil }
-        return (first, lock.withLock { min(hashed - written, Self.maxBatch) })
+        lock.withLock {
+            while failure == nil, !(closing && written == sealed), !batchReady() {
+                lock.wait(on: Waiter.writer.rawValue)
+            }
+            guard failure == nil, written < hashed else { return nil }
+            return (written % Self.blockCount, min(hashed - written, Self.batch))
+        }
+    }
+
+    /// Holding `lock`: enough hashed blocks for one write.
+    private func batchReady() -> Bool {
+        let ready = hashed - written
+        guard ready < Self.batch else { return true }
+        return ready > 0 && (closing || (written..<hashed).contains { blocks[$0 % Self.blockCount].commit })
     }
 
     /// Writes consecutive blocks — in one `pwritev` through `O_DIRECT` when they are aligned (an unaligned last

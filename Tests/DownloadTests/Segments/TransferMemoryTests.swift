@@ -21,12 +21,15 @@ import Testing
         #expect(plan == TransferMemory(receiveBuffer: receiveBuffer, hashBlock: hashBlock), "\(connections)")
     }
 
-    /// Up to 16 connections (`--connections`' limit) the segmented plan stays within the single connection's budget.
+    /// Up to 16 connections (`--connections`' limit) the segmented plan's buffers stay within `splitBuffers`, the
+    /// single connection's receive buffer and ring within the budget, and `splitBuffers` within the budget.
     @Test func everyPlanUpToSixteenConnectionsFitsTheBudget() {
-        for connections in 1...16 {
+        #expect(TransferMemory.splitBuffers <= TransferMemory.budget)
+        let single = TransferMemory.plan(connections: 1)
+        #expect(single.receiveBuffer + TransferMemory.ring <= TransferMemory.budget)
+        for connections in 2...16 {
             let plan = TransferMemory.plan(connections: connections)
-            let ring = connections == 1 ? TransferMemory.budget - plan.receiveBuffer : 0
-            #expect(connections * plan.receiveBuffer + plan.hashBlock + ring <= TransferMemory.budget, "\(connections)")
+            #expect(connections * plan.receiveBuffer + plan.hashBlock <= TransferMemory.splitBuffers, "\(connections)")
             #expect(plan.receiveBuffer % TransferMemory.smallestReceiveBuffer == 0 && plan.receiveBuffer >= 16 << 10)
         }
     }
