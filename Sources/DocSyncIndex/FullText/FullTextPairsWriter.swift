@@ -9,8 +9,8 @@ import GRDB
 /// its own (a dot-name beside the index being built), on a thread of its own, so FTS5 inserting the pages' pair
 /// tokens (most of a build's SQLite work: 7.35 M page-token postings at 20,000 generated pages) runs beside FTS5
 /// inserting their words instead of after them on one thread. ``close()`` commits and optimizes the table (beside
-/// the writer optimizing `text`), ``finish()`` waits for it, and `FullTextWriter` copies its shadow tables into the index before compacting it:
-/// the index keeps one file and its layout.
+/// the writer optimizing `text`), ``finish()`` waits for it, and `FullTextWriter` copies its shadow tables into the
+/// index before compacting it: the index keeps one file and its layout.
 ///
 /// Pages are handed over through a queue of at most ``capacityBytes`` of tokens; memory: that queue, SQLite's cache
 /// (`FullTextWriter.cacheKiB`) and FTS5's pending terms (``FullTextWriter/pairsPendingBytes``).
@@ -108,12 +108,13 @@ final class FullTextPairsWriter: @unchecked Sendable {
         try db.execute(sql: "ATTACH DATABASE ? AS built_pairs", arguments: [path])
         let tables = try String.fetchAll(
             db,
-            sql: "SELECT name FROM built_pairs.sqlite_schema WHERE type = 'table' AND name LIKE 'pairs\\_%' ESCAPE '\\'")
+            sql: """
+                SELECT name FROM built_pairs.sqlite_schema WHERE type = 'table' AND name LIKE 'pairs\\_%' ESCAPE '\\'
+                """)
         try db.inTransaction {
-            for table in tables {
-                try db.execute(sql: "DELETE FROM main.\(table.quotedDatabaseIdentifier)")
-                try db.execute(
-                    sql: "INSERT INTO main.\(table.quotedDatabaseIdentifier) SELECT * FROM built_pairs.\(table.quotedDatabaseIdentifier)")
+            for table in tables.map(\.quotedDatabaseIdentifier) {
+                try db.execute(sql: "DELETE FROM main.\(table)")
+                try db.execute(sql: "INSERT INTO main.\(table) SELECT * FROM built_pairs.\(table)")
             }
             return .commit
         }
