@@ -156,4 +156,47 @@ import Testing
         let excluded = Set(try FullTextRankingTests.fts5(path, "(\"big phrase\") NOT \"alpha\"").map(\.0))
         #expect(Set(try search("\"big phrase\" -alpha", limit: count).map(\.page)) == excluded)
     }
+    /// `pairs` is written on a thread of its own into a dot-name of its own and copied into the index at the end:
+    /// the index holds every page's tokens (each token's pages exactly the pages whose text makes it), FTS5's own
+    /// `integrity-check` passes on the copy, and no dot-name is left behind, whether the index was finished or
+    /// abandoned half-written.
+    @Test func pairsWrittenBesideTheTextAreCopiedWhole() throws {
+        var generator = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
+        let dir = try TemporaryDirectory("pairs-copy")
+        defer { dir.remove() }
+        let pages = Self.pages(2500, &generator)  // two batches: the words chosen on the first
+        let path = try FullTextRankingTests.build(pages, in: dir)
+        let folder = (path as NSString).deletingLastPathComponent
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(".") } == [])
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "INSERT INTO pairs(pairs) VALUES('integrity-check')")
+            let paired = try Row.fetchAll(db, sql: "SELECT term, absent FROM paired")
+            let universal = paired.filter { $0["absent"] == 1 }.map { $0["term"] as String }.sorted()
+            let tokens = try TextPairTokens()
+            tokens.use((Set(paired.map { $0["term"] as String }), universal))
+            var expected: [String: [Int64]] = [:]
+            for (index, page) in pages.enumerated() {
+                for token in try tokens.tokens(title: page.title, body: page.body).split(separator: " ") {
+                    expected[String(token), default: []].append(Int64(index + 1))
+                }
+            }
+            #expect(expected.count > 10 && !universal.isEmpty, "seed \(generator.seed)")
+            for (token, rows) in expected {
+                let found = try Int64.fetchAll(
+                    db, sql: "SELECT rowid FROM pairs WHERE pairs MATCH ? ORDER BY rowid",
+                    arguments: [FullTextPairs.expression([token])])
+                #expect(found == rows, "\(token), seed \(generator.seed)")
+            }
+        }
+        try queue.close()
+        // Abandoned mid-build: its dot-names go with it.
+        let docset = IndexedDocset(name: "Gone", version: "1", path: dir.appending("Gone.docset"))
+        var writer = try #require(try FullTextWriter(docset, stateDirectory: dir.appending("state")))
+        for page in pages.prefix(2400) { try writer.add(path: page.path, title: page.title, body: page.body) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(".") }.count == 2)
+        writer = try #require(try FullTextWriter(docset, stateDirectory: dir.appending("other-state")))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(".") } == [])
+        _ = writer
+    }
 }

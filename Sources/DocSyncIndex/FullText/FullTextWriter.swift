@@ -17,8 +17,9 @@ import GRDB
 /// lock is held meanwhile (`FullTextStore.State.building`). Pages come with their `pairs` tokens
 /// (`add(path:title:body:pairs:)`, made on another thread by `TextPairTokens`, written at once, committed every
 /// ``batchBytes`` of text) or without (`add(path:title:body:)`: held in batches of at most ``batchBytes`` of text,
-/// the tokens made here). Memory: SQLite's own caches (``cacheKiB``, FTS5's pending terms: ``pairsPendingBytes``
-/// for `pairs`), and that batch.
+/// the tokens made here). `pairs` is written on a thread of its own (`FullTextPairsWriter`) and copied in by
+/// `finish`. Memory: SQLite's own caches (``cacheKiB`` for each of the two databases, FTS5's pending terms:
+/// ``pairsPendingBytes`` for `pairs`), that batch, and the pairs writer's queue.
 /// Not thread-safe: one builder per index.
 package final class FullTextWriter {
     /// The schema's version (`meta.layout`): 2 added `terms` (every word and the pages it is on) and `titles` (an
@@ -53,6 +54,8 @@ package final class FullTextWriter {
     private let compacted: String
     private let lock: Int32
     private let queue: DatabaseQueue
+    /// Writes the `pairs` table on a thread of its own, into a third dot-name, copied into the index by `finish`.
+    private let pairsWriter: FullTextPairsWriter
     private var batch: [(path: String, title: String, body: String)] = []
     private var batchSize = 0
     private var nextID: Int64 = 1
@@ -77,6 +80,7 @@ package final class FullTextWriter {
         let random = UInt64.random(in: 0...UInt64.max)
         building = "\(folder)/.build-\(key)-\(random).db"
         compacted = "\(folder)/.build-\(key)-\(random)-compacted.db"
+        let pairsPath = "\(folder)/.build-\(key)-\(random)-pairs.db"
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
@@ -107,17 +111,16 @@ package final class FullTextWriter {
                             title, body, content='', tokenize='unicode61 remove_diacritics 2');
                         CREATE VIRTUAL TABLE titles USING fts5(
                             title, content='', columnsize=0, tokenize='unicode61 remove_diacritics 2');
-                        CREATE VIRTUAL TABLE pairs USING fts5(
-                            p, content='', detail=none, columnsize=0, tokenize="\(FullTextPairs.tokenizer)");
+                        \(FullTextPairsWriter.schema);
                         CREATE TABLE paired(term TEXT PRIMARY KEY, absent INTEGER NOT NULL) WITHOUT ROWID;
                         PRAGMA cache_size = -\(Self.cacheKiB);
-                        INSERT INTO pairs(pairs, rank) VALUES('hashsize', \(Self.pairsPendingBytes));
-                        INSERT INTO pairs(pairs, rank) VALUES('automerge', \(Self.mergedSegments));
                         INSERT INTO text(text, rank) VALUES('automerge', \(Self.mergedSegments));
                         """)
             }
+            pairsWriter = try FullTextPairsWriter(path: pairsPath)
         } catch {
             unlink(building)
+            unlink(pairsPath)
             flock(lock, LOCK_UN)
             close(lock)
             throw .io(docset.name, "cannot create the text index \(building): \(error)")
@@ -126,6 +129,8 @@ package final class FullTextWriter {
 
     deinit {
         if !finished {
+            pairsWriter.cancel()
+            unlink(pairsWriter.path)
             try? queue.close()
             unlink(building)
             unlink(compacted)
@@ -182,6 +187,8 @@ package final class FullTextWriter {
     @discardableResult
     package func finish(meta: [String: String] = [:]) throws(DocsetIndexError) -> Int64 {
         try flush()
+        // `pairs` is optimized on its thread while `text` is here.
+        pairsWriter.close()
         do {
             try queue.inDatabase { db in
                 if inTransaction { try db.execute(sql: "COMMIT") }
@@ -194,7 +201,6 @@ package final class FullTextWriter {
                 }
                 try db.execute(sql: "INSERT INTO text(text) VALUES('optimize')")
                 try db.execute(sql: "INSERT INTO titles(titles) VALUES('optimize')")
-                try db.execute(sql: "INSERT INTO pairs(pairs) VALUES('optimize')")
                 let words = pairWords ?? ([], [])
                 let universal = Set(words.universal)
                 for word in words.common.union(universal) {
@@ -211,6 +217,9 @@ package final class FullTextWriter {
                         INSERT INTO terms SELECT term, doc FROM temp.vocabulary;
                         DROP TABLE temp.vocabulary;
                         """)
+                // `pairs`, optimized meanwhile on its own thread, copied in.
+                try pairsWriter.finish()
+                try pairsWriter.copy(into: db)
                 // Merging the segments leaves about half the pages free: the index is copied without them into
                 // a second dot-name (`VACUUM INTO`: one copy, where `VACUUM` copies it out and back), which is
                 // renamed into place.
@@ -223,6 +232,7 @@ package final class FullTextWriter {
         }
         finished = true
         unlink(building)
+        unlink(pairsWriter.path)
         // Written without a journal nor syncs (a crash before the rename leaves a dot-name nobody reads): synced
         // once here, so the name readers open never holds a file whose pages are not on disk yet.
         let file = open(compacted, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
@@ -293,8 +303,6 @@ package final class FullTextWriter {
             try db.cachedStatement(sql: "INSERT INTO titles(rowid, title) VALUES (?, ?)")
                 .execute(arguments: [id, title])
         }
-        if !pairs.isEmpty {
-            try db.cachedStatement(sql: "INSERT INTO pairs(rowid, p) VALUES (?, ?)").execute(arguments: [id, pairs])
-        }
+        if !pairs.isEmpty { try pairsWriter.add(id: id, tokens: pairs) }
     }
 }
