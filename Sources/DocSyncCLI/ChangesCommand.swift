@@ -122,13 +122,17 @@ extension ChangesCommand: MainThreadCommand {
     /// start-up is most of what `changes --since` costs (no concurrency pool, no thread started).
     func runOnMainThread() throws -> Bool {
         guard json && !follow && !cursor else { return false }
-        let engine = SyncEngine(configuration: try configOptions.load(rootOptions))
-        do {
-            try Self.writeJSON(engine, since: since)
-        } catch {
-            throw Self.report(error)
-        }
+        try Self.writeJSON(configuration: try configOptions.load(rootOptions), since: since)
         return true
+    }
+
+    /// `--json` without `--follow` or `--cursor`, on the calling thread; throws the exit status it ends with.
+    static func writeJSON(configuration: DocSyncConfiguration, since: String?) throws {
+        do {
+            try writeJSON(SyncEngine(configuration: configuration), since: since)
+        } catch {
+            throw report(error)
+        }
     }
 }
 

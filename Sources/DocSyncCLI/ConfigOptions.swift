@@ -14,7 +14,10 @@ struct ConfigOptions: ParsableArguments {
     var config: String?
 
     /// Loads the configuration; a missing or bad file is a clear message and exit status 78 (EX_CONFIG).
-    func load() throws -> DocSyncConfiguration {
+    func load() throws -> DocSyncConfiguration { try Self.load(file: config) }
+
+    /// `load()` with `--config`'s value (nil: not given).
+    static func load(file config: String?) throws -> DocSyncConfiguration {
         let loader = DocSyncConfigurationLoader()
         guard let file = config ?? loader.locate() else {
             printError(

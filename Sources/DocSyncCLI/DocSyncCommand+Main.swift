@@ -20,15 +20,20 @@ extension DocSyncCommand {
     package static func runMain(serveHost: ServeHost?) -> Never {
         ds_startup_limit_arenas()  // before any thread allocates (#39: a fetch's peak in every plan)
         OpenSSLStartup.skipErrorStrings()  // when libcrypto loads (on first use; #39: ~560 KiB)
+        // `changes --json` as a backend polls it: its few options read without building ArgumentParser's tree.
+        if let arguments = ChangesJSONArguments.parse(CommandLine.arguments.dropFirst()) {
+            do {
+                try arguments.run()
+                Glibc.exit(0)
+            } catch {
+                exitReporting(error)
+            }
+        }
         // Parsed on the main thread: `--version`, `--help` and usage errors, and a `MainThreadCommand`, end here
         // without starting the concurrency pool's threads.
         let parsed = ParsedCommand(parse())
         if let command = parsed.command as? any MainThreadCommand {
-            do {
-                if try command.runOnMainThread() { Glibc.exit(0) }
-            } catch {
-                exitReporting(error)
-            }
+            runOnMainThread(command)
         }
         let done = DispatchSemaphore(value: 0)
         Task.detached {
@@ -37,6 +42,15 @@ extension DocSyncCommand {
         }
         done.wait()
         Glibc.exit(0)
+    }
+
+    /// Runs `command` on the main thread and exits when its options allow that; returns when they do not.
+    private static func runOnMainThread(_ command: any MainThreadCommand) {
+        do {
+            if try command.runOnMainThread() { Glibc.exit(0) }
+        } catch {
+            exitReporting(error)
+        }
     }
 
     /// Parses the command line and runs the chosen subcommand asynchronously. `DocSyncCommand.main()` from a

@@ -18,19 +18,24 @@ extension ConfigOptions {
     /// `--config` nor one found), docsync's defaults apply to everything else; a configuration file that exists is
     /// still read, and a bad one is still an error.
     func load(_ overrides: RootOptions) throws -> DocSyncConfiguration {
+        try Self.load(file: config, root: overrides.root, state: overrides.state)
+    }
+
+    /// `load(_:)` with the options' values (nil: not given).
+    static func load(file: String?, root: String?, state: String?) throws -> DocSyncConfiguration {
         let loader = DocSyncConfigurationLoader()
         var config: DocSyncConfiguration
-        if overrides.root != nil, self.config == nil, loader.locate() == nil {
+        if root != nil, file == nil, loader.locate() == nil {
             config = loader.defaults()
         } else {
-            config = try load()
+            config = try load(file: file)
         }
         func absolute(_ path: String) -> String {
             let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
             return (full as NSString).standardizingPath
         }
-        if let root = overrides.root { config.root = absolute(root) }
-        if let state = overrides.state { config.state = absolute(state) }
+        if let root { config.root = absolute(root) }
+        if let state { config.state = absolute(state) }
         return config
     }
 }

@@ -140,5 +140,28 @@ struct ChangesCommandTests {
         #expect(result.standardError.contains("rescan"), "\(result.standardError)")
         let text = try r.docsync(["changes", "--root", r.root])
         #expect(text.status == 0 && text.standardOutput.contains("\tinstalled\tFixture\t-\ta\n"), "\(text)")
+        // `--json` as a backend polls it (read without ArgumentParser's tree) ends the same way.
+        let json = try r.docsync(["changes", "--root", r.root, "--json", "--since", "0123456789abcdef-1"])
+        #expect(json.status == 65 && json.standardError == result.standardError, "\(json)")
+    }
+
+    /// `changes --json --root R` (read without ArgumentParser's tree) prints what `--root=R` (ArgumentParser's
+    /// reading of the same options) prints, and so does a cursor.
+    @Test func theFastReadingOfTheOptionsPrintsWhatArgumentParsersDoes() throws {
+        let r = try Root()
+        defer { r.dir.remove() }
+        #expect(try r.install("a").finish().status == 0)
+        #expect(try r.install("b").finish().status == 0)
+        let fast = try r.docsync(["changes", "--json", "--root", r.root])
+        let parsed = try r.docsync(["changes", "--json", "--root=\(r.root)"])
+        #expect(fast.status == 0 && parsed.status == 0, "\(fast) \(parsed)")
+        #expect(fast.standardOutput == parsed.standardOutput && fast.standardOutput.split(separator: "\n").count == 2)
+        // The first change's cursor (text lines: CURSOR, tab, ...).
+        let text = try r.docsync(["changes", "--root", r.root]).standardOutput
+        let cursor = String(try #require(text.split(separator: "\t").first))
+        let after = try r.docsync(["changes", "--json", "--root", r.root, "--since", cursor])
+        let afterParsed = try r.docsync(["changes", "--json", "--root", r.root, "--since=\(cursor)"])
+        #expect(after.status == 0 && after.standardOutput == afterParsed.standardOutput, "\(after) \(afterParsed)")
+        #expect(after.standardOutput.split(separator: "\n").count == 1, "\(after)")
     }
 }
