@@ -75,21 +75,28 @@ import Testing
         }
         func run(_ version: String, killAfter delay: Double?) throws -> Int32 {
             let leftovers = Set(stagingEntries())  // a killed run's, moved to the trash by this one
-            let process = try DocSyncProcess(
+            let started = try DocSyncProcess(
                 [
                     "install", h.archive("\(version).tgz"), "--root", h.root, "--name", h.name, "--version", version,
                     "--grace-seconds", "0",
-                ], discardOutput: true
-            ).process
-            if let delay {
-                // The kill moment counts from the start of the extraction (a new staging folder appears), not from
-                // the process start, which a loaded machine can delay by seconds.
-                try Poll.until("a staging folder for the extraction", every: 0.001) {
-                    !process.isRunning || !Set(stagingEntries()).isSubset(of: leftovers)
+                ], discardOutput: delay != nil
+            )
+            guard let delay else {
+                // A run nobody kills must succeed: its error output is the failure's message.
+                let result = started.finish()
+                if result.status != 0 {
+                    Issue.record("install \(version) exited \(result.status): \(result.standardError)")
                 }
-                usleep(useconds_t(delay * 1_000_000))
-                kill(process.processIdentifier, SIGKILL)
+                return result.status
             }
+            let process = started.process
+            // The kill moment counts from the start of the extraction (a new staging folder appears), not from the
+            // process start, which a loaded machine can delay by seconds.
+            try Poll.until("a staging folder for the extraction", every: 0.001) {
+                !process.isRunning || !Set(stagingEntries()).isSubset(of: leftovers)
+            }
+            usleep(useconds_t(delay * 1_000_000))
+            kill(process.processIdentifier, SIGKILL)
             return process.waitForExit()
         }
         func installedVersion() throws -> String {
