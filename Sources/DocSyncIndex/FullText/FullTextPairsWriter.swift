@@ -38,16 +38,10 @@ final class FullTextPairsWriter: @unchecked Sendable {
     /// Creates the table in a new database at `path` and starts writing it.
     init(path: String) throws {
         self.path = path
-        var configuration = Configuration()
-        configuration.journalMode = .default
-        configuration.allowsUnsafeTransactions = true
-        queue = try DatabaseQueue(path: path, configuration: configuration)
+        queue = try FullTextWriter.scratchDatabase(path: path)
         try queue.inDatabase { db in
             try db.execute(
                 sql: """
-                    PRAGMA journal_mode = OFF;
-                    PRAGMA synchronous = OFF;
-                    PRAGMA cache_size = -\(FullTextWriter.cacheKiB);
                     \(Self.schema);
                     INSERT INTO pairs(pairs, rank) VALUES('hashsize', \(FullTextWriter.pairsPendingBytes));
                     INSERT INTO pairs(pairs, rank) VALUES('automerge', \(FullTextWriter.mergedSegments));

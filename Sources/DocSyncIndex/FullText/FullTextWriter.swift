@@ -95,16 +95,10 @@ package final class FullTextWriter {
         }
         self.lock = lock
         do {
-            var configuration = Configuration()
-            configuration.journalMode = .default
-            // Pages added with their tokens are written in transactions spanning accesses (`add(…, pairs:)`).
-            configuration.allowsUnsafeTransactions = true
-            queue = try DatabaseQueue(path: building, configuration: configuration)
+            queue = try Self.scratchDatabase(path: building)
             try queue.inDatabase { db in
                 try db.execute(
                     sql: """
-                        PRAGMA journal_mode = OFF;
-                        PRAGMA synchronous = OFF;
                         CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
                         CREATE TABLE pages(id INTEGER PRIMARY KEY, path TEXT NOT NULL, title TEXT NOT NULL);
                         CREATE VIRTUAL TABLE text USING fts5(
@@ -113,7 +107,6 @@ package final class FullTextWriter {
                             title, content='', columnsize=0, tokenize='unicode61 remove_diacritics 2');
                         \(FullTextPairsWriter.schema);
                         CREATE TABLE paired(term TEXT PRIMARY KEY, absent INTEGER NOT NULL) WITHOUT ROWID;
-                        PRAGMA cache_size = -\(Self.cacheKiB);
                         INSERT INTO text(text, rank) VALUES('automerge', \(Self.mergedSegments));
                         """)
             }
@@ -125,6 +118,21 @@ package final class FullTextWriter {
             close(lock)
             throw .io(docset.name, "cannot create the text index \(building): \(error)")
         }
+    }
+
+    /// A database being built under a dot-name: no journal, no syncs (a crash leaves a file nobody reads; the
+    /// finished index is synced once before its rename), SQLite's cache at ``cacheKiB``, and transactions that span
+    /// accesses (pages added with their tokens, `add(…, pairs:)`, and `FullTextPairsWriter`'s batches).
+    static func scratchDatabase(path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.journalMode = .default
+        configuration.allowsUnsafeTransactions = true
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        try queue.inDatabase { db in
+            try db.execute(
+                sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -\(cacheKiB);")
+        }
+        return queue
     }
 
     deinit {
