@@ -2,12 +2,14 @@
 import PackageDescription
 
 // Layout: one module per pipeline stage (feeds → download → install → sync), each the only user of its C library.
-//   CCurl / CLibXML2 / CArchive / CZlib / CIsal / CDeflate   system libraries (module maps only; CCurl and CArchive
-//                                 give types and constants only: those two libraries are not linked)
+//   CCurl / CArchive / CZlib / CIsal / CDeflate   system libraries (module maps only; CCurl and CArchive give types and
+//                                 constants only: those two libraries are not linked)
 //   CLazyLibrary                  a C library opened on first use: dlopen of its soname, dlsym of the functions used
 //   CCurlShim                     libcurl loaded on first use (CLazyLibrary) and every call Swift makes into it, with
 //                                 typed, non-variadic curl_easy_setopt / curl_easy_getinfo
 //   CArchiveShim                  libarchive loaded on first use (CLazyLibrary) and every call Swift makes into it
+//   CLibXML2                      libxml2's headers, and libxml2 loaded on first use (CLazyLibrary) with every call
+//                                 Swift makes into it
 //   CDocSyncSys                   renameat2, syncfs, O_DIRECT, OpenSSL SHA-256 behind a fixed-size state (C;
 //                                 libcrypto loaded on first use through CLazyLibrary)
 //   DocSyncSupport                SHA-256, durable file helpers (the only CDocSyncSys user)
@@ -64,9 +66,6 @@ let package = Package(
         // libcurl and libarchive: headers only, no pkgConfig and no `link` (their libraries' flags would put them
         // on the link line); CCurlShim and CArchiveShim load them on first use (#39: start-up).
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        .systemLibrary(
-            name: "CLibXML2", pkgConfig: "libxml-2.0",
-            providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CArchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(
             name: "CZlib", pkgConfig: "zlib",
@@ -80,6 +79,11 @@ let package = Package(
         .target(name: "CLazyLibrary"),
         .target(name: "CCurlShim", dependencies: ["CCurl", "CLazyLibrary"]),
         .target(name: "CArchiveShim", dependencies: ["CArchive", "CLazyLibrary"]),
+        // libxml2: its headers (libxml2-dev's /usr/include/libxml2, named here and in DocSyncFeed's flags: pkg-config
+        // would also put -lxml2 on the link line, ahead of any --as-needed) and the wrappers of every call, loaded on
+        // first use (CLazyLibrary) with ICU and liblzma behind it, as libcurl and libarchive are.
+        .target(
+            name: "CLibXML2", dependencies: ["CLazyLibrary"], cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])]),
         // libcrypto: headers only, loaded on first use (CLazyLibrary), as libcurl and libarchive are.
         .target(name: "CDocSyncSys", dependencies: ["CLazyLibrary"]),
         // Linked through DocSyncCLI into the executables only, not into the DocSync product a backend links. The
@@ -94,7 +98,10 @@ let package = Package(
             dependencies: ["CCurl", "CCurlShim", "DocSyncSupport"], swiftSettings: strict),
         .target(
             name: "DocSyncFeed",
-            dependencies: ["CLibXML2", "DocSyncSupport"], swiftSettings: strict),
+            dependencies: ["CLibXML2", "DocSyncSupport"],
+            // CLibXML2's headers include libxml2's; DocSyncFeed imports CLibXML2 `internal`, so no other module
+            // needs the path.
+            swiftSettings: strict + [.unsafeFlags(["-Xcc", "-I/usr/include/libxml2"])]),
         .target(
             name: "DocSyncDownload",
             dependencies: ["DocSyncSupport", "DocSyncHTTP"], swiftSettings: strict),

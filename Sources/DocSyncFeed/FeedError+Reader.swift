@@ -12,6 +12,7 @@ extension FeedError {
         case .doctype(let line): self.init(feed: feed, line: line, reason: .doctypeForbidden)
         case .tooDeep(let limit, let line): self.init(feed: feed, line: line, reason: .tooDeep(limit: limit))
         case .textTooLong(let limit, let line): self.init(feed: feed, line: line, reason: .textTooLong(limit: limit))
+        case .library(let error): self.init(feed: feed, reason: .libraryUnavailable(error))
         case .malformed(let code, let message, let line, let column, let inputEnded):
             self.init(
                 feed: feed, line: line > 0 ? line : nil, column: line > 0 && column > 0 ? column : nil,

@@ -1,3 +1,5 @@
+import DocSyncSupport
+
 /// Why a feed was refused, naming the feed (its URL or path) and, where known, the line and column.
 package struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
     package enum Reason: Sendable, Equatable {
@@ -35,6 +37,8 @@ package struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         case httpStatus(Int)
         /// The server answered with an HTML page (soft 404, captive portal, login page), not a feed.
         case htmlPage
+        /// libxml2, which reads feeds, could not be loaded.
+        case libraryUnavailable(LibraryUnavailable)
     }
 
     /// The feed's URL (or path, for a local file).
@@ -83,6 +87,7 @@ package struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         case .httpStatus(let status): "fetch failed: HTTP status \(status)"
         case .htmlPage:
             "an HTML page, not a feed (a wrong URL, a login or captive portal page?): expected Atom or Dash XML"
+        case .libraryUnavailable(let error): error.description
         }
     }
 

@@ -1,4 +1,5 @@
-import CLibXML2
+internal import CLibXML2
+import DocSyncSupport
 
 /// What an `XMLReader` stopped on.
 enum XMLReaderError: Error, Sendable, Equatable {
@@ -14,6 +15,8 @@ enum XMLReaderError: Error, Sendable, Equatable {
     case tooDeep(limit: Int, line: Int)
     /// An element whose text is longer than the cap (UTF-8 bytes).
     case textTooLong(limit: Int, line: Int)
+    /// libxml2 could not be loaded (CLibXML2).
+    case library(LibraryUnavailable)
 }
 
 /// The only user of libxml2: a streaming `xmlTextReader` over an `XMLInput`, never building a tree.
@@ -38,19 +41,13 @@ final class XMLReader {
         Int32(XML_PARSE_NONET.rawValue) | Int32(XML_PARSE_NOCDATA.rawValue) | Int32(XML_PARSE_BIG_LINES.rawValue)
         | Int32(XML_PARSE_NOERROR.rawValue) | Int32(XML_PARSE_NOWARNING.rawValue)
 
-    /// libxml2 2.9 wants `xmlInitParser` once before threads parse concurrently; a static `let` runs it once.
-    private static let libraryInitialized: Bool = {
-        xmlInitParser()
-        return true
-    }()
-
     /// `documentURL` is the document's base URI (nil: relative references stay relative to `xml:base` only).
     init(input: XMLInput, documentURL: String?, maxDepth: Int) throws(XMLReaderError) {
-        precondition(Self.libraryInitialized)
+        do throws(LibraryUnavailable) { try LibXML2.load(for: LibXML2.feedPurpose) } catch { throw .library(error) }
         let errors = ErrorLog()
         errors.install()  // before the reader exists: creating it already parses the first bytes
         guard
-            let reader = xmlReaderForIO(
+            let reader = ds_xmlReaderForIO(
                 { context, buffer, length in
                     guard let context, let buffer, length > 0 else { return -1 }
                     let input = Unmanaged<XMLInput>.fromOpaque(context).takeUnretainedValue()
@@ -67,11 +64,11 @@ final class XMLReader {
         self.input = input
         self.maxDepth = maxDepth
         self.errors = errors
-        xmlTextReaderSetStructuredErrorHandler(reader, ErrorLog.handler, Unmanaged.passUnretained(errors).toOpaque())
+        ds_xmlTextReaderSetStructuredErrorHandler(reader, ErrorLog.handler, Unmanaged.passUnretained(errors).toOpaque())
     }
 
     deinit {
-        xmlFreeTextReader(reader)
+        ds_xmlFreeTextReader(reader)
         errors.uninstall()
     }
 
@@ -92,15 +89,15 @@ final class XMLReader {
         }
 
         func install() {
-            saved = (__xmlStructuredError().pointee, __xmlStructuredErrorContext().pointee)
-            xmlSetStructuredErrorFunc(Unmanaged.passUnretained(self).toOpaque(), Self.handler)
+            saved = (ds___xmlStructuredError().pointee, ds___xmlStructuredErrorContext().pointee)
+            ds_xmlSetStructuredErrorFunc(Unmanaged.passUnretained(self).toOpaque(), Self.handler)
             savedGeneric = ds_xml_discard_generic_errors()
         }
 
         func uninstall() {
             guard let saved else { return }
-            __xmlStructuredError().pointee = saved.handler
-            __xmlStructuredErrorContext().pointee = saved.context
+            ds___xmlStructuredError().pointee = saved.handler
+            ds___xmlStructuredErrorContext().pointee = saved.context
             self.saved = nil
             if let savedGeneric { ds_xml_restore_generic_errors(savedGeneric) }
             savedGeneric = nil
@@ -116,7 +113,7 @@ final class XMLReader {
 
     /// Moves to the next node; false at the end of the document.
     func read() throws(XMLReaderError) -> Bool {
-        let status = xmlTextReaderRead(reader)
+        let status = ds_xmlTextReaderRead(reader)
         if let failure = input.failure { throw .input(failure) }
         if let error = errors.first {
             throw .malformed(
@@ -139,7 +136,7 @@ final class XMLReader {
     }
 
     var kind: NodeKind {
-        switch xmlTextReaderNodeType(reader) {
+        switch ds_xmlTextReaderNodeType(reader) {
         case Int32(XML_READER_TYPE_ELEMENT.rawValue): .element
         case Int32(XML_READER_TYPE_END_ELEMENT.rawValue): .endElement
         case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue),
@@ -151,40 +148,40 @@ final class XMLReader {
     }
 
     /// The root element has depth 0.
-    var depth: Int { Int(xmlTextReaderDepth(reader)) }
+    var depth: Int { Int(ds_xmlTextReaderDepth(reader)) }
 
-    var localName: String { Self.string(xmlTextReaderConstLocalName(reader)) ?? "" }
+    var localName: String { Self.string(ds_xmlTextReaderConstLocalName(reader)) ?? "" }
 
     /// Nil for elements in no namespace.
-    var namespaceURI: String? { Self.string(xmlTextReaderConstNamespaceUri(reader)) }
+    var namespaceURI: String? { Self.string(ds_xmlTextReaderConstNamespaceUri(reader)) }
 
     /// The text of a text node.
-    var value: String { Self.string(xmlTextReaderConstValue(reader)) ?? "" }
+    var value: String { Self.string(ds_xmlTextReaderConstValue(reader)) ?? "" }
 
-    var isEmptyElement: Bool { xmlTextReaderIsEmptyElement(reader) == 1 }
+    var isEmptyElement: Bool { ds_xmlTextReaderIsEmptyElement(reader) == 1 }
 
     /// The line of the current node (the parser's line if the node does not know it).
     var line: Int {
-        if let node = xmlTextReaderCurrentNode(reader) {
-            let line = xmlGetLineNo(node)
+        if let node = ds_xmlTextReaderCurrentNode(reader) {
+            let line = ds_xmlGetLineNo(node)
             if line > 0, line < 65535 { return line }
         }
-        return Int(xmlTextReaderGetParserLineNumber(reader))
+        return Int(ds_xmlTextReaderGetParserLineNumber(reader))
     }
 
     /// The value of the current element's attribute `name` in no namespace, or in `namespace`.
     func attribute(_ name: String, namespace: String? = nil) -> String? {
         let value =
             if let namespace {
-                xmlTextReaderGetAttributeNs(reader, name, namespace)
+                ds_xmlTextReaderGetAttributeNs(reader, name, namespace)
             } else {
-                xmlTextReaderGetAttribute(reader, name)
+                ds_xmlTextReaderGetAttribute(reader, name)
             }
         return Self.take(value)
     }
 
     /// The current node's base URI: the document URL combined with every `xml:base` in scope.
-    var baseURI: String? { Self.take(xmlTextReaderBaseUri(reader)) }
+    var baseURI: String? { Self.take(ds_xmlTextReaderBaseUri(reader)) }
 
     /// Resolves `reference` against the current base URI (RFC 3986 §5, by `xmlBuildURI`, then `URIReference`).
     /// IRIs (non-ASCII in the reference or in `xml:base`) become URIs first: their UTF-8 percent-encoded (RFC 3987
@@ -192,7 +189,7 @@ final class XMLReader {
     func resolve(_ reference: String) -> String {
         let base = baseURI.map(URIReference.escapingInvalidCharacters)
         let escaped = URIReference.escapingInvalidCharacters(reference)
-        if let resolved = Self.take(xmlBuildURI(escaped, base)) {
+        if let resolved = Self.take(ds_xmlBuildURI(escaped, base)) {
             return URIReference.escapingInvalidCharacters(URIReference.removingDotSegments(resolved))
         }
         return escaped

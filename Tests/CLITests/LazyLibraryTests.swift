@@ -1,3 +1,4 @@
+import DocSyncFeed
 import DocSyncHTTP
 @testable import DocSyncInstall
 import DocSyncSupport
@@ -5,12 +6,13 @@ import Foundation
 import TestSupport
 import Testing
 
-/// libcurl, libarchive and libcrypto are loaded on first use, not linked (#39: ~9 ms of every command's start-up
-/// went to loading the first two and their dependencies, ~1 ms to relocating libcrypto): the executable does not
-/// need them, a command that does not transfer or read an archive runs without them, and one that does fails with a
+/// libcurl, libarchive, libcrypto and libxml2 are loaded on first use, not linked (#39: ~9 ms of every command's
+/// start-up went to loading the first two and their dependencies, ~1 ms to relocating libcrypto; #35: libxml2 with
+/// ICU and liblzma behind it, four of the fourteen libraries `changes` loaded): the executable does not need them, a
+/// command that does not transfer, read an archive or parse a feed runs without them, and one that does fails with a
 /// clear error naming the library and the function.
-/// A directory on LD_LIBRARY_PATH with `libcurl.so.4` and `libarchive.so.13` that are zlib stands for a machine
-/// whose libraries are incompatible: they load, but lack every function docsync calls.
+/// A directory on LD_LIBRARY_PATH with `libcurl.so.4`, `libarchive.so.13` and `libxml2.so.2` that are zlib stands for
+/// a machine whose libraries are incompatible: they load, but lack every function docsync calls.
 @Suite(.timeLimit(.minutes(10)), .blockingWaits) struct LazyLibraryTests {
     /// A wrapper's loader: its probe, the soname it loads, what for, and the first function it resolves.
     struct Loader: Sendable, CustomStringConvertible {
@@ -31,6 +33,9 @@ import Testing
         Loader(
             probe: { soname throws(LibraryUnavailable) in try SHA256.probe(soname: soname) },
             soname: "libcrypto.so.3", purpose: "checksums", firstFunction: "SHA256_Init"),
+        Loader(
+            probe: { soname throws(LibraryUnavailable) in try LibXML2.probe(soname: soname) },
+            soname: "libxml2.so.2", purpose: "feeds", firstFunction: "xmlInitParser"),
     ]
 
     @Test func theInstalledLibrariesLoadWithEveryFunction() throws {
@@ -73,13 +78,15 @@ import Testing
         #expect(install.description == library.description)
     }
 
-    @Test func theExecutableDoesNotNeedLibcurlLibarchiveOrLibcrypto() throws {
+    @Test func theExecutableDoesNotNeedTheLibrariesItLoadsOnFirstUse() throws {
         let result = try Tool.run("/usr/bin/readelf", ["-d", Tool.docsyncBinary])
         #expect(result.status == 0, "\(result.standardError)")
         let needed = result.standardOutput.split(separator: "\n").filter { $0.contains("(NEEDED)") }
         #expect(needed.contains { $0.contains("libz.so.1") }, "readelf sees the NEEDED list: \(needed)")
         #expect(
-            !needed.contains { $0.contains("libcurl") || $0.contains("libarchive") || $0.contains("libcrypto") },
+            !needed.contains { line in
+                ["libcurl", "libarchive", "libcrypto", "libxml2", "libicu", "liblzma"].contains { line.contains($0) }
+            },
             "\(needed)")
     }
 
@@ -103,6 +110,21 @@ import Testing
             result.standardError.contains(
                 "libcurl.so.4 is needed for downloads and cannot be used: libcurl.so.4 has no function curl_global_init"),
             "\(result.standardError)")
+    }
+
+    @Test func aFeedParseNamesTheLibraryAndTheMissingFunction() throws {
+        let dir = try TemporaryDirectory("lazy-library")
+        defer { dir.remove() }
+        let feed = dir.appending("Go.xml")
+        try Data("<entry><version>1</version><url>http://127.0.0.1:9/Go.tgz</url></entry>".utf8)
+            .write(to: URL(fileURLWithPath: feed))
+        let result = try Tool.run(Tool.docsyncBinary, ["feed", "parse", feed], environment: try Self.environment(dir))
+        #expect(result.status == 74, "\(result.standardError)")  // no fault of the feed (65)
+        #expect(
+            result.standardError.contains(
+                "libxml2.so.2 is needed for feeds and cannot be used: libxml2.so.2 has no function xmlInitParser"),
+            "\(result.standardError)")
+        #expect(!result.standardError.contains("not well-formed"), "\(result.standardError)")
     }
 
     /// libcrypto is loaded before libcurl (downloads are hashed): one that lacks SHA-256 is named first.
@@ -139,8 +161,10 @@ import Testing
     }
 
     /// The test environment with `dir/lib` first on LD_LIBRARY_PATH, holding zlib as each of `fakes` (default
-    /// libcurl.so.4 and libarchive.so.13), and no user configuration.
-    static func environment(_ dir: TemporaryDirectory, fakes: [String] = ["libcurl.so.4", "libarchive.so.13"])
+    /// libcurl.so.4, libarchive.so.13 and libxml2.so.2), and no user configuration.
+    static func environment(
+        _ dir: TemporaryDirectory, fakes: [String] = ["libcurl.so.4", "libarchive.so.13", "libxml2.so.2"]
+    )
         throws -> [String: String]
     {
         let lib = dir.appending("lib")

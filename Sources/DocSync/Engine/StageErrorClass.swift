@@ -53,7 +53,7 @@ package enum StageErrorClass: Sendable, Equatable {
     private init(feed error: FeedError) {
         switch error.reason {
         case .transport, .httpStatus: self = .unavailable
-        case .unreadable: self = .ioError
+        case .unreadable, .libraryUnavailable: self = .ioError
         default: self = .dataError
         }
     }

@@ -107,7 +107,7 @@ extension SyncFailure {
             self.init(
                 code: .http, isTransient: status >= 500, url: error.feed, httpStatus: status,
                 message: "the server refused the feed")
-        case .unreadable: self.init(code: .io, url: error.feed, message: message)
+        case .unreadable, .libraryUnavailable: self.init(code: .io, url: error.feed, message: message)
         default: self.init(code: .invalidFeed, url: error.feed, message: message)
         }
     }

@@ -37,7 +37,7 @@ public struct FeedParseError: Error, Sendable, Hashable, CustomStringConvertible
         let code: Kind =
             switch error.reason {
             case .transport, .httpStatus: .unavailable
-            case .unreadable: .unreadable
+            case .unreadable, .libraryUnavailable: .unreadable
             default: .invalidFeed
             }
         self.init(code, feed: error.feed, message: error.description)
@@ -47,7 +47,7 @@ public struct FeedParseError: Error, Sendable, Hashable, CustomStringConvertible
     public static let invalidFeed = Self(.invalidFeed)
     /// The server could not be reached or did not answer 200.
     public static let unavailable = Self(.unavailable)
-    /// The file could not be read (missing, unreadable).
+    /// The file could not be read (missing, unreadable), or libxml2, which reads it, could not be loaded.
     public static let unreadable = Self(.unreadable)
 
     /// Errors of the same kind are equal, whatever their feed and message.

@@ -1,3 +1,5 @@
+import DocSyncSupport
+
 /// A page's visible text, as a reader sees it: the title apart, the body's text with `script`, `style` and
 /// `template` left out, entities decoded, whitespace runs folded to one space, and a line break wherever a block
 /// starts or ends (`<p>a</p><p>b</p>` reads "a\nb", `a<b>b</b>` reads "ab").
@@ -30,7 +32,7 @@ package struct VisibleTextLimits: Sendable {
 
 /// Why a page's text was not read.
 package struct VisibleTextError: Error, Sendable, Equatable, CustomStringConvertible {
-    private enum Code: Sendable, Equatable { case tooLarge, parser }
+    private enum Code: Sendable, Equatable { case tooLarge, parser, library }
     private init(code: Code, message: String) {
         self.code = code
         self.message = message
@@ -45,6 +47,10 @@ package struct VisibleTextError: Error, Sendable, Equatable, CustomStringConvert
     }
     /// libxml2 could not start a parser.
     package static let parser = VisibleTextError(code: .parser, message: "libxml2 could not create an HTML parser")
+    /// libxml2 could not be loaded (CLibXML2).
+    package static func libraryUnavailable(_ error: LibraryUnavailable) -> VisibleTextError {
+        VisibleTextError(code: .library, message: error.description)
+    }
 
     /// Same kind (the message is not compared).
     package static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }

@@ -1,4 +1,5 @@
-import CLibXML2
+internal import CLibXML2
+import DocSyncSupport
 
 /// Reads a page's visible text (`VisibleText`) with libxml2's HTML parser in SAX mode: no tree is built, the text is
 /// collected as it is parsed and cut at `VisibleTextLimits.maximumTextBytes` (parsing stops there), a page over
@@ -15,7 +16,9 @@ package enum VisibleTextReader {
         guard bytes.count <= limits.maximumPageBytes else {
             throw .tooLarge(bytes.count, limit: limits.maximumPageBytes)
         }
-        precondition(libraryInitialized)
+        do throws(LibraryUnavailable) { try LibXML2.load(for: LibXML2.textPurpose) } catch {
+            throw .libraryUnavailable(error)
+        }
         let collector = TextCollector(limits: limits)
         var handler = htmlSAXHandler()
         handler.startElement = { context, name, _ in
@@ -32,20 +35,20 @@ package enum VisibleTextReader {
         }
         handler.ignorableWhitespace = handler.characters
         // `cdataBlock` left nil: script and style contents arrive as `characters` inside their element (skipped).
-        let saved = (__xmlStructuredError().pointee, __xmlStructuredErrorContext().pointee)
-        xmlSetStructuredErrorFunc(nil, { _, _ in })
+        let saved = (ds___xmlStructuredError().pointee, ds___xmlStructuredErrorContext().pointee)
+        ds_xmlSetStructuredErrorFunc(nil, { _, _ in })
         let savedGeneric = ds_xml_discard_generic_errors()
         defer {
-            __xmlStructuredError().pointee = saved.0
-            __xmlStructuredErrorContext().pointee = saved.1
+            ds___xmlStructuredError().pointee = saved.0
+            ds___xmlStructuredErrorContext().pointee = saved.1
             ds_xml_restore_generic_errors(savedGeneric)
         }
         let context = Unmanaged.passUnretained(collector).toOpaque()
-        guard let parser = htmlCreatePushParserCtxt(&handler, context, nil, 0, nil, XML_CHAR_ENCODING_UTF8) else {
+        guard let parser = ds_htmlCreatePushParserCtxt(&handler, context, nil, 0, nil, XML_CHAR_ENCODING_UTF8) else {
             throw .parser
         }
-        defer { htmlFreeParserCtxt(parser) }
-        _ = htmlCtxtUseOptions(parser, options)
+        defer { ds_htmlFreeParserCtxt(parser) }
+        _ = ds_htmlCtxtUseOptions(parser, options)
         collector.parser = parser
         let chunk = 64 << 10
         bytes.withUnsafeBufferPointer { buffer in
@@ -53,10 +56,10 @@ package enum VisibleTextReader {
             while offset < buffer.count, !collector.stopped {
                 let size = min(chunk, buffer.count - offset)
                 let start = UnsafeRawPointer(buffer.baseAddress! + offset).assumingMemoryBound(to: CChar.self)
-                _ = htmlParseChunk(parser, start, Int32(size), 0)
+                _ = ds_htmlParseChunk(parser, start, Int32(size), 0)
                 offset += size
             }
-            if !collector.stopped { _ = htmlParseChunk(parser, nil, 0, 1) }
+            if !collector.stopped { _ = ds_htmlParseChunk(parser, nil, 0, 1) }
         }
         collector.parser = nil
         return collector.result()
@@ -65,12 +68,6 @@ package enum VisibleTextReader {
     private static let options = Int32(
         HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NONET.rawValue | HTML_PARSE_NOERROR.rawValue
             | HTML_PARSE_NOWARNING.rawValue)
-
-    /// libxml2 2.9 wants `xmlInitParser` once before threads parse concurrently.
-    private static let libraryInitialized: Bool = {
-        xmlInitParser()
-        return true
-    }()
 }
 
 /// The SAX handler's state: where the parser is (inside a skipped element, the title) and the text so far.
@@ -121,7 +118,7 @@ private final class TextCollector {
         if !Self.append(bytes, to: &body, space: &bodySpace, limit: limits.maximumTextBytes) {
             truncated = true
             stopped = true
-            if let parser { xmlStopParser(parser) }
+            if let parser { ds_xmlStopParser(parser) }
         }
     }
 
