@@ -6,7 +6,7 @@ import Foundation
 extension ConfigOptions {
     /// The configuration file's path (as `load()` finds it), for commands that edit it.
     func file() throws -> String {
-        let loader = DocSyncConfigurationLoader()
+        let loader = DocSyncConfigurationLoader.processEnvironment()
         guard let file = config ?? loader.locate() else {
             printError("docsync: no configuration file found (pass --config FILE)")
             throw ExitStatus.configError
@@ -27,7 +27,8 @@ enum ConfigFileEdit {
         // Check the result still loads before replacing the file: an edit never breaks a working config.
         let directory = (file as NSString).deletingLastPathComponent
         do {
-            _ = try DocSyncConfigurationLoader().parse(edit.text, file: file, relativeTo: directory.isEmpty ? "." : directory)
+            _ = try DocSyncConfigurationLoader.processEnvironment().parse(
+                edit.text, file: file, relativeTo: directory.isEmpty ? "." : directory)
         } catch {
             printError("docsync: the edited configuration would not load, \(file) is unchanged: \(error)")
             throw ExitStatus.configError

@@ -18,7 +18,7 @@ struct ConfigOptions: ParsableArguments {
 
     /// `load()` with `--config`'s value (nil: not given).
     static func load(file config: String?) throws -> DocSyncConfiguration {
-        let loader = DocSyncConfigurationLoader()
+        let loader = DocSyncConfigurationLoader.processEnvironment()
         guard let file = config ?? loader.locate() else {
             printError(
                 "docsync: no configuration file found; looked in:\n  "

@@ -67,7 +67,7 @@ struct FetchCommand: AsyncParsableCommand {
     /// documented defaults.
     func archiveConfiguration() throws -> DocSyncConfiguration {
         var config =
-            configOptions.config == nil && DocSyncConfigurationLoader().locate() == nil
+            configOptions.config == nil && DocSyncConfigurationLoader.processEnvironment().locate() == nil
             ? DocSyncConfiguration(root: "", staging: "", state: "") : try configOptions.load()
         if let maxSize, let limit = ValueSyntax.byteSize(maxSize) { config.install.maxArchiveSize = limit }
         return config

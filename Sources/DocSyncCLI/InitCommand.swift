@@ -56,7 +56,7 @@ enum FirstRun {
     /// Before `add` / `adopt` load the configuration: when there is none, writes one if `initialize` is set or the
     /// user agrees at a terminal prompt, saying where; otherwise leaves everything as is (the load then reports it).
     static func offer(_ options: ConfigOptions, initialize: Bool, root: String?) throws {
-        let loader = DocSyncConfigurationLoader()
+        let loader = DocSyncConfigurationLoader.processEnvironment()
         if let file = options.config, FileManager.default.fileExists(atPath: file) { return }
         if options.config == nil, loader.locate() != nil { return }
         let path = options.config ?? FirstConfig.defaultPath()

@@ -89,7 +89,7 @@ struct InstallCommand: AsyncParsableCommand {
                 + installed.path
             print(text.escapingControlCharacters)
         }
-        let loader = DocSyncConfigurationLoader()
+        let loader = DocSyncConfigurationLoader.processEnvironment()
         let configured = state ?? loader.locate().flatMap { try? loader.load(file: $0) }?.state
         if fullText ?? (configured != nil) {
             let folder = configured ?? loader.defaults().state

@@ -23,7 +23,7 @@ extension ConfigOptions {
 
     /// `load(_:)` with the options' values (nil: not given).
     static func load(file: String?, root: String?, state: String?) throws -> DocSyncConfiguration {
-        let loader = DocSyncConfigurationLoader()
+        let loader = DocSyncConfigurationLoader.processEnvironment()
         var config: DocSyncConfiguration
         if root != nil, file == nil, loader.locate() == nil {
             config = loader.defaults()

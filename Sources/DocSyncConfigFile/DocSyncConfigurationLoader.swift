@@ -6,12 +6,34 @@ import TOMLKit
 /// Reads `docsync.toml` strictly: unknown keys, wrong types and bad values are errors naming the key.
 /// The only user of TOMLKit. Relative paths are taken relative to the file's directory; `~` and `$VAR` expand.
 public struct DocSyncConfigurationLoader: Sendable {
-    /// The environment `$VAR`, `~` (`HOME`) and the XDG defaults are read from.
-    public var environment: [String: String]
+    /// The environment `$VAR`, `~` (`HOME`) and the XDG defaults are read from (empty in a loader of
+    /// ``processEnvironment()`` until it is set).
+    public var environment: [String: String] {
+        didSet { readsProcess = false }
+    }
+
+    /// Whether variables are read from the process's environment (`getenv`) instead of `environment`.
+    private var readsProcess = false
 
     /// A loader reading `environment` (by default the process's).
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.environment = environment
+    }
+
+    /// A loader reading the process's variables one by one as it needs them (`getenv`): the command line's.
+    /// `ProcessInfo.processInfo.environment` copies every variable into a `[String: String]`, and that `Dictionary`'s
+    /// first use checks `String`'s `Hashable` conformance against every conformance record in the binary (#35: with
+    /// ProcessInfo's own set-up, a tenth of `changes --since`'s start-up).
+    package static func processEnvironment() -> Self {
+        var loader = Self(environment: [:])
+        loader.readsProcess = true
+        return loader
+    }
+
+    /// The variable `name`; nil when it is not set.
+    package func variable(_ name: String) -> String? {
+        guard readsProcess else { return environment[name] }
+        return getenv(name).map { String(cString: $0) }
     }
 
     /// The file to use when `--config` is absent, in order: `$DOCSYNC_CONFIG`, `$XDG_CONFIG_HOME/docsync/docsync.toml`
@@ -19,11 +41,11 @@ public struct DocSyncConfigurationLoader: Sendable {
     /// `/etc/docsync/docsync.toml`.
     public func searchPath() -> [String] {
         var candidates: [String] = []
-        if let explicit = environment["DOCSYNC_CONFIG"], !explicit.isEmpty { candidates.append(explicit) }
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "\(home)/.config"
+        if let explicit = variable("DOCSYNC_CONFIG"), !explicit.isEmpty { candidates.append(explicit) }
+        let home = variable("HOME") ?? NSHomeDirectory()
+        let configHome = variable("XDG_CONFIG_HOME").flatMap { $0.isEmpty ? nil : $0 } ?? "\(home)/.config"
         candidates.append("\(configHome)/docsync/docsync.toml")
-        let dirs = environment["XDG_CONFIG_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/etc/xdg"
+        let dirs = variable("XDG_CONFIG_DIRS").flatMap { $0.isEmpty ? nil : $0 } ?? "/etc/xdg"
         candidates += dirs.split(separator: ":").map { "\($0)/docsync/docsync.toml" }
         candidates.append("/etc/docsync/docsync.toml")
         return candidates
@@ -54,9 +76,9 @@ public struct DocSyncConfigurationLoader: Sendable {
 
     /// The defaults used for keys a file leaves out (XDG base directories).
     public func defaults() -> DocSyncConfiguration {
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = variable("HOME") ?? NSHomeDirectory()
         func xdg(_ name: String, _ fallback: String) -> String {
-            environment[name].flatMap { $0.isEmpty ? nil : $0 } ?? "\(home)/\(fallback)"
+            variable(name).flatMap { $0.isEmpty ? nil : $0 } ?? "\(home)/\(fallback)"
         }
         return DocSyncConfiguration(
             root: "\(xdg("XDG_DATA_HOME", ".local/share"))/Zeal/Zeal/docsets",
@@ -179,7 +201,7 @@ public struct DocSyncConfigurationLoader: Sendable {
     func expand(_ value: String, file: String, key: String, directory: String) throws(DocSyncConfigurationError) -> String {
         let expanded: String
         do {
-            expanded = try ValueSyntax.expandPath(value, environment: environment)
+            expanded = try ValueSyntax.expandPath(value) { variable($0) }
         } catch {
             throw DocSyncConfigurationError(file: file, key: key, problem: "environment variable \(error.name) is not set")
         }

@@ -100,6 +100,23 @@ import Testing
         #expect(DocSyncConfigurationLoader(environment: ["HOME": "/h"]).searchPath()[0] == "/h/.config/docsync/docsync.toml")
     }
 
+    /// The command line's loader reads each variable from the process (getenv) as it needs it: the same search path,
+    /// defaults and `$VAR` expansions as a loader given the process's whole environment, and one given an
+    /// environment afterwards reads that.
+    @Test func theProcessEnvironmentLoaderReadsWhatTheDictionaryWouldHold() throws {
+        let process = DocSyncConfigurationLoader.processEnvironment()
+        let copied = DocSyncConfigurationLoader()
+        #expect(process.searchPath() == copied.searchPath())
+        #expect(process.defaults() == copied.defaults())
+        let text = "root = \"$HOME/docsets\"\nstate = \"~/state\"\n"
+        let parsed = try process.parse(text, file: "/c/d.toml", relativeTo: "/c")
+        #expect(parsed == (try copied.parse(text, file: "/c/d.toml", relativeTo: "/c")))
+        #expect(parsed.root.hasSuffix("/docsets") && !parsed.root.contains("$"))
+        var given = process
+        given.environment = ["HOME": "/given"]
+        #expect(given.variable("HOME") == "/given" && given.defaults().state == "/given/.local/state/docsync")
+    }
+
     @Test func theShippedDefaultConfigurationLoads() throws {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../config/docsync.toml").standardized.path

@@ -69,10 +69,15 @@ package enum ValueSyntax {
 
     /// Expands a leading `~` or `~/` and `$VAR` / `${VAR}`. Throws the variable's name when it is not set.
     package static func expandPath(_ text: String, environment: [String: String]) throws(UnsetVariable) -> String {
+        try expandPath(text) { environment[$0] }
+    }
+
+    /// ``expandPath(_:environment:)`` with each variable's value from `variable` (nil: not set).
+    package static func expandPath(_ text: String, variable: (String) -> String?) throws(UnsetVariable) -> String {
         var s = Substring(text)
         var out = ""
         if s == "~" || s.hasPrefix("~/") {
-            guard let home = environment["HOME"] else { throw UnsetVariable(name: "HOME") }
+            guard let home = variable("HOME") else { throw UnsetVariable(name: "HOME") }
             out = home
             s = s.dropFirst()
         }
@@ -92,7 +97,7 @@ package enum ValueSyntax {
                 s = rest
                 continue
             }
-            guard let value = environment[String(name)] else { throw UnsetVariable(name: String(name)) }
+            guard let value = variable(String(name)) else { throw UnsetVariable(name: String(name)) }
             out += value
             s = rest
         }
