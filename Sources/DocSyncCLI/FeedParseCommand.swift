@@ -54,7 +54,8 @@ struct FeedParseCommand: AsyncParsableCommand {
         }
     }
 
-    /// 65 for a feed that is bad data, 69 when it could not be fetched, 74 when the file could not be read.
+    /// 65 for a feed that is bad data, 69 when it could not be fetched, 74 when the file could not be read (or libxml2
+    /// could not be loaded).
     static func exitCode(for error: FeedParseError) -> ExitCode {
         switch error {
         case .unavailable: ExitStatus.unavailable

@@ -23,8 +23,9 @@ extension FeedParseCommand {
         "revision","links":[{"href","rel","type","length","title","hreflang"}],"archives":[{"url","type","length"}],
         "sha256"}]}` (absent values omitted; dates UTC `YYYY-MM-DDTHH:MM:SSZ`; `archives` are the enclosures for Atom,
         the mirrors in feed order for Dash). A feed that does not parse prints `docsync: FEED:LINE:COL: reason` and
-        exits 65; a failed fetch exits 69; an unreadable file 74. The parser streams (flat memory on a 100 MB feed),
-        never loads the network or external entities, refuses any DOCTYPE, and caps size (32 MiB; `--max-bytes N` to
-        change) and depth (64). `Feeds/README.md` says what each example feed shows.
+        exits 65; a failed fetch exits 69; an unreadable file, or a libxml2 that cannot be loaded (it is loaded on first
+        use), 74. The parser streams (flat memory on a 100 MB feed), never loads the network or external entities,
+        refuses any DOCTYPE, and caps size (32 MiB; `--max-bytes N` to change) and depth (64). `Feeds/README.md` says
+        what each example feed shows.
         """#
 }
