@@ -65,6 +65,9 @@ final class ParsedPages: @unchecked Sendable {
                         do throws(VisibleTextError) {
                             text = try VisibleTextReader.read(bytes, limits: limits)
                         } catch {
+                            // Without libxml2 no page can be read: the build fails (and is tried again later)
+                            // instead of an index of skipped pages.
+                            if error.isLibraryUnavailable { throw error }
                             guard queue.push(.skipped(path: page, reason: error.message)) else {
                                 throw CancellationError()
                             }

@@ -52,6 +52,9 @@ package struct VisibleTextError: Error, Sendable, Equatable, CustomStringConvert
         VisibleTextError(code: .library, message: error.description)
     }
 
+    /// libxml2 could not be loaded: no page can be read, through no fault of the page.
+    package var isLibraryUnavailable: Bool { code == .library }
+
     /// Same kind (the message is not compared).
     package static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
     package var description: String { message }
