@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import PackageDescription
 
 // Layout: one module per pipeline stage (feeds → download → install → sync), each the only user of its C library.
