@@ -1,3 +1,5 @@
+import DocSyncSupport
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -25,14 +27,11 @@ enum TreeRemover {
         rewinddir(dir)  // a dup()ed descriptor shares its offset with one that may have been read to the end
         // Raw names (NUL-terminated): a name that is not UTF-8 must still be deletable.
         var subdirectories: [[CChar]] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) {
-                    Array(UnsafeBufferPointer(start: $0, count: strlen($0) + 1))
-                }
-            }
-            if name == [46, 0] || name == [46, 46, 0] { continue }
-            if entry.pointee.d_type == DT_DIR {
+        while let record = readdir(dir) {
+            let entry = DirectoryEntry(record)
+            if entry.isDotOrDotDot { continue }
+            let name = entry.rawName
+            if entry.type == DT_DIR {
                 subdirectories.append(name)
             } else if unlinkat(fd, name, 0) != 0 && errno == EISDIR {
                 subdirectories.append(name)

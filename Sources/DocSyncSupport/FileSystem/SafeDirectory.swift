@@ -205,12 +205,10 @@ package final class SafeDirectory: @unchecked Sendable {
         defer { closedir(dir) }
         rewinddir(dir)
         var result: [(String, UInt8)] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            if name == "." || name == ".." { continue }
-            result.append((name, entry.pointee.d_type))
+        while let record = readdir(dir) {
+            let entry = DirectoryEntry(record)
+            if entry.isDotOrDotDot { continue }
+            result.append((entry.name, entry.type))
         }
         return result
     }
