@@ -38,7 +38,7 @@ import Testing
     /// "..", a name that is not UTF-8 (raw bytes kept), and a subdirectory's type.
     @Test func namesAndTypesOfARealDirectory() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "dirent-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            "dirent-\(UUID().uuidString)"
         ).path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
