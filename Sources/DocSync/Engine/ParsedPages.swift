@@ -20,6 +20,10 @@ final class ParsedPages: @unchecked Sendable {
 
     /// Text queued at most (bytes), bounding memory whatever the pages hold.
     static let capacityBytes = 1 << 20
+    /// Each side, once it has waited, sleeps until it can move this much (bytes queued for the consumer, room for
+    /// the producer) or the end: the threads hand pages over in runs, not a wake-up (a context switch each side)
+    /// per page whenever one of them is the faster.
+    static let handoverBytes = capacityBytes / 4
 
     private let lock = ConditionLock(conditions: 2)  // 0: an item or the end is there; 1: there is room
     private var items: [Item] = []
@@ -28,6 +32,9 @@ final class ParsedPages: @unchecked Sendable {
     private var finished = false
     private var cancelled = false
     private var failure: (any Error)?
+    /// Whether the consumer (`pop`) or the producer (`push`) is waiting: woken once a run is there.
+    private var consumerWaits = false
+    private var producerWaits = false
 
     /// Starts reading and parsing every page of the docset folder `path`.
     static func start(docsetPath path: String, limits: VisibleTextLimits) -> ParsedPages {
@@ -94,7 +101,11 @@ final class ParsedPages: @unchecked Sendable {
     /// The next item; nil at the end (then `failure` says whether the pages were all read).
     func pop() -> Item? {
         lock.withLock {
-            while head == items.count, !finished { lock.wait(on: 0) }
+            if head == items.count, !finished {
+                consumerWaits = true
+                while bytes < Self.handoverBytes, !finished { lock.wait(on: 0) }
+                consumerWaits = false
+            }
             guard head < items.count else { return nil }
             let item = items[head]
             head += 1
@@ -103,7 +114,7 @@ final class ParsedPages: @unchecked Sendable {
                 head = 0
             }
             bytes -= Self.size(item)
-            lock.broadcast(1)
+            if producerWaits, bytes <= Self.capacityBytes - Self.handoverBytes { lock.broadcast(1) }
             return item
         }
     }
@@ -122,11 +133,15 @@ final class ParsedPages: @unchecked Sendable {
 
     private func push(_ item: Item) -> Bool {
         lock.withLock {
-            while bytes > Self.capacityBytes, !cancelled { lock.wait(on: 1) }
+            if bytes > Self.capacityBytes, !cancelled {
+                producerWaits = true
+                while bytes > Self.capacityBytes - Self.handoverBytes, !cancelled { lock.wait(on: 1) }
+                producerWaits = false
+            }
             guard !cancelled else { return false }
             items.append(item)
             bytes += Self.size(item)
-            lock.broadcast(0)
+            if consumerWaits, bytes >= Self.handoverBytes { lock.broadcast(0) }
             return true
         }
     }

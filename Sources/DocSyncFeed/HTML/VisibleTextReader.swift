@@ -77,8 +77,8 @@ private final class TextCollector {
     private(set) var stopped = false
     private var skipped = 0
     private var inTitle = 0
-    private var body: [UInt8] = []
-    private var title: [UInt8] = []
+    private var body = TextBuffer(capacity: 16 << 10)
+    private var title = TextBuffer(capacity: 256)
     private var truncated = false
     /// What is owed before the next character: 0 nothing, 1 a space (whitespace was seen), 2 a line break (a block
     /// started or ended).
@@ -87,7 +87,11 @@ private final class TextCollector {
 
     init(limits: VisibleTextLimits) {
         self.limits = limits
-        body.reserveCapacity(16 << 10)
+    }
+
+    deinit {
+        body.deallocate()
+        title.deallocate()
     }
 
     func start(_ name: UnsafePointer<xmlChar>) {
@@ -112,10 +116,10 @@ private final class TextCollector {
         guard skipped == 0, !stopped else { return }
         let bytes = UnsafeBufferPointer(start: text, count: length)
         if inTitle > 0 {
-            Self.append(bytes, to: &title, space: &titleSpace, limit: limits.maximumTitleBytes)
+            title.append(bytes, space: &titleSpace, limit: limits.maximumTitleBytes)
             return
         }
-        if !Self.append(bytes, to: &body, space: &bodySpace, limit: limits.maximumTextBytes) {
+        if !body.append(bytes, space: &bodySpace, limit: limits.maximumTextBytes) {
             truncated = true
             stopped = true
             if let parser { ds_xmlStopParser(parser) }
@@ -123,39 +127,7 @@ private final class TextCollector {
     }
 
     func result() -> VisibleText {
-        VisibleText(
-            title: String(decoding: title, as: UTF8.self), body: String(decoding: body, as: UTF8.self),
-            truncated: truncated)
-    }
-
-    /// Appends `bytes` with whitespace runs folded to one space (none leading); false when `limit` was reached.
-    @discardableResult
-    private static func append(
-        _ bytes: UnsafeBufferPointer<UInt8>, to text: inout [UInt8], space: inout UInt8, limit: Int
-    ) -> Bool {
-        for byte in bytes {
-            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C {
-                space = max(space, 1)
-                continue
-            }
-            if space > 0, !text.isEmpty { text.append(space == 2 ? 0x0A : 0x20) }
-            space = 0
-            guard text.count < limit else {
-                cutAtCharacter(&text)
-                return false
-            }
-            text.append(byte)
-        }
-        return true
-    }
-
-    /// Drops a UTF-8 sequence left incomplete at the end of `text` (never cut inside a character).
-    private static func cutAtCharacter(_ text: inout [UInt8]) {
-        var start = text.count - 1
-        while start > 0, text.count - start < 4, text[start] & 0xC0 == 0x80 { start -= 1 }
-        guard start >= 0, text[start] >= 0xC0 else { return }
-        let length = text[start] >= 0xF0 ? 4 : text[start] >= 0xE0 ? 3 : 2
-        if text.count - start < length { text.removeSubrange(start...) }
+        VisibleText(title: title.string, body: body.string, truncated: truncated)
     }
 
     private enum Kind { case skipped, title, block, inline }
@@ -166,12 +138,98 @@ private final class TextCollector {
         "mark", "q", "s", "samp", "small", "span", "strike", "strong", "sub", "sup", "time", "tt", "u", "var",
     ]
 
+    /// The names' keys (``key(_:)``), sorted, and their kinds: every name of a kind other than block is 8 bytes
+    /// at most.
+    private static let keys: (keys: [UInt64], kinds: [Kind]) = {
+        var named: [(UInt64, Kind)] = inline.map { (key(Array($0.utf8)), .inline) }
+        named += ["script", "style", "template"].map { (key(Array($0.utf8)), .skipped) }
+        named.append((key(Array("title".utf8)), .title))
+        named.sort { $0.0 < $1.0 }
+        return (named.map(\.0), named.map(\.1))
+    }()
+
+    /// An element name of at most 8 bytes as a number (its bytes, ASCII letters lowercased); 0 for a longer one.
+    private static func key<Bytes: Collection<UInt8>>(_ name: Bytes) -> UInt64 {
+        guard name.count <= 8 else { return 0 }
+        var key: UInt64 = 0
+        for byte in name { key = key << 8 | UInt64(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
+        return key
+    }
+
+    /// An element's kind, from its name's bytes (libxml2's HTML parser gives ASCII names, lowercased): no string
+    /// is made per element.
     private static func kind(_ name: UnsafePointer<xmlChar>) -> Kind {
-        let tag = String(cString: name).lowercased()
-        switch tag {
-        case "script", "style", "template": return .skipped
-        case "title": return .title
-        default: return inline.contains(tag) ? .inline : .block
+        var length = 0
+        while length < 9, name[length] != 0 { length += 1 }
+        let wanted = key(UnsafeBufferPointer(start: name, count: length))
+        guard wanted != 0 else { return .block }
+        let (keys, kinds) = Self.keys
+        var low = 0
+        var high = keys.count
+        while low < high {
+            let middle = (low + high) / 2
+            if keys[middle] < wanted { low = middle + 1 } else { high = middle }
         }
+        return low < keys.count && keys[low] == wanted ? kinds[low] : .block
+    }
+}
+
+/// Text collected as it is parsed, in raw memory (no uniqueness check nor reference counted per byte), freed by
+/// ``deallocate()`` (its owner's).
+private struct TextBuffer {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    func deallocate() { base.deallocate() }
+
+    /// The text (invalid UTF-8 replaced).
+    var string: String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
+
+    /// Appends `bytes` with whitespace runs folded to one space (none leading; `space`: what is owed before the
+    /// next character, 2 a line break); false when `limit` was reached (the text then ends on a whole character).
+    @discardableResult
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>, space: inout UInt8, limit: Int) -> Bool {
+        // At most one separator per byte that is not whitespace, each after whitespace or first: one byte more.
+        if count + bytes.count + 1 > capacity {
+            capacity = max(capacity * 2, count + bytes.count + 1)
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            grown.update(from: base, count: count)
+            base.deallocate()
+            base = grown
+        }
+        for byte in bytes {
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C {
+                space = max(space, 1)
+                continue
+            }
+            if space > 0, count > 0 {
+                base[count] = space == 2 ? 0x0A : 0x20
+                count += 1
+            }
+            space = 0
+            guard count < limit else {
+                cutAtCharacter()
+                return false
+            }
+            base[count] = byte
+            count += 1
+        }
+        return true
+    }
+
+    /// Drops a UTF-8 sequence left incomplete at the end (never cut inside a character).
+    private mutating func cutAtCharacter() {
+        guard count > 0 else { return }
+        var start = count - 1
+        while start > 0, count - start < 4, base[start] & 0xC0 == 0x80 { start -= 1 }
+        guard start >= 0, base[start] >= 0xC0 else { return }
+        let length = base[start] >= 0xF0 ? 4 : base[start] >= 0xE0 ? 3 : 2
+        if count - start < length { count = start }
     }
 }

@@ -20,6 +20,9 @@ import GRDB
 final class FullTextPairsWriter: @unchecked Sendable {
     /// Tokens queued at most (bytes).
     static let capacityBytes = 1 << 20
+    /// Tokens the thread, once it has found the queue empty, waits for before it writes again (or the end): pages
+    /// are handed over in runs, not a wake-up (a context switch each side) per page.
+    static let handoverBytes = capacityBytes / 4
     /// Tokens written in one transaction: committing makes FTS5 write its pending terms as a segment, so fewer
     /// commits than `FullTextWriter`'s leave that to FTS5's own ``FullTextWriter/pairsPendingBytes``.
     static let transactionBytes = 16 << 20
@@ -34,6 +37,8 @@ final class FullTextPairsWriter: @unchecked Sendable {
     private var cancelled = false
     private var ended = false
     private var failure: (any Error)?
+    /// Whether the thread is waiting for pages (woken once ``handoverBytes`` are queued, or the end).
+    private var threadWaits = false
 
     /// Creates the table in a new database at `path` and starts writing it.
     init(path: String) throws {
@@ -63,7 +68,7 @@ final class FullTextPairsWriter: @unchecked Sendable {
             if let failure { throw failure }
             pending.append((id, tokens))
             pendingBytes += tokens.utf8.count
-            lock.broadcast(0)
+            if threadWaits, pendingBytes >= Self.handoverBytes { lock.broadcast(0) }
         }
     }
 
@@ -124,7 +129,11 @@ final class FullTextPairsWriter: @unchecked Sendable {
             var inTransaction = false
             while true {
                 let last = lock.withLock { () -> Bool in
-                    while pending.isEmpty, !closed { lock.wait(on: 0) }
+                    if pending.isEmpty, !closed {
+                        threadWaits = true
+                        while pendingBytes < Self.handoverBytes, !closed { lock.wait(on: 0) }
+                        threadWaits = false
+                    }
                     swap(&batch, &pending)
                     pendingBytes = 0
                     lock.broadcast(1)
