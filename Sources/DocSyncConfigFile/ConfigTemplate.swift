@@ -221,7 +221,7 @@ url = "https://kapeli.com/feeds/zzz/cheatsheets/cheat.json"
 #                      idle longest are closed for new ones, at it new ones wait in the backlog
 #   cache_max_age    = Cache-Control max-age of pages (default "10m"; pages of one version never change)
 #   page_cache_mib   = MiB of memory keeping pages inflated from tarix stores for the next request; a page
-#                      of a tarix docset costs an inflate otherwise (0–4096; 0 for none; default 12)
+#                      of a tarix docset costs an inflate otherwise (0–4096; 0 for none; default 20)
 #   kapeli_permission = true when you have Kapeli's permission to serve its docsets to others; otherwise a
 #                      serve listening beyond loopback warns once per Kapeli docset (default false)
 #
@@ -235,7 +235,7 @@ url = "https://kapeli.com/feeds/zzz/cheatsheets/cheat.json"
 # request_timeout = "10s"
 # max_connections = 16384
 # cache_max_age = "10m"
-# page_cache_mib = 12
+# page_cache_mib = 20
 
 """#
 }

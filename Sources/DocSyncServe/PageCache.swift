@@ -4,10 +4,11 @@ import Synchronization
 /// Pages inflated from tarix stores, kept for the next request, keyed by version folder and page (`NAME@ID/page`).
 /// A version's pages never change, so entries are never stale: eviction is the only removal.
 ///
-/// Bounded in bytes, each entry charged what it holds: its bytes in a `ByteBuffer` of exactly that capacity (copied
-/// once when kept, not the power-of-two buffer it was inflated into), its key and 64 bytes of bookkeeping. A hit
-/// shares that buffer (copy-on-write: nothing is copied per request). A page larger than an eighth of the budget
-/// is not kept (one big asset must not flush every page).
+/// Bounded in bytes, each entry charged what it holds: its bytes in an array of exactly that length (one `malloc`
+/// of the page's size; a `ByteBuffer` would round its storage up to a power of two, about 1.44× the bytes on
+/// average for pages of 2–64 KiB), its key and 64 bytes of bookkeeping. A hit shares that array (copy-on-write:
+/// nothing is copied per request; the server writes it to the socket from there). A page larger than an eighth of
+/// the budget is not kept (one big asset must not flush every page).
 ///
 /// Policy: CLOCK for the victim (a page read since the hand last passed gets a second chance) with an admission
 /// rule (TinyLFU's, made size-aware as GreedyDual-Size-Frequency is): a page inflated while the budget is full
@@ -22,7 +23,7 @@ final class PageCache: Sendable {
     private struct Entry {
         var key: String
         var hash: Int
-        var bytes: ByteBuffer
+        var bytes: [UInt8]
         var cost: Int
         var referenced = false
     }
@@ -79,7 +80,7 @@ final class PageCache: Sendable {
                     continue
                 }
                 // The victim's worth per byte vs the newcomer's: frequency × (size + overhead) / cost.
-                let victimSize = entry.bytes.readableBytes + PageCache.missOverhead
+                let victimSize = entry.bytes.count + PageCache.missOverhead
                 let victimWorth = sketch.estimate(entry.hash) * victimSize * cost
                 if victimWorth >= frequency * (size + PageCache.missOverhead) * entry.cost { return nil }
                 chosen.append(slot)
@@ -115,10 +116,10 @@ final class PageCache: Sendable {
 
     /// The page kept under `key`, shared (counted as requested once more, and kept through the hand's next pass);
     /// nil when not kept.
-    func get(_ key: String) -> ByteBuffer? {
+    func get(_ key: String) -> [UInt8]? {
         guard capacity > 0 else { return nil }
         let hash = key.hashValue
-        return state.withLock { state -> ByteBuffer? in
+        return state.withLock { state -> [UInt8]? in
             guard let slot = state.slots[key] else { return nil }
             state.hits += 1
             state.sketch.increment(hash)
@@ -128,9 +129,21 @@ final class PageCache: Sendable {
     }
 
     /// Offers `value`, just inflated because ``get(_:)`` missed, under `key`: counted as requested once more, and
-    /// kept when it fits the budget, or when the victims the hand picks were all requested less often.
+    /// kept (its bytes copied into an array of their length) when it fits the budget, or when the victims the hand
+    /// picks were all requested less often.
     func put(_ key: String, _ value: ByteBuffer) {
-        let cost = value.readableBytes + key.utf8.count + 64
+        offer(key, count: value.readableBytes) {
+            value.withUnsafeReadableBytes { [UInt8](UnsafeRawBufferPointer($0)) }
+        }
+    }
+
+    /// ``put(_:_:)`` for a page inflated into an array of its length: kept as it is, without a copy.
+    func put(_ key: String, bytes: [UInt8]) {
+        offer(key, count: bytes.count) { bytes }
+    }
+
+    private func offer(_ key: String, count: Int, bytes: () -> [UInt8]) {
+        let cost = count + key.utf8.count + 64
         guard capacity > 0 else { return }
         let hash = key.hashValue
         state.withLock { state in
@@ -139,16 +152,13 @@ final class PageCache: Sendable {
             guard cost <= capacity / 8, state.slots[key] == nil else { return }
             let frequency = state.sketch.estimate(hash)
             guard
-                let victims = state.victims(
-                    for: cost, size: value.readableBytes, frequency: frequency, capacity: capacity)
+                let victims = state.victims(for: cost, size: count, frequency: frequency, capacity: capacity)
             else {
                 state.rejected += 1
                 return
             }
             for slot in victims { state.remove(slot) }
-            var bytes = ByteBufferAllocator().buffer(capacity: value.readableBytes)
-            bytes.writeImmutableBuffer(value)
-            state.insert(Entry(key: key, hash: hash, bytes: bytes, cost: cost))
+            state.insert(Entry(key: key, hash: hash, bytes: bytes(), cost: cost))
         }
     }
 }

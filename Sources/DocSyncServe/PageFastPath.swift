@@ -17,9 +17,11 @@ import Synchronization
 /// It reads NIO's HTTP/1 request head as the decoder made it (no conversion to `HTTPRequest`, no `URLComponents`)
 /// and renders the answer's head as bytes, ready for the socket: status line and fields in one buffer. A plain `GET`
 /// (no query, no conditional or range field) of a page answered here before from a file of an extracted version
-/// folder or from the page cache is answered from what ``PageHeads`` remembers of it (no parsing, no header
-/// building): an extracted page's bytes are read from its open file straight after the head, in one buffer, or,
-/// sent on the connection's own socket (``send(_:on:allocator:remote:)``), go out from the file with `sendfile`.
+/// folder or from a tarix store (the page cache's bytes, or inflated just now) is answered from what
+/// ``PageHeads`` remembers of it (no parsing, no header building): an extracted page's bytes are read from its
+/// open file straight after the head, in one buffer, or, sent on the connection's own socket
+/// (``send(_:on:allocator:remote:)``), go out from the file with `sendfile`; a tarix page's go out from the page
+/// cache's array after the head in one `writev`.
 final class PageFastPath: Sendable {
     let routes: Routes
     let log: AccessLog?
@@ -102,7 +104,7 @@ final class PageFastPath: Sendable {
         }
         let raw = Substring(utf8[utf8.index(utf8.startIndex, offsetBy: 3)..<end])
         guard let (answer, source) = routes.warmRead(raw, conditions: conditions) else { return nil }
-        if plain, answer.status.code == 200, source != .inflated {
+        if plain, answer.status.code == 200 {
             remember(target, raw, file: source == .file, allocator: allocator)
         }
         let length = answer.contentLength
@@ -122,11 +124,12 @@ final class PageFastPath: Sendable {
         }
         log?.record(method: .get, target: target, remote: remote(), status: 200, bytes: whole.length)
         counters.record(.pages, status: 200, duration: ContinuousClock.now - start)
-        return (whole.head, whole.body)
+        return (whole.answer, nil)
     }
 
     /// Remembers the page of `target` (``PageHeads``) after the full route answered it from a `file` of a kept,
-    /// extracted version folder (opened again beneath the folder, with the same checks) or from the page cache.
+    /// extracted version folder (opened again beneath the folder, with the same checks) or from a tarix store (by
+    /// its page cache key: a page not kept there is inflated again when asked, as an evicted one is).
     private func remember(_ target: String, _ raw: Substring, file: Bool, allocator: ByteBufferAllocator) {
         guard let made = routes.warmHead(raw) else { return }
         let body: PageHeads.Body
@@ -150,13 +153,13 @@ final class PageFastPath: Sendable {
             target, PageHeads.Entry(folder: made.folder, name: nameInVersions(made.folder), body: body, head: head))
     }
 
-    /// The whole answer to a plain `GET` of a page ``heads`` remembers — the kept head, `Content-Length` and the
-    /// per-answer fields, then the page: read from its open file into the same buffer, or the page cache's buffer
-    /// — and the page's length; nil when the full route must answer: the version folder is gone (pruned: its
+    /// The whole answer to a plain `GET` of a page ``heads`` remembers, in one buffer — the kept head,
+    /// `Content-Length` and the per-answer fields, then the page: read from its open file, or copied from the page
+    /// cache — and the page's length; nil when the full route must answer: the version folder is gone (pruned: its
     /// entries are dropped, the async route redirects), the bytes cannot be read without waiting (`RWF_NOWAIT`),
     /// the file is shorter now, or the tarix page, evicted from the page cache, cannot be inflated without waiting.
     func known(_ entry: PageHeads.Entry, target: String, allocator: ByteBufferAllocator)
-        -> (head: ByteBuffer, body: ByteBuffer?, length: Int)?
+        -> (answer: ByteBuffer, length: Int)?
     {
         guard folderExists(entry) else {
             heads.removeFolder(entry.folder)
@@ -165,24 +168,26 @@ final class PageFastPath: Sendable {
         switch entry.body {
         case .cached(let key, let page, let docset):
             guard let bytes = cachedBytes(key, page: page, of: docset) else { return nil }
-            var out = allocator.buffer(capacity: entry.head.readableBytes + 160)
+            var out = allocator.buffer(capacity: entry.head.readableBytes + 160 + bytes.count)
             out.writeImmutableBuffer(entry.head)
-            writeTrailer(&out, length: bytes.readableBytes)
-            return (out, bytes, bytes.readableBytes)
+            writeTrailer(&out, length: bytes.count)
+            out.writeBytes(bytes)
+            return (out, bytes.count)
         case .file(let file):
             guard let out = read(file, after: entry.head, allocator: allocator) else { return nil }
-            return (out, nil, file.size)
+            return (out, file.size)
         }
     }
 
-    /// The bytes of a remembered tarix page: the page cache's, or, evicted, inflated again and offered to the
-    /// cache, as the full route does (its head is the remembered one); nil when that would wait.
-    private func cachedBytes(_ key: String, page: String, of docset: InstalledDocset) -> ByteBuffer? {
+    /// The bytes of a remembered tarix page: the page cache's, or, evicted, inflated again (into an array of its
+    /// length, which the cache keeps as it is) and offered to the cache, as the full route does (its head is the
+    /// remembered one); nil when that would wait.
+    private func cachedBytes(_ key: String, page: String, of docset: InstalledDocset) -> [UInt8]? {
         if let kept = routes.cache.get(key) { return kept }
-        guard case .bytes(let inflated)? = try? routes.reader.openIfCached(page, of: docset, as: InflatedBuffer.self)
+        guard case .bytes(let inflated)? = try? routes.reader.openIfCached(page, of: docset, as: [UInt8].self)
         else { return nil }
-        routes.cache.put(key, inflated.buffer)
-        return inflated.buffer
+        routes.cache.put(key, bytes: inflated)
+        return inflated
     }
 
     /// What ``send(_:on:allocator:remote:)`` did with an answer.
@@ -194,6 +199,23 @@ final class PageFastPath: Sendable {
         /// The connection failed, or the file ended sooner than its head said, after part of the answer went out:
         /// the connection must close.
         case broken
+    }
+
+    /// What is left of an answer of `head` and `body` after `outcome`, their `writev`: the rest of both, copied into
+    /// one buffer for NIO.
+    private static func sending(
+        _ outcome: ChannelSocket.Outcome, head: ByteBuffer, body: UnsafeRawBufferPointer, allocator: ByteBufferAllocator
+    ) -> Sending {
+        switch outcome {
+        case .all: return .sent
+        case .failed: return .broken
+        case .partial(let sent):
+            var rest = allocator.buffer(capacity: head.readableBytes + body.count - sent)
+            rest.writeImmutableBuffer(head)
+            rest.writeBytes(body)
+            rest.moveReaderIndex(forwardBy: sent)
+            return .rest(rest)
+        }
     }
 
     /// Pages of at least this many bytes go out with `sendfile` (``ChannelSocket``); shorter ones are read into
@@ -230,23 +252,28 @@ final class PageFastPath: Sendable {
             }
             sending = rest(outcome, head: head, file: file, allocator: allocator)
             length = file.size
+        } else if case .cached(let key, let page, let docset) = entry.body {
+            // A tarix page: the head, then the page cache's bytes as they are kept, in one `writev`.
+            guard folderExists(entry) else {
+                heads.removeFolder(entry.folder)
+                return nil
+            }
+            guard let bytes = cachedBytes(key, page: page, of: docset) else { return nil }
+            var head = allocator.buffer(capacity: entry.head.readableBytes + 160)
+            head.writeImmutableBuffer(entry.head)
+            writeTrailer(&head, length: bytes.count)
+            sending = bytes.withUnsafeBytes { body in
+                Self.sending(
+                    head.withUnsafeReadableBytes { socket.send($0, body) }, head: head, body: body,
+                    allocator: allocator)
+            }
+            length = bytes.count
         } else {
             guard let whole = known(entry, target: target, allocator: allocator) else { return nil }
-            let empty = allocator.buffer(capacity: 0)
-            let body = whole.body ?? empty
-            let outcome = whole.head.withUnsafeReadableBytes { head in
-                body.withUnsafeReadableBytes { socket.send(head, $0) }
-            }
-            switch outcome {
-            case .all: sending = .sent
-            case .failed: sending = .broken
-            case .partial(let sent):
-                var rest = allocator.buffer(capacity: whole.head.readableBytes + body.readableBytes - sent)
-                rest.writeImmutableBuffer(whole.head)
-                rest.writeImmutableBuffer(body)
-                rest.moveReaderIndex(forwardBy: sent)
-                sending = .rest(rest)
-            }
+            let empty = UnsafeRawBufferPointer(start: nil, count: 0)
+            sending = Self.sending(
+                whole.answer.withUnsafeReadableBytes { socket.send($0, empty) }, head: whole.answer, body: empty,
+                allocator: allocator)
             length = whole.length
         }
         log?.record(method: .get, target: target, remote: remote(), status: 200, bytes: length)

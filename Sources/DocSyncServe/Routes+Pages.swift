@@ -54,7 +54,7 @@ extension Routes {
         let body: ByteBuffer
         let reader = self.reader
         if pinned, let kept = cache.get(tag) {
-            body = kept  // a tarix page inflated before
+            body = ByteBuffer(bytes: kept)  // a tarix page inflated before
         } else {
             // A warm page of a kept, extracted version folder is opened and read here, without waiting for the
             // disk (RESOLVE_CACHED, RWF_NOWAIT); anything else, or what that could not finish, on the read pool.
@@ -134,8 +134,8 @@ extension Routes {
         case inflated
     }
 
-    /// ``warmPage(_:conditions:)``, and where the page's bytes came from (``PageHeads`` remembers pages read from
-    /// a file or found in the page cache).
+    /// ``warmPage(_:conditions:)``, and where the page's bytes came from (``PageHeads`` remembers the page from
+    /// any of them).
     func warmRead(_ raw: Substring, conditions: PageConditions) -> (answer: PageAnswer, source: WarmSource)? {
         guard let path = PagePath(afterPrefix: raw), let version = path.version else { return nil }
         let folder = "\(configuredRoot)/.docsync/versions/\(version)"
@@ -143,7 +143,8 @@ extension Routes {
         let docset = InstalledDocset(name: path.name, path: folder)
         let tag = "\(version)/\(path.page)"
         if let kept = cache.get(tag) {
-            return (respond(kept, tag: tag, path: path, docset: docset, conditions: conditions), .cached)
+            let body = ByteBuffer(bytes: kept)
+            return (respond(body, tag: tag, path: path, docset: docset, conditions: conditions), .cached)
         }
         switch try? reader.openIfCached(path.page, of: docset, as: InflatedBuffer.self) {
         case .file(let descriptor, let size)?:

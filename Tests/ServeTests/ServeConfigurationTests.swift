@@ -35,7 +35,7 @@ import Testing
         #expect(defaults.headerTimeout == .seconds(10) && defaults.bodyTimeout == .seconds(10))
         #expect(defaults.maxConnections == 16_384)
         #expect(serve.maxConnections == 64 && serve.cacheMaxAge == .seconds(3600))
-        #expect(serve.pageCacheMiB == 8 && DocSyncConfiguration.Serve().pageCacheMiB == 12)
+        #expect(serve.pageCacheMiB == 8 && DocSyncConfiguration.Serve().pageCacheMiB == 20)
         #expect(try Self.parse("[serve]\naccess_log = \"\"\n").serve?.accessLog == nil)
         #expect(try Self.parse("[serve]\naccess_log = \"-\"\n").serve?.accessLog == "-")
     }

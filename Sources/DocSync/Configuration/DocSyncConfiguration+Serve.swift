@@ -20,8 +20,9 @@ extension DocSyncConfiguration {
         public var maxConnections = 16_384
         /// `Cache-Control: max-age` of pages.
         public var cacheMaxAge: Duration = .seconds(600)
-        /// MiB of memory for pages inflated from tarix stores, kept for the next request (0: none).
-        public var pageCacheMiB = 12
+        /// MiB of memory for pages inflated from tarix stores, kept for the next request (0: none). Each page is kept
+        /// in storage of its length: 20 MiB of pages take about the memory 12 MiB took in power-of-two buffers.
+        public var pageCacheMiB = 20
         /// `kapeli_permission`: the operator has Kapeli's permission to serve its docsets to others, so a `serve`
         /// listening beyond loopback does not warn about them (``KapeliLicence``).
         public var kapeliPermission = false

@@ -49,7 +49,7 @@ extension ServeCommand {
           costs no SQLite query; a page of up to 64 KiB whose compressed bytes are cached is inflated on the request's
           own thread, others on the read pool; records of 64 KiB or more are inflated with ISA-L's igzip, 1.6–1.8×
           zlib's speed there, shorter ones with zlib, faster for them), then offered to a memory cache of inflated pages
-          (`[serve] page_cache_mib`, default 12 MiB, each page charged its real size; 0 for none): CLOCK with a
+          (`[serve] page_cache_mib`, default 20 MiB, each page charged and kept at its real size; 0 for none): CLOCK with a
           size-aware frequency admission rule, so a page read often displaces rarer ones, equally read smaller pages
           stay, and a crawler's scan does not flush it as it would an LRU — a version's pages never change, so nothing
           in it is ever stale.
