@@ -59,11 +59,20 @@ package final class TextPairTokens {
         }
         let words = FullTextPairs.words(counts: counts, pages: pages.count)
         use((words.common, words.universal, []))
-        var pairs: [String: Int] = [:]
+        // Each page's pairs are the keys `tokens` leaves in `seen`, counted when both words are on enough pages to
+        // make a dense pair (few words: a small table, no string per pair).
+        let sorted = words.common.union(words.universal).sorted()
+        let dense = sorted.map { Double(counts[$0] ?? 0) >= FullTextPairs.denseShare * Double(max(pages.count, 1)) }
+        var keys: [UInt64: Int] = [:]
         for (title, body) in pages {
-            for token in try tokens(title: title, body: body).split(separator: " ") where token.first != "_" {
-                pairs[String(token), default: 0] += 1
+            _ = try tokens(title: title, body: body)
+            seen.forEach { key in
+                if dense[Int(key >> 32)], dense[Int(key & 0xFFFF_FFFF)] { keys[key, default: 0] += 1 }
             }
+        }
+        var pairs: [String: Int] = [:]
+        for (key, count) in keys where Double(count) >= FullTextPairs.denseShare * Double(max(pages.count, 1)) {
+            pairs[sorted[Int(key >> 32)] + "_" + sorted[Int(key & 0xFFFF_FFFF)]] = count
         }
         use((words.common, words.universal, FullTextPairs.dense(counts: pairs, pages: pages.count)))
     }
@@ -384,6 +393,11 @@ private struct PairSet {
         keys[slot] = key
         count += 1
         return true
+    }
+
+    /// Calls `body` with each key in the set.
+    func forEach(_ body: (UInt64) -> Void) {
+        for slot in 0..<stamps.count where stamps[slot] == generation { body(keys[slot]) }
     }
 
     func deallocate() {
