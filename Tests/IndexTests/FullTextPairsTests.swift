@@ -24,12 +24,6 @@ import Testing
                 FullTextPairs.tokens(title: test.title, body: test.body, common: common, universal: test.universal)
                     == test.want, "\(test)")
         }
-        // A dense pair is left out (its pages are counted instead).
-        #expect(
-            FullTextPairs.tokens(title: [], body: ["a", "b", "c"], common: common, universal: ["z"], dense: ["a_b"])
-                == "b_c _z")
-        #expect(FullTextPairs.dense(counts: ["a_b": 10, "b_c": 9, "c_a": 100], pages: 100) == ["a_b", "c_a"])
-        #expect(FullTextPairs.dense(counts: ["a_b": 1], pages: 0) == ["a_b"])
         let words = FullTextPairs.words(counts: ["a": 100, "b": 90, "c": 5, "d": 4], pages: 100)
         #expect(words.common == ["a", "b", "c"])
         #expect(words.universal == ["a", "b"])
@@ -74,23 +68,12 @@ import Testing
         }
         try tokens.choose(pages)
         #expect(tokens.words.universal.contains("alpha"), "seed \(generator.seed)")
-        #expect(!tokens.words.dense.isEmpty, "seed \(generator.seed)")
-        var densePages: [String: Int] = [:]
         for page in pages {
-            let (title, body) = (try reference(page.title), try reference(page.body))
             let want = FullTextPairs.tokens(
-                title: title, body: body, common: tokens.words.common, universal: tokens.words.universal,
-                dense: Set(tokens.words.dense))
+                title: try reference(page.title), body: try reference(page.body), common: tokens.words.common,
+                universal: tokens.words.universal)
             #expect(try tokens.tokens(title: page.title, body: page.body) == want, "seed \(generator.seed)")
-            let all = FullTextPairs.tokens(
-                title: title, body: body, common: tokens.words.common, universal: [])
-            for pair in Set(all.split(separator: " ").map(String.init)) where tokens.words.dense.contains(pair) {
-                densePages[pair, default: 0] += 1
-            }
         }
-        // Each dense pair on at least a tenth of the pages, its pages counted once each.
-        #expect(tokens.densePages == densePages, "seed \(generator.seed)")
-        #expect(densePages.values.allSatisfy { $0 * 10 >= pages.count }, "seed \(generator.seed)")
     }
 
     @Test func plansWalkTheSmallestSource() throws {
@@ -101,8 +84,7 @@ import Testing
             let search = TextSearchPlan(query, word: { pages[$0] ?? 0 }, expand: { _ in [] })
             return TextPairPlan(
                 query, plan: search, total: 1000, walkable: 50,
-                tokens: { $0.lowercased().split(separator: " ").map(String.init) }, paired: { paired[$0] },
-                dense: { _ in nil })
+                tokens: { $0.lowercased().split(separator: " ").map(String.init) }, paired: { paired[$0] })
         }
         #expect(try plan("\"the of\"").walk == .init(table: "pairs", expression: "\"the_of\""))
         #expect(try plan("\"the of\"").phrases == ["\"the of\"": ["the_of"]])
@@ -119,23 +101,6 @@ import Testing
         #expect(try plan("the -some").walk == nil)  // half the pages lack it: FTS5's own stepping finds them
         #expect(try plan("rare -most").walk == nil)  // the required word is rarer than the pages without it
         #expect(try plan("the").walk == nil)
-        // Dense pairs (counted, not in `pairs`): neither walked nor checked; a phrase of dense pairs alone is one
-        // FTS5 query, a rarer pair beside one walks alone.
-        func densePlan(_ text: String) throws -> TextPairPlan {
-            let query = try TextQuery(parsing: text)
-            let search = TextSearchPlan(query, word: { pages[$0] ?? 0 }, expand: { _ in [] })
-            return TextPairPlan(
-                query, plan: search, total: 1000, walkable: 50,
-                tokens: { $0.lowercased().split(separator: " ").map(String.init) }, paired: { paired[$0] },
-                dense: { ["the_of": 400, "of_the": 300][$0] })
-        }
-        #expect(try densePlan("\"the of\"").walk == nil)
-        #expect(try densePlan("\"the of\"").phrases == ["\"the of\"": ["the_of"]])
-        #expect(try densePlan("\"the of\"").densePages == ["the_of": 400])
-        #expect(try densePlan("\"the of most\"").walk == .init(table: "pairs", expression: "\"of_most\""))
-        #expect(try densePlan("\"the of most\"").checks.isEmpty)
-        #expect(try densePlan("\"the of\" -most").walk == .init(table: "pairs", expression: "\"_most\""))
-        #expect(try densePlan("rare \"the of\"").checks == [.init("text", "\"rare\"", present: true)])
     }
 
     /// `count` pages: "here" first and "right … left" around seeded filler on every page (so "left right" is on
@@ -208,20 +173,15 @@ import Testing
             try db.execute(sql: "INSERT INTO pairs(pairs) VALUES('integrity-check')")
             let paired = try Row.fetchAll(db, sql: "SELECT term, absent FROM paired")
             let universal = paired.filter { $0["absent"] == 1 }.map { $0["term"] as String }.sorted()
-            let dense = try Row.fetchAll(db, sql: "SELECT pair, pages FROM dense")
-                .map { ($0["pair"] as String, $0["pages"] as Int) }
-            // Every pair's tokens made, the dense ones too: theirs are counted in `dense`, the others in `pairs`.
             let tokens = try TextPairTokens()
-            tokens.use((Set(paired.map { $0["term"] as String }), universal, []))
+            tokens.use((Set(paired.map { $0["term"] as String }), universal))
             var expected: [String: [Int64]] = [:]
             for (index, page) in pages.enumerated() {
                 for token in try tokens.tokens(title: page.title, body: page.body).split(separator: " ") {
                     expected[String(token), default: []].append(Int64(index + 1))
                 }
             }
-            #expect(expected.count > 10 && !universal.isEmpty && !dense.isEmpty, "seed \(generator.seed)")
-            #expect(dense.contains { $0.0 == "big_phrase" }, "seed \(generator.seed)")
-            for (pair, count) in dense { #expect(expected.removeValue(forKey: pair)?.count == count, "\(pair)") }
+            #expect(expected.count > 10 && !universal.isEmpty, "seed \(generator.seed)")
             for (token, rows) in expected {
                 let found = try Int64.fetchAll(
                     db, sql: "SELECT rowid FROM pairs WHERE pairs MATCH ? ORDER BY rowid",

@@ -38,10 +38,8 @@ enum FullTextIndexing {
                 case .skipped(let page, let reason):
                     outcome.skippedCount += 1
                     if outcome.skipped.count < 20 { outcome.skipped.append((page, reason)) }
-                case .pairWords(let words):
-                    writer.use(pairWords: words)
-                case .densePages(let pages):
-                    writer.use(densePages: pages)
+                case .pairWords(let common, let universal):
+                    writer.use(pairWords: (common, universal))
                 case .page(let page, let text, let pairs):
                     if text.truncated { outcome.truncated += 1 }
                     try writer.add(path: page, title: text.title, body: text.body, pairs: pairs)

@@ -4,8 +4,7 @@ internal import DocSyncSupport
 
 /// Pages read and parsed on a thread of their own (`FullTextIndexing`), with their `pairs` tokens
 /// (`TextPairTokens`: the common words chosen on the first ``FullTextWriter/batchBytes`` of text, held until then
-/// and announced by a `.pairWords` item before any page, the dense pairs' pages by a `.densePages` item after the last
-/// one), handed to the index writer on the caller's thread through
+/// and announced by a `.pairWords` item before any page), handed to the index writer on the caller's thread through
 /// a queue of at most ``capacityBytes`` of text: reading, parsing and tokenizing pages overlaps SQLite writing the
 /// previous ones. The producer stops at the next page once the consumer cancels; `cancel` waits for it, so no thread
 /// outlives the build.
@@ -15,11 +14,8 @@ final class ParsedPages: @unchecked Sendable {
     enum Item {
         case page(path: String, text: VisibleText, pairs: String)
         case skipped(path: String, reason: String)
-        /// The common and universal words and the dense pairs of every page's `pairs` tokens: the first item but
-        /// skipped pages.
-        case pairWords(FullTextPairs.Words)
-        /// The pages each dense pair is on (left out of the pages' `pairs` tokens): the last item.
-        case densePages([String: Int])
+        /// The common and universal words of every page's `pairs` tokens: the first item but skipped pages.
+        case pairWords(common: Set<String>, universal: [String])
     }
 
     /// Text queued at most (bytes), bounding memory whatever the pages hold.
@@ -58,7 +54,10 @@ final class ParsedPages: @unchecked Sendable {
                     guard let pages = first else { return }
                     first = nil
                     try tokens.choose(pages.map { ($0.text.title, $0.text.body) })
-                    guard queue.push(.pairWords(tokens.words)) else { throw CancellationError() }
+                    let words = tokens.words
+                    guard queue.push(.pairWords(common: words.common, universal: words.universal)) else {
+                        throw CancellationError()
+                    }
                     for page in pages { try send(page.path, page.text) }
                 }
                 try FullTextPages.each(docsetPath: path, maximumBytes: limits.maximumPageBytes) { page, contents in
@@ -90,7 +89,6 @@ final class ParsedPages: @unchecked Sendable {
                     guard queue.push(.skipped(path: page, reason: skipped)) else { throw CancellationError() }
                 }
                 try choose()
-                guard queue.push(.densePages(tokens.densePages)) else { throw CancellationError() }
             } catch is CancellationError {
             } catch {
                 failure = error
@@ -161,8 +159,7 @@ final class ParsedPages: @unchecked Sendable {
         case .page(let path, let text, let pairs):
             path.utf8.count + text.title.utf8.count + text.body.utf8.count + pairs.utf8.count
         case .skipped(let path, let reason): path.utf8.count + reason.utf8.count
-        case .pairWords(let words): (words.common.count + words.universal.count + words.dense.count) * 16
-        case .densePages(let pages): pages.count * 24
+        case .pairWords(let common, let universal): common.count * 16 + universal.count * 16
         }
     }
 }

@@ -7,20 +7,12 @@
 /// Which words are common and universal is decided once, on the first batch of pages the writer holds (before any
 /// is written, so every page of the index has its tokens): common, a word on at least ``commonShare`` of those pages;
 /// universal, on at least ``universalShare`` (at most ``maximumUniversal`` of them). The words are the index's own
-/// tokens (FTS5's `unicode61` tokenizer, as `text` has them). Since layout 4 the pairs on at least ``denseShare`` of
-/// those pages are *dense*: a query finds their pages with one FTS5 query and only ever counts them (IDF), so the
-/// index keeps their page counts (`dense(pair, pages)`) instead of their postings (a fifth of `pairs`' at 20,000
-/// generated pages). Pure: table-tested.
+/// tokens (FTS5's `unicode61` tokenizer, as `text` has them). Pure: table-tested.
 package enum FullTextPairs {
-    /// The common words, the universal words and the dense pairs of an index.
-    package typealias Words = (common: Set<String>, universal: [String], dense: [String])
-
     /// A word on at least this share of the first batch's pages is common.
     package static let commonShare = 0.05
     /// A word on at least this share of the first batch's pages is universal.
     package static let universalShare = 0.9
-    /// A pair on at least this share of the first batch's pages is dense (as `FullTextReader.denseShare`).
-    package static let denseShare = 0.1
     /// Universal words kept at most (the most frequent first).
     package static let maximumUniversal = 64
     /// The `pairs` table's tokenizer: every character a token's but spaces and ASCII punctuation other than `_`.
@@ -36,24 +28,16 @@ package enum FullTextPairs {
         return (common, universal.sorted())
     }
 
-    /// The dense pairs of `pages` pages, given the pages each pair is on (sorted).
-    package static func dense(counts: [String: Int], pages: Int) -> [String] {
-        let total = Double(max(pages, 1))
-        return counts.filter { Double($0.value) >= denseShare * total }.keys.sorted()
-    }
-
     /// One page's tokens for the `pairs` table: `a_b` for each adjacent pair of common words within the title and
-    /// within the body (each pair once: the table keeps pages, not counts nor positions) but the `dense` ones, then
-    /// `_w` for each universal word on neither. `TextPairTokens` makes the same from a page's text.
-    package static func tokens(
-        title: [String], body: [String], common: Set<String>, universal: [String], dense: Set<String> = []
-    ) -> String {
+    /// within the body (each pair once: the table keeps pages, not counts nor positions), then `_w` for each
+    /// universal word on neither. `TextPairTokens` makes the same from a page's text.
+    package static func tokens(title: [String], body: [String], common: Set<String>, universal: [String]) -> String {
         var out: [String] = []
         var seen = Set<String>()
         for field in [title, body] where field.count > 1 {
             for index in 1..<field.count where common.contains(field[index - 1]) && common.contains(field[index]) {
                 let token = pair(field[index - 1], field[index])
-                if !dense.contains(token), seen.insert(token).inserted { out.append(token) }
+                if seen.insert(token).inserted { out.append(token) }
             }
         }
         if !universal.isEmpty {

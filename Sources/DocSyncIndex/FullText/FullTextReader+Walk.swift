@@ -3,17 +3,14 @@ import GRDB
 
 extension FullTextReader {
     /// `query`'s use of the index's `pairs` table: the words of each term read by the index's tokenizer, each looked
-    /// up in `paired`, each pair in `dense` (`FullTextPairs`; an index of layout 3 has none).
+    /// up in `paired` (`FullTextPairs`).
     static func pairPlan(_ db: Database, query: TextQuery, plan: TextSearchPlan, total: Int) throws -> TextPairPlan {
         let tokenizer = try db.makeTokenizer(FullTextWriter.tokenizer)
         let lookup = try db.cachedStatement(sql: "SELECT absent FROM paired WHERE term = ?")
-        let dense = try hasTable(db, "dense")
-            ? try db.cachedStatement(sql: "SELECT pages FROM dense WHERE pair = ?") : nil
         return try TextPairPlan(
             query, plan: plan, total: total, walkable: walked * walkedPerScored,
             tokens: { text in try tokenizer.tokenize(query: text).map(\.token) },
-            paired: { word in try Bool.fetchOne(lookup, arguments: [word]) },
-            dense: { pair in try dense.flatMap { try Int.fetchOne($0, arguments: [pair]) } })
+            paired: { word in try Bool.fetchOne(lookup, arguments: [word]) })
     }
 
     /// Walks `walk`'s candidates in page order, testing and scoring each with `expression` (a seek into the

@@ -79,12 +79,8 @@ package enum FullTextReader {
             if let known = phrase.pages {
                 pages = known
             } else if let tokens = pairs?.phrases[phrase.expression] {
-                // A dense pair's pages are counted, not in `pairs`: a phrase is on at most as many pages as each.
-                let sparse = tokens.filter { pairs?.densePages[$0] == nil }
-                let found = sparse.isEmpty
-                    ? total : try count(db, FullTextPairs.expression(sparse), total: total, table: "pairs")
-                pages = min(found, tokens.compactMap { pairs?.densePages[$0] }.min() ?? total)
-                if sparse == pairs?.walkedTokens, pages >= total / Self.denseShare { dense = true }
+                pages = try count(db, FullTextPairs.expression(tokens), total: total, table: "pairs")
+                if tokens == pairs?.walkedTokens, pages >= total / Self.denseShare { dense = true }
             } else {
                 pages = try count(db, phrase.expression, total: total, table: "text")
             }

@@ -23,15 +23,13 @@ import GRDB
 /// Not thread-safe: one builder per index.
 package final class FullTextWriter {
     /// The schema's version (`meta.layout`): 2 added `terms` (every word and the pages it is on) and `titles` (an
-    /// FTS5 table of the titles alone), 3 `pairs` and `paired` (`FullTextPairs`), 4 `dense` (the dense pairs' page
-    /// counts, their postings left out of `pairs`).
-    package static let layoutVersion = "4"
+    /// FTS5 table of the titles alone), 3 `pairs` and `paired` (`FullTextPairs`).
+    package static let layoutVersion = "3"
     /// The schemas readers read (an index of version 1 has no `terms` nor `titles`: its prefixes are left to
     /// FTS5, its IDFs counted and no title pass made; one of version 2 no `pairs`: its phrases and exclusions of
-    /// common words cost FTS5's doclist intersection; one of version 3 holds every pair's postings and no `dense`:
-    /// its dense phrases are counted in `pairs`). An index of an older version is rebuilt by the next sync
+    /// common words cost FTS5's doclist intersection). An index of an older version is rebuilt by the next sync
     /// (``isOutdated(path:)``), read meanwhile.
-    package static let readableLayouts: Set<String> = ["1", "2", "3", "4"]
+    package static let readableLayouts: Set<String> = ["1", "2", "3"]
     /// Text kept before a batch is written in one transaction.
     package static let batchBytes = 4 << 20
     /// FTS5's pending terms of `pairs` before they are written as a segment (FTS5's `hashsize`, 1 MiB by default,
@@ -61,11 +59,8 @@ package final class FullTextWriter {
     private var batch: [(path: String, title: String, body: String)] = []
     private var batchSize = 0
     private var nextID: Int64 = 1
-    /// The common and universal words and the dense pairs (`FullTextPairs`), chosen on the first batch or given
-    /// (`use(pairWords:)`).
-    private var pairWords: FullTextPairs.Words?
-    /// The pages of each dense pair among the pages added with their tokens (`use(densePages:)`).
-    private var densePages: [String: Int] = [:]
+    /// The common and universal words (`FullTextPairs`), chosen on the first batch or given (`use(pairWords:)`).
+    private var pairWords: (common: Set<String>, universal: [String])?
     /// The `pairs` tokens of pages added without them.
     private var pairTokens: TextPairTokens?
     /// Whether pages added with their tokens are being written in a transaction, and their text since it began.
@@ -112,7 +107,6 @@ package final class FullTextWriter {
                             title, content='', columnsize=0, tokenize='unicode61 remove_diacritics 2');
                         \(FullTextPairsWriter.schema);
                         CREATE TABLE paired(term TEXT PRIMARY KEY, absent INTEGER NOT NULL) WITHOUT ROWID;
-                        CREATE TABLE dense(pair TEXT PRIMARY KEY, pages INTEGER NOT NULL) WITHOUT ROWID;
                         INSERT INTO text(text, rank) VALUES('automerge', \(Self.mergedSegments));
                         """)
             }
@@ -162,17 +156,11 @@ package final class FullTextWriter {
         if batchSize >= Self.batchBytes { try flush() }
     }
 
-    /// Uses `words` as the common and universal words and the dense pairs (chosen by the caller's
-    /// ``TextPairTokens``) for the pages added with their `pairs` tokens; before the first page.
-    package func use(pairWords words: FullTextPairs.Words) {
+    /// Uses `words` as the common and universal words (chosen by the caller's ``TextPairTokens``) for the pages
+    /// added with their `pairs` tokens; before the first page.
+    package func use(pairWords words: (common: Set<String>, universal: [String])) {
         precondition(pages == 0 && pairWords == nil, "the pairs' words are chosen before the first page")
         pairWords = words
-    }
-
-    /// Records the pages each dense pair is on among the pages added with their `pairs` tokens (the caller's
-    /// ``TextPairTokens/densePages``, once they are all made); before ``finish(meta:)``.
-    package func use(densePages pages: [String: Int]) {
-        densePages.merge(pages, uniquingKeysWith: +)
     }
 
     /// Adds one page with its `pairs` tokens (``TextPairTokens/tokens(title:body:)`` after ``use(pairWords:)``),
@@ -221,18 +209,12 @@ package final class FullTextWriter {
                 }
                 try db.execute(sql: "INSERT INTO text(text) VALUES('optimize')")
                 try db.execute(sql: "INSERT INTO titles(titles) VALUES('optimize')")
-                let words = pairWords ?? ([], [], [])
+                let words = pairWords ?? ([], [])
                 let universal = Set(words.universal)
                 for word in words.common.union(universal) {
                     try db.execute(
                         sql: "INSERT INTO paired(term, absent) VALUES (?, ?)",
                         arguments: [word, universal.contains(word) ? 1 : 0])
-                }
-                // The dense pairs' pages, counted where their tokens were made (here, or by the caller).
-                let counted = densePages.merging(pairTokens?.densePages ?? [:], uniquingKeysWith: +)
-                for pair in Set(words.dense) {
-                    try db.execute(
-                        sql: "INSERT INTO dense(pair, pages) VALUES (?, ?)", arguments: [pair, counted[pair] ?? 0])
                 }
                 // Every word and the pages it is on, read once from the merged index: queries look up IDFs and
                 // expand prefixes here instead of reading doclists (`TextSearchPlan`).

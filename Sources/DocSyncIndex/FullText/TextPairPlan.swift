@@ -7,9 +7,7 @@
 /// the `pairs` tokens every match has (each phrase of common words' pairs, each nearly-universal excluded word's
 /// absence), or the rarest required word's own pages when fewer — and each candidate is tested and scored with the
 /// whole expression (`FullTextReader`); every page found matches, and a walk that reaches the end finds them all.
-/// A dense pair (layout 4: its page count kept, not its pages) is neither walked nor checked: a phrase whose pairs
-/// are all dense runs as one FTS5 query (its matches are dense), one with rarer pairs walks those, and scoring each
-/// candidate with the whole expression checks the rest. Pure: table-tested.
+/// Pure: table-tested.
 package struct TextPairPlan: Sendable, Equatable {
     /// Where a walk's candidates come from: `table` (`pairs` or `text`) `MATCH expression`, in page order.
     package struct Walk: Sendable, Equatable {
@@ -23,10 +21,8 @@ package struct TextPairPlan: Sendable, Equatable {
     }
 
     /// The `pairs` tokens of each required phrase of common words, by the phrase's FTS5 expression (its pages are
-    /// counted there: exact for two words), dense ones included.
+    /// counted there: exact for two words).
     package private(set) var phrases: [String: [String]] = [:]
-    /// The page count of each dense pair of ``phrases`` (not in `pairs`).
-    package private(set) var densePages: [String: Int] = [:]
     /// How the query walks; nil: it runs as one FTS5 query (no phrase of common words, no such exclusion).
     package private(set) var walk: Walk?
     /// What each candidate of a walk is checked for, one seek into one doclist each, before it is scored with the
@@ -53,12 +49,11 @@ package struct TextPairPlan: Sendable, Equatable {
 
     /// Plans `query` (planned as `plan`) on an index of `total` pages. `tokens(text)` gives the words of `text` as
     /// the index's tokenizer reads them; `paired(word)` whether the word is common in `pairs` (false), common and
-    /// universal (true: pages without it are listed), or neither (nil); `dense(pair)` a dense pair's pages (nil:
-    /// the pair's pages are in `pairs`). `walkable` is the most pages a walk driven by one required word tests (a
-    /// rarer one drives it).
+    /// universal (true: pages without it are listed), or neither (nil). `walkable` is the most pages a walk driven
+    /// by one required word tests (a rarer one drives it).
     package init(
         _ query: TextQuery, plan: TextSearchPlan, total: Int, walkable: Int, tokens: (String) throws -> [String],
-        paired: (String) throws -> Bool?, dense: (String) throws -> Int?
+        paired: (String) throws -> Bool?
     ) rethrows {
         // The rarest required group (a word, or a prefix's words): its pages and expression.
         var rarest: (pages: Int, expression: String)?
@@ -93,10 +88,8 @@ package struct TextPairPlan: Sendable, Equatable {
                     if !pairs.contains(pair) { pairs.append(pair) }
                 }
                 phrases[term.expression] = pairs
-                for pair in pairs { densePages[pair] = try dense(pair) }
-                let sparse = pairs.filter { densePages[$0] == nil }
-                checks += sparse.map { Check("pairs", FullTextPairs.expression([$0]), present: true) }
-                tokensWalked += sparse.filter { !tokensWalked.contains($0) }
+                checks += pairs.map { Check("pairs", FullTextPairs.expression([$0]), present: true) }
+                tokensWalked += pairs.filter { !tokensWalked.contains($0) }
             }
         }
         guard !tokensWalked.isEmpty else { return }

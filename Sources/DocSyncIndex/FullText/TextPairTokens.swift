@@ -11,21 +11,18 @@ import GRDB
 /// remove_diacritics 2` tokenizer itself, on an in-memory connection of this reader's own. ``tokens(title:body:)``
 /// reads an ASCII word in place, hashing it as it goes: no `String`, no copy, no reference counted per word; the
 /// common words are found through a table of their bytes' hashes and each page's pairs kept once through a set
-/// reused from page to page. A dense pair (`FullTextPairs.dense`) is counted (``densePages``), not written.
+/// reused from page to page.
 ///
 /// Not thread-safe: one per thread.
 package final class TextPairTokens {
-    /// The common and universal words (`FullTextPairs.words`) and the dense pairs (`FullTextPairs.dense`), once
-    /// ``choose(_:)`` has chosen them.
-    package private(set) var words: FullTextPairs.Words = ([], [], [])
+    /// The common and universal words (`FullTextPairs.words`), once ``choose(_:)`` has chosen them.
+    package private(set) var words: (common: Set<String>, universal: [String]) = ([], [])
     private let queue: DatabaseQueue
     private var tokenizer: (any FTS5Tokenizer)?
     /// The common words (sorted, by id), where each is among the universal words, and their hashes.
     private var table = WordTable()
     /// The pairs of the page being read (each written once).
     private var seen = PairSet()
-    /// The dense pairs, by their words' ids, and the pages each was on since ``use(_:)``.
-    private var dense = DensePairs()
     /// The tokens of the page being read, reused.
     private var out: [UInt8] = []
     /// The most bytes of ``out`` kept from one page to the next.
@@ -44,11 +41,10 @@ package final class TextPairTokens {
     deinit {
         table.deallocate()
         seen.deallocate()
-        dense.deallocate()
     }
 
-    /// Chooses the common and universal words, then the dense pairs, from `pages` (the first pages of an index:
-    /// each page counted once per word, once per pair); the dense pairs' pages are counted from here on.
+    /// Chooses the common and universal words from `pages` (the first pages of an index: each page counted once per
+    /// word).
     package func choose(_ pages: [(title: String, body: String)]) throws(DocsetIndexError) {
         var counts: [String: Int] = [:]
         var page = Set<String>()
@@ -57,52 +53,16 @@ package final class TextPairTokens {
             for text in [title, body] { try eachWord(text) { page.insert(String(decoding: $0, as: UTF8.self)) } }
             for word in page { counts[word, default: 0] += 1 }
         }
-        let words = FullTextPairs.words(counts: counts, pages: pages.count)
-        use((words.common, words.universal, []))
-        // Each page's pairs are the keys `tokens` leaves in `seen`, counted when both words are on enough pages to
-        // make a dense pair (few words: a small table, no string per pair).
-        let sorted = words.common.union(words.universal).sorted()
-        let dense = sorted.map { Double(counts[$0] ?? 0) >= FullTextPairs.denseShare * Double(max(pages.count, 1)) }
-        var keys: [UInt64: Int] = [:]
-        for (title, body) in pages {
-            _ = try tokens(title: title, body: body)
-            seen.forEach { key in
-                if dense[Int(key >> 32)], dense[Int(key & 0xFFFF_FFFF)] { keys[key, default: 0] += 1 }
-            }
-        }
-        var pairs: [String: Int] = [:]
-        for (key, count) in keys where Double(count) >= FullTextPairs.denseShare * Double(max(pages.count, 1)) {
-            pairs[sorted[Int(key >> 32)] + "_" + sorted[Int(key & 0xFFFF_FFFF)]] = count
-        }
-        use((words.common, words.universal, FullTextPairs.dense(counts: pairs, pages: pages.count)))
+        use(FullTextPairs.words(counts: counts, pages: pages.count))
     }
 
-    /// Uses `words` (chosen before, as ``choose(_:)`` does); the dense pairs' pages are counted from here on.
-    package func use(_ words: FullTextPairs.Words) {
+    /// Uses `words` (chosen before, as ``choose(_:)`` does).
+    package func use(_ words: (common: Set<String>, universal: [String])) {
         self.words = words
         let sorted = words.common.union(words.universal).sorted()
         let universal = Dictionary(uniqueKeysWithValues: words.universal.enumerated().map { ($1, $0) })
         table.deallocate()
         table = WordTable(sorted.map { Array($0.utf8) }, universal: sorted.map { universal[$0] ?? -1 })
-        let ids = Dictionary(uniqueKeysWithValues: sorted.enumerated().map { ($1, UInt64($0)) })
-        var keys: [UInt64] = []
-        densePairs = []
-        for pair in words.dense {
-            let parts = pair.split(separator: "_", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let first = ids[parts[0]], let second = ids[parts[1]] else { continue }
-            keys.append(first << 32 | second)
-            densePairs.append(pair)
-        }
-        dense.deallocate()
-        dense = DensePairs(keys)
-    }
-
-    /// The dense pairs `use(_:)` was given whose words are common, in the order of their keys in ``dense``.
-    private var densePairs: [String] = []
-
-    /// The pages each dense pair was on, among the pages whose tokens were made since ``use(_:)``.
-    package var densePages: [String: Int] {
-        Dictionary(uniqueKeysWithValues: densePairs.enumerated().map { ($1, dense.pages(at: $0)) })
     }
 
     /// Every word of `text`, as `text`'s tokenizer reads it.
@@ -137,7 +97,6 @@ package final class TextPairTokens {
     private func fieldTokens(_ text: String, into out: inout [UInt8], present: inout UInt64) throws(DocsetIndexError) {
         // Pointers in structs, copied into locals: nothing in the loop is reference counted.
         let table = self.table
-        let dense = self.dense
         var seen = self.seen
         defer { self.seen = seen }
         var previous: Int32 = -1
@@ -145,9 +104,7 @@ package final class TextPairTokens {
             if id >= 0 {
                 let universal = table.universal[Int(id)]
                 if universal >= 0 { present |= 1 << UInt64(universal) }
-                if previous >= 0, seen.insert(UInt64(previous) << 32 | UInt64(id)),
-                    !dense.count(UInt64(previous) << 32 | UInt64(id))
-                {
+                if previous >= 0, seen.insert(UInt64(previous) << 32 | UInt64(id)) {
                     if !out.isEmpty { out.append(0x20) }
                     out.append(contentsOf: table.word(previous))
                     out.append(0x5F)
@@ -395,11 +352,6 @@ private struct PairSet {
         return true
     }
 
-    /// Calls `body` with each key in the set.
-    func forEach(_ body: (UInt64) -> Void) {
-        for slot in 0..<stamps.count where stamps[slot] == generation { body(keys[slot]) }
-    }
-
     func deallocate() {
         keys.deallocate()
         stamps.deallocate()
@@ -417,63 +369,5 @@ private struct PairSet {
         for slot in 0..<old.1.count where old.1[slot] == live { _ = insert(old.0[slot]) }
         old.0.deallocate()
         old.1.deallocate()
-    }
-}
-
-/// The dense pairs (keys of two word ids, as ``PairSet``'s) and the pages each was on: open addressing over raw
-/// memory, its size fixed when made; a copy shares the counts. Freed by ``deallocate()`` (its owner's).
-private struct DensePairs {
-    private var keys = UnsafeMutableBufferPointer<UInt64>(start: nil, count: 0)
-    /// Each slot's pair's index in the keys given, -1 when empty.
-    private var slots = UnsafeMutableBufferPointer<Int32>(start: nil, count: 0)
-    private var counts = UnsafeMutableBufferPointer<Int>(start: nil, count: 0)
-
-    init() {}
-
-    init(_ pairs: [UInt64]) {
-        guard !pairs.isEmpty else { return }
-        var size = 16
-        while size < pairs.count * 4 { size <<= 1 }
-        keys = .allocate(capacity: size)
-        keys.initialize(repeating: 0)
-        slots = .allocate(capacity: size)
-        slots.initialize(repeating: -1)
-        counts = .allocate(capacity: pairs.count)
-        counts.initialize(repeating: 0)
-        for (index, key) in pairs.enumerated() {
-            var slot = Self.slot(key, size - 1)
-            while slots[slot] >= 0, keys[slot] != key { slot = (slot + 1) & (size - 1) }
-            keys[slot] = key
-            slots[slot] = Int32(index)
-        }
-    }
-
-    func deallocate() {
-        keys.deallocate()
-        slots.deallocate()
-        counts.deallocate()
-    }
-
-    /// Whether `key` is a dense pair; counts a page more for it when it is.
-    @inline(__always)
-    func count(_ key: UInt64) -> Bool {
-        guard slots.count > 0 else { return false }
-        let mask = slots.count - 1
-        var slot = Self.slot(key, mask)
-        while slots[slot] >= 0 {
-            if keys[slot] == key {
-                counts[Int(slots[slot])] += 1
-                return true
-            }
-            slot = (slot + 1) & mask
-        }
-        return false
-    }
-
-    /// The pages counted for the pair at `index` of the keys given.
-    func pages(at index: Int) -> Int { counts.count > index ? counts[index] : 0 }
-
-    private static func slot(_ key: UInt64, _ mask: Int) -> Int {
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
     }
 }
