@@ -1,6 +1,7 @@
 import DocSyncSupport
 import Foundation
 import GRDB
+import GRDBSQLite
 
 #if canImport(Glibc)
     import Glibc
@@ -303,14 +304,49 @@ package final class FullTextWriter {
 
     /// Inserts one page's rows.
     private func write(_ db: Database, id: Int64, path: String, title: String, body: String, pairs: String) throws {
-        try db.cachedStatement(sql: "INSERT INTO pages(id, path, title) VALUES (?, ?, ?)")
-            .execute(arguments: [id, path, title])
-        try db.cachedStatement(sql: "INSERT INTO text(rowid, title, body) VALUES (?, ?, ?)")
-            .execute(arguments: [id, title, body])
-        if !title.isEmpty {
-            try db.cachedStatement(sql: "INSERT INTO titles(rowid, title) VALUES (?, ?)")
-                .execute(arguments: [id, title])
-        }
+        try Self.insert(db, "INSERT INTO pages(id, path, title) VALUES (?, ?, ?)", id, path, title)
+        try Self.insert(db, "INSERT INTO text(rowid, title, body) VALUES (?, ?, ?)", id, title, body)
+        if !title.isEmpty { try Self.insert(db, "INSERT INTO titles(rowid, title) VALUES (?, ?)", id, title) }
         if !pairs.isEmpty { try pairsWriter.add(id: id, tokens: pairs) }
+    }
+
+    /// Runs `sql` (an `INSERT` of `id` and one or two strings) with the strings bound in place with their lengths:
+    /// GRDB binds a string with length -1 and `SQLITE_TRANSIENT`, so SQLite measured every body (`strlen`) and
+    /// copied it before FTS5 read it.
+    private static func insert(_ db: Database, _ sql: String, _ id: Int64, _ first: String, _ second: String? = nil)
+        throws
+    {
+        let statement = try db.cachedStatement(sql: sql)
+        let handle = statement.sqliteStatement
+        var first = first
+        var second = second ?? ""
+        let code = first.withUTF8 { first in
+            second.withUTF8 { second in
+                sqlite3_bind_int64(handle, 1, id)
+                bind(handle, 2, first)
+                if sqlite3_bind_parameter_count(handle) > 2 { bind(handle, 3, second) }
+                let code = sqlite3_step(handle)
+                sqlite3_reset(handle)
+                return code
+            }
+        }
+        sqlite3_clear_bindings(handle)  // the strings' memory is only lent for the step
+        guard code == SQLITE_DONE else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: sql)
+        }
+    }
+
+    /// Binds `text` without a copy (`SQLITE_STATIC`: valid until the statement is stepped and reset).
+    private static func bind(_ handle: OpaquePointer?, _ index: Int32, _ text: UnsafeBufferPointer<UInt8>) {
+        guard let start = text.baseAddress else {
+            let empty: StaticString = ""  // static storage
+            empty.utf8Start.withMemoryRebound(to: CChar.self, capacity: 1) {
+                _ = sqlite3_bind_text(handle, index, $0, 0, nil)
+            }
+            return
+        }
+        start.withMemoryRebound(to: CChar.self, capacity: text.count) {
+            _ = sqlite3_bind_text(handle, index, $0, Int32(text.count), nil)
+        }
     }
 }
