@@ -34,13 +34,13 @@ def dash_docset(path, entries, rng, names):
     db = sqlite3.connect(path)
     db.executescript("CREATE TABLE searchIndex(id INTEGER PRIMARY KEY, name TEXT, type TEXT, path TEXT);"
                      "CREATE UNIQUE INDEX anchor ON searchIndex (name, type, path);")
-    rows = set()
+    rows = {}  # a dict, not a set: its order is the generation's, so the same seed writes the same rows and sample
     while len(rows) < entries:
         n = name_for(rng)
         page = "api/%s.html" % rng.choice(WORDS)
         p = "<dash_entry_name=%s><dash_entry_originalName=%s>%s#//apple_ref/cpp/%s/%s" % (n, n, page, "Function", n) \
             if rng.random() < 0.3 else "%s#%s" % (page, n)
-        rows.add((n, rng.choice(TYPES_DASH), p))
+        rows[(n, rng.choice(TYPES_DASH), p)] = None
     db.executemany("INSERT INTO searchIndex(name, type, path) VALUES (?, ?, ?)", rows)
     db.commit()
     db.close()
