@@ -85,7 +85,7 @@ final class DerivedIndex: @unchecked Sendable {
         guard let names = NameTable(path: "\(folder)/names.bin", masks: masks), let meta = names.meta(),
             meta["layout"] == NameTable.layoutVersion, meta["source"] == source, meta["entries"] == String(names.count)
         else { return nil }
-        names.release()  // the meta read through the mapping; searching reads the masks in place, the rest with `pread`
+        names.release()  // the meta read through the mapping; searching reads masks and names in place, or `pread`s
         return DerivedIndex(docset: docset, names: names, meta: meta)
     }
 }

@@ -62,6 +62,12 @@ extension NameTable {
         }
     }
 
+    /// The names of length group `group` (below `lengthGroups`) in the mapping, by rank (each `group` bytes, the
+    /// group's first rank first): what the scans check in place when `keepsNames`.
+    func mappedRankNames(group: Int) -> UnsafePointer<UInt8> {
+        (rankNamesBase + rankNameStarts[group]).assumingMemoryBound(to: UInt8.self)
+    }
+
     /// Whether `needle` is a subsequence of `line` (its bytes in order, gaps allowed).
     static func isSubsequence(_ needle: UnsafeBufferPointer<UInt8>, of line: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !needle.isEmpty else { return true }

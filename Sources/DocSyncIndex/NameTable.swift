@@ -26,7 +26,8 @@ import Foundation
 ///     names: each lowercased name followed by "\n" (a newline inside a name is stored as a space)
 ///     rank names: the lowercased names of fewer than 256 bytes again, by rank, without separators: a length
 ///                 group's names are one run of equal-width names (where each run starts follows from
-///                 `lengthStarts`), read with `pread` by the scans (`NameTable+LengthOrder`)
+///                 `lengthStarts`), checked in place by the scans (`keepsNames`) or read with `pread`
+///                 (`NameTable+LengthOrder`)
 ///     records: per entry its name as the docset spells it, page path and fragment (`NameTable+Records`)
 ///     meta: what the index was built from, and the type names (`NameTable+Records`)
 /// ```
@@ -88,7 +89,7 @@ final class NameTable: @unchecked Sendable {
     let rankNamesOffset: Int
     /// Where each area begins in the file (for `pread`).
     let areas: Layout
-    /// The rank names area in the mapping (read only when a `pread` fails).
+    /// The rank names area in the mapping (checked in place when `keepsNames`; else read only when a `pread` fails).
     let rankNamesBase: UnsafeRawPointer
     let fd: Int32
     let postingsOffset: Int
@@ -98,6 +99,12 @@ final class NameTable: @unchecked Sendable {
     /// Whether the scan masks are compared in place and stay mapped between searches (the budget had room for them
     /// when the table was opened); else `MaskWalk` reads them with `pread` and `release` drops every page.
     let keepsMasks: Bool
+    /// Whether the scans check candidate names in place in the rank names area (`rankNamesBase`), whose pages then
+    /// stay mapped between searches like the masks': with the masks kept and no limit on them (the library's
+    /// default). A whole name with few hits checks every longer name its letters pass (75k names over ten million
+    /// entries, a name every ~1 KiB of the area): read with `pread`, that copied most of the area (82 MB) per query.
+    /// Else the names are read with `pread`, a cluster of nearby candidates at a time.
+    let keepsNames: Bool
     /// The budget the masks were taken from (given back at `deinit`).
     private let budget: MaskBudget?
 
@@ -190,6 +197,7 @@ final class NameTable: @unchecked Sendable {
             return nil
         }
         keepsMasks = masks?.take(8 * count) ?? true  // given back at `deinit`, should a check below fail
+        keepsNames = keepsMasks && (masks?.unlimited ?? true)
         budget = keepsMasks ? masks : nil
         for i in stride(from: 0, to: count, by: Self.fenceStride) {
             let name = name(i)
@@ -257,20 +265,21 @@ final class NameTable: @unchecked Sendable {
     func length(_ i: Int) -> Int { max(0, Int(offsets[i + 1]) - Int(offsets[i]) - 1) }
 
     /// Lets the scanned pages leave this process's resident set (they stay in the page cache), all but the scan
-    /// masks' (when `keepsMasks`): the scans compare those in place (`MaskWalk`), every query that reaches them
-    /// touches most of them, and faulting them back in costs more than they take (8 bytes an entry, file pages,
-    /// never anonymous memory).
+    /// masks' (when `keepsMasks`) and the rank names' (when `keepsNames`): the scans compare those in place
+    /// (`MaskWalk`, `Ranker`), every query that reaches them touches many of them, and faulting them back in costs
+    /// more than they take (file pages, never anonymous memory).
     func release() {
-        guard keepsMasks else {
-            madvise(UnsafeMutableRawPointer(mutating: base), size, MADV_DONTNEED)
-            return
-        }
         let page = Int(getpagesize())
-        let keepFrom = areas.lengthMasks / page * page
-        let keepTo = min(size, (areas.types + page - 1) / page * page)
         let start = UnsafeMutableRawPointer(mutating: base)
-        if keepFrom > 0 { madvise(start, keepFrom, MADV_DONTNEED) }
-        if keepTo < size { madvise(start + keepTo, size - keepTo, MADV_DONTNEED) }
+        var from = 0  // drops the pages from `from` up to the next area kept, in file order (masks before names)
+        func keep(_ lower: Int, _ upper: Int) {
+            let first = lower / page * page
+            if first > from { madvise(start + from, first - from, MADV_DONTNEED) }
+            from = max(from, min(size, (upper + page - 1) / page * page))
+        }
+        if keepsMasks { keep(areas.lengthMasks, areas.types) }
+        if keepsNames { keep(areas.rankNames, areas.recordArea) }
+        if from < size { madvise(start + from, size - from, MADV_DONTNEED) }
     }
 
     /// The characters of `bytes` as a 64-bit set: a–z, 0–9 their own bits, other ASCII folded onto 27 bits, any

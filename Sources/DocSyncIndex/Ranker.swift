@@ -157,19 +157,22 @@ struct Ranker {
                     candidates(k, table, range)
                     if ranks.isEmpty { continue }
                     let short = group < NameTable.lengthGroups
-                    // The candidates in clusters of nearby ranks, each cluster's names read with one `pread`.
+                    // Checked in place in the mapping (`keepsNames`), or in clusters of nearby ranks, each
+                    // cluster's names read with one `pread`.
+                    let mapped = short && table.keepsNames ? table.mappedRankNames(group: group) : nil
                     var first = 0
                     while first < ranks.count {
                         var end = first + 1
-                        if short {
+                        if short && mapped == nil {
                             while end < ranks.count, (ranks[end] - ranks[end - 1]) * group <= Self.readGap { end += 1 }
                             let span = (ranks[first] - range.lowerBound)..<(ranks[end - 1] + 1 - range.lowerBound)
                             table.readRankNames(group: group, span, into: &names)
                         } else {
                             end = ranks.count
                         }
-                        let base = ranks[first]
+                        let base = mapped == nil ? ranks[first] : range.lowerBound
                         names.withUnsafeBufferPointer { all in
+                            let start = mapped ?? all.baseAddress  // nil only with no short name to check
                             for rank in ranks[first..<end] {
                                 let length = table.length(rank: rank, group: group)
                                 guard length >= minimumLength,
@@ -177,7 +180,7 @@ struct Ranker {
                                 else { continue }
                                 let line =
                                     short
-                                    ? UnsafeBufferPointer(start: all.baseAddress! + (rank - base) * group, count: group)
+                                    ? UnsafeBufferPointer(start: start! + (rank - base) * group, count: group)
                                     : table.name(table.position(rank: rank))
                                 if matches(line) {
                                     selection.offer(
