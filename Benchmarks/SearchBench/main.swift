@@ -1,8 +1,10 @@
 // Benchmarks/index-bench's docsync side: every query of a file answered in one process, as a backend holding a
 // `DocsetIndex` answers them (this was `docsync search --bench-queries`, which is no part of the product).
 //
-// usage: search-bench-driver [--text] CONFIG QUERIES [LIMIT]
+// usage: search-bench-driver [--text] [--warm-up] CONFIG QUERIES [LIMIT]
 //   --text: the queries go to the text index (`docsync search --text`), not the name index.
+//   --warm-up: answer every query once before the timed pass, printing that first pass's lines with `cold-` before
+//   the kind (a user's index is hot while they search; the first pass shows what a query after a pause costs).
 //   QUERIES: one `kind<TAB>query` per line. Prints `kind<TAB>microseconds<TAB>hits<TAB>CPU microseconds<TAB>process
 //   CPU microseconds` per query (the CPU time of the searching thread: on a loaded machine, what the query cost rather
 //   than how long it waited for a core; and of the whole process, with the pool's threads a split search also ran
@@ -15,8 +17,10 @@ import Foundation
 var arguments = CommandLine.arguments
 let fullText = arguments.count > 1 && arguments[1] == "--text"
 if fullText { arguments.remove(at: 1) }
+let warmUp = arguments.count > 1 && arguments[1] == "--warm-up"
+if warmUp { arguments.remove(at: 1) }
 guard arguments.count == 3 || arguments.count == 4, let limit = Int(arguments.count == 4 ? arguments[3] : "20") else {
-    print("usage: search-bench-driver [--text] CONFIG QUERIES [LIMIT]")
+    print("usage: search-bench-driver [--text] [--warm-up] CONFIG QUERIES [LIMIT]")
     exit(64)
 }
 
@@ -45,18 +49,20 @@ func statusKiB(_ name: String) -> Int {
 _ = hits("warm-up")
 var peakAnonymous = statusKiB("RssAnon")
 var output = ""
-for line in lines {
-    let fields = line.split(separator: "\t", maxSplits: 1)
-    guard fields.count == 2 else { continue }
-    let start = ContinuousClock.now
-    let cpuStart = threadCPUMicroseconds()
-    let processStart = threadCPUMicroseconds(CLOCK_PROCESS_CPUTIME_ID)
-    let count = hits(String(fields[1]))
-    let cpu = threadCPUMicroseconds() - cpuStart
-    let processCPU = threadCPUMicroseconds(CLOCK_PROCESS_CPUTIME_ID) - processStart
-    let elapsed = (ContinuousClock.now - start) / .microseconds(1)
-    output += "\(fields[0])\t\(Int(elapsed))\t\(count)\t\(cpu)\t\(processCPU)\n"
-    peakAnonymous = max(peakAnonymous, statusKiB("RssAnon"))
+for pass in warmUp ? ["cold-", ""] : [""] {
+    for line in lines {
+        let fields = line.split(separator: "\t", maxSplits: 1)
+        guard fields.count == 2 else { continue }
+        let start = ContinuousClock.now
+        let cpuStart = threadCPUMicroseconds()
+        let processStart = threadCPUMicroseconds(CLOCK_PROCESS_CPUTIME_ID)
+        let count = hits(String(fields[1]))
+        let cpu = threadCPUMicroseconds() - cpuStart
+        let processCPU = threadCPUMicroseconds(CLOCK_PROCESS_CPUTIME_ID) - processStart
+        let elapsed = (ContinuousClock.now - start) / .microseconds(1)
+        output += "\(pass)\(fields[0])\t\(Int(elapsed))\t\(count)\t\(cpu)\t\(processCPU)\n"
+        peakAnonymous = max(peakAnonymous, statusKiB("RssAnon"))
+    }
 }
 output += "#memory\t\(statusKiB("VmHWM"))\t\(peakAnonymous)\t\(statusKiB("RssFile"))\n"
 FileHandle.standardOutput.write(Data(output.utf8))
