@@ -27,7 +27,25 @@ import Testing
         let words = FullTextPairs.words(counts: ["a": 100, "b": 90, "c": 5, "d": 4], pages: 100)
         #expect(words.common == ["a", "b", "c"])
         #expect(words.universal == ["a", "b"])
+        // In a docset of 20k pages a word is common on 20 % of the first pages, not 5 %.
+        let small = FullTextPairs.words(counts: ["a": 100, "b": 90, "c": 20, "d": 19, "e": 5], pages: 100,
+                                        docsetPages: 20_000)
+        #expect(small.common == ["a", "b", "c"])
+        #expect(small.universal == ["a", "b"])
         #expect(FullTextPairs.expression(["a_b", "_z"]) == "\"a_b\" AND \"_z\"")
+    }
+
+    /// The common share follows the docset's size: an uncommon word is on fewer than ~15,000 pages at any size
+    /// (FTS5 answers a phrase holding one from its position lists), 20 % at most, 5 % at least (300k pages and up,
+    /// where layout 3's query goals were measured), 5 % when the size is not known.
+    @Test func commonShareFollowsTheDocsetsSize() {
+        let cases: [(pages: Int?, want: Double)] = [
+            (nil, 0.05), (0, 0.05), (1, 0.2), (20_000, 0.2), (75_000, 0.2), (100_000, 0.15), (150_000, 0.1),
+            (300_000, 0.05), (1_000_000, 0.05),
+        ]
+        for test in cases {
+            #expect(abs(FullTextPairs.commonShare(pages: test.pages) - test.want) < 1e-12, "\(test)")
+        }
     }
 
     /// `TextPairTokens` reads words from the bytes (ASCII directly, other runs through SQLite): the same words as

@@ -43,6 +43,8 @@ final class ParsedPages: @unchecked Sendable {
             var failure: (any Error)?
             do {
                 let tokens = try TextPairTokens()
+                // The common words' share follows the docset's size (`FullTextPairs.commonShare(pages:)`).
+                let docsetPages = try FullTextPages.count(docsetPath: path)
                 // The first pages, held until the common words are chosen on them.
                 var first: [(path: String, text: VisibleText)]? = []
                 var firstBytes = 0
@@ -53,7 +55,7 @@ final class ParsedPages: @unchecked Sendable {
                 func choose() throws {
                     guard let pages = first else { return }
                     first = nil
-                    try tokens.choose(pages.map { ($0.text.title, $0.text.body) })
+                    try tokens.choose(pages.map { ($0.text.title, $0.text.body) }, docsetPages: docsetPages)
                     let words = tokens.words
                     guard queue.push(.pairWords(common: words.common, universal: words.universal)) else {
                         throw CancellationError()

@@ -29,6 +29,24 @@ enum FullTextPages {
         return lower.hasSuffix(".html") || lower.hasSuffix(".htm")
     }
 
+    /// How many pages ``each(docsetPath:maximumBytes:_:)`` visits in the docset folder `path` (a walk of the
+    /// folders, no page read; the tarix store's list).
+    static func count(docsetPath path: String) throws -> Int {
+        let docset = try SafeDirectory.open(path)
+        let resources = try docset.directory("Contents").directory("Resources")
+        if TarixStore.holdsDocuments(docset.fd) {
+            let (_, naming, paths) = try tarix(resources, limits: TarixLimits())
+            return paths.count(where: { isPage($0) && naming.page(of: $0) != nil })
+        }
+        var pages = 0
+        for (name, _) in folders(resources) {
+            try resources.directory(name).walk { (entry) throws(SystemError) in
+                if entry.isRegular, isPage(entry.name) { pages += 1 }
+            }
+        }
+        return pages
+    }
+
     /// Visits every page of the docset folder `path`.
     static func each(
         docsetPath path: String, maximumBytes: Int, _ visit: (_ page: String, _ contents: Page) throws -> Void
@@ -39,14 +57,7 @@ enum FullTextPages {
             try eachTarix(resources, maximumBytes: maximumBytes, visit)
             return
         }
-        let layout = DocsetLayout.read(resources: resources.fd)
-        var folders: [(name: String, prefix: String)] = []
-        if layout.documents == .directory { folders.append(("Documents", "")) }
-        if layout.documentation == .directory {
-            if layout.documentsDocumentation == .link { folders.append(("Documentation", "Documentation/")) }
-            if layout.documents == .link { folders.append(("Documentation", "")) }
-        }
-        for (name, prefix) in folders {
+        for (name, prefix) in folders(resources) {
             let folder = try resources.directory(name)
             // The visitor's own error stops the walk (as a `SystemError`, the walk's type) and is rethrown as it was.
             var failure: (any Error)?
@@ -76,16 +87,37 @@ enum FullTextPages {
         }
     }
 
-    private static func eachTarix(
-        _ resources: SafeDirectory, maximumBytes: Int, _ visit: (String, Page) throws -> Void
-    ) throws {
-        var limits = TarixLimits()
-        limits.maxDocumentBytes = Int64(maximumBytes)
+    /// The folders an extracted docset's pages are in (under `Contents/Resources`), each with the prefix its pages'
+    /// names get.
+    private static func folders(_ resources: SafeDirectory) -> [(name: String, prefix: String)] {
+        let layout = DocsetLayout.read(resources: resources.fd)
+        var folders: [(name: String, prefix: String)] = []
+        if layout.documents == .directory { folders.append(("Documents", "")) }
+        if layout.documentation == .directory {
+            if layout.documentsDocumentation == .link { folders.append(("Documentation", "Documentation/")) }
+            if layout.documents == .link { folders.append(("Documentation", "")) }
+        }
+        return folders
+    }
+
+    /// The tarix store of `resources`, how its pages are named, and its documents' paths.
+    private static func tarix(
+        _ resources: SafeDirectory, limits: TarixLimits
+    ) throws -> (TarixArchive, TarixPageNaming, [String]) {
         let archive = try TarixArchive(resources: resources, limits: limits)
         let paths = try archive.documentPaths()
         let naming = TarixPageNaming(
             hasDocuments: paths.contains { $0.hasPrefix(TarixPageNaming.documents) },
             indexIsPrefixed: ReaderLayoutPreparation.indexIsPrefixed(resources))
+        return (archive, naming, paths)
+    }
+
+    private static func eachTarix(
+        _ resources: SafeDirectory, maximumBytes: Int, _ visit: (String, Page) throws -> Void
+    ) throws {
+        var limits = TarixLimits()
+        limits.maxDocumentBytes = Int64(maximumBytes)
+        let (archive, naming, paths) = try tarix(resources, limits: limits)
         for path in paths where isPage(path) {
             guard let page = naming.page(of: path) else { continue }
             let contents: Page

@@ -5,12 +5,29 @@
 /// position checks, and an exclusion of a word on nearly every page finds the few pages without it.
 ///
 /// Which words are common and universal is decided once, on the first batch of pages the writer holds (before any
-/// is written, so every page of the index has its tokens): common, a word on at least ``commonShare`` of those pages;
-/// universal, on at least ``universalShare`` (at most ``maximumUniversal`` of them). The words are the index's own
+/// is written, so every page of the index has its tokens): common, a word on at least ``commonShare(pages:)`` of
+/// those pages; universal, on at least ``universalShare`` (at most ``maximumUniversal`` of them). The words are the index's own
 /// tokens (FTS5's `unicode61` tokenizer, as `text` has them). Pure: table-tested.
 package enum FullTextPairs {
-    /// A word on at least this share of the first batch's pages is common.
-    package static let commonShare = 0.05
+    /// A word on at least this share of the first batch's pages is common in a docset of at most
+    /// ``uncommonPages`` / ``maximumCommonShare`` pages; ``commonShare(pages:)`` scales it down to
+    /// ``minimumCommonShare`` above.
+    package static let maximumCommonShare = 0.2
+    /// The common share of the largest docsets (300k pages and more: layout 3's measured query goals).
+    package static let minimumCommonShare = 0.05
+    /// The pages an uncommon word is on at most (about): a phrase holding one is answered by FTS5 from its words'
+    /// position lists, whose cost follows their lengths, so a query's worst case is the same at any size as at
+    /// 300k pages with ``minimumCommonShare``, where it was measured.
+    package static let uncommonPages = 15_000
+
+    /// The share of the first batch's pages a word is on when it is common, in a docset of `pages` HTML pages (nil:
+    /// not known, the smallest share). Fewer common words make fewer `pairs` tokens (FTS5's cost in the build is per
+    /// distinct token): a docset of 20k pages indexes ~35 % less CPU at 20 % than at 5 %, and a phrase of its
+    /// uncommon words reads lists of fewer than 4,000 pages.
+    package static func commonShare(pages: Int?) -> Double {
+        guard let pages, pages > 0 else { return minimumCommonShare }
+        return min(maximumCommonShare, max(minimumCommonShare, Double(uncommonPages) / Double(pages)))
+    }
     /// A word on at least this share of the first batch's pages is universal.
     package static let universalShare = 0.9
     /// Universal words kept at most (the most frequent first).
@@ -18,10 +35,14 @@ package enum FullTextPairs {
     /// The `pairs` table's tokenizer: every character a token's but spaces and ASCII punctuation other than `_`.
     package static let tokenizer = "ascii tokenchars '_'"
 
-    /// The common and universal words of `pages` pages, given the pages each word is on.
-    package static func words(counts: [String: Int], pages: Int) -> (common: Set<String>, universal: [String]) {
+    /// The common and universal words of `pages` pages, given the pages each word is on, for a docset of
+    /// `docsetPages` HTML pages (nil: not known).
+    package static func words(
+        counts: [String: Int], pages: Int, docsetPages: Int? = nil
+    ) -> (common: Set<String>, universal: [String]) {
         let total = Double(max(pages, 1))
-        let common = Set(counts.filter { Double($0.value) >= commonShare * total }.keys)
+        let share = commonShare(pages: docsetPages)
+        let common = Set(counts.filter { Double($0.value) >= share * total }.keys)
         let universal = counts.filter { Double($0.value) >= universalShare * total }
             .sorted { ($0.value, $1.key) > ($1.value, $0.key) }
             .prefix(maximumUniversal).map(\.key)

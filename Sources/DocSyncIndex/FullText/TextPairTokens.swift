@@ -44,8 +44,8 @@ package final class TextPairTokens {
     }
 
     /// Chooses the common and universal words from `pages` (the first pages of an index: each page counted once per
-    /// word).
-    package func choose(_ pages: [(title: String, body: String)]) throws(DocsetIndexError) {
+    /// word) of a docset of `docsetPages` HTML pages (nil: not known; `FullTextPairs.commonShare(pages:)`).
+    package func choose(_ pages: [(title: String, body: String)], docsetPages: Int? = nil) throws(DocsetIndexError) {
         var counts: [String: Int] = [:]
         var page = Set<String>()
         for (title, body) in pages {
@@ -53,7 +53,7 @@ package final class TextPairTokens {
             for text in [title, body] { try eachWord(text) { page.insert(String(decoding: $0, as: UTF8.self)) } }
             for word in page { counts[word, default: 0] += 1 }
         }
-        use(FullTextPairs.words(counts: counts, pages: pages.count))
+        use(FullTextPairs.words(counts: counts, pages: pages.count, docsetPages: docsetPages))
     }
 
     /// Uses `words` (chosen before, as ``choose(_:)`` does).
