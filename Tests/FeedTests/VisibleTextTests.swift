@@ -32,6 +32,21 @@ import Testing
         #expect(!text.truncated)
     }
 
+    /// Every inline element (any case) joins the text around it; other names, of 8 bytes or more, break it.
+    @Test func inlineElementsJoinAndOthersBreak() throws {
+        let inline = [
+            "a", "abbr", "b", "bdi", "bdo", "big", "cite", "code", "data", "del", "dfn", "em", "font", "i", "ins",
+            "kbd", "mark", "q", "s", "samp", "small", "span", "strike", "strong", "sub", "sup", "time", "tt", "u",
+            "var",
+        ]
+        for name in inline + inline.map({ $0.uppercased() }) {
+            #expect(try Self.read("<p>x<\(name)>y</\(name)>z</p>").body == "xyz", "\(name)")
+        }
+        for name in ["div", "fieldset", "noscript", "blockquote", "section", "article", "customelement"] {
+            #expect(try Self.read("<p>x<\(name)>y</\(name)>z</p>").body.contains("\n"), "\(name)")
+        }
+    }
+
     @Test func invalidUTF8BecomesReplacementCharacters() throws {
         let bytes: [UInt8] = Array("<p>ok ".utf8) + [0xFF, 0xC3, 0x28, 0xE2, 0x82] + Array(" fine</p>".utf8)
         let text = try VisibleTextReader.read(bytes)

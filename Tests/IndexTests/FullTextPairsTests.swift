@@ -86,12 +86,44 @@ import Testing
         }
         try tokens.choose(pages)
         #expect(tokens.words.universal.contains("alpha"), "seed \(generator.seed)")
+        // The words chosen are those of the pages each word is on, as SQLite's tokenizer reads them.
+        var counts: [String: Int] = [:]
+        for page in pages {
+            for word in Set(try reference(page.title) + reference(page.body)) { counts[word, default: 0] += 1 }
+        }
+        let chosen = FullTextPairs.words(counts: counts, pages: pages.count)
+        #expect(tokens.words.common == chosen.common, "seed \(generator.seed)")
+        #expect(tokens.words.universal == chosen.universal, "seed \(generator.seed)")
         for page in pages {
             let want = FullTextPairs.tokens(
                 title: try reference(page.title), body: try reference(page.body), common: tokens.words.common,
                 universal: tokens.words.universal)
             #expect(try tokens.tokens(title: page.title, body: page.body) == want, "seed \(generator.seed)")
         }
+    }
+
+    /// Many distinct words, of either case (the table counting them grows past its first sizes): the words chosen
+    /// are still those of the pages each word is on.
+    @Test func choosingCountsManyDistinctWords() throws {
+        var generator = TestRandom.fromEnvironment("DOCSYNC_TEST_SEED")
+        var pages: [(title: String, body: String)] = []
+        var counts: [String: Int] = [:]
+        for index in 0..<40 {
+            var words = ["every", index % 2 == 0 ? "Half" : "other"]
+            for _ in 0..<1_500 {
+                let word = "w\(Int.random(in: 0..<40_000, using: &generator))x" + (index % 3 == 0 ? "longer" : "")
+                words.append(Bool.random(using: &generator) ? word.uppercased() : word)
+            }
+            for word in Set(words.map { $0.lowercased() }) { counts[word, default: 0] += 1 }
+            pages.append((words[0], words.dropFirst().joined(separator: " ")))
+        }
+        let tokens = try TextPairTokens()
+        try tokens.choose(pages)
+        let chosen = FullTextPairs.words(counts: counts, pages: pages.count)
+        #expect(counts.count > 20_000, "seed \(generator.seed)")
+        #expect(tokens.words.common == chosen.common, "seed \(generator.seed)")
+        #expect(tokens.words.universal == chosen.universal, "seed \(generator.seed)")
+        #expect(tokens.words.universal.contains("every"), "seed \(generator.seed)")
     }
 
     @Test func plansWalkTheSmallestSource() throws {

@@ -56,4 +56,33 @@ import Testing
         }
         #expect(try RegularFile.read(path: dir.appending("missing"), limit: 1) == nil)
     }
+
+    /// The bytes come back exactly at every size around the read's sizes (the stated size plus one, 64 KiB steps
+    /// after), and a file larger than `fstat` said (a /proc file says 0) is read on to its end or refused past the
+    /// limit.
+    @Test(arguments: [0, 1, 4_095, 65_535, 65_536, 65_537, 200_001])
+    func theBytesAreReadExactly(size: Int) throws {
+        let dir = try TemporaryDirectory("regular-file")
+        defer { dir.remove() }
+        var generator = TestRandom.fromEnvironment("REGULAR_FILE_SEED")
+        print("theBytesAreReadExactly(size: \(size)): seed \(generator.seed) (REGULAR_FILE_SEED)")
+        let bytes = (0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let path = dir.appending("page.html")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        #expect(try RegularFile.read(path: path, limit: size) == bytes)
+        #expect(try RegularFile.read(path: path, limit: size + 70_000) == bytes)
+        if size > 0 {
+            #expect(throws: SystemError("read", path: path, code: EFBIG)) {
+                try RegularFile.read(path: path, limit: size - 1)
+            }
+        }
+    }
+
+    @Test func aFileLargerThanItsStatedSizeIsReadToItsEnd() throws {
+        let status = try #require(try RegularFile.read(path: "/proc/self/status", limit: 1 << 20))
+        #expect(String(decoding: status, as: UTF8.self).contains("VmRSS"))
+        #expect(throws: SystemError("read", path: "/proc/self/status", code: EFBIG)) {
+            try RegularFile.read(path: "/proc/self/status", limit: 16)
+        }
+    }
 }

@@ -19,19 +19,27 @@ package enum VisibleTextReader {
         do throws(LibraryUnavailable) { try LibXML2.load(for: LibXML2.textPurpose) } catch {
             throw .libraryUnavailable(error)
         }
-        let collector = TextCollector(limits: limits)
+        // The collector in raw memory, reached through the callbacks' context pointer: no reference counted nor
+        // exclusivity checked per callback, as an object's properties would be.
+        let collector = UnsafeMutablePointer<TextCollector>.allocate(capacity: 1)
+        collector.initialize(to: TextCollector(limits: limits))
+        defer {
+            collector.pointee.deallocate()
+            collector.deinitialize(count: 1)
+            collector.deallocate()
+        }
         var handler = htmlSAXHandler()
         handler.startElement = { context, name, _ in
             guard let context, let name else { return }
-            Unmanaged<TextCollector>.fromOpaque(context).takeUnretainedValue().start(name)
+            context.assumingMemoryBound(to: TextCollector.self).pointee.start(name)
         }
         handler.endElement = { context, name in
             guard let context, let name else { return }
-            Unmanaged<TextCollector>.fromOpaque(context).takeUnretainedValue().end(name)
+            context.assumingMemoryBound(to: TextCollector.self).pointee.end(name)
         }
         handler.characters = { context, text, length in
             guard let context, let text, length > 0 else { return }
-            Unmanaged<TextCollector>.fromOpaque(context).takeUnretainedValue().text(text, Int(length))
+            context.assumingMemoryBound(to: TextCollector.self).pointee.text(text, Int(length))
         }
         handler.ignorableWhitespace = handler.characters
         // `cdataBlock` left nil: script and style contents arrive as `characters` inside their element (skipped).
@@ -43,13 +51,13 @@ package enum VisibleTextReader {
             ds___xmlStructuredErrorContext().pointee = saved.1
             ds_xml_restore_generic_errors(savedGeneric)
         }
-        let context = Unmanaged.passUnretained(collector).toOpaque()
+        let context = UnsafeMutableRawPointer(collector)
         guard let parser = ds_htmlCreatePushParserCtxt(&handler, context, nil, 0, nil, XML_CHAR_ENCODING_UTF8) else {
             throw .parser
         }
         defer { ds_htmlFreeParserCtxt(parser) }
         _ = ds_htmlCtxtUseOptions(parser, options)
-        collector.parser = parser
+        collector.pointee.parser = parser
         // Fed in chunks (libxml2 copies what it is given into its own buffer), the last one marked as the end:
         // the push parser then parses what it has instead of first searching each construct's end in the bytes
         // ahead (whether the next chunk is needed), -9% of its instructions on generated pages.
@@ -63,10 +71,10 @@ package enum VisibleTextReader {
                 }
                 offset += size
                 _ = ds_htmlParseChunk(parser, start, Int32(size), offset == buffer.count ? 1 : 0)
-            } while offset < buffer.count && !collector.stopped
+            } while offset < buffer.count && !collector.pointee.stopped
         }
-        collector.parser = nil
-        return collector.result()
+        collector.pointee.parser = nil
+        return collector.pointee.result()
     }
 
     private static let options = Int32(
@@ -74,8 +82,9 @@ package enum VisibleTextReader {
             | HTML_PARSE_NOWARNING.rawValue)
 }
 
-/// The SAX handler's state: where the parser is (inside a skipped element, the title) and the text so far.
-private final class TextCollector {
+/// The SAX handler's state: where the parser is (inside a skipped element, the title) and the text so far; its
+/// buffers freed by ``deallocate()`` (its owner's).
+private struct TextCollector {
     private let limits: VisibleTextLimits
     var parser: htmlParserCtxtPtr?
     private(set) var stopped = false
@@ -93,12 +102,12 @@ private final class TextCollector {
         self.limits = limits
     }
 
-    deinit {
+    func deallocate() {
         body.deallocate()
         title.deallocate()
     }
 
-    func start(_ name: UnsafePointer<xmlChar>) {
+    mutating func start(_ name: UnsafePointer<xmlChar>) {
         switch Self.kind(name) {
         case .skipped: skipped += 1
         case .title: inTitle += 1
@@ -107,7 +116,7 @@ private final class TextCollector {
         }
     }
 
-    func end(_ name: UnsafePointer<xmlChar>) {
+    mutating func end(_ name: UnsafePointer<xmlChar>) {
         switch Self.kind(name) {
         case .skipped: skipped = max(0, skipped - 1)
         case .title: inTitle = max(0, inTitle - 1)
@@ -116,7 +125,7 @@ private final class TextCollector {
         }
     }
 
-    func text(_ text: UnsafePointer<xmlChar>, _ length: Int) {
+    mutating func text(_ text: UnsafePointer<xmlChar>, _ length: Int) {
         guard skipped == 0, !stopped else { return }
         let bytes = UnsafeBufferPointer(start: text, count: length)
         if inTitle > 0 {
@@ -142,15 +151,26 @@ private final class TextCollector {
         "mark", "q", "s", "samp", "small", "span", "strike", "strong", "sub", "sup", "time", "tt", "u", "var",
     ]
 
-    /// The names' keys (``key(_:)``), sorted, and their kinds: every name of a kind other than block is 8 bytes
-    /// at most.
-    private static let keys: (keys: [UInt64], kinds: [Kind]) = {
+    /// The names' keys (``key(_:)``) and their kinds in an open-addressing table of 64 slots (a key 0: empty), at
+    /// ``slot(_:)`` or the next free one: every name of a kind other than block is 8 bytes at most.
+    private static let table: (keys: [UInt64], kinds: [Kind]) = {
         var named: [(UInt64, Kind)] = inline.map { (key(Array($0.utf8)), .inline) }
         named += ["script", "style", "template"].map { (key(Array($0.utf8)), .skipped) }
         named.append((key(Array("title".utf8)), .title))
-        named.sort { $0.0 < $1.0 }
-        return (named.map(\.0), named.map(\.1))
+        var keys = [UInt64](repeating: 0, count: 64)
+        var kinds = [Kind](repeating: .block, count: 64)
+        for (key, kind) in named {
+            var slot = Self.slot(key)
+            while keys[slot] != 0 { slot = (slot + 1) & 63 }
+            keys[slot] = key
+            kinds[slot] = kind
+        }
+        return (keys, kinds)
     }()
+
+    /// A key's first slot in ``table``.
+    @inline(__always)
+    private static func slot(_ key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 58) }
 
     /// An element name of at most 8 bytes as a number (its bytes, ASCII letters lowercased); 0 for a longer one.
     private static func key<Bytes: Collection<UInt8>>(_ name: Bytes) -> UInt64 {
@@ -161,20 +181,25 @@ private final class TextCollector {
     }
 
     /// An element's kind, from its name's bytes (libxml2's HTML parser gives ASCII names, lowercased): no string
-    /// is made per element.
+    /// is made per element, the key is made as the name is read and looked up in ``table``.
     private static func kind(_ name: UnsafePointer<xmlChar>) -> Kind {
+        var wanted: UInt64 = 0
         var length = 0
-        while length < 9, name[length] != 0 { length += 1 }
-        let wanted = key(UnsafeBufferPointer(start: name, count: length))
-        guard wanted != 0 else { return .block }
-        let (keys, kinds) = Self.keys
-        var low = 0
-        var high = keys.count
-        while low < high {
-            let middle = (low + high) / 2
-            if keys[middle] < wanted { low = middle + 1 } else { high = middle }
+        while name[length] != 0 {
+            guard length < 8 else { return .block }
+            let byte = name[length]
+            wanted = wanted << 8 | UInt64(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+            length += 1
         }
-        return low < keys.count && keys[low] == wanted ? kinds[low] : .block
+        guard wanted != 0 else { return .block }
+        let (keys, kinds) = Self.table
+        var slot = Self.slot(wanted)
+        while true {
+            let key = keys[slot]
+            if key == wanted { return kinds[slot] }
+            if key == 0 { return .block }
+            slot = (slot + 1) & 63
+        }
     }
 }
 

@@ -24,7 +24,7 @@ package final class TextPairTokens {
     /// The pairs of the page being read (each written once).
     private var seen = PairSet()
     /// The tokens of the page being read, reused.
-    private var out: [UInt8] = []
+    private var out = TokenBytes(capacity: 4 << 10)
     /// The most bytes of ``out`` kept from one page to the next.
     private static let keptBytes = 256 << 10
     /// A word's bytes, reused (``words(of:)``, ``choose(_:)``).
@@ -41,19 +41,28 @@ package final class TextPairTokens {
     deinit {
         table.deallocate()
         seen.deallocate()
+        out.deallocate()
     }
 
     /// Chooses the common and universal words from `pages` (the first pages of an index: each page counted once per
-    /// word) of a docset of `docsetPages` HTML pages (nil: not known; `FullTextPairs.commonShare(pages:)`).
+    /// word) of a docset of `docsetPages` HTML pages (nil: not known; `FullTextPairs.commonShare(pages:)`). The words
+    /// are read as ``tokens(title:body:)`` reads them and counted in a table of their bytes (no `String` nor `Hasher`
+    /// per word): the writers wait for these words before their first page.
     package func choose(_ pages: [(title: String, body: String)], docsetPages: Int? = nil) throws(DocsetIndexError) {
-        var counts: [String: Int] = [:]
-        var page = Set<String>()
-        for (title, body) in pages {
-            page.removeAll(keepingCapacity: true)
-            for text in [title, body] { try eachWord(text) { page.insert(String(decoding: $0, as: UTF8.self)) } }
-            for word in page { counts[word, default: 0] += 1 }
+        var counts = WordCounts()
+        defer { counts.deallocate() }
+        for (index, (title, body)) in pages.enumerated() {
+            for text in [title, body] {
+                try eachRun(text) { run, hash, ascii throws(DocsetIndexError) in
+                    if ascii { return counts.add(run, hash: hash, page: Int32(index)) }
+                    for token in try slowWords(String(decoding: run, as: UTF8.self)) {
+                        var token = token
+                        token.withUTF8 { counts.add($0, hash: WordTable.hash($0), page: Int32(index)) }
+                    }
+                }
+            }
         }
-        use(FullTextPairs.words(counts: counts, pages: pages.count, docsetPages: docsetPages))
+        use(FullTextPairs.words(counts: counts.dictionary, pages: pages.count, docsetPages: docsetPages))
     }
 
     /// Uses `words` (chosen before, as ``choose(_:)`` does).
@@ -74,79 +83,78 @@ package final class TextPairTokens {
 
     /// One page's tokens for the `pairs` table, as `FullTextPairs.tokens` makes them from the page's words.
     package func tokens(title: String, body: String) throws(DocsetIndexError) -> String {
-        var out: [UInt8] = []
-        swap(&out, &self.out)
+        // The page's state in a local (raw memory in structs): no exclusivity check, reference count nor
+        // uniqueness check per word or byte, as there would be on this object's properties or in a closure.
+        var page = PageTokens(table: table, seen: seen, out: out)
+        page.seen.clear()
+        page.out.count = 0
         defer {
+            seen = page.seen
             // A large page's buffer is not kept for the next ones.
-            if out.capacity <= Self.keptBytes { swap(&out, &self.out) }
+            if page.out.capacity > Self.keptBytes {
+                page.out.deallocate()
+                page.out = TokenBytes(capacity: 4 << 10)
+            }
+            out = page.out
         }
-        out.removeAll(keepingCapacity: true)
-        seen.clear()
-        var present: UInt64 = 0
-        try fieldTokens(title, into: &out, present: &present)
-        try fieldTokens(body, into: &out, present: &present)
-        for (index, word) in words.universal.enumerated() where present & (1 << UInt64(index)) == 0 {
-            if !out.isEmpty { out.append(0x20) }
-            out.append(0x5F)
-            out.append(contentsOf: word.utf8)
+        try fieldTokens(title, into: &page)
+        try fieldTokens(body, into: &page)
+        for (index, word) in words.universal.enumerated() where page.present & (1 << UInt64(index)) == 0 {
+            var word = word
+            word.withUTF8 { page.out.appendToken(0x5F, $0) }
         }
-        return String(decoding: out, as: UTF8.self)
+        return page.out.string
     }
 
-    /// Appends the pairs of one field (the title, the body) to `out` and marks the universal words it holds.
-    private func fieldTokens(_ text: String, into out: inout [UInt8], present: inout UInt64) throws(DocsetIndexError) {
-        // Pointers in structs, copied into locals: nothing in the loop is reference counted.
-        let table = self.table
-        var seen = self.seen
-        defer { self.seen = seen }
-        var previous: Int32 = -1
-        func visit(_ id: Int32) {
-            if id >= 0 {
-                let universal = table.universal[Int(id)]
-                if universal >= 0 { present |= 1 << UInt64(universal) }
-                if previous >= 0, seen.insert(UInt64(previous) << 32 | UInt64(id)) {
-                    if !out.isEmpty { out.append(0x20) }
-                    out.append(contentsOf: table.word(previous))
-                    out.append(0x5F)
-                    out.append(contentsOf: table.word(id))
-                }
+    /// Appends the pairs of one field (the title, the body) to `page` and marks the universal words it holds.
+    private func fieldTokens(_ text: String, into page: inout PageTokens) throws(DocsetIndexError) {
+        page.previous = -1
+        try eachRun(text) { run, hash, ascii throws(DocsetIndexError) in
+            if ascii { return page.visit(page.table.find(run, hash: hash)) }
+            for token in try slowWords(String(decoding: run, as: UTF8.self)) {
+                var token = token
+                token.withUTF8 { page.visit(page.table.find($0, hash: WordTable.hash($0))) }
             }
-            previous = id
         }
+    }
+
+    /// Calls `visit` with each run of `text` between ASCII separators: a run of ASCII letters and digits (a word:
+    /// `ascii`, with the ``WordTable/hash(_:)`` of its lowercase bytes) or of those and other characters (which
+    /// SQLite's tokenizer reads: ``slowWords(_:)``). The bytes are read in place.
+    @inline(__always)
+    private func eachRun(
+        _ text: String,
+        _ visit: (_ run: UnsafeBufferPointer<UInt8>, _ hash: UInt64, _ ascii: Bool) throws(DocsetIndexError) -> Void
+    ) throws(DocsetIndexError) {
         var text = text
         var failure: DocsetIndexError?
         text.withUTF8 { bytes in
             guard let base = bytes.baseAddress else { return }
-            let count = bytes.count
-            var index = 0
-            while index < count {
-                guard Self.isRunByte(base[index]) else {
-                    index += 1
-                    continue
-                }
-                // A run of ASCII letters and digits (a word) or of those and other characters (SQLite reads it).
-                let start = index
-                var hash = WordTable.hashSeed
-                var ascii = true
-                repeat {
-                    let byte = base[index]
-                    if byte >= 0x80 { ascii = false }
-                    hash = WordTable.hash(hash, byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
-                    index += 1
-                } while index < count && Self.isRunByte(base[index])
-                let run = UnsafeBufferPointer(start: base + start, count: index - start)
-                if ascii {
-                    visit(table.find(run, hash: hash))
-                    continue
-                }
-                do throws(DocsetIndexError) {
-                    for token in try slowWords(String(decoding: run, as: UTF8.self)) {
-                        var token = token
-                        token.withUTF8 { visit(table.find($0, hash: WordTable.hash($0))) }
+            Self.runBytes.withUnsafeBufferPointer { runBytes in
+                let count = bytes.count
+                var index = 0
+                while index < count {
+                    var byte = runBytes[Int(base[index])]
+                    guard byte != 0 else {
+                        index += 1
+                        continue
                     }
-                } catch {
-                    failure = error
-                    return
+                    let start = index
+                    var hash = WordTable.hashSeed
+                    var ascii = true
+                    repeat {
+                        if byte >= 0x80 { ascii = false }
+                        hash = WordTable.hash(hash, byte)
+                        index += 1
+                        if index == count { break }
+                        byte = runBytes[Int(base[index])]
+                    } while byte != 0
+                    do throws(DocsetIndexError) {
+                        try visit(UnsafeBufferPointer(start: base + start, count: index - start), hash, ascii)
+                    } catch {
+                        failure = error
+                        return
+                    }
                 }
             }
         }
@@ -220,6 +228,219 @@ package final class TextPairTokens {
 
     /// A word's bytes or any non-ASCII byte: what a run between ASCII separators holds.
     private static func isRunByte(_ byte: UInt8) -> Bool { byte >= 0x80 || isWordByte(byte) }
+
+    /// Each byte as a run holds it (``isRunByte(_:)``), ASCII letters lowercased, or 0 for a separator: one load
+    /// per byte in ``eachRun(_:_:)``.
+    private static let runBytes: [UInt8] = (0...255).map { (byte: UInt8) -> UInt8 in
+        guard isRunByte(byte) else { return 0 }
+        return byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+    }
+}
+
+/// How many pages each word is on, over the pages ``TextPairTokens/choose(_:)`` reads: an open-addressing table
+/// of the words' lowercase bytes (FNV-1a hashes, ASCII letters lowercased when compared and stored), each with its
+/// count and the last page that counted it. Raw memory, freed by ``deallocate()`` (its owner's).
+private struct WordCounts {
+    private var slots = UnsafeMutableBufferPointer<Int32>.allocate(capacity: 1 << 14)
+    private var hashes = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: 1 << 14)
+    /// The words' bytes, end to end, and where each starts (`starts[id]..<starts[id + 1]`).
+    private var bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1 << 16)
+    private var starts = UnsafeMutableBufferPointer<Int>.allocate(capacity: 1 << 13)
+    private var counts = UnsafeMutableBufferPointer<Int32>.allocate(capacity: 1 << 13)
+    private var pages = UnsafeMutableBufferPointer<Int32>.allocate(capacity: 1 << 13)
+    private var words = 0
+
+    init() {
+        slots.initialize(repeating: -1)
+        starts[0] = 0
+    }
+
+    func deallocate() {
+        slots.deallocate()
+        hashes.deallocate()
+        bytes.deallocate()
+        starts.deallocate()
+        counts.deallocate()
+        pages.deallocate()
+    }
+
+    /// Counts `word` (ASCII letters of either case; `hash`: of its lowercase bytes) on `page`, once per page.
+    mutating func add(_ word: UnsafeBufferPointer<UInt8>, hash: UInt64, page: Int32) {
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[slot] >= 0 {
+            let id = Int(slots[slot])
+            if hashes[slot] == hash, same(id, word) {
+                if pages[id] != page {
+                    pages[id] = page
+                    counts[id] += 1
+                }
+                return
+            }
+            slot = (slot + 1) & mask
+        }
+        // A new word.
+        if words + 1 >= counts.count { growWords() }
+        let start = starts[words]
+        if start + word.count > bytes.count { growBytes(start + word.count) }
+        for (offset, byte) in word.enumerated() {
+            bytes[start + offset] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+        }
+        starts[words + 1] = start + word.count
+        counts[words] = 1
+        pages[words] = page
+        slots[slot] = Int32(words)
+        hashes[slot] = hash
+        words += 1
+        if words * 2 > slots.count { growSlots() }
+    }
+
+    /// Each word and the pages it is on.
+    var dictionary: [String: Int] {
+        var out: [String: Int] = [:]
+        out.reserveCapacity(words)
+        for id in 0..<words {
+            let word = UnsafeBufferPointer(rebasing: bytes[starts[id]..<starts[id + 1]])
+            out[String(decoding: word, as: UTF8.self)] = Int(counts[id])
+        }
+        return out
+    }
+
+    private func same(_ id: Int, _ word: UnsafeBufferPointer<UInt8>) -> Bool {
+        let start = starts[id]
+        guard starts[id + 1] - start == word.count else { return false }
+        for index in 0..<word.count {
+            let byte = word[index]
+            if bytes[start + index] != (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) { return false }
+        }
+        return true
+    }
+
+    private mutating func growWords() {
+        let size = counts.count * 2
+        starts = Self.grown(starts, to: size + 1, keeping: words + 1)
+        counts = Self.grown(counts, to: size, keeping: words)
+        pages = Self.grown(pages, to: size, keeping: words)
+    }
+
+    private mutating func growBytes(_ needed: Int) {
+        bytes = Self.grown(bytes, to: max(bytes.count * 2, needed), keeping: starts[words])
+    }
+
+    private mutating func growSlots() {
+        let size = slots.count * 2
+        slots.deallocate()
+        hashes.deallocate()
+        slots = .allocate(capacity: size)
+        slots.initialize(repeating: -1)
+        hashes = .allocate(capacity: size)
+        hashes.initialize(repeating: 0)
+        let mask = size - 1
+        for id in 0..<words {
+            let word = UnsafeBufferPointer(rebasing: bytes[starts[id]..<starts[id + 1]])
+            let hash = WordTable.hash(word)
+            var slot = Int(truncatingIfNeeded: hash) & mask
+            while slots[slot] >= 0 { slot = (slot + 1) & mask }
+            slots[slot] = Int32(id)
+            hashes[slot] = hash
+        }
+    }
+
+    private static func grown<Element>(
+        _ buffer: UnsafeMutableBufferPointer<Element>, to size: Int, keeping count: Int
+    ) -> UnsafeMutableBufferPointer<Element> {
+        let grown = UnsafeMutableBufferPointer<Element>.allocate(capacity: size)
+        if count > 0 {
+            _ = grown.initialize(fromContentsOf: UnsafeMutableBufferPointer(rebasing: buffer[0..<count]))
+        }
+        buffer.deallocate()
+        return grown
+    }
+}
+
+/// One page's state while its tokens are made (``TextPairTokens/tokens(title:body:)``), a local: the common words'
+/// table, the page's pairs so far, its tokens, the previous word's id and the universal words seen.
+private struct PageTokens {
+    let table: WordTable
+    var seen: PairSet
+    var out: TokenBytes
+    var previous: Int32 = -1
+    var present: UInt64 = 0
+
+    init(table: WordTable, seen: PairSet, out: TokenBytes) {
+        self.table = table
+        self.seen = seen
+        self.out = out
+    }
+
+    /// The next word: its id among the common words, -1 for another word. A pair of common words is written once.
+    @inline(__always)
+    mutating func visit(_ id: Int32) {
+        if id >= 0 {
+            let universal = table.universal[Int(id)]
+            if universal >= 0 { present |= 1 << UInt64(universal) }
+            if previous >= 0, seen.insert(UInt64(previous) << 32 | UInt64(id)) {
+                out.appendPair(table.word(previous), table.word(id))
+            }
+        }
+        previous = id
+    }
+}
+
+/// A page's tokens as they are written (space-separated), in raw memory reused from page to page; freed by
+/// ``deallocate()`` (its owner's).
+private struct TokenBytes {
+    private var base: UnsafeMutablePointer<UInt8>
+    var count = 0
+    private(set) var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+    }
+
+    func deallocate() { base.deallocate() }
+
+    var string: String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
+
+    /// Appends `first`, `_` and `second`, after a space unless first.
+    mutating func appendPair(_ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>) {
+        reserve(first.count + second.count + 2)
+        if count > 0 { append(0x20) }
+        append(first)
+        append(0x5F)
+        append(second)
+    }
+
+    /// Appends `prefix` and `word`, after a space unless first.
+    mutating func appendToken(_ prefix: UInt8, _ word: UnsafeBufferPointer<UInt8>) {
+        reserve(word.count + 2)
+        if count > 0 { append(0x20) }
+        append(prefix)
+        append(word)
+    }
+
+    @inline(__always)
+    private mutating func append(_ byte: UInt8) {
+        base[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        (base + count).update(from: source, count: bytes.count)
+        count += bytes.count
+    }
+
+    private mutating func reserve(_ more: Int) {
+        guard count + more > capacity else { return }
+        capacity = max(capacity * 2, count + more)
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        grown.update(from: base, count: count)
+        base.deallocate()
+        base = grown
+    }
 }
 
 /// An open-addressing table from words' bytes (lowercase) to their ids (FNV-1a hashes, the bytes compared on a hit,

@@ -52,8 +52,28 @@ package enum RegularFile {
         defer { close(fd) }
         let limit = max(0, limit)
         if size > Int64(limit) { throw SystemError("read", path: shown, code: EFBIG) }
-        var out: [UInt8] = []
-        out.reserveCapacity(Int(size))
+        // Read straight into the result, sized by `fstat` plus one byte (to see the end or a file that grew): no
+        // zeroed scratch buffer nor copy per file (a docset's pages are read one by one for its text index).
+        var failure: SystemError?
+        var full = false
+        var out = [UInt8](unsafeUninitializedCapacity: Int(size) + 1) { bytes, count in
+            guard let base = bytes.baseAddress else { return }
+            while count < bytes.count {
+                let n = Glibc.read(fd, base + count, bytes.count - count)
+                if n < 0, errno == EINTR { continue }
+                if n < 0 {
+                    failure = SystemError("read", path: shown)
+                    return
+                }
+                if n == 0 { return }
+                count += n
+            }
+            full = true
+        }
+        if let failure { throw failure }
+        if out.count > limit { throw SystemError("read", path: shown, code: EFBIG) }
+        guard full else { return out }
+        // The file grew since `fstat`: read on until its end or past the limit.
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         while true {
             let room = min(buffer.count, limit - out.count + 1)
